@@ -1,0 +1,80 @@
+import { DynamicModule, Module } from '@nestjs/common';
+import { ConfigModule, ConfigService } from '@nestjs/config';
+import { APP_FILTER, APP_GUARD, APP_INTERCEPTOR, APP_PIPE } from '@nestjs/core';
+import { randomUUID } from 'node:crypto';
+import { LoggerModule } from 'nestjs-pino';
+import { AiModule } from './ai/ai.module';
+import { AuthModule } from './auth/auth.module';
+import { ChatsModule } from './chats/chats.module';
+import { JwtAuthGuard } from './common/auth/jwt-auth.guard';
+import { RolesGuard } from './common/auth/roles.guard';
+import { EnvelopeInterceptor } from './common/envelope/envelope.interceptor';
+import { AllExceptionsFilter } from './common/errors/all-exceptions.filter';
+import { createValidationPipe } from './common/validation/validation.pipe';
+import type { AppConfig } from './config/app.config';
+import { loadConfig } from './config/load-config';
+import { CreditsModule } from './credits/credits.module';
+import { DatabaseModule } from './database/database.module';
+import { HealthModule } from './health/health.module';
+import { UsersModule } from './users/users.module';
+
+/**
+ * The whole service. `forRoot(env)` merges `env` over process.env (tests use it for ports and
+ * URLs); global guards, pipe, filter and interceptor are providers here, so a test app built
+ * from this module behaves exactly like production.
+ */
+@Module({})
+export class AppModule {
+  static forRoot(env: Record<string, string | undefined> = {}): DynamicModule {
+    return {
+      module: AppModule,
+      imports: [
+        ConfigModule.forRoot({
+          isGlobal: true,
+          cache: true,
+          ignoreEnvFile: process.env.NODE_ENV === 'test',
+          load: [() => loadConfig({ ...process.env, ...env })],
+        }),
+        LoggerModule.forRootAsync({
+          inject: [ConfigService],
+          useFactory: (config: ConfigService<AppConfig, true>) => ({
+            pinoHttp: {
+              level: config.get('app', { infer: true }).logLevel,
+              genReqId: (req, res) => {
+                const given = req.headers['x-request-id'];
+                const id = typeof given === 'string' && /^[\w-]{1,64}$/.test(given) ? given : randomUUID();
+                res.setHeader('x-request-id', id);
+                return id;
+              },
+              // Never log credentials: only method, path and id of a request; status of a response.
+              serializers: {
+                req: (req: { id: string; method: string; url: string }) => ({
+                  id: req.id,
+                  method: req.method,
+                  path: req.url.split('?')[0],
+                }),
+                res: (res: { statusCode: number }) => ({ statusCode: res.statusCode }),
+              },
+              redact: ['req.headers', 'res.headers', '*.password', '*.accessToken', '*.secret'],
+              autoLogging: { ignore: (req) => req.url === '/health/live' },
+            },
+          }),
+        }),
+        DatabaseModule,
+        CreditsModule,
+        UsersModule,
+        AuthModule,
+        ChatsModule,
+        AiModule,
+        HealthModule,
+      ],
+      providers: [
+        { provide: APP_GUARD, useClass: JwtAuthGuard },
+        { provide: APP_GUARD, useClass: RolesGuard },
+        { provide: APP_PIPE, useFactory: createValidationPipe },
+        { provide: APP_FILTER, useClass: AllExceptionsFilter },
+        { provide: APP_INTERCEPTOR, useClass: EnvelopeInterceptor },
+      ],
+    };
+  }
+}

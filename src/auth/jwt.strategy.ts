@@ -1,0 +1,38 @@
+import { Injectable } from '@nestjs/common';
+import { ConfigService } from '@nestjs/config';
+import { PassportStrategy } from '@nestjs/passport';
+import type { Request } from 'express';
+import { ExtractJwt, Strategy } from 'passport-jwt';
+import type { SessionTokenPayload, SessionUser } from '../common/auth/session-user';
+import type { AppConfig } from '../config/app.config';
+import { UsersService } from '../users/users.service';
+import { SESSION_COOKIE } from './session-cookie';
+
+const fromCookie = (req: Request): string | null => req.cookies?.[SESSION_COOKIE] ?? null;
+
+/**
+ * Reads the session from `Authorization: Bearer` or the session cookie. Only HS256 is accepted,
+ * so `alg: none` and other algorithms fail. The user is re-read, so a deleted account's token
+ * stops working and a changed role applies at once.
+ */
+@Injectable()
+export class JwtStrategy extends PassportStrategy(Strategy, 'jwt') {
+  constructor(
+    config: ConfigService<AppConfig, true>,
+    private readonly users: UsersService,
+  ) {
+    super({
+      jwtFromRequest: ExtractJwt.fromExtractors([ExtractJwt.fromAuthHeaderAsBearerToken(), fromCookie]),
+      secretOrKey: config.get('auth', { infer: true }).secret as string,
+      algorithms: ['HS256'],
+      ignoreExpiration: false,
+    });
+  }
+
+  async validate(payload: SessionTokenPayload): Promise<SessionUser | null> {
+    if (typeof payload.sub !== 'string') return null;
+    const user = await this.users.findById(payload.sub);
+    if (!user) return null;
+    return { id: user.id, email: user.email, name: user.name, role: user.role, exp: payload.exp };
+  }
+}

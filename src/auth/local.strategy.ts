@@ -1,0 +1,27 @@
+import { ExecutionContext, Injectable } from '@nestjs/common';
+import { AuthGuard, PassportStrategy } from '@nestjs/passport';
+import { Strategy } from 'passport-local';
+import { AppError, ErrorCode } from '../common/errors/app-error';
+import type { User } from '../users/user.entity';
+import { AuthService } from './auth.service';
+
+/** Passport's credentials method on `email` + `password` (spec Authentication 2). */
+@Injectable()
+export class LocalStrategy extends PassportStrategy(Strategy, 'local') {
+  constructor(private readonly auth: AuthService) {
+    super({ usernameField: 'email', passwordField: 'password' });
+  }
+
+  validate(email: string, password: string): Promise<User | null> {
+    return this.auth.validateCredentials(email, password);
+  }
+}
+
+/** One 401 body for every failure: unknown email, no password, wrong password, missing values. */
+@Injectable()
+export class LocalAuthGuard extends AuthGuard('local') {
+  handleRequest<T>(err: unknown, user: T, _info: unknown, _ctx: ExecutionContext): T {
+    if (err || !user) throw new AppError(ErrorCode.INVALID_CREDENTIALS, 'Invalid email or password');
+    return user;
+  }
+}

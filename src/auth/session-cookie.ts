@@ -1,0 +1,15 @@
+import type { CookieOptions } from 'express';
+
+/** Name of the httpOnly cookie that carries the session token. */
+export const SESSION_COOKIE = 'session_token';
+
+/** httpOnly, SameSite=Lax, Secure when the app is served over https; `maxAge` in seconds. */
+export function sessionCookieOptions(baseUrl: string, maxAgeSeconds?: number): CookieOptions {
+  return {
+    httpOnly: true,
+    sameSite: 'lax',
+    secure: baseUrl.startsWith('https://'),
+    path: '/',
+    ...(maxAgeSeconds !== undefined ? { maxAge: maxAgeSeconds * 1000 } : {}),
+  };
+}

@@ -1,0 +1,33 @@
+import {
+  Column,
+  CreateDateColumn,
+  Entity,
+  Index,
+  ManyToOne,
+  OneToMany,
+  PrimaryGeneratedColumn,
+  UpdateDateColumn,
+} from 'typeorm';
+import { User } from '../users/user.entity';
+import { Message } from './message.entity';
+
+/** Spec "Chat": owned by `userId`; deleting the user deletes the chat. */
+@Entity('chats')
+@Index('IDX_chats_user_updated', ['userId', 'updatedAt', 'id'])
+export class Chat {
+  @PrimaryGeneratedColumn('uuid') id: string;
+  @Column({ type: 'varchar', length: 200 }) title: string;
+  @Column({ type: 'uuid' }) userId: string;
+
+  @ManyToOne(() => User, { onDelete: 'CASCADE' })
+  user?: User;
+
+  /** Team the chat is shared with (teams issue); null when private. */
+  @Column({ type: 'uuid', nullable: true }) teamId: string | null;
+
+  @OneToMany(() => Message, (m) => m.chat)
+  messages?: Message[];
+
+  @CreateDateColumn({ type: 'timestamptz', precision: 3 }) createdAt: Date;
+  @UpdateDateColumn({ type: 'timestamptz', precision: 3 }) updatedAt: Date;
+}

@@ -1,0 +1,51 @@
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { IsBoundedString } from '../../common/validation/validators';
+import type { Chat } from '../chat.entity';
+import { MESSAGE_ROLES, type Message, type MessageRole } from '../message.entity';
+
+/** POST /api/chats and PATCH /api/chats/{id}: a title of 1 to 200 characters. */
+export class ChatTitleDto {
+  @IsBoundedString(1, 200) title: string;
+}
+
+export class MessageDto {
+  @ApiProperty({ format: 'uuid' }) id: string;
+  @ApiProperty({ format: 'uuid' }) chatId: string;
+  @ApiProperty({ format: 'uuid', nullable: true, type: String }) userId: string | null;
+  @ApiProperty({ enum: MESSAGE_ROLES }) role: MessageRole;
+  @ApiProperty() content: string;
+  @ApiProperty() createdAt: string;
+}
+
+export class ChatDto {
+  @ApiProperty({ format: 'uuid' }) id: string;
+  @ApiProperty() title: string;
+  @ApiProperty({ format: 'uuid' }) userId: string;
+  @ApiProperty({ format: 'uuid', nullable: true, type: String }) teamId: string | null;
+  @ApiProperty() createdAt: string;
+  @ApiProperty() updatedAt: string;
+  @ApiPropertyOptional({ type: [MessageDto], description: 'oldest first' }) messages?: MessageDto[];
+}
+
+export function mapMessage(m: Message): MessageDto {
+  return {
+    id: m.id,
+    chatId: m.chatId,
+    userId: m.userId,
+    role: m.role,
+    content: m.content,
+    createdAt: m.createdAt.toISOString(),
+  };
+}
+
+export function mapChat(chat: Chat, messages?: Message[]): ChatDto {
+  return {
+    id: chat.id,
+    title: chat.title,
+    userId: chat.userId,
+    teamId: chat.teamId,
+    createdAt: chat.createdAt.toISOString(),
+    updatedAt: chat.updatedAt.toISOString(),
+    ...(messages ? { messages: messages.map(mapMessage) } : {}),
+  };
+}

@@ -1,0 +1,19 @@
+import type { Role } from '../../users/user.entity';
+
+/** Spec "Session user": the authenticated caller, attached to the request by the JWT guard. */
+export interface SessionUser {
+  id: string;
+  email: string;
+  name: string | null;
+  role: Role;
+  /** Session expiry in Unix seconds (the token's `exp`). */
+  exp?: number;
+}
+
+/** Claims of the HS256 session token: `sub` is the user id; `iat`/`exp` in Unix seconds. */
+export interface SessionTokenPayload {
+  sub: string;
+  role: Role;
+  iat?: number;
+  exp?: number;
+}

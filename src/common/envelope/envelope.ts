@@ -1,0 +1,22 @@
+/**
+ * Which response envelope a path uses (spec "Response envelopes"): B `{success, data | error}`
+ * for the users, chats and upload routes, C (a plain object, `{error, code}` on failure) for
+ * everything else. Decided by path so that errors raised before routing (malformed JSON,
+ * oversized bodies) still answer in the route's envelope.
+ */
+export type Envelope = 'B' | 'C';
+
+const ENVELOPE_B_PREFIXES = ['/api/users', '/api/chats', '/api/upload'];
+
+/** `path` is the request path without its query string. */
+export function envelopeFor(path: string): Envelope {
+  return ENVELOPE_B_PREFIXES.some((p) => path === p || path.startsWith(`${p}/`)) ? 'B' : 'C';
+}
+
+/** A page of a cursor-paginated list: answered as `{success: true, data, nextCursor}`. */
+export class Page<T> {
+  constructor(
+    readonly data: T[],
+    readonly nextCursor: string | null,
+  ) {}
+}

@@ -1,0 +1,82 @@
+import { HttpStatus } from '@nestjs/common';
+
+/** Stable machine-readable codes carried as `code` in every error body. */
+export enum ErrorCode {
+  VALIDATION_FAILED = 'VALIDATION_FAILED',
+  MALFORMED_JSON = 'MALFORMED_JSON',
+  PAYLOAD_TOO_LARGE = 'PAYLOAD_TOO_LARGE',
+  UNAUTHORIZED = 'UNAUTHORIZED',
+  INVALID_CREDENTIALS = 'INVALID_CREDENTIALS',
+  FORBIDDEN = 'FORBIDDEN',
+  NOT_FOUND = 'NOT_FOUND',
+  EMAIL_TAKEN = 'EMAIL_TAKEN',
+  CONFLICT = 'CONFLICT',
+  RATE_LIMITED = 'RATE_LIMITED',
+  UNKNOWN_MODEL = 'UNKNOWN_MODEL',
+  INSUFFICIENT_CREDITS = 'INSUFFICIENT_CREDITS',
+  USER_NOT_FOUND = 'USER_NOT_FOUND',
+  PROVIDER_ERROR = 'PROVIDER_ERROR',
+  SERVICE_UNAVAILABLE = 'SERVICE_UNAVAILABLE',
+  INTERNAL_ERROR = 'INTERNAL_ERROR',
+}
+
+/** The one exhaustive mapping from code to HTTP status (a new code cannot go unmapped). */
+export const ERROR_STATUS: Record<ErrorCode, HttpStatus> = {
+  VALIDATION_FAILED: HttpStatus.BAD_REQUEST,
+  MALFORMED_JSON: HttpStatus.BAD_REQUEST,
+  PAYLOAD_TOO_LARGE: HttpStatus.PAYLOAD_TOO_LARGE,
+  UNAUTHORIZED: HttpStatus.UNAUTHORIZED,
+  INVALID_CREDENTIALS: HttpStatus.UNAUTHORIZED,
+  FORBIDDEN: HttpStatus.FORBIDDEN,
+  NOT_FOUND: HttpStatus.NOT_FOUND,
+  EMAIL_TAKEN: HttpStatus.CONFLICT,
+  CONFLICT: HttpStatus.CONFLICT,
+  RATE_LIMITED: HttpStatus.TOO_MANY_REQUESTS,
+  UNKNOWN_MODEL: HttpStatus.BAD_REQUEST,
+  INSUFFICIENT_CREDITS: HttpStatus.PAYMENT_REQUIRED,
+  USER_NOT_FOUND: HttpStatus.NOT_FOUND,
+  PROVIDER_ERROR: HttpStatus.INTERNAL_SERVER_ERROR,
+  SERVICE_UNAVAILABLE: HttpStatus.SERVICE_UNAVAILABLE,
+  INTERNAL_ERROR: HttpStatus.INTERNAL_SERVER_ERROR,
+};
+
+/** A domain error: services throw it, the global filter maps `code` to a status and body. */
+export class AppError extends Error {
+  constructor(
+    readonly code: ErrorCode,
+    message: string,
+    /** Extra fields merged into the error body, e.g. `{required, balance}`. */
+    readonly details?: Record<string, unknown>,
+  ) {
+    super(message);
+    this.name = 'AppError';
+  }
+
+  get status(): HttpStatus {
+    return ERROR_STATUS[this.code];
+  }
+}
+
+/** Maps a bare HTTP status (from Nest, body-parser or throttler) to a code. */
+export function codeForStatus(status: number): ErrorCode {
+  switch (status) {
+    case 400:
+      return ErrorCode.VALIDATION_FAILED;
+    case 401:
+      return ErrorCode.UNAUTHORIZED;
+    case 403:
+      return ErrorCode.FORBIDDEN;
+    case 404:
+      return ErrorCode.NOT_FOUND;
+    case 409:
+      return ErrorCode.CONFLICT;
+    case 413:
+      return ErrorCode.PAYLOAD_TOO_LARGE;
+    case 429:
+      return ErrorCode.RATE_LIMITED;
+    case 503:
+      return ErrorCode.SERVICE_UNAVAILABLE;
+    default:
+      return ErrorCode.INTERNAL_ERROR;
+  }
+}

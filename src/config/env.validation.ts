@@ -1,0 +1,87 @@
+import { plainToInstance, Transform } from 'class-transformer';
+import {
+  IsBoolean,
+  IsIn,
+  IsInt,
+  IsOptional,
+  IsString,
+  IsUrl,
+  Max,
+  Min,
+  MinLength,
+  validateSync,
+  ValidateIf,
+} from 'class-validator';
+
+const toInt = ({ value }: { value: unknown }) =>
+  value === undefined || value === '' ? undefined : Number(value);
+const toBool = ({ value }: { value: unknown }) =>
+  value === undefined || value === '' ? undefined : ['1', 'true', 'yes'].includes(String(value));
+const emptyToUndefined = ({ value }: { value: unknown }) => (value === '' ? undefined : value);
+
+function isTimeZone(tz: string): boolean {
+  try {
+    new Intl.DateTimeFormat('en-US', { timeZone: tz });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** Every environment variable the service reads; `.env.example` documents each one. */
+export class EnvironmentVariables {
+  @IsOptional() @IsIn(['development', 'production', 'test']) NODE_ENV?: string;
+  @IsOptional() @Transform(toInt) @IsInt() @Min(0) @Max(65535) PORT?: number;
+  @IsOptional() @Transform(emptyToUndefined) @IsIn(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'])
+  LOG_LEVEL?: string;
+
+  @ValidateIf((o: EnvironmentVariables) => o.NODE_ENV === 'production' || o.DATABASE_URL !== undefined)
+  @Transform(emptyToUndefined)
+  @IsUrl({ protocols: ['postgres', 'postgresql'], require_tld: false, require_protocol: true })
+  DATABASE_URL?: string;
+  @IsOptional() @Transform(toBool) @IsBoolean() DB_MIGRATIONS_RUN?: boolean;
+  @IsOptional() @Transform(toInt) @IsInt() @Min(1) @Max(200) DB_POOL_SIZE?: number;
+  @IsOptional() @IsString() EMBEDDED_PG_DIR?: string;
+  @IsOptional() @Transform(toInt) @IsInt() @Min(1) @Max(65535) EMBEDDED_PG_PORT?: number;
+
+  @ValidateIf((o: EnvironmentVariables) => o.NODE_ENV === 'production' || o.AUTH_SECRET !== undefined)
+  @Transform(emptyToUndefined)
+  @IsString()
+  @MinLength(32, { message: 'AUTH_SECRET must be at least 32 characters' })
+  AUTH_SECRET?: string;
+  @IsOptional() @Transform(toInt) @IsInt() @Min(60) AUTH_SESSION_MAX_AGE?: number;
+  @IsOptional() @Transform(toInt) @IsInt() @Min(1) AUTH_RATE_LIMIT_PER_MINUTE?: number;
+  @IsOptional() @Transform(toBool) @IsBoolean() TRUST_PROXY?: boolean;
+
+  @IsOptional()
+  @IsUrl({ require_tld: false, require_protocol: true, protocols: ['http', 'https'] })
+  APP_BASE_URL?: string;
+  @IsOptional() @IsString() CORS_ORIGINS?: string;
+  @IsOptional() @IsString() ADMIN_EMAILS?: string;
+  @IsOptional() @Transform(toInt) @IsInt() @Min(0) SIGNUP_CREDITS?: number;
+  @IsOptional()
+  @ValidateIf((_o, v) => v !== undefined)
+  @IsString()
+  APP_TIMEZONE?: string;
+
+  @IsOptional() @Transform(emptyToUndefined) @IsString() OPENAI_API_KEY?: string;
+  @IsOptional()
+  @Transform(emptyToUndefined)
+  @IsUrl({ require_tld: false, require_protocol: true, protocols: ['http', 'https'] })
+  OPENAI_BASE_URL?: string;
+}
+
+/**
+ * Validates raw environment values once at boot.
+ * Throws an Error whose message names every wrong variable, e.g. `PORT: PORT must not be greater than 65535`.
+ */
+export function validateEnv(raw: Record<string, unknown>): EnvironmentVariables {
+  const env = plainToInstance(EnvironmentVariables, raw, { excludeExtraneousValues: false });
+  const errors = validateSync(env, { skipMissingProperties: false, forbidUnknownValues: false });
+  const messages = errors.map((e) => `${e.property}: ${Object.values(e.constraints ?? {}).join(', ')}`);
+  if (env.APP_TIMEZONE && !isTimeZone(env.APP_TIMEZONE)) {
+    messages.push(`APP_TIMEZONE: ${env.APP_TIMEZONE} is not an IANA time zone`);
+  }
+  if (messages.length) throw new Error(`Invalid configuration:\n  ${messages.join('\n  ')}`);
+  return env;
+}

@@ -1,0 +1,30 @@
+import { Column, CreateDateColumn, Entity, Index, ManyToOne, PrimaryGeneratedColumn } from 'typeorm';
+import { User } from '../users/user.entity';
+
+export const CREDIT_TRANSACTION_TYPES = ['CONSUMPTION', 'PURCHASE', 'BONUS', 'ADJUSTMENT', 'REFUND'] as const;
+export type CreditTransactionType = (typeof CREDIT_TRANSACTION_TYPES)[number];
+
+/**
+ * One ledger entry (spec "CreditTransaction"): `amount` in credits, negative for consumption.
+ * For every user, `users.credits` equals the sum of their entries at every commit.
+ */
+@Entity('credit_transactions')
+@Index('IDX_credit_transactions_user_created', ['userId', 'createdAt'])
+export class CreditTransaction {
+  @PrimaryGeneratedColumn('uuid') id: string;
+  @Column({ type: 'uuid' }) userId: string;
+
+  @ManyToOne(() => User, { onDelete: 'CASCADE' })
+  user?: User;
+
+  @Column({ type: 'integer' }) amount: number;
+  @Column({ type: 'varchar', length: 20 }) type: CreditTransactionType;
+  @Column({ type: 'varchar', length: 500 }) description: string;
+
+  /** Idempotency key (e.g. `signup:<userId>`, a payment intent id); unique when set. */
+  @Index('UQ_credit_transactions_reference', { unique: true, where: '"reference" IS NOT NULL' })
+  @Column({ type: 'varchar', length: 255, nullable: true })
+  reference: string | null;
+
+  @CreateDateColumn({ type: 'timestamptz', precision: 3 }) createdAt: Date;
+}

@@ -1,0 +1,36 @@
+import { cost, estimate, estimateTokens } from './pricing';
+
+describe('pricing', () => {
+  it('charges ceil((prompt + completion) * costPerToken * 1000)', () => {
+    expect(cost({ promptTokens: 10, completionTokens: 20 }, { costPerToken: 0.00001 })).toBe(1);
+    expect(cost({ promptTokens: 1000, completionTokens: 500 }, { costPerToken: 0.00003 })).toBe(45);
+    expect(cost({ promptTokens: 1, completionTokens: 0 }, { costPerToken: 0.002 })).toBe(2);
+  });
+
+  it('does not charge one credit too many through binary floating point', () => {
+    // In binary doubles 3 * 0.1 * 1000 = 300.00000000000006, which ceil() turns into 301.
+    expect(Math.ceil(3 * 0.1 * 1000)).toBe(301);
+    expect(cost({ promptTokens: 2, completionTokens: 1 }, { costPerToken: 0.1 })).toBe(300);
+    expect(cost({ promptTokens: 7, completionTokens: 0 }, { costPerToken: '0.000001' })).toBe(1);
+    expect(cost({ promptTokens: 1000, completionTokens: 0 }, { costPerToken: '0.000001' })).toBe(1);
+  });
+
+  it('rounds any fraction up and charges zero for zero tokens', () => {
+    expect(cost({ promptTokens: 1001, completionTokens: 0 }, { costPerToken: '0.000001' })).toBe(2);
+    expect(cost({ promptTokens: 0, completionTokens: 0 }, { costPerToken: 0.01 })).toBe(0);
+  });
+
+  it('rejects negative or fractional token counts', () => {
+    expect(() => cost({ promptTokens: -1, completionTokens: 0 }, { costPerToken: 1 })).toThrow(RangeError);
+    expect(() => cost({ promptTokens: 1.5, completionTokens: 0 }, { costPerToken: 1 })).toThrow(RangeError);
+  });
+
+  it('estimates tokens as ceil(characters / 4) and the cost from them', () => {
+    const messages = [
+      { role: 'user', content: 'hello' },
+      { role: 'assistant', content: 'hi!' },
+    ];
+    expect(estimateTokens(messages)).toBe(2);
+    expect(estimate(messages, { costPerToken: 0.002 })).toBe(4);
+  });
+});

@@ -1,0 +1,51 @@
+import Decimal from 'decimal.js';
+
+/** The part of a model descriptor that pricing needs (spec "Model descriptor"). */
+export interface PricedModel {
+  /** Price per token, as a decimal string or number, e.g. `0.000002`. */
+  costPerToken: string | number;
+}
+
+/** Normalised token usage of one call (LLM APIs' prompt and completion tokens). */
+export interface TokenUsage {
+  promptTokens: number;
+  completionTokens: number;
+}
+
+export interface ChatMessageInput {
+  role: string;
+  content: string;
+}
+
+// Decimal built from the number's shortest decimal string, so 0.000002 is exactly 2e-6, not the
+// nearest binary double; that is the spec v1.1.0 "credit arithmetic precision fix".
+const dec = (v: string | number) => new Decimal(typeof v === 'number' ? v.toString() : v);
+
+/**
+ * Credits (integer) for one call: `ceil((promptTokens + completionTokens) * costPerToken * 1000)`,
+ * spec Limits 1, in exact decimal arithmetic. Throws RangeError on negative or fractional tokens.
+ */
+export function cost(usage: TokenUsage, model: PricedModel): number {
+  for (const n of [usage.promptTokens, usage.completionTokens]) {
+    if (!Number.isInteger(n) || n < 0) throw new RangeError(`token count must be a non-negative integer: ${n}`);
+  }
+  return dec(usage.promptTokens + usage.completionTokens)
+    .times(dec(model.costPerToken))
+    .times(1000)
+    .ceil()
+    .toNumber();
+}
+
+/** Estimated prompt tokens: `ceil(characters / 4)` over all message contents, spec Limits 2. */
+export function estimateTokens(messages: ChatMessageInput[]): number {
+  const chars = messages.reduce((sum, m) => sum + m.content.length, 0);
+  return Math.ceil(chars / 4);
+}
+
+/**
+ * Estimated credits (integer) before sending: `ceil(estimatedTokens * costPerToken * 1000)`,
+ * spec Limits 2.
+ */
+export function estimate(messages: ChatMessageInput[], model: PricedModel): number {
+  return cost({ promptTokens: estimateTokens(messages), completionTokens: 0 }, model);
+}

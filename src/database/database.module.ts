@@ -1,0 +1,53 @@
+import { Logger, Module } from '@nestjs/common';
+import { ConfigService } from '@nestjs/config';
+import { TypeOrmModule } from '@nestjs/typeorm';
+import type { AppConfig } from '../config/app.config';
+import { ensureDatabase, startEmbeddedPostgres, type EmbeddedServer } from './embedded-postgres';
+import { MIGRATIONS_GLOB } from './migrations-path';
+
+const logger = new Logger('Database');
+let embedded: EmbeddedServer | undefined;
+
+/** Stops the embedded server, if this process started one. Call after the DataSource is closed. */
+export async function stopEmbeddedDatabase(): Promise<void> {
+  const server = embedded;
+  embedded = undefined;
+  await server?.stop();
+}
+
+/** The PostgreSQL URL to use: DATABASE_URL, or a started embedded server's `app` database. */
+async function resolveDatabaseUrl(db: AppConfig['db']): Promise<string> {
+  if (db.url) return db.url;
+  if (!embedded) {
+    const started = Date.now();
+    embedded = await startEmbeddedPostgres({ dir: db.embeddedDir, port: db.embeddedPort });
+    await ensureDatabase(embedded.baseUrl, 'app');
+    logger.log(`Embedded PostgreSQL on port ${db.embeddedPort} (${db.embeddedDir}), ready in ${Date.now() - started} ms`);
+  }
+  return `${embedded.baseUrl}/app`;
+}
+
+/** TypeORM on PostgreSQL; migrations run at start-up unless DB_MIGRATIONS_RUN=false. */
+@Module({
+  imports: [
+    TypeOrmModule.forRootAsync({
+      inject: [ConfigService],
+      useFactory: async (config: ConfigService<AppConfig, true>) => {
+        const db = config.get('db', { infer: true });
+        return {
+          type: 'postgres' as const,
+          url: await resolveDatabaseUrl(db),
+          autoLoadEntities: true,
+          synchronize: false,
+          uuidExtension: 'pgcrypto' as const,
+          migrations: [MIGRATIONS_GLOB],
+          migrationsRun: db.migrationsRun,
+          migrationsTransactionMode: 'each' as const,
+          extra: { max: db.poolSize },
+          logging: ['error' as const],
+        };
+      },
+    }),
+  ],
+})
+export class DatabaseModule {}

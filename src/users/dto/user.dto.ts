@@ -1,0 +1,68 @@
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { IsIn, IsInt, IsOptional, Min } from 'class-validator';
+import { IsBoundedString, IsNormalizedEmail, IsOptionalAvatarUrl } from '../../common/validation/validators';
+import { PLANS, ROLES, type Plan, type Role, type User } from '../user.entity';
+
+/** POST /api/users (admin): `email` and `name` required (spec Users). */
+export class CreateUserDto {
+  @IsNormalizedEmail() email: string;
+  @IsBoundedString(1, 100) name: string;
+  @IsOptionalAvatarUrl() avatar?: string;
+  @ApiPropertyOptional({ enum: ROLES }) @IsOptional() @IsIn(ROLES) role?: Role;
+  @ApiPropertyOptional({ enum: PLANS }) @IsOptional() @IsIn(PLANS) plan?: Plan;
+}
+
+/** PUT /api/users/{id} (admin): only these fields; `credits` goes through an ADJUSTMENT entry. */
+export class UpdateUserDto {
+  @IsBoundedString(1, 100, true) name?: string;
+  @IsOptionalAvatarUrl() avatar?: string;
+  @ApiPropertyOptional({ enum: ROLES }) @IsOptional() @IsIn(ROLES) role?: Role;
+  @ApiPropertyOptional({ enum: PLANS }) @IsOptional() @IsIn(PLANS) plan?: Plan;
+  @ApiPropertyOptional({ minimum: 0, description: 'new balance in credits' })
+  @IsOptional()
+  @IsInt()
+  @Min(0)
+  credits?: number;
+}
+
+/** PUT /api/user/profile: the session user's own name and avatar. */
+export class UpdateProfileDto {
+  @IsBoundedString(1, 100, true) name?: string;
+  @IsOptionalAvatarUrl() avatar?: string;
+}
+
+/** A user as every endpoint returns it: never the password hash or processor ids. */
+export class UserDto {
+  @ApiProperty({ format: 'uuid' }) id: string;
+  @ApiProperty() email: string;
+  @ApiProperty({ nullable: true, type: String }) name: string | null;
+  @ApiProperty({ nullable: true, type: String }) avatar: string | null;
+  @ApiProperty({ enum: ROLES }) role: Role;
+  @ApiProperty({ description: 'credit balance (integer)' }) credits: number;
+  @ApiProperty({ enum: PLANS }) plan: Plan;
+  @ApiProperty() createdAt: string;
+  @ApiProperty() updatedAt: string;
+}
+
+/** The admin view adds internal fields. */
+export class AdminUserDto extends UserDto {
+  @ApiProperty({ nullable: true, type: String }) paymentCustomerId: string | null;
+}
+
+export function mapUser(user: User): UserDto {
+  return {
+    id: user.id,
+    email: user.email,
+    name: user.name,
+    avatar: user.avatar,
+    role: user.role,
+    credits: user.credits,
+    plan: user.plan,
+    createdAt: user.createdAt.toISOString(),
+    updatedAt: user.updatedAt.toISOString(),
+  };
+}
+
+export function mapAdminUser(user: User): AdminUserDto {
+  return { ...mapUser(user), paymentCustomerId: user.paymentCustomerId };
+}

@@ -1,0 +1,127 @@
+import { Injectable } from '@nestjs/common';
+import { ConfigService } from '@nestjs/config';
+import { InjectDataSource, InjectRepository } from '@nestjs/typeorm';
+import { DataSource, EntityManager, QueryFailedError, Repository } from 'typeorm';
+import { AppError, ErrorCode } from '../common/errors/app-error';
+import { decodeCursor, pageSize, toPage } from '../common/pagination/pagination';
+import type { AppConfig } from '../config/app.config';
+import { CreditsService } from '../credits/credits.service';
+import type { UpdateProfileDto, UpdateUserDto } from './dto/user.dto';
+import { User, type Plan, type Role } from './user.entity';
+
+export interface NewUser {
+  email: string;
+  name?: string | null;
+  avatar?: string | null;
+  role?: Role;
+  plan?: Plan;
+  /** bcrypt hash, or null for social-only and admin-created accounts. */
+  passwordHash?: string | null;
+}
+
+const isUniqueViolation = (e: unknown) =>
+  e instanceof QueryFailedError && (e as QueryFailedError & { code?: string }).code === '23505';
+
+/** Users and their profile; balances change only through CreditsService. */
+@Injectable()
+export class UsersService {
+  constructor(
+    @InjectRepository(User) private readonly users: Repository<User>,
+    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly credits: CreditsService,
+    private readonly config: ConfigService<AppConfig, true>,
+  ) {}
+
+  /**
+   * Creates a user and grants SIGNUP_CREDITS as one BONUS ledger entry, in one transaction.
+   * ADMIN_EMAILS get role ADMIN. Throws AppError EMAIL_TAKEN (409) for an existing email.
+   */
+  async create(input: NewUser): Promise<User> {
+    const auth = this.config.get('auth', { infer: true });
+    const email = input.email.trim().toLowerCase();
+    try {
+      return await this.dataSource.transaction(async (m) => {
+        const user = await m.save(
+          m.create(User, {
+            email,
+            name: input.name ?? null,
+            avatar: input.avatar ?? null,
+            role: auth.adminEmails.includes(email) ? 'ADMIN' : (input.role ?? 'USER'),
+            plan: input.plan ?? 'FREE',
+            password: input.passwordHash ?? null,
+            credits: 0,
+          }),
+        );
+        if (auth.signupCredits > 0) {
+          await this.credits.grant(user.id, auth.signupCredits, 'BONUS', 'Sign-up bonus', `signup:${user.id}`, m);
+        }
+        return m.findOneByOrFail(User, { id: user.id });
+      });
+    } catch (err) {
+      if (isUniqueViolation(err)) throw new AppError(ErrorCode.EMAIL_TAKEN, 'A user with this email already exists');
+      throw err;
+    }
+  }
+
+  /** ADMIN_EMAILS get role ADMIN at every login; returns the (possibly promoted) user. */
+  async applyAdminEmails(user: User): Promise<User> {
+    const admins = this.config.get('auth', { infer: true }).adminEmails;
+    if (user.role === 'ADMIN' || !admins.includes(user.email)) return user;
+    await this.users.update({ id: user.id }, { role: 'ADMIN' });
+    return this.get(user.id);
+  }
+
+  /** Throws AppError USER_NOT_FOUND (404). */
+  async get(id: string): Promise<User> {
+    const user = await this.users.findOneBy({ id });
+    if (!user) throw new AppError(ErrorCode.USER_NOT_FOUND, 'User not found');
+    return user;
+  }
+
+  findById(id: string): Promise<User | null> {
+    return this.users.findOneBy({ id });
+  }
+
+  findByEmail(email: string): Promise<User | null> {
+    return this.users.findOneBy({ email: email.trim().toLowerCase() });
+  }
+
+  /** Users, newest first, keyset-paginated (admin list). */
+  async list(limit?: number, cursor?: string): Promise<{ data: User[]; nextCursor: string | null }> {
+    const size = pageSize(limit);
+    const qb = this.users.createQueryBuilder('u').orderBy('u.createdAt', 'DESC').addOrderBy('u.id', 'DESC').take(size + 1);
+    if (cursor) {
+      const pos = decodeCursor(cursor);
+      qb.where('(u.createdAt, u.id) < (:at, :id)', pos);
+    }
+    return toPage(await qb.getMany(), size, (u) => u.createdAt);
+  }
+
+  /** Admin update; a `credits` change is one ADJUSTMENT entry in the same transaction. */
+  async update(id: string, dto: UpdateUserDto): Promise<User> {
+    return this.dataSource.transaction(async (m) => {
+      const { credits, ...fields } = dto;
+      await this.lockExisting(m, id);
+      if (Object.keys(fields).length) await m.update(User, { id }, fields);
+      if (credits !== undefined) await this.credits.adjustTo(id, credits, 'Balance set by an administrator', m);
+      return m.findOneByOrFail(User, { id });
+    });
+  }
+
+  /** Updates the session user's own name and avatar only (spec Authentication 11). */
+  async updateProfile(id: string, dto: UpdateProfileDto): Promise<User> {
+    if (Object.keys(dto).length) await this.users.update({ id }, dto);
+    return this.get(id);
+  }
+
+  /** Deletes the user; their chats, messages, accounts and ledger go with them (cascade). */
+  async remove(id: string): Promise<void> {
+    const result = await this.users.delete({ id });
+    if (!result.affected) throw new AppError(ErrorCode.USER_NOT_FOUND, 'User not found');
+  }
+
+  private async lockExisting(m: EntityManager, id: string): Promise<void> {
+    const found = await m.findOne(User, { where: { id }, lock: { mode: 'pessimistic_write' } });
+    if (!found) throw new AppError(ErrorCode.USER_NOT_FOUND, 'User not found');
+  }
+}
