@@ -4,6 +4,7 @@ import { DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
 import cookieParser from 'cookie-parser';
 import helmet from 'helmet';
 import { Logger } from 'nestjs-pino';
+import { bodyParserErrors } from './common/errors/all-exceptions.filter';
 import type { AppConfig } from './config/app.config';
 
 /**
@@ -16,6 +17,7 @@ export function configureApp(app: NestExpressApplication): NestExpressApplicatio
   app.useLogger(app.get(Logger));
   app.useBodyParser('json', { limit: '1mb' });
   app.useBodyParser('urlencoded', { limit: '1mb', extended: false });
+  app.use(bodyParserErrors);
   app.use(cookieParser());
   // The Swagger UI needs inline scripts and styles; the API itself serves JSON only.
   app.use(helmet({ contentSecurityPolicy: false }));

@@ -28,7 +28,8 @@ export class CreditsService {
   ): Promise<boolean> {
     assertPositiveInteger(amount);
     return this.inTransaction(manager, async (m) => {
-      const inserted: unknown[] = await m.query(
+      const inserted = await returning<{ id: string }>(
+        m,
         `INSERT INTO credit_transactions ("userId", amount, type, description, reference)
          VALUES ($1, $2, $3, $4, $5)
          ON CONFLICT (reference) WHERE reference IS NOT NULL DO NOTHING
@@ -49,7 +50,8 @@ export class CreditsService {
   async consume(userId: string, amount: number, description: string, manager?: EntityManager): Promise<number> {
     if (!Number.isInteger(amount) || amount < 0) throw new RangeError(`invalid credit amount: ${amount}`);
     return this.inTransaction(manager, async (m) => {
-      const rows: { credits: number }[] = await m.query(
+      const rows = await returning<{ credits: number }>(
+        m,
         `UPDATE users SET credits = credits - $2, "updatedAt" = now()
          WHERE id = $1 AND credits >= $2 RETURNING credits`,
         [userId, amount],
@@ -93,7 +95,8 @@ export class CreditsService {
   }
 
   private async addToBalance(m: EntityManager, userId: string, amount: number): Promise<void> {
-    const rows: unknown[] = await m.query(
+    const rows = await returning<{ id: string }>(
+      m,
       `UPDATE users SET credits = credits + $2, "updatedAt" = now() WHERE id = $1 RETURNING id`,
       [userId, amount],
     );
@@ -120,4 +123,16 @@ export class CreditsService {
 
 function assertPositiveInteger(amount: number): void {
   if (!Number.isInteger(amount) || amount <= 0) throw new RangeError(`credit amount must be a positive integer: ${amount}`);
+}
+
+/**
+ * Rows of an INSERT/UPDATE … RETURNING. TypeORM answers UPDATE and DELETE with
+ * `[rows, affectedCount]` but INSERT with `rows`; this reads both the same way.
+ */
+async function returning<T>(m: EntityManager, sql: string, params: unknown[]): Promise<T[]> {
+  const result: unknown = await m.query(sql, params);
+  if (Array.isArray(result) && result.length === 2 && Array.isArray(result[0]) && typeof result[1] === 'number') {
+    return result[0] as T[];
+  }
+  return result as T[];
 }

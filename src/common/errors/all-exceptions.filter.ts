@@ -8,7 +8,18 @@ interface ErrorBody {
   code: string;
   error: string;
   details?: Record<string, unknown>;
-  headers?: Record<string, string>;
+}
+
+/**
+ * Express error middleware placed after the body parsers: turns their errors into AppErrors
+ * (Nest would otherwise reduce them to a bare 400 or 500).
+ */
+export function bodyParserErrors(err: unknown, _req: Request, _res: Response, next: (e: unknown) => void): void {
+  const type = (err as { type?: string })?.type;
+  if (type === 'entity.parse.failed') return next(new AppError(ErrorCode.MALFORMED_JSON, 'Malformed JSON in request body'));
+  if (type === 'entity.too.large') return next(new AppError(ErrorCode.PAYLOAD_TOO_LARGE, 'Request body is too large (limit 1 MB)'));
+  if (typeof type === 'string') return next(new AppError(ErrorCode.VALIDATION_FAILED, 'Request body could not be read'));
+  next(err);
 }
 
 /**
@@ -29,7 +40,6 @@ export class AllExceptionsFilter implements ExceptionFilter {
       res.end();
       return;
     }
-    for (const [k, v] of Object.entries(body.headers ?? {})) res.setHeader(k, v);
     const payload = { error: body.error, code: body.code, ...body.details };
     res
       .status(body.status)
@@ -47,13 +57,6 @@ export class AllExceptionsFilter implements ExceptionFilter {
       const error = Array.isArray(raw) ? raw.join('; ') : (raw ?? exception.message);
       const code = typeof response === 'object' && response.code ? response.code : codeForStatus(status);
       return { status, code, error };
-    }
-    const bodyParserError = exception as { type?: string; status?: number };
-    if (bodyParserError?.type === 'entity.parse.failed') {
-      return { status: 400, code: ErrorCode.MALFORMED_JSON, error: 'Malformed JSON in request body' };
-    }
-    if (bodyParserError?.type === 'entity.too.large') {
-      return { status: 413, code: ErrorCode.PAYLOAD_TOO_LARGE, error: 'Request body is too large (limit 1 MB)' };
     }
     this.logger.error(
       { err: exception, method: req.method, path: req.path },

@@ -1,0 +1,24 @@
+// Unit tests (src, *.spec.ts) and e2e tests (test/e2e, real PostgreSQL, one database per file).
+const transform = { '^.+\\.ts$': ['ts-jest', { diagnostics: false }] };
+
+module.exports = {
+  projects: [
+    {
+      displayName: 'unit',
+      testEnvironment: 'node',
+      roots: ['<rootDir>/src'],
+      testMatch: ['**/*.spec.ts'],
+      transform,
+    },
+    {
+      displayName: 'e2e',
+      testEnvironment: 'node',
+      roots: ['<rootDir>/test'],
+      testMatch: ['**/*.e2e-spec.ts'],
+      transform,
+      globalSetup: '<rootDir>/test/support/global-setup.ts',
+      globalTeardown: '<rootDir>/test/support/global-teardown.ts',
+    },
+  ],
+  testTimeout: 60000,
+};

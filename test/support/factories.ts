@@ -1,0 +1,63 @@
+import * as bcrypt from 'bcrypt';
+import { randomBytes } from 'node:crypto';
+import { AuthService } from '../../src/auth/auth.service';
+import { ChatsService } from '../../src/chats/chats.service';
+import type { Chat } from '../../src/chats/chat.entity';
+import { CreditsService } from '../../src/credits/credits.service';
+import type { Role, User } from '../../src/users/user.entity';
+import { UsersService } from '../../src/users/users.service';
+import type { TestApp } from './test-app';
+
+/** Password of every factory user. */
+export const PASSWORD = 'correct horse battery';
+// Hashed once per test file at the production cost, instead of once per user.
+let passwordHash: Promise<string> | undefined;
+
+export interface TestUser {
+  user: User;
+  token: string;
+  /** `{Authorization: 'Bearer …'}` for supertest's `.set()`. */
+  auth: { Authorization: string };
+}
+
+/** A user created through UsersService (sign-up grant included) with a session token. */
+export async function newUser(
+  t: TestApp,
+  opts: { email?: string; name?: string; role?: Role; credits?: number } = {},
+): Promise<TestUser> {
+  passwordHash ??= bcrypt.hash(PASSWORD, 12);
+  const users = t.app.get(UsersService);
+  const email = opts.email ?? `user-${randomBytes(5).toString('hex')}@example.com`;
+  let user = await users.create({ email, name: opts.name ?? 'Test User', role: opts.role, passwordHash: await passwordHash });
+  if (opts.credits !== undefined) {
+    await t.app.get(CreditsService).adjustTo(user.id, opts.credits, 'test balance');
+    user = await users.get(user.id);
+  }
+  const { accessToken } = await t.app.get(AuthService).issueToken(user);
+  return { user, token: accessToken, auth: { Authorization: `Bearer ${accessToken}` } };
+}
+
+/** A chat owned by `owner`, created through ChatsService, with optional messages. */
+export async function newChat(
+  t: TestApp,
+  owner: TestUser,
+  opts: { title?: string; messages?: string[] } = {},
+): Promise<Chat> {
+  const chats = t.app.get(ChatsService);
+  const session = { id: owner.user.id, email: owner.user.email, name: owner.user.name, role: owner.user.role };
+  const chat = await chats.create(session, opts.title ?? 'A chat');
+  for (const [i, content] of (opts.messages ?? []).entries()) {
+    await chats.addMessage(chat.id, owner.user.id, i % 2 ? 'ASSISTANT' : 'USER', content);
+  }
+  return chat;
+}
+
+/** Σ ledger amounts and the stored balance of one user: equal at every commit. */
+export async function ledgerOf(t: TestApp, userId: string): Promise<{ credits: number; ledgerSum: number; entries: number }> {
+  const [row] = await t.db.query(
+    `SELECT u.credits, COALESCE(SUM(ct.amount), 0)::int AS "ledgerSum", COUNT(ct.id)::int AS entries
+     FROM users u LEFT JOIN credit_transactions ct ON ct."userId" = u.id WHERE u.id = $1 GROUP BY u.id`,
+    [userId],
+  );
+  return row;
+}

@@ -1,0 +1,45 @@
+import { Client } from 'pg';
+import { DataSource } from 'typeorm';
+import { startEmbeddedPostgres } from '../../src/database/embedded-postgres';
+import { MIGRATIONS_GLOB } from '../../src/database/migrations-path';
+import { adminQuery, databaseUrl, TEMPLATE_DB, TEST_DB_PREFIX } from './test-db';
+
+/**
+ * Starts the test PostgreSQL (embedded unless DATABASE_URL is set), migrates a template
+ * database once, and publishes the server as TEST_PG_URL for the test files.
+ */
+export default async function globalSetup(): Promise<void> {
+  if (process.env.DATABASE_URL) {
+    process.env.TEST_PG_URL = process.env.DATABASE_URL;
+  } else {
+    const server = await startEmbeddedPostgres({
+      dir: process.env.EMBEDDED_PG_TEST_DIR ?? '.data/pg-test',
+      port: Number(process.env.EMBEDDED_PG_TEST_PORT ?? 54330),
+    });
+    (globalThis as { __EMBEDDED_PG__?: unknown }).__EMBEDDED_PG__ = server;
+    process.env.TEST_PG_URL = `${server.baseUrl}/postgres`;
+  }
+  await dropLeftovers();
+  await adminQuery(`CREATE DATABASE "${TEMPLATE_DB}"`);
+  const ds = new DataSource({
+    type: 'postgres',
+    url: databaseUrl(TEMPLATE_DB),
+    migrations: [MIGRATIONS_GLOB],
+    uuidExtension: 'pgcrypto',
+  });
+  await ds.initialize();
+  await ds.runMigrations({ transaction: 'each' });
+  await ds.destroy();
+}
+
+/** Test databases left by an interrupted run on the same server. */
+async function dropLeftovers(): Promise<void> {
+  const client = new Client({ connectionString: databaseUrl('postgres') });
+  await client.connect();
+  const { rows } = await client.query<{ datname: string }>(
+    'SELECT datname FROM pg_database WHERE datname LIKE $1',
+    [`${TEST_DB_PREFIX}%`],
+  );
+  await client.end();
+  for (const { datname } of rows) await adminQuery(`DROP DATABASE IF EXISTS "${datname}" WITH (FORCE)`);
+}

@@ -1,0 +1,57 @@
+import type { INestApplication } from '@nestjs/common';
+import type { NestExpressApplication } from '@nestjs/platform-express';
+import { Test } from '@nestjs/testing';
+import { randomBytes } from 'node:crypto';
+import request from 'supertest';
+import type TestAgent from 'supertest/lib/agent';
+import { DataSource } from 'typeorm';
+import { AppModule } from '../../src/app.module';
+import { configureApp } from '../../src/app.setup';
+import { adminQuery, databaseUrl, TEMPLATE_DB, TEST_DB_PREFIX } from './test-db';
+
+/** Secret used by test apps; tests sign their own tokens with it (and with others). */
+export const TEST_AUTH_SECRET = 'test-secret-0123456789-0123456789-abcdef';
+
+export interface TestApp {
+  app: INestApplication;
+  /** supertest bound to the in-process server. */
+  http: TestAgent;
+  db: DataSource;
+  dbName: string;
+  close(): Promise<void>;
+}
+
+/**
+ * Boots the real AppModule in-process on a fresh database cloned from the migrated template.
+ * `env` overrides configuration (e.g. OPENAI_BASE_URL of a local server).
+ */
+export async function createTestApp(env: Record<string, string | undefined> = {}): Promise<TestApp> {
+  const dbName = `${TEST_DB_PREFIX}${randomBytes(6).toString('hex')}`;
+  await adminQuery(`CREATE DATABASE "${dbName}" TEMPLATE "${TEMPLATE_DB}"`);
+  const moduleRef = await Test.createTestingModule({
+    imports: [
+      AppModule.forRoot({
+        NODE_ENV: 'test',
+        LOG_LEVEL: 'silent',
+        DATABASE_URL: databaseUrl(dbName),
+        DB_POOL_SIZE: '4',
+        AUTH_SECRET: TEST_AUTH_SECRET,
+        AUTH_RATE_LIMIT_PER_MINUTE: '10000',
+        ...env,
+      }),
+    ],
+  }).compile();
+  const app = moduleRef.createNestApplication<NestExpressApplication>({ rawBody: true, logger: false });
+  configureApp(app);
+  await app.init();
+  return {
+    app,
+    http: request(app.getHttpServer()),
+    db: app.get(DataSource),
+    dbName,
+    close: async () => {
+      await app.close();
+      await adminQuery(`DROP DATABASE IF EXISTS "${dbName}" WITH (FORCE)`);
+    },
+  };
+}
