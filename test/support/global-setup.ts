@@ -2,7 +2,7 @@ import { Client } from 'pg';
 import { DataSource } from 'typeorm';
 import { startEmbeddedPostgres } from '../../src/database/embedded-postgres';
 import { MIGRATIONS_GLOB } from '../../src/database/migrations-path';
-import { adminQuery, databaseUrl, TEMPLATE_DB, TEST_DB_PREFIX } from './test-db';
+import { adminQuery, databaseUrl, TEST_DB_PREFIX } from './test-db';
 
 /**
  * Starts the test PostgreSQL (embedded unless DATABASE_URL is set), migrates a template
@@ -18,12 +18,15 @@ export default async function globalSetup(): Promise<void> {
     });
     (globalThis as { __EMBEDDED_PG__?: unknown }).__EMBEDDED_PG__ = server;
     process.env.TEST_PG_URL = `${server.baseUrl}/postgres`;
+    // The embedded test server is ours alone: clear databases an interrupted run left behind.
+    await dropLeftovers();
   }
-  await dropLeftovers();
-  await adminQuery(`CREATE DATABASE "${TEMPLATE_DB}"`);
+  const template = `${TEST_DB_PREFIX}tpl_${process.pid}_${Date.now()}`;
+  process.env.TEST_PG_TEMPLATE = template;
+  await adminQuery(`CREATE DATABASE "${template}"`);
   const ds = new DataSource({
     type: 'postgres',
-    url: databaseUrl(TEMPLATE_DB),
+    url: databaseUrl(template),
     migrations: [MIGRATIONS_GLOB],
     uuidExtension: 'pgcrypto',
   });

@@ -7,7 +7,7 @@ import type TestAgent from 'supertest/lib/agent';
 import { DataSource } from 'typeorm';
 import { AppModule } from '../../src/app.module';
 import { configureApp } from '../../src/app.setup';
-import { adminQuery, databaseUrl, TEMPLATE_DB, TEST_DB_PREFIX } from './test-db';
+import { adminQuery, databaseUrl, templateDb, TEST_DB_PREFIX } from './test-db';
 
 /** Secret used by test apps; tests sign their own tokens with it (and with others). */
 export const TEST_AUTH_SECRET = 'test-secret-0123456789-0123456789-abcdef';
@@ -27,7 +27,7 @@ export interface TestApp {
  */
 export async function createTestApp(env: Record<string, string | undefined> = {}): Promise<TestApp> {
   const dbName = `${TEST_DB_PREFIX}${randomBytes(6).toString('hex')}`;
-  await adminQuery(`CREATE DATABASE "${dbName}" TEMPLATE "${TEMPLATE_DB}"`);
+  await adminQuery(`CREATE DATABASE "${dbName}" TEMPLATE "${templateDb()}"`);
   const moduleRef = await Test.createTestingModule({
     imports: [
       AppModule.forRoot({

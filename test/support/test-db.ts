@@ -5,8 +5,14 @@ import { Client } from 'pg';
  * started by global-setup. Databases are siblings on that server: one migrated template,
  * then one clone per test file.
  */
-export const TEMPLATE_DB = 'app_test_template';
 export const TEST_DB_PREFIX = 'app_test_';
+
+/** The migrated template of this run (set by global-setup; unique so runs can share a server). */
+export function templateDb(): string {
+  const name = process.env.TEST_PG_TEMPLATE;
+  if (!name) throw new Error('TEST_PG_TEMPLATE is not set: run the e2e tests through jest (global-setup)');
+  return name;
+}
 
 /** `postgres://user:pass@host:port/<name>` on the test server. */
 export function databaseUrl(name: string): string {
