@@ -44,7 +44,8 @@ async function resolveDatabaseUrl(db: AppConfig['db']): Promise<string> {
           migrationsRun: db.migrationsRun,
           migrationsTransactionMode: 'each' as const,
           extra: { max: db.poolSize },
-          logging: ['error' as const],
+          // Failed queries reach the error filter; TypeORM's own log would print their parameters.
+          logging: false,
         };
       },
     }),

@@ -58,9 +58,11 @@ export class AllExceptionsFilter implements ExceptionFilter {
       const code = typeof response === 'object' && response.code ? response.code : codeForStatus(status);
       return { status, code, error };
     }
+    // Only name, message and stack: a QueryFailedError also carries the query's parameters.
+    const err = exception instanceof Error ? exception : new Error(String(exception));
     this.logger.error(
-      { err: exception, method: req.method, path: req.path },
-      exception instanceof Error ? exception.message : 'Unknown error',
+      { err: { name: err.name, message: err.message, stack: err.stack }, method: req.method, path: req.path },
+      err.message,
     );
     return { status: 500, code: ErrorCode.INTERNAL_ERROR, error: 'Internal server error' };
   }
