@@ -42,7 +42,8 @@ export class AppModule {
               level: config.get('app', { infer: true }).logLevel,
               genReqId: (req, res) => {
                 const given = req.headers['x-request-id'];
-                const id = typeof given === 'string' && /^[\w-]{1,64}$/.test(given) ? given : randomUUID();
+                const id =
+                  typeof given === 'string' && /^[\w-]{1,64}$/.test(given) ? given : randomUUID();
                 res.setHeader('x-request-id', id);
                 return id;
               },

@@ -16,7 +16,9 @@ async function bootstrap(): Promise<void> {
   configureApp(app);
   const { port, baseUrl } = app.get(ConfigService<AppConfig, true>).get('app', { infer: true });
   await app.listen(port);
-  console.log(`API listening on port ${port} (${baseUrl}) after ${Date.now() - started} ms; docs at ${baseUrl}/api/docs`);
+  console.log(
+    `API listening on port ${port} (${baseUrl}) after ${Date.now() - started} ms; docs at ${baseUrl}/api/docs`,
+  );
 
   // The DataSource closes in app.close(); the embedded server must stop after it.
   const shutdown = async () => {

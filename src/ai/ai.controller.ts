@@ -18,7 +18,9 @@ export class AiController {
 
   @Public()
   @Get('models')
-  @ApiOkResponse({ description: '`{models: [{id, name, providerId, maxTokens, costPerToken, available}]}`' })
+  @ApiOkResponse({
+    description: '`{models: [{id, name, providerId, maxTokens, costPerToken, available}]}`',
+  })
   models(): { models: ModelDescriptor[] } {
     return { models: this.catalogue.list() };
   }

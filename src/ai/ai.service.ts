@@ -32,10 +32,15 @@ export class AiService {
     const estimated = estimate(dto.messages, model);
     const balance = await this.credits.balance(user.id);
     if (balance < estimated) {
-      throw new AppError(ErrorCode.INSUFFICIENT_CREDITS, 'Insufficient credits', { required: estimated, balance });
+      throw new AppError(ErrorCode.INSUFFICIENT_CREDITS, 'Insufficient credits', {
+        required: estimated,
+        balance,
+      });
     }
     const result = await this.callProvider(() =>
-      this.strategy.for(model).generate({ model: model.id, messages: dto.messages, maxTokens: MAX_OUTPUT_TOKENS }),
+      this.strategy
+        .for(model)
+        .generate({ model: model.id, messages: dto.messages, maxTokens: MAX_OUTPUT_TOKENS }),
     );
     const charge = cost(result.usage, model);
     const { promptTokens, completionTokens } = result.usage;

@@ -20,9 +20,27 @@ export interface ModelDescriptor {
 }
 
 const DEFAULT_MODELS: Omit<ModelDescriptor, 'available'>[] = [
-  { id: 'gpt-4o-mini', name: 'GPT-4o mini', providerId: 'openai', maxTokens: 128000, costPerToken: '0.0000006' },
-  { id: 'gpt-4o', name: 'GPT-4o', providerId: 'openai', maxTokens: 128000, costPerToken: '0.00001' },
-  { id: 'gpt-4.1-mini', name: 'GPT-4.1 mini', providerId: 'openai', maxTokens: 1047576, costPerToken: '0.0000016' },
+  {
+    id: 'gpt-4o-mini',
+    name: 'GPT-4o mini',
+    providerId: 'openai',
+    maxTokens: 128000,
+    costPerToken: '0.0000006',
+  },
+  {
+    id: 'gpt-4o',
+    name: 'GPT-4o',
+    providerId: 'openai',
+    maxTokens: 128000,
+    costPerToken: '0.00001',
+  },
+  {
+    id: 'gpt-4.1-mini',
+    name: 'GPT-4.1 mini',
+    providerId: 'openai',
+    maxTokens: 1047576,
+    costPerToken: '0.0000016',
+  },
 ];
 
 /** The models users may pick; a model is available when its provider's API key is set. */
@@ -31,7 +49,9 @@ export class ModelCatalogue {
   private readonly models: ModelDescriptor[];
 
   constructor(config: ConfigService<AppConfig, true>) {
-    const configured: Record<ProviderId, boolean> = { openai: !!config.get('openai', { infer: true }).apiKey };
+    const configured: Record<ProviderId, boolean> = {
+      openai: !!config.get('openai', { infer: true }).apiKey,
+    };
     this.models = DEFAULT_MODELS.map((m) => ({ ...m, available: configured[m.providerId] }));
   }
 
@@ -43,7 +63,8 @@ export class ModelCatalogue {
   require(id: string): ModelDescriptor {
     const model = this.models.find((m) => m.id === id);
     if (!model) throw new AppError(ErrorCode.UNKNOWN_MODEL, `Unknown model: ${id}`);
-    if (!model.available) throw new AppError(ErrorCode.UNKNOWN_MODEL, `Model is not available: ${id}`);
+    if (!model.available)
+      throw new AppError(ErrorCode.UNKNOWN_MODEL, `Model is not available: ${id}`);
     return model;
   }
 }

@@ -17,6 +17,8 @@ export function resolveAuthSecret(
   const secret = randomBytes(32).toString('base64url');
   mkdirSync(dirname(file), { recursive: true });
   writeFileSync(file, secret, { mode: 0o600 });
-  warn(`AUTH_SECRET is not set: generated a development secret in ${file}. Set AUTH_SECRET in production.`);
+  warn(
+    `AUTH_SECRET is not set: generated a development secret in ${file}. Set AUTH_SECRET in production.`,
+  );
   return secret;
 }

@@ -32,10 +32,14 @@ function isTimeZone(tz: string): boolean {
 export class EnvironmentVariables {
   @IsOptional() @IsIn(['development', 'production', 'test']) NODE_ENV?: string;
   @IsOptional() @Transform(toInt) @IsInt() @Min(0) @Max(65535) PORT?: number;
-  @IsOptional() @Transform(emptyToUndefined) @IsIn(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'])
+  @IsOptional()
+  @Transform(emptyToUndefined)
+  @IsIn(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'])
   LOG_LEVEL?: string;
 
-  @ValidateIf((o: EnvironmentVariables) => o.NODE_ENV === 'production' || o.DATABASE_URL !== undefined)
+  @ValidateIf(
+    (o: EnvironmentVariables) => o.NODE_ENV === 'production' || o.DATABASE_URL !== undefined,
+  )
   @Transform(emptyToUndefined)
   @IsUrl({ protocols: ['postgres', 'postgresql'], require_tld: false, require_protocol: true })
   DATABASE_URL?: string;
@@ -44,7 +48,9 @@ export class EnvironmentVariables {
   @IsOptional() @IsString() EMBEDDED_PG_DIR?: string;
   @IsOptional() @Transform(toInt) @IsInt() @Min(1) @Max(65535) EMBEDDED_PG_PORT?: number;
 
-  @ValidateIf((o: EnvironmentVariables) => o.NODE_ENV === 'production' || o.AUTH_SECRET !== undefined)
+  @ValidateIf(
+    (o: EnvironmentVariables) => o.NODE_ENV === 'production' || o.AUTH_SECRET !== undefined,
+  )
   @Transform(emptyToUndefined)
   @IsString()
   @MinLength(32, { message: 'AUTH_SECRET must be at least 32 characters' })
@@ -78,7 +84,9 @@ export class EnvironmentVariables {
 export function validateEnv(raw: Record<string, unknown>): EnvironmentVariables {
   const env = plainToInstance(EnvironmentVariables, raw, { excludeExtraneousValues: false });
   const errors = validateSync(env, { skipMissingProperties: false, forbidUnknownValues: false });
-  const messages = errors.map((e) => `${e.property}: ${Object.values(e.constraints ?? {}).join(', ')}`);
+  const messages = errors.map(
+    (e) => `${e.property}: ${Object.values(e.constraints ?? {}).join(', ')}`,
+  );
   if (env.APP_TIMEZONE && !isTimeZone(env.APP_TIMEZONE)) {
     messages.push(`APP_TIMEZONE: ${env.APP_TIMEZONE} is not an IANA time zone`);
   }

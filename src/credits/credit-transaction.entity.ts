@@ -1,7 +1,20 @@
-import { Column, CreateDateColumn, Entity, Index, ManyToOne, PrimaryGeneratedColumn } from 'typeorm';
+import {
+  Column,
+  CreateDateColumn,
+  Entity,
+  Index,
+  ManyToOne,
+  PrimaryGeneratedColumn,
+} from 'typeorm';
 import { User } from '../users/user.entity';
 
-export const CREDIT_TRANSACTION_TYPES = ['CONSUMPTION', 'PURCHASE', 'BONUS', 'ADJUSTMENT', 'REFUND'] as const;
+export const CREDIT_TRANSACTION_TYPES = [
+  'CONSUMPTION',
+  'PURCHASE',
+  'BONUS',
+  'ADJUSTMENT',
+  'REFUND',
+] as const;
 export type CreditTransactionType = (typeof CREDIT_TRANSACTION_TYPES)[number];
 
 /**

@@ -47,8 +47,14 @@ export class CreditsService {
    * with a negative amount. Returns the new balance.
    * Throws AppError USER_NOT_FOUND (404) or INSUFFICIENT_CREDITS (402, with `required`, `balance`).
    */
-  async consume(userId: string, amount: number, description: string, manager?: EntityManager): Promise<number> {
-    if (!Number.isInteger(amount) || amount < 0) throw new RangeError(`invalid credit amount: ${amount}`);
+  async consume(
+    userId: string,
+    amount: number,
+    description: string,
+    manager?: EntityManager,
+  ): Promise<number> {
+    if (!Number.isInteger(amount) || amount < 0)
+      throw new RangeError(`invalid credit amount: ${amount}`);
     return this.inTransaction(manager, async (m) => {
       const rows = await returning<{ credits: number }>(
         m,
@@ -58,7 +64,10 @@ export class CreditsService {
       );
       if (rows.length === 0) {
         const balance = await this.balance(userId, m);
-        throw new AppError(ErrorCode.INSUFFICIENT_CREDITS, 'Insufficient credits', { required: amount, balance });
+        throw new AppError(ErrorCode.INSUFFICIENT_CREDITS, 'Insufficient credits', {
+          required: amount,
+          balance,
+        });
       }
       if (amount > 0) await this.insertEntry(m, userId, -amount, 'CONSUMPTION', description);
       return rows[0].credits;
@@ -69,8 +78,14 @@ export class CreditsService {
    * Sets the balance to `target` (non-negative integer) with one ADJUSTMENT entry of the
    * difference; no entry when nothing changes. Throws USER_NOT_FOUND.
    */
-  async adjustTo(userId: string, target: number, description: string, manager?: EntityManager): Promise<void> {
-    if (!Number.isInteger(target) || target < 0) throw new RangeError(`invalid credit balance: ${target}`);
+  async adjustTo(
+    userId: string,
+    target: number,
+    description: string,
+    manager?: EntityManager,
+  ): Promise<void> {
+    if (!Number.isInteger(target) || target < 0)
+      throw new RangeError(`invalid credit balance: ${target}`);
     await this.inTransaction(manager, async (m) => {
       const rows: { credits: number }[] = await m.query(
         'SELECT credits FROM users WHERE id = $1 FOR UPDATE',
@@ -116,13 +131,17 @@ export class CreditsService {
     );
   }
 
-  private inTransaction<T>(manager: EntityManager | undefined, work: (m: EntityManager) => Promise<T>): Promise<T> {
+  private inTransaction<T>(
+    manager: EntityManager | undefined,
+    work: (m: EntityManager) => Promise<T>,
+  ): Promise<T> {
     return manager ? work(manager) : this.dataSource.transaction(work);
   }
 }
 
 function assertPositiveInteger(amount: number): void {
-  if (!Number.isInteger(amount) || amount <= 0) throw new RangeError(`credit amount must be a positive integer: ${amount}`);
+  if (!Number.isInteger(amount) || amount <= 0)
+    throw new RangeError(`credit amount must be a positive integer: ${amount}`);
 }
 
 /**
@@ -131,7 +150,12 @@ function assertPositiveInteger(amount: number): void {
  */
 async function returning<T>(m: EntityManager, sql: string, params: unknown[]): Promise<T[]> {
   const result: unknown = await m.query(sql, params);
-  if (Array.isArray(result) && result.length === 2 && Array.isArray(result[0]) && typeof result[1] === 'number') {
+  if (
+    Array.isArray(result) &&
+    result.length === 2 &&
+    Array.isArray(result[0]) &&
+    typeof result[1] === 'number'
+  ) {
     return result[0] as T[];
   }
   return result as T[];

@@ -21,8 +21,12 @@ describe('pricing', () => {
   });
 
   it('rejects negative or fractional token counts', () => {
-    expect(() => cost({ promptTokens: -1, completionTokens: 0 }, { costPerToken: 1 })).toThrow(RangeError);
-    expect(() => cost({ promptTokens: 1.5, completionTokens: 0 }, { costPerToken: 1 })).toThrow(RangeError);
+    expect(() => cost({ promptTokens: -1, completionTokens: 0 }, { costPerToken: 1 })).toThrow(
+      RangeError,
+    );
+    expect(() => cost({ promptTokens: 1.5, completionTokens: 0 }, { costPerToken: 1 })).toThrow(
+      RangeError,
+    );
   });
 
   it('estimates tokens as ceil(characters / 4) and the cost from them', () => {

@@ -27,7 +27,8 @@ const dec = (v: string | number) => new Decimal(typeof v === 'number' ? v.toStri
  */
 export function cost(usage: TokenUsage, model: PricedModel): number {
   for (const n of [usage.promptTokens, usage.completionTokens]) {
-    if (!Number.isInteger(n) || n < 0) throw new RangeError(`token count must be a non-negative integer: ${n}`);
+    if (!Number.isInteger(n) || n < 0)
+      throw new RangeError(`token count must be a non-negative integer: ${n}`);
   }
   return dec(usage.promptTokens + usage.completionTokens)
     .times(dec(model.costPerToken))

@@ -22,7 +22,9 @@ async function resolveDatabaseUrl(db: AppConfig['db']): Promise<string> {
     const started = Date.now();
     embedded = await startEmbeddedPostgres({ dir: db.embeddedDir, port: db.embeddedPort });
     await ensureDatabase(embedded.baseUrl, 'app');
-    logger.log(`Embedded PostgreSQL on port ${db.embeddedPort} (${db.embeddedDir}), ready in ${Date.now() - started} ms`);
+    logger.log(
+      `Embedded PostgreSQL on port ${db.embeddedPort} (${db.embeddedDir}), ready in ${Date.now() - started} ms`,
+    );
   }
   return `${embedded.baseUrl}/app`;
 }

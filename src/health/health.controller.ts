@@ -1,6 +1,11 @@
 import { Controller, Get } from '@nestjs/common';
 import { ApiOkResponse, ApiServiceUnavailableResponse, ApiTags } from '@nestjs/swagger';
-import { HealthCheckError, HealthCheckService, type HealthCheckResult, TypeOrmHealthIndicator } from '@nestjs/terminus';
+import {
+  HealthCheckError,
+  HealthCheckService,
+  type HealthCheckResult,
+  TypeOrmHealthIndicator,
+} from '@nestjs/terminus';
 import { Public } from '../common/auth/auth.decorators';
 import { AppError, ErrorCode } from '../common/errors/app-error';
 

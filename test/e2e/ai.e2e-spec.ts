@@ -5,7 +5,10 @@ import { createTestApp, type TestApp } from '../support/test-app';
 describe('AI: catalogue and metered generate (OpenAI)', () => {
   let t: TestApp;
   const openai = new OpenAiTestServer();
-  const body = (modelId = 'gpt-4o') => ({ modelId, messages: [{ role: 'user', content: 'Say hello' }] });
+  const body = (modelId = 'gpt-4o') => ({
+    modelId,
+    messages: [{ role: 'user', content: 'Say hello' }],
+  });
 
   beforeAll(async () => {
     await openai.start();
@@ -26,7 +29,11 @@ describe('AI: catalogue and metered generate (OpenAI)', () => {
     expect(ids).toEqual(expect.arrayContaining(['gpt-4o', 'gpt-4o-mini']));
     for (const m of res.body.models) {
       expect(m).toEqual(
-        expect.objectContaining({ providerId: 'openai', available: true, maxTokens: expect.any(Number) }),
+        expect.objectContaining({
+          providerId: 'openai',
+          available: true,
+          maxTokens: expect.any(Number),
+        }),
       );
       expect(Number(m.costPerToken)).toBeGreaterThan(0);
     }
@@ -37,13 +44,21 @@ describe('AI: catalogue and metered generate (OpenAI)', () => {
     openai.reply = { text: 'Hi there!', usage: { prompt_tokens: 1000, completion_tokens: 500 } };
     const res = await t.http.post('/api/ai/generate').set(u.auth).send(body('gpt-4o')).expect(200);
     // gpt-4o costs 0.00001 per token: ceil(1500 * 0.00001 * 1000) = 15 credits.
-    expect(res.body).toEqual({ text: 'Hi there!', usage: { promptTokens: 1000, completionTokens: 500 }, cost: 15 });
+    expect(res.body).toEqual({
+      text: 'Hi there!',
+      usage: { promptTokens: 1000, completionTokens: 500 },
+      cost: 15,
+    });
 
     const sent = openai.requests[0];
     expect(sent.path).toBe('/v1/chat/completions');
     expect(sent.headers.authorization).toBe('Bearer sk-test-local');
     expect(sent.body).toEqual(
-      expect.objectContaining({ model: 'gpt-4o', max_tokens: 1000, messages: [{ role: 'user', content: 'Say hello' }] }),
+      expect.objectContaining({
+        model: 'gpt-4o',
+        max_tokens: 1000,
+        messages: [{ role: 'user', content: 'Say hello' }],
+      }),
     );
 
     const ledger = await ledgerOf(t, u.user.id);
@@ -58,7 +73,11 @@ describe('AI: catalogue and metered generate (OpenAI)', () => {
   it('uses exact decimal pricing: 1 token at 0.0000006 costs 1 credit, not 0 or 2', async () => {
     const u = await newUser(t);
     openai.reply = { usage: { prompt_tokens: 1, completion_tokens: 0 } };
-    const res = await t.http.post('/api/ai/generate').set(u.auth).send(body('gpt-4o-mini')).expect(200);
+    const res = await t.http
+      .post('/api/ai/generate')
+      .set(u.auth)
+      .send(body('gpt-4o-mini'))
+      .expect(200);
     expect(res.body.cost).toBe(1);
     expect((await ledgerOf(t, u.user.id)).credits).toBe(99);
   });
@@ -88,7 +107,9 @@ describe('AI: catalogue and metered generate (OpenAI)', () => {
   it('answers 402 INSUFFICIENT_CREDITS when the balance is below the estimate, without calling upstream', async () => {
     const u = await newUser(t, { credits: 0 });
     const res = await t.http.post('/api/ai/generate').set(u.auth).send(body()).expect(402);
-    expect(res.body).toEqual(expect.objectContaining({ code: 'INSUFFICIENT_CREDITS', error: expect.any(String) }));
+    expect(res.body).toEqual(
+      expect.objectContaining({ code: 'INSUFFICIENT_CREDITS', error: expect.any(String) }),
+    );
     expect(openai.requests).toHaveLength(0);
   });
 
@@ -103,7 +124,11 @@ describe('AI: catalogue and metered generate (OpenAI)', () => {
 
   it('rejects malformed requests with 400 and calls nothing', async () => {
     const u = await newUser(t);
-    await t.http.post('/api/ai/generate').set(u.auth).send({ modelId: 'gpt-4o', messages: [] }).expect(400);
+    await t.http
+      .post('/api/ai/generate')
+      .set(u.auth)
+      .send({ modelId: 'gpt-4o', messages: [] })
+      .expect(400);
     await t.http
       .post('/api/ai/generate')
       .set(u.auth)

@@ -37,14 +37,26 @@ describe('platform: errors, health and API description', () => {
       .set(u.auth)
       .send({ title: 'x'.repeat(1_100_000) })
       .expect(413);
-    expect(res.body).toEqual({ success: false, error: expect.stringMatching(/1 MB/), code: 'PAYLOAD_TOO_LARGE' });
+    expect(res.body).toEqual({
+      success: false,
+      error: expect.stringMatching(/1 MB/),
+      code: 'PAYLOAD_TOO_LARGE',
+    });
     expect(await chatCount(u.user.id)).toBe(0);
   });
 
   it('refuses unknown fields and wrong types with 400 VALIDATION_FAILED', async () => {
     const u = await newUser(t);
-    const unknown = await t.http.post('/api/chats').set(u.auth).send({ title: 'ok', userId: 'x' }).expect(400);
-    expect(unknown.body).toEqual({ success: false, error: expect.stringMatching(/userId/), code: 'VALIDATION_FAILED' });
+    const unknown = await t.http
+      .post('/api/chats')
+      .set(u.auth)
+      .send({ title: 'ok', userId: 'x' })
+      .expect(400);
+    expect(unknown.body).toEqual({
+      success: false,
+      error: expect.stringMatching(/userId/),
+      code: 'VALIDATION_FAILED',
+    });
     const wrongType = await t.http.post('/api/chats').set(u.auth).send({ title: 42 }).expect(400);
     expect(wrongType.body.code).toBe('VALIDATION_FAILED');
     expect(await chatCount(u.user.id)).toBe(0);
@@ -61,7 +73,11 @@ describe('platform: errors, health and API description', () => {
     await t.db.query('ALTER TABLE chats RENAME COLUMN title TO title_broken');
     try {
       const res = await t.http.post('/api/chats').set(u.auth).send({ title: 'x' }).expect(500);
-      expect(res.body).toEqual({ success: false, error: 'Internal server error', code: 'INTERNAL_ERROR' });
+      expect(res.body).toEqual({
+        success: false,
+        error: 'Internal server error',
+        code: 'INTERNAL_ERROR',
+      });
       expect(JSON.stringify(res.body)).not.toMatch(/title_broken|INSERT|at /);
     } finally {
       await t.db.query('ALTER TABLE chats RENAME COLUMN title_broken TO title');
@@ -117,7 +133,9 @@ describe('readiness when the database is down', () => {
     try {
       await t.db.destroy();
       const res = await t.http.get('/health/ready').expect(503);
-      expect(res.body).toEqual(expect.objectContaining({ code: 'SERVICE_UNAVAILABLE', error: expect.any(String) }));
+      expect(res.body).toEqual(
+        expect.objectContaining({ code: 'SERVICE_UNAVAILABLE', error: expect.any(String) }),
+      );
       await t.http.get('/health/live').expect(200);
     } finally {
       await t.close();

@@ -12,7 +12,11 @@ describe('start-up', () => {
   });
 
   it('refuses to start in production without AUTH_SECRET and DATABASE_URL', async () => {
-    const app = spawnApp({ NODE_ENV: 'production', AUTH_SECRET: undefined, DATABASE_URL: undefined });
+    const app = spawnApp({
+      NODE_ENV: 'production',
+      AUTH_SECRET: undefined,
+      DATABASE_URL: undefined,
+    });
     expect(await app.exited).toBe(1);
     expect(app.output()).toMatch(/AUTH_SECRET/);
     expect(app.output()).toMatch(/DATABASE_URL/);

@@ -27,7 +27,8 @@ export class OpenAiTestServer {
   /** Base URL to use as OPENAI_BASE_URL, e.g. `http://127.0.0.1:40123/v1`. */
   url = '';
 
-  async start(): Promise<this> {
+  /** Listens on 127.0.0.1:`port` (0 = any free port). */
+  async start(port = 0): Promise<this> {
     this.server = createServer((req, res) => {
       const chunks: Buffer[] = [];
       req.on('data', (c: Buffer) => chunks.push(c));
@@ -36,14 +37,18 @@ export class OpenAiTestServer {
         const body = raw ? JSON.parse(raw) : undefined;
         this.requests.push({ path: req.url ?? '', headers: req.headers, body });
         if (req.method !== 'POST' || req.url !== '/v1/chat/completions') {
-          res.writeHead(404, { 'content-type': 'application/json' }).end(JSON.stringify({ error: { message: 'not found' } }));
+          res
+            .writeHead(404, { 'content-type': 'application/json' })
+            .end(JSON.stringify({ error: { message: 'not found' } }));
           return;
         }
         const { text = 'Hello from the test model.', usage, status } = this.reply;
         if (status) {
-          res
-            .writeHead(status, { 'content-type': 'application/json' })
-            .end(JSON.stringify({ error: { message: 'upstream failure', type: 'server_error', code: null } }));
+          res.writeHead(status, { 'content-type': 'application/json' }).end(
+            JSON.stringify({
+              error: { message: 'upstream failure', type: 'server_error', code: null },
+            }),
+          );
           return;
         }
         res.writeHead(200, { 'content-type': 'application/json' }).end(
@@ -52,13 +57,22 @@ export class OpenAiTestServer {
             object: 'chat.completion',
             created: Math.floor(Date.now() / 1000),
             model: body?.model,
-            choices: [{ index: 0, message: { role: 'assistant', content: text }, finish_reason: 'stop' }],
-            ...(usage === null ? {} : { usage: { ...(usage ?? { prompt_tokens: 10, completion_tokens: 20 }), total_tokens: 0 } }),
+            choices: [
+              { index: 0, message: { role: 'assistant', content: text }, finish_reason: 'stop' },
+            ],
+            ...(usage === null
+              ? {}
+              : {
+                  usage: {
+                    ...(usage ?? { prompt_tokens: 10, completion_tokens: 20 }),
+                    total_tokens: 0,
+                  },
+                }),
           }),
         );
       });
     });
-    await new Promise<void>((resolve) => this.server!.listen(0, '127.0.0.1', resolve));
+    await new Promise<void>((resolve) => this.server!.listen(port, '127.0.0.1', resolve));
     this.url = `http://127.0.0.1:${(this.server.address() as AddressInfo).port}/v1`;
     return this;
   }

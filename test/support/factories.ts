@@ -28,7 +28,12 @@ export async function newUser(
   passwordHash ??= bcrypt.hash(PASSWORD, 12);
   const users = t.app.get(UsersService);
   const email = opts.email ?? `user-${randomBytes(5).toString('hex')}@example.com`;
-  let user = await users.create({ email, name: opts.name ?? 'Test User', role: opts.role, passwordHash: await passwordHash });
+  let user = await users.create({
+    email,
+    name: opts.name ?? 'Test User',
+    role: opts.role,
+    passwordHash: await passwordHash,
+  });
   if (opts.credits !== undefined) {
     await t.app.get(CreditsService).adjustTo(user.id, opts.credits, 'test balance');
     user = await users.get(user.id);
@@ -44,7 +49,12 @@ export async function newChat(
   opts: { title?: string; messages?: string[] } = {},
 ): Promise<Chat> {
   const chats = t.app.get(ChatsService);
-  const session = { id: owner.user.id, email: owner.user.email, name: owner.user.name, role: owner.user.role };
+  const session = {
+    id: owner.user.id,
+    email: owner.user.email,
+    name: owner.user.name,
+    role: owner.user.role,
+  };
   const chat = await chats.create(session, opts.title ?? 'A chat');
   for (const [i, content] of (opts.messages ?? []).entries()) {
     await chats.addMessage(chat.id, owner.user.id, i % 2 ? 'ASSISTANT' : 'USER', content);
@@ -53,7 +63,10 @@ export async function newChat(
 }
 
 /** Σ ledger amounts and the stored balance of one user: equal at every commit. */
-export async function ledgerOf(t: TestApp, userId: string): Promise<{ credits: number; ledgerSum: number; entries: number }> {
+export async function ledgerOf(
+  t: TestApp,
+  userId: string,
+): Promise<{ credits: number; ledgerSum: number; entries: number }> {
   const [row] = await t.db.query(
     `SELECT u.credits, COALESCE(SUM(ct.amount), 0)::int AS "ledgerSum", COUNT(ct.id)::int AS entries
      FROM users u LEFT JOIN credit_transactions ct ON ct."userId" = u.id WHERE u.id = $1 GROUP BY u.id`,

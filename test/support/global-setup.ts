@@ -44,5 +44,6 @@ async function dropLeftovers(): Promise<void> {
     [`${TEST_DB_PREFIX}%`],
   );
   await client.end();
-  for (const { datname } of rows) await adminQuery(`DROP DATABASE IF EXISTS "${datname}" WITH (FORCE)`);
+  for (const { datname } of rows)
+    await adminQuery(`DROP DATABASE IF EXISTS "${datname}" WITH (FORCE)`);
 }

@@ -14,7 +14,12 @@ export interface SpawnedApp {
 
 /** Starts `src/main.ts` in a child process (ts-node, no build needed) with exactly `env` added. */
 export function spawnApp(env: Record<string, string | undefined>): SpawnedApp {
-  const childEnv: NodeJS.ProcessEnv = { ...process.env, NODE_ENV: 'development', LOG_LEVEL: 'warn', ...env };
+  const childEnv: NodeJS.ProcessEnv = {
+    ...process.env,
+    NODE_ENV: 'development',
+    LOG_LEVEL: 'warn',
+    ...env,
+  };
   for (const [k, v] of Object.entries(childEnv)) if (v === undefined) delete childEnv[k];
   const child = spawn(process.execPath, ['-r', 'ts-node/register/transpile-only', 'src/main.ts'], {
     cwd: ROOT,
@@ -31,7 +36,12 @@ export function spawnApp(env: Record<string, string | undefined>): SpawnedApp {
 }
 
 /** Polls `url` until it answers `status`, the process exits, or `ms` pass. */
-export async function waitForStatus(app: SpawnedApp, url: string, status: number, ms = 45_000): Promise<void> {
+export async function waitForStatus(
+  app: SpawnedApp,
+  url: string,
+  status: number,
+  ms = 45_000,
+): Promise<void> {
   const deadline = Date.now() + ms;
   let ended = false;
   void app.exited.then(() => (ended = true));

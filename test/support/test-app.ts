@@ -25,7 +25,9 @@ export interface TestApp {
  * Boots the real AppModule in-process on a fresh database cloned from the migrated template.
  * `env` overrides configuration (e.g. OPENAI_BASE_URL of a local server).
  */
-export async function createTestApp(env: Record<string, string | undefined> = {}): Promise<TestApp> {
+export async function createTestApp(
+  env: Record<string, string | undefined> = {},
+): Promise<TestApp> {
   const dbName = `${TEST_DB_PREFIX}${randomBytes(6).toString('hex')}`;
   await adminQuery(`CREATE DATABASE "${dbName}" TEMPLATE "${templateDb()}"`);
   const moduleRef = await Test.createTestingModule({
@@ -41,7 +43,10 @@ export async function createTestApp(env: Record<string, string | undefined> = {}
       }),
     ],
   }).compile();
-  const app = moduleRef.createNestApplication<NestExpressApplication>({ rawBody: true, logger: false });
+  const app = moduleRef.createNestApplication<NestExpressApplication>({
+    rawBody: true,
+    logger: false,
+  });
   configureApp(app);
   await app.init();
   return {

@@ -1,12 +1,25 @@
 import { ApiProperty } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
-import { ArrayMaxSize, ArrayMinSize, IsArray, IsIn, IsString, MaxLength, MinLength, ValidateNested } from 'class-validator';
+import {
+  ArrayMaxSize,
+  ArrayMinSize,
+  IsArray,
+  IsIn,
+  IsString,
+  MaxLength,
+  MinLength,
+  ValidateNested,
+} from 'class-validator';
 
 export const INPUT_ROLES = ['system', 'user', 'assistant'] as const;
 
 export class ChatMessageDto {
   @ApiProperty({ enum: INPUT_ROLES }) @IsIn(INPUT_ROLES) role: (typeof INPUT_ROLES)[number];
-  @ApiProperty({ maxLength: 100_000 }) @IsString() @MinLength(1) @MaxLength(100_000) content: string;
+  @ApiProperty({ maxLength: 100_000 })
+  @IsString()
+  @MinLength(1)
+  @MaxLength(100_000)
+  content: string;
 }
 
 /** POST /api/ai/generate body (spec AI). */

@@ -3,7 +3,10 @@ import { normaliseOpenAiUsage } from './openai.usage';
 describe('normaliseOpenAiUsage', () => {
   it('takes prompt_tokens and completion_tokens as they are', () => {
     expect(
-      normaliseOpenAiUsage({ prompt_tokens: 12, completion_tokens: 34 }, { promptChars: 0, completionChars: 0 }),
+      normaliseOpenAiUsage(
+        { prompt_tokens: 12, completion_tokens: 34 },
+        { promptChars: 0, completionChars: 0 },
+      ),
     ).toEqual({ promptTokens: 12, completionTokens: 34 });
   });
 
@@ -16,7 +19,10 @@ describe('normaliseOpenAiUsage', () => {
 
   it('ignores negative or fractional counts', () => {
     expect(
-      normaliseOpenAiUsage({ prompt_tokens: -1, completion_tokens: 2.5 }, { promptChars: 8, completionChars: 8 }),
+      normaliseOpenAiUsage(
+        { prompt_tokens: -1, completion_tokens: 2.5 },
+        { promptChars: 8, completionChars: 8 },
+      ),
     ).toEqual({ promptTokens: 2, completionTokens: 2 });
   });
 });

@@ -14,7 +14,8 @@ export function normaliseOpenAiUsage(
   usage: OpenAiUsage | null | undefined,
   fallback: { promptChars: number; completionChars: number },
 ): TokenUsage {
-  const whole = (n: number | null | undefined) => (Number.isInteger(n) && (n as number) >= 0 ? (n as number) : undefined);
+  const whole = (n: number | null | undefined) =>
+    Number.isInteger(n) && (n as number) >= 0 ? (n as number) : undefined;
   return {
     promptTokens: whole(usage?.prompt_tokens) ?? Math.ceil(fallback.promptChars / 4),
     completionTokens: whole(usage?.completion_tokens) ?? Math.ceil(fallback.completionChars / 4),

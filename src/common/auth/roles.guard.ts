@@ -17,6 +17,9 @@ export class RolesGuard implements CanActivate {
     if (!roles) return true;
     const user = context.switchToHttp().getRequest<{ user?: SessionUser }>().user;
     if (user?.role && roles.includes(user.role)) return true;
-    throw new AppError(ErrorCode.FORBIDDEN, 'This action requires one of the roles: ' + roles.join(', '));
+    throw new AppError(
+      ErrorCode.FORBIDDEN,
+      'This action requires one of the roles: ' + roles.join(', '),
+    );
   }
 }

@@ -15,7 +15,8 @@ export class EnvelopeInterceptor implements NestInterceptor {
     if (envelopeFor(req.path) !== 'B') return next.handle();
     return next.handle().pipe(
       map((body: unknown) => {
-        if (body instanceof Page) return { success: true, data: body.data, nextCursor: body.nextCursor };
+        if (body instanceof Page)
+          return { success: true, data: body.data, nextCursor: body.nextCursor };
         return body === undefined ? { success: true } : { success: true, data: body };
       }),
     );

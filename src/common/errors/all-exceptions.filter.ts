@@ -14,11 +14,21 @@ interface ErrorBody {
  * Express error middleware placed after the body parsers: turns their errors into AppErrors
  * (Nest would otherwise reduce them to a bare 400 or 500).
  */
-export function bodyParserErrors(err: unknown, _req: Request, _res: Response, next: (e: unknown) => void): void {
+export function bodyParserErrors(
+  err: unknown,
+  _req: Request,
+  _res: Response,
+  next: (e: unknown) => void,
+): void {
   const type = (err as { type?: string })?.type;
-  if (type === 'entity.parse.failed') return next(new AppError(ErrorCode.MALFORMED_JSON, 'Malformed JSON in request body'));
-  if (type === 'entity.too.large') return next(new AppError(ErrorCode.PAYLOAD_TOO_LARGE, 'Request body is too large (limit 1 MB)'));
-  if (typeof type === 'string') return next(new AppError(ErrorCode.VALIDATION_FAILED, 'Request body could not be read'));
+  if (type === 'entity.parse.failed')
+    return next(new AppError(ErrorCode.MALFORMED_JSON, 'Malformed JSON in request body'));
+  if (type === 'entity.too.large')
+    return next(
+      new AppError(ErrorCode.PAYLOAD_TOO_LARGE, 'Request body is too large (limit 1 MB)'),
+    );
+  if (typeof type === 'string')
+    return next(new AppError(ErrorCode.VALIDATION_FAILED, 'Request body could not be read'));
   next(err);
 }
 
@@ -48,20 +58,31 @@ export class AllExceptionsFilter implements ExceptionFilter {
 
   private describe(exception: unknown, req: Request): ErrorBody {
     if (exception instanceof AppError) {
-      return { status: exception.status, code: exception.code, error: exception.message, details: exception.details };
+      return {
+        status: exception.status,
+        code: exception.code,
+        error: exception.message,
+        details: exception.details,
+      };
     }
     if (exception instanceof HttpException) {
       const status = exception.getStatus();
-      const response = exception.getResponse() as string | { message?: string | string[]; code?: string };
+      const response = exception.getResponse() as
+        string | { message?: string | string[]; code?: string };
       const raw = typeof response === 'string' ? response : response.message;
       const error = Array.isArray(raw) ? raw.join('; ') : (raw ?? exception.message);
-      const code = typeof response === 'object' && response.code ? response.code : codeForStatus(status);
+      const code =
+        typeof response === 'object' && response.code ? response.code : codeForStatus(status);
       return { status, code, error };
     }
     // Only name, message and stack: a QueryFailedError also carries the query's parameters.
     const err = exception instanceof Error ? exception : new Error(String(exception));
     this.logger.error(
-      { err: { name: err.name, message: err.message, stack: err.stack }, method: req.method, path: req.path },
+      {
+        err: { name: err.name, message: err.message, stack: err.stack },
+        method: req.method,
+        path: req.path,
+      },
       err.message,
     );
     return { status: 500, code: ErrorCode.INTERNAL_ERROR, error: 'Internal server error' };

@@ -39,7 +39,10 @@ export function encodeCursor(at: Date, id: string): string {
 /** Throws AppError VALIDATION_FAILED (400) for a cursor this API did not issue. */
 export function decodeCursor(cursor: string): CursorPosition {
   try {
-    const [at, id] = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8')) as [string, string];
+    const [at, id] = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8')) as [
+      string,
+      string,
+    ];
     const date = new Date(at);
     if (Number.isNaN(date.getTime()) || !/^[0-9a-f-]{36}$/i.test(id)) throw new Error('bad cursor');
     return { at: date, id };
@@ -59,5 +62,8 @@ export function toPage<T extends { id: string }>(
 ): { data: T[]; nextCursor: string | null } {
   const data = rows.slice(0, limit);
   const last = data[data.length - 1];
-  return { data, nextCursor: rows.length > limit && last ? encodeCursor(sortKey(last), last.id) : null };
+  return {
+    data,
+    nextCursor: rows.length > limit && last ? encodeCursor(sortKey(last), last.id) : null,
+  };
 }

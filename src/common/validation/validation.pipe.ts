@@ -18,6 +18,7 @@ export function createValidationPipe(): ValidationPipe {
     whitelist: true,
     forbidNonWhitelisted: true,
     transform: true,
-    exceptionFactory: (errors) => new AppError(ErrorCode.VALIDATION_FAILED, flatten(errors).join('; ')),
+    exceptionFactory: (errors) =>
+      new AppError(ErrorCode.VALIDATION_FAILED, flatten(errors).join('; ')),
   });
 }
