@@ -3,6 +3,8 @@ import { Type } from 'class-transformer';
 import { IsInt, IsOptional, IsString, MaxLength, Min } from 'class-validator';
 import { AppError, ErrorCode } from '../errors/app-error';
 
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
 export const DEFAULT_PAGE_SIZE = 50;
 export const MAX_PAGE_SIZE = 100;
 
@@ -39,12 +41,12 @@ export function encodeCursor(at: Date, id: string): string {
 /** Throws AppError VALIDATION_FAILED (400) for a cursor this API did not issue. */
 export function decodeCursor(cursor: string): CursorPosition {
   try {
-    const [at, id] = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8')) as [
-      string,
-      string,
-    ];
+    const [at, id] = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8')) as unknown[];
+    if (typeof at !== 'string' || typeof id !== 'string' || !UUID.test(id)) throw new Error('bad');
     const date = new Date(at);
-    if (Number.isNaN(date.getTime()) || !/^[0-9a-f-]{36}$/i.test(id)) throw new Error('bad cursor');
+    const year = date.getUTCFullYear();
+    // Within PostgreSQL's timestamptz range, so a forged cursor is a 400, not a failed query.
+    if (Number.isNaN(date.getTime()) || year < 1 || year > 9999) throw new Error('bad');
     return { at: date, id };
   } catch {
     throw new AppError(ErrorCode.VALIDATION_FAILED, 'cursor is invalid');
