@@ -18,8 +18,14 @@ export function emailTracker(req: Record<string, any>): Promise<string> {
  */
 @Injectable()
 export class AuthThrottlerGuard extends ThrottlerGuard {
-  protected async throwThrottlingException(context: ExecutionContext, detail: ThrottlerLimitDetail): Promise<void> {
-    context.switchToHttp().getResponse<Response>().setHeader('Retry-After', String(detail.timeToBlockExpire));
+  protected async throwThrottlingException(
+    context: ExecutionContext,
+    detail: ThrottlerLimitDetail,
+  ): Promise<void> {
+    context
+      .switchToHttp()
+      .getResponse<Response>()
+      .setHeader('Retry-After', String(detail.timeToBlockExpire));
     throw new AppError(ErrorCode.RATE_LIMITED, 'Too many attempts; try again later');
   }
 }

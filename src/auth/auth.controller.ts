@@ -1,6 +1,12 @@
 import { Body, Controller, Get, HttpCode, Post, Res, UseGuards } from '@nestjs/common';
 import { ConfigService } from '@nestjs/config';
-import { ApiBody, ApiCreatedResponse, ApiFoundResponse, ApiOkResponse, ApiTags } from '@nestjs/swagger';
+import {
+  ApiBody,
+  ApiCreatedResponse,
+  ApiFoundResponse,
+  ApiOkResponse,
+  ApiTags,
+} from '@nestjs/swagger';
 import type { Response } from 'express';
 import { CurrentUser, Public } from '../common/auth/auth.decorators';
 import type { SessionUser } from '../common/auth/session-user';
@@ -28,7 +34,10 @@ export class AuthController {
   @UseGuards(AuthThrottlerGuard)
   @ApiCreatedResponse({ type: AuthResultDto })
   @ApiErrors(400, 409, 429)
-  async signup(@Body() dto: SignupDto, @Res({ passthrough: true }) res: Response): Promise<AuthResultDto> {
+  async signup(
+    @Body() dto: SignupDto,
+    @Res({ passthrough: true }) res: Response,
+  ): Promise<AuthResultDto> {
     return this.startSession(await this.auth.signup(dto), res);
   }
 
@@ -39,7 +48,10 @@ export class AuthController {
   @ApiBody({ type: LoginDto })
   @ApiOkResponse({ type: AuthResultDto, description: 'Also sets the httpOnly session cookie' })
   @ApiErrors(401, 429)
-  login(@CurrentUser() user: unknown, @Res({ passthrough: true }) res: Response): Promise<AuthResultDto> {
+  login(
+    @CurrentUser() user: unknown,
+    @Res({ passthrough: true }) res: Response,
+  ): Promise<AuthResultDto> {
     // LocalAuthGuard put the full User entity on the request.
     return this.startSession(user as User, res);
   }
@@ -62,8 +74,13 @@ export class AuthController {
 
   @Public()
   @Get('providers')
-  @ApiOkResponse({ description: 'Configured sign-in methods keyed by provider id (NextAuth shape)' })
-  providers(): Record<string, { id: string; name: string; type: string; signinUrl: string; callbackUrl: string }> {
+  @ApiOkResponse({
+    description: 'Configured sign-in methods keyed by provider id (NextAuth shape)',
+  })
+  providers(): Record<
+    string,
+    { id: string; name: string; type: string; signinUrl: string; callbackUrl: string }
+  > {
     const base = this.baseUrl;
     return {
       credentials: {

@@ -21,7 +21,8 @@ export class LocalStrategy extends PassportStrategy(Strategy, 'local') {
 @Injectable()
 export class LocalAuthGuard extends AuthGuard('local') {
   handleRequest<T>(err: unknown, user: T, _info: unknown, _ctx: ExecutionContext): T {
-    if (err || !user) throw new AppError(ErrorCode.INVALID_CREDENTIALS, 'Invalid email or password');
+    if (err || !user)
+      throw new AppError(ErrorCode.INVALID_CREDENTIALS, 'Invalid email or password');
     return user;
   }
 }

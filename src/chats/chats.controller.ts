@@ -1,4 +1,15 @@
-import { Body, Controller, Delete, Get, HttpCode, Param, ParseUUIDPipe, Patch, Post, Query } from '@nestjs/common';
+import {
+  Body,
+  Controller,
+  Delete,
+  Get,
+  HttpCode,
+  Param,
+  ParseUUIDPipe,
+  Patch,
+  Post,
+  Query,
+} from '@nestjs/common';
 import { ApiBearerAuth, ApiCookieAuth, ApiTags } from '@nestjs/swagger';
 import { CurrentUser } from '../common/auth/auth.decorators';
 import type { SessionUser } from '../common/auth/session-user';
@@ -20,7 +31,10 @@ export class ChatsController {
   @ApiErrors(400, 401)
   async list(@CurrentUser() user: SessionUser, @Query() q: PageQueryDto): Promise<Page<ChatDto>> {
     const page = await this.chats.listOwn(user, q.limit, q.cursor);
-    return new Page(page.data.map((c) => mapChat(c.chat, c.messages)), page.nextCursor);
+    return new Page(
+      page.data.map((c) => mapChat(c.chat, c.messages)),
+      page.nextCursor,
+    );
   }
 
   @Post()
@@ -31,7 +45,10 @@ export class ChatsController {
 
   @Get(':id')
   @ApiErrors(401, 404)
-  async get(@CurrentUser() user: SessionUser, @Param('id', ParseUUIDPipe) id: string): Promise<ChatDto> {
+  async get(
+    @CurrentUser() user: SessionUser,
+    @Param('id', ParseUUIDPipe) id: string,
+  ): Promise<ChatDto> {
     const { chat, messages } = await this.chats.get(user, id);
     return mapChat(chat, messages);
   }
@@ -49,7 +66,10 @@ export class ChatsController {
   @Delete(':id')
   @HttpCode(200)
   @ApiErrors(401, 404)
-  async remove(@CurrentUser() user: SessionUser, @Param('id', ParseUUIDPipe) id: string): Promise<void> {
+  async remove(
+    @CurrentUser() user: SessionUser,
+    @Param('id', ParseUUIDPipe) id: string,
+  ): Promise<void> {
     await this.chats.remove(user, id);
   }
 

@@ -94,16 +94,18 @@ export class ChatsService {
       .take(size + 1);
     if (cursor) {
       const pos = decodeCursor(cursor);
-      qb.andWhere(
-        '(m.createdAt, m.seq) > (:at, (SELECT seq FROM messages WHERE id = :id))',
-        pos,
-      );
+      qb.andWhere('(m.createdAt, m.seq) > (:at, (SELECT seq FROM messages WHERE id = :id))', pos);
     }
     return toPage(await qb.getMany(), size, (m) => m.createdAt);
   }
 
   /** Appends a message and bumps the chat's `updatedAt`. */
-  async addMessage(chatId: string, userId: string | null, role: MessageRole, content: string): Promise<Message> {
+  async addMessage(
+    chatId: string,
+    userId: string | null,
+    role: MessageRole,
+    content: string,
+  ): Promise<Message> {
     return this.chats.manager.transaction(async (m) => {
       const message = await m.save(m.create(Message, { chatId, userId, role, content }));
       await m.update(Chat, { id: chatId }, { updatedAt: () => 'now()' });

@@ -16,7 +16,10 @@ export class ProfileController {
 
   @Put('profile')
   @ApiErrors(400, 401)
-  async update(@CurrentUser() user: SessionUser, @Body() dto: UpdateProfileDto): Promise<{ user: UserDto }> {
+  async update(
+    @CurrentUser() user: SessionUser,
+    @Body() dto: UpdateProfileDto,
+  ): Promise<{ user: UserDto }> {
     return { user: mapUser(await this.users.updateProfile(user.id, dto)) };
   }
 }

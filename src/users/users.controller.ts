@@ -1,4 +1,15 @@
-import { Body, Controller, Delete, Get, HttpCode, Param, ParseUUIDPipe, Post, Put, Query } from '@nestjs/common';
+import {
+  Body,
+  Controller,
+  Delete,
+  Get,
+  HttpCode,
+  Param,
+  ParseUUIDPipe,
+  Post,
+  Put,
+  Query,
+} from '@nestjs/common';
 import { ApiBearerAuth, ApiCookieAuth, ApiTags } from '@nestjs/swagger';
 import { CurrentUser, Roles } from '../common/auth/auth.decorators';
 import type { SessionUser } from '../common/auth/session-user';
@@ -6,7 +17,14 @@ import { Page } from '../common/envelope/envelope';
 import { AppError, ErrorCode } from '../common/errors/app-error';
 import { ApiErrors } from '../common/openapi/api-errors';
 import { PageQueryDto } from '../common/pagination/pagination';
-import { AdminUserDto, CreateUserDto, mapAdminUser, mapUser, UpdateUserDto, UserDto } from './dto/user.dto';
+import {
+  AdminUserDto,
+  CreateUserDto,
+  mapAdminUser,
+  mapUser,
+  UpdateUserDto,
+  UserDto,
+} from './dto/user.dto';
 import { UsersService } from './users.service';
 
 /**
@@ -37,9 +55,13 @@ export class UsersController {
 
   @Get(':id')
   @ApiErrors(401, 404)
-  async get(@Param('id', ParseUUIDPipe) id: string, @CurrentUser() caller: SessionUser): Promise<UserDto> {
+  async get(
+    @Param('id', ParseUUIDPipe) id: string,
+    @CurrentUser() caller: SessionUser,
+  ): Promise<UserDto> {
     // Anyone else's id answers 404, so the existence of accounts does not leak.
-    if (caller.role !== 'ADMIN' && caller.id !== id) throw new AppError(ErrorCode.USER_NOT_FOUND, 'User not found');
+    if (caller.role !== 'ADMIN' && caller.id !== id)
+      throw new AppError(ErrorCode.USER_NOT_FOUND, 'User not found');
     const user = await this.users.get(id);
     return caller.role === 'ADMIN' ? mapAdminUser(user) : mapUser(user);
   }
@@ -47,7 +69,10 @@ export class UsersController {
   @Put(':id')
   @Roles('ADMIN')
   @ApiErrors(400, 401, 403, 404)
-  async update(@Param('id', ParseUUIDPipe) id: string, @Body() dto: UpdateUserDto): Promise<AdminUserDto> {
+  async update(
+    @Param('id', ParseUUIDPipe) id: string,
+    @Body() dto: UpdateUserDto,
+  ): Promise<AdminUserDto> {
     return mapAdminUser(await this.users.update(id, dto));
   }
 

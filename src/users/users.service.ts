@@ -53,12 +53,20 @@ export class UsersService {
           }),
         );
         if (auth.signupCredits > 0) {
-          await this.credits.grant(user.id, auth.signupCredits, 'BONUS', 'Sign-up bonus', `signup:${user.id}`, m);
+          await this.credits.grant(
+            user.id,
+            auth.signupCredits,
+            'BONUS',
+            'Sign-up bonus',
+            `signup:${user.id}`,
+            m,
+          );
         }
         return m.findOneByOrFail(User, { id: user.id });
       });
     } catch (err) {
-      if (isUniqueViolation(err)) throw new AppError(ErrorCode.EMAIL_TAKEN, 'A user with this email already exists');
+      if (isUniqueViolation(err))
+        throw new AppError(ErrorCode.EMAIL_TAKEN, 'A user with this email already exists');
       throw err;
     }
   }
@@ -87,9 +95,16 @@ export class UsersService {
   }
 
   /** Users, newest first, keyset-paginated (admin list). */
-  async list(limit?: number, cursor?: string): Promise<{ data: User[]; nextCursor: string | null }> {
+  async list(
+    limit?: number,
+    cursor?: string,
+  ): Promise<{ data: User[]; nextCursor: string | null }> {
     const size = pageSize(limit);
-    const qb = this.users.createQueryBuilder('u').orderBy('u.createdAt', 'DESC').addOrderBy('u.id', 'DESC').take(size + 1);
+    const qb = this.users
+      .createQueryBuilder('u')
+      .orderBy('u.createdAt', 'DESC')
+      .addOrderBy('u.id', 'DESC')
+      .take(size + 1);
     if (cursor) {
       const pos = decodeCursor(cursor);
       qb.where('(u.createdAt, u.id) < (:at, :id)', pos);
@@ -103,7 +118,8 @@ export class UsersService {
       const { credits, ...fields } = dto;
       await this.lockExisting(m, id);
       if (Object.keys(fields).length) await m.update(User, { id }, fields);
-      if (credits !== undefined) await this.credits.adjustTo(id, credits, 'Balance set by an administrator', m);
+      if (credits !== undefined)
+        await this.credits.adjustTo(id, credits, 'Balance set by an administrator', m);
       return m.findOneByOrFail(User, { id });
     });
   }

@@ -21,7 +21,8 @@ export class LoginDto {
 
 export class AuthResultDto {
   @ApiProperty({ type: UserDto }) user: UserDto;
-  @ApiProperty({ description: 'HS256 JWT; also set as the httpOnly session cookie' }) accessToken: string;
+  @ApiProperty({ description: 'HS256 JWT; also set as the httpOnly session cookie' })
+  accessToken: string;
 }
 
 export class SessionDto {

@@ -1,6 +1,10 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { IsIn, IsInt, IsOptional, Min } from 'class-validator';
-import { IsBoundedString, IsNormalizedEmail, IsOptionalAvatarUrl } from '../../common/validation/validators';
+import {
+  IsBoundedString,
+  IsNormalizedEmail,
+  IsOptionalAvatarUrl,
+} from '../../common/validation/validators';
 import { PLANS, ROLES, type Plan, type Role, type User } from '../user.entity';
 
 /** POST /api/users (admin): `email` and `name` required (spec Users). */
