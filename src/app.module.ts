@@ -6,6 +6,7 @@ import { LoggerModule } from 'nestjs-pino';
 import { AiModule } from './ai/ai.module';
 import { AuthModule } from './auth/auth.module';
 import { ChatsModule } from './chats/chats.module';
+import { ClockModule } from './common/clock/clock';
 import { JwtAuthGuard } from './common/auth/jwt-auth.guard';
 import { RolesGuard } from './common/auth/roles.guard';
 import { EnvelopeInterceptor } from './common/envelope/envelope.interceptor';
@@ -62,6 +63,7 @@ export class AppModule {
           }),
         }),
         DatabaseModule,
+        ClockModule,
         CreditsModule,
         UsersModule,
         AuthModule,

@@ -9,6 +9,9 @@ import { Message, type MessageRole } from './message.entity';
 
 export type ChatAccess = 'read' | 'write';
 
+/** Title of a chat saved from an exchange whose first message is empty. */
+export const DEFAULT_CHAT_TITLE = 'New chat';
+
 export interface ChatWithMessages {
   chat: Chat;
   messages: Message[];
@@ -110,6 +113,48 @@ export class ChatsService {
       const message = await m.save(m.create(Message, { chatId, userId, role, content }));
       await m.update(Chat, { id: chatId }, { updatedAt: () => 'now()' });
       return message;
+    });
+  }
+
+  /**
+   * Saves an AI exchange (spec Limits 7) in one transaction and returns the chat id. Without
+   * `chatId`: a new chat titled with the first 50 characters of the first message (or
+   * DEFAULT_CHAT_TITLE), every input message with its role upper-cased, then the reply as
+   * ASSISTANT. With `chatId` (access already checked by the caller): only the last input message
+   * and the reply. `system` messages are never stored. Bumps the chat's `updatedAt`.
+   */
+  async saveExchange(
+    user: SessionUser,
+    input: { chatId?: string; messages: { role: string; content: string }[]; reply: string },
+  ): Promise<string> {
+    const stored = input.messages.filter((m) => m.role !== 'system');
+    return this.chats.manager.transaction(async (m) => {
+      let chatId = input.chatId;
+      let toStore = stored;
+      if (chatId) {
+        toStore = stored.slice(-1);
+        await m.update(Chat, { id: chatId }, { updatedAt: () => 'now()' });
+      } else {
+        const title = Array.from(stored[0]?.content.trim() ?? '')
+          .slice(0, 50)
+          .join('');
+        const chat = await m.save(
+          m.create(Chat, { title: title || DEFAULT_CHAT_TITLE, userId: user.id, teamId: null }),
+        );
+        chatId = chat.id;
+      }
+      const rows = [
+        ...toStore.map((msg) => ({
+          role: msg.role.toUpperCase() as MessageRole,
+          content: msg.content,
+        })),
+        { role: 'ASSISTANT' as const, content: input.reply },
+      ].map((r) =>
+        m.create(Message, { ...r, chatId, userId: r.role === 'ASSISTANT' ? null : user.id }),
+      );
+      // One INSERT keeps the order: `seq` follows the row order.
+      await m.insert(Message, rows);
+      return chatId;
     });
   }
 

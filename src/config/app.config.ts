@@ -28,7 +28,37 @@ export interface AppConfig {
     adminEmails: string[];
     signupCredits: number;
   };
-  openai: { apiKey?: string; baseUrl?: string };
+  openai: ProviderConfig;
+  anthropic: ProviderConfig;
+  gemini: ProviderConfig;
+  ai: {
+    /** JSON catalogue replacing the default models. */
+    modelsFile?: string;
+  };
+  credits: {
+    /** Holds older than this are returned by the sweep (seconds, default 600). */
+    holdTtlSeconds: number;
+    holdSweepIntervalMs: number;
+    /** Largest single credit purchase, USD (default 1000). */
+    purchaseMaxUsd: number;
+    /** Most credits one USD may buy (default 100). */
+    creditsPerUsd: number;
+  };
+  stripe: {
+    secretKey?: string;
+    publishableKey?: string;
+    webhookSecret?: string;
+    /** Price ids by plan. */
+    prices: { BASIC?: string; PRO?: string };
+    /** Local base such as `http://127.0.0.1:12111` (tests). */
+    apiBase?: string;
+  };
+}
+
+/** API key and optional base URL of one model provider. */
+export interface ProviderConfig {
+  apiKey?: string;
+  baseUrl?: string;
 }
 
 const list = (v?: string): string[] =>
@@ -70,5 +100,21 @@ export function buildConfig(raw: Record<string, string | undefined>): AppConfig 
       signupCredits: env.SIGNUP_CREDITS ?? 100,
     },
     openai: { apiKey: env.OPENAI_API_KEY, baseUrl: env.OPENAI_BASE_URL },
+    anthropic: { apiKey: env.ANTHROPIC_API_KEY, baseUrl: env.ANTHROPIC_BASE_URL },
+    gemini: { apiKey: env.GEMINI_API_KEY, baseUrl: env.GEMINI_BASE_URL },
+    ai: { modelsFile: env.MODELS_FILE },
+    credits: {
+      holdTtlSeconds: env.HOLD_TTL_SECONDS ?? 600,
+      holdSweepIntervalMs: env.HOLD_SWEEP_INTERVAL_MS ?? 60_000,
+      purchaseMaxUsd: env.PURCHASE_MAX_USD ?? 1000,
+      creditsPerUsd: env.CREDITS_PER_USD ?? 100,
+    },
+    stripe: {
+      secretKey: env.STRIPE_SECRET_KEY,
+      publishableKey: env.STRIPE_PUBLISHABLE_KEY,
+      webhookSecret: env.STRIPE_WEBHOOK_SECRET,
+      prices: { BASIC: env.STRIPE_PRICE_BASIC, PRO: env.STRIPE_PRICE_PRO },
+      apiBase: env.STRIPE_API_BASE,
+    },
   };
 }

@@ -3,6 +3,8 @@ import {
   IsBoolean,
   IsIn,
   IsInt,
+  IsNumber,
+  IsPositive,
   IsOptional,
   IsString,
   IsUrl,
@@ -15,6 +17,9 @@ import {
 
 const toInt = ({ value }: { value: unknown }) =>
   value === undefined || value === '' ? undefined : Number(value);
+const toNumber = ({ value }: { value: unknown }) =>
+  value === undefined || value === '' ? undefined : Number(value);
+const HTTP_URL = { require_tld: false, require_protocol: true, protocols: ['http', 'https'] };
 const toBool = ({ value }: { value: unknown }) =>
   value === undefined || value === '' ? undefined : ['1', 'true', 'yes'].includes(String(value));
 const emptyToUndefined = ({ value }: { value: unknown }) => (value === '' ? undefined : value);
@@ -71,10 +76,23 @@ export class EnvironmentVariables {
   APP_TIMEZONE?: string;
 
   @IsOptional() @Transform(emptyToUndefined) @IsString() OPENAI_API_KEY?: string;
-  @IsOptional()
-  @Transform(emptyToUndefined)
-  @IsUrl({ require_tld: false, require_protocol: true, protocols: ['http', 'https'] })
-  OPENAI_BASE_URL?: string;
+  @IsOptional() @Transform(emptyToUndefined) @IsUrl(HTTP_URL) OPENAI_BASE_URL?: string;
+  @IsOptional() @Transform(emptyToUndefined) @IsString() ANTHROPIC_API_KEY?: string;
+  @IsOptional() @Transform(emptyToUndefined) @IsUrl(HTTP_URL) ANTHROPIC_BASE_URL?: string;
+  @IsOptional() @Transform(emptyToUndefined) @IsString() GEMINI_API_KEY?: string;
+  @IsOptional() @Transform(emptyToUndefined) @IsUrl(HTTP_URL) GEMINI_BASE_URL?: string;
+  @IsOptional() @Transform(emptyToUndefined) @IsString() MODELS_FILE?: string;
+  @IsOptional() @Transform(toInt) @IsInt() @Min(30) HOLD_TTL_SECONDS?: number;
+  @IsOptional() @Transform(toInt) @IsInt() @Min(1000) HOLD_SWEEP_INTERVAL_MS?: number;
+
+  @IsOptional() @Transform(emptyToUndefined) @IsString() STRIPE_SECRET_KEY?: string;
+  @IsOptional() @Transform(emptyToUndefined) @IsString() STRIPE_PUBLISHABLE_KEY?: string;
+  @IsOptional() @Transform(emptyToUndefined) @IsString() STRIPE_WEBHOOK_SECRET?: string;
+  @IsOptional() @Transform(emptyToUndefined) @IsString() STRIPE_PRICE_BASIC?: string;
+  @IsOptional() @Transform(emptyToUndefined) @IsString() STRIPE_PRICE_PRO?: string;
+  @IsOptional() @Transform(emptyToUndefined) @IsUrl(HTTP_URL) STRIPE_API_BASE?: string;
+  @IsOptional() @Transform(toNumber) @IsNumber() @IsPositive() PURCHASE_MAX_USD?: number;
+  @IsOptional() @Transform(toInt) @IsInt() @Min(1) CREDITS_PER_USD?: number;
 }
 
 /**

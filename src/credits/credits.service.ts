@@ -2,7 +2,18 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
 import { AppError, ErrorCode } from '../common/errors/app-error';
-import type { CreditTransactionType } from './credit-transaction.entity';
+import { CreditTransaction, type CreditTransactionType } from './credit-transaction.entity';
+import { decodeCursor, pageSize, toPage } from '../common/pagination/pagination';
+import { returning } from './sql';
+
+/** One ledger entry as the API returns it; `amount` in credits, negative for consumption. */
+export interface LedgerEntry {
+  id: string;
+  amount: number;
+  type: CreditTransactionType;
+  description: string;
+  createdAt: string;
+}
 
 /**
  * The only writer of `users.credits`. Every change runs in one transaction with its ledger row
@@ -99,6 +110,72 @@ export class CreditsService {
     });
   }
 
+  /**
+   * Takes back up to `amount` credits as one REFUND entry (negative), bounded by the balance so
+   * it never goes below 0; a shortfall is named in the description. Idempotent on `reference`
+   * (e.g. a refund id): a second call takes nothing. Returns the credits taken.
+   */
+  async clawback(
+    userId: string,
+    amount: number,
+    reference: string,
+    description: string,
+  ): Promise<number> {
+    assertPositiveInteger(amount);
+    return this.dataSource.transaction(async (m) => {
+      const [user] = await m.query('SELECT credits FROM users WHERE id = $1 FOR UPDATE', [userId]);
+      if (!user) throw new AppError(ErrorCode.USER_NOT_FOUND, 'User not found');
+      const [seen] = await m.query('SELECT 1 FROM credit_transactions WHERE reference = $1', [
+        reference,
+      ]);
+      if (seen) return 0;
+      const taken = Math.min(amount, user.credits);
+      const note =
+        taken < amount ? ` (shortfall of ${amount - taken} credits: balance too low)` : '';
+      await this.insertEntry(m, userId, -taken, 'REFUND', description + note, reference);
+      if (taken > 0) await this.addToBalance(m, userId, -taken);
+      return taken;
+    });
+  }
+
+  /** Σ of the user's entries whose reference starts with `prefix` (e.g. all refunds of a payment). */
+  async sumByReferencePrefix(userId: string, prefix: string): Promise<number> {
+    const [row] = await this.dataSource.query(
+      `SELECT COALESCE(SUM(amount), 0)::int AS total FROM credit_transactions
+       WHERE "userId" = $1 AND reference LIKE $2`,
+      [userId, `${prefix.replace(/[\\%_]/g, (c) => `\\${c}`)}%`],
+    );
+    return row.total;
+  }
+
+  /** The user's ledger, newest first, keyset-paginated. */
+  async listTransactions(
+    userId: string,
+    limit?: number,
+    cursor?: string,
+  ): Promise<{ data: LedgerEntry[]; nextCursor: string | null }> {
+    const size = pageSize(limit);
+    const qb = this.dataSource
+      .getRepository(CreditTransaction)
+      .createQueryBuilder('t')
+      .where('t.userId = :userId', { userId })
+      .orderBy('t.createdAt', 'DESC')
+      .addOrderBy('t.id', 'DESC')
+      .take(size + 1);
+    if (cursor) qb.andWhere('(t.createdAt, t.id) < (:at, :id)', decodeCursor(cursor));
+    const page = toPage(await qb.getMany(), size, (t) => t.createdAt);
+    return {
+      data: page.data.map((t) => ({
+        id: t.id,
+        amount: t.amount,
+        type: t.type,
+        description: t.description,
+        createdAt: t.createdAt.toISOString(),
+      })),
+      nextCursor: page.nextCursor,
+    };
+  }
+
   /** Current balance in credits. Throws USER_NOT_FOUND. */
   async balance(userId: string, manager?: EntityManager): Promise<number> {
     const rows: { credits: number }[] = await (manager ?? this.dataSource.manager).query(
@@ -124,10 +201,12 @@ export class CreditsService {
     amount: number,
     type: CreditTransactionType,
     description: string,
+    reference: string | null = null,
   ): Promise<unknown> {
     return m.query(
-      'INSERT INTO credit_transactions ("userId", amount, type, description) VALUES ($1, $2, $3, $4)',
-      [userId, amount, type, description.slice(0, 500)],
+      `INSERT INTO credit_transactions ("userId", amount, type, description, reference)
+       VALUES ($1, $2, $3, $4, $5)`,
+      [userId, amount, type, description.slice(0, 500), reference],
     );
   }
 
@@ -142,21 +221,4 @@ export class CreditsService {
 function assertPositiveInteger(amount: number): void {
   if (!Number.isInteger(amount) || amount <= 0)
     throw new RangeError(`credit amount must be a positive integer: ${amount}`);
-}
-
-/**
- * Rows of an INSERT/UPDATE … RETURNING. TypeORM answers UPDATE and DELETE with
- * `[rows, affectedCount]` but INSERT with `rows`; this reads both the same way.
- */
-async function returning<T>(m: EntityManager, sql: string, params: unknown[]): Promise<T[]> {
-  const result: unknown = await m.query(sql, params);
-  if (
-    Array.isArray(result) &&
-    result.length === 2 &&
-    Array.isArray(result[0]) &&
-    typeof result[1] === 'number'
-  ) {
-    return result[0] as T[];
-  }
-  return result as T[];
 }

@@ -1,4 +1,4 @@
-import { cost, estimate, estimateTokens } from './pricing';
+import { cost, dailyLimit, estimate, estimateTokens, holdAmount } from './pricing';
 
 describe('pricing', () => {
   it('charges ceil((prompt + completion) * costPerToken * 1000)', () => {
@@ -36,5 +36,33 @@ describe('pricing', () => {
     ];
     expect(estimateTokens(messages)).toBe(2);
     expect(estimate(messages, { costPerToken: 0.002 })).toBe(4);
+  });
+});
+
+describe('pricing: issue cases', () => {
+  it('charges exactly 9 credits for 900 tokens at 0.00001 (floats give 10)', () => {
+    expect(Math.ceil(900 * 0.00001 * 1000)).toBe(10);
+    expect(cost({ promptTokens: 600, completionTokens: 300 }, { costPerToken: 0.00001 })).toBe(9);
+  });
+
+  it('counts Unicode code points, not UTF-16 units, in the estimate', () => {
+    // Four emoji are 8 UTF-16 units but 4 code points: one token.
+    expect(estimateTokens([{ role: 'user', content: '😀😀😀😀' }])).toBe(1);
+    expect(estimateTokens([{ role: 'user', content: '你好世界你' }])).toBe(2);
+  });
+
+  it('holds the worst case: estimated prompt plus maxTokens', () => {
+    const messages = [{ role: 'user', content: 'x'.repeat(400) }]; // 100 tokens
+    expect(holdAmount(messages, { costPerToken: '0.00001' }, 1000)).toBe(11);
+    expect(holdAmount(messages, { costPerToken: '0.0000006' }, 1000)).toBe(1);
+  });
+
+  it('maps plans to daily limits, unknown plans to 100', () => {
+    expect([
+      dailyLimit('FREE'),
+      dailyLimit('BASIC'),
+      dailyLimit('PRO'),
+      dailyLimit('GOLD'),
+    ]).toEqual([100, 1000, 10000, 100]);
   });
 });

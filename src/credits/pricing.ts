@@ -37,9 +37,19 @@ export function cost(usage: TokenUsage, model: PricedModel): number {
     .toNumber();
 }
 
-/** Estimated prompt tokens: `ceil(characters / 4)` over all message contents, spec Limits 2. */
+/** Unicode code points (not UTF-16 units) of a string. */
+export function codePoints(text: string): number {
+  let n = 0;
+  for (const _ of text) n++;
+  return n;
+}
+
+/**
+ * Estimated prompt tokens: `ceil(characters / 4)` over all message contents, counting Unicode
+ * code points, spec Limits 2.
+ */
 export function estimateTokens(messages: ChatMessageInput[]): number {
-  const chars = messages.reduce((sum, m) => sum + m.content.length, 0);
+  const chars = messages.reduce((sum, m) => sum + codePoints(m.content), 0);
   return Math.ceil(chars / 4);
 }
 
@@ -49,4 +59,29 @@ export function estimateTokens(messages: ChatMessageInput[]): number {
  */
 export function estimate(messages: ChatMessageInput[], model: PricedModel): number {
   return cost({ promptTokens: estimateTokens(messages), completionTokens: 0 }, model);
+}
+
+/**
+ * Worst-case credits reserved before a call: `ceil((estimatedTokens + maxTokens) * costPerToken
+ * * 1000)`, so that a reply can never cost more than was held unless the estimate undercounts
+ * the prompt.
+ */
+export function holdAmount(
+  messages: ChatMessageInput[],
+  model: PricedModel,
+  maxTokens: number,
+): number {
+  return cost({ promptTokens: estimateTokens(messages), completionTokens: maxTokens }, model);
+}
+
+/** Spec Limits 3: daily limit in credits by plan; any other value gets 100. */
+export function dailyLimit(plan: string): number {
+  switch (plan) {
+    case 'BASIC':
+      return 1000;
+    case 'PRO':
+      return 10000;
+    default:
+      return 100;
+  }
 }

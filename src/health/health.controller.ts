@@ -29,16 +29,16 @@ export class HealthController {
   /** 200 when PostgreSQL answers `SELECT 1` within 1.5 s, else 503 `{error, code, details}`. */
   @Get('ready')
   @ApiOkResponse({ schema: { example: { status: 'ok', info: { database: { status: 'up' } } } } })
-  @ApiServiceUnavailableResponse({ description: '`{error, code: "SERVICE_UNAVAILABLE", details}`' })
+  @ApiServiceUnavailableResponse({ description: '`{error, code: "NOT_READY", details}`' })
   async ready(): Promise<HealthCheckResult> {
     try {
       return await this.health.check([() => this.db.pingCheck('database', { timeout: 1500 })]);
     } catch (err) {
       const details = (err as { response?: { details?: unknown } }).response?.details;
       if (err instanceof HealthCheckError || details !== undefined) {
-        throw new AppError(ErrorCode.SERVICE_UNAVAILABLE, 'Database is not reachable', { details });
+        throw new AppError(ErrorCode.NOT_READY, 'Database is not reachable', { details });
       }
-      throw new AppError(ErrorCode.SERVICE_UNAVAILABLE, 'Database is not reachable');
+      throw new AppError(ErrorCode.NOT_READY, 'Database is not reachable');
     }
   }
 }

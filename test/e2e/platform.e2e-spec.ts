@@ -128,13 +128,13 @@ describe('platform: errors, health and API description', () => {
 });
 
 describe('readiness when the database is down', () => {
-  it('answers 503 SERVICE_UNAVAILABLE', async () => {
+  it('answers 503 NOT_READY', async () => {
     const t = await createTestApp();
     try {
       await t.db.destroy();
       const res = await t.http.get('/health/ready').expect(503);
       expect(res.body).toEqual(
-        expect.objectContaining({ code: 'SERVICE_UNAVAILABLE', error: expect.any(String) }),
+        expect.objectContaining({ code: 'NOT_READY', error: expect.any(String) }),
       );
       await t.http.get('/health/live').expect(200);
     } finally {
