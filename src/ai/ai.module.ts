@@ -1,14 +1,25 @@
 import { Module } from '@nestjs/common';
+import { ChatsModule } from '../chats/chats.module';
 import { CreditsModule } from '../credits/credits.module';
 import { AiController } from './ai.controller';
 import { AiService } from './ai.service';
+import { EstimateController } from './estimate.controller';
 import { ModelCatalogue } from './model-catalogue';
 import { ProviderStrategy } from './provider-strategy.service';
+import { AnthropicProvider } from './providers/anthropic.provider';
+import { GoogleProvider } from './providers/google.provider';
 import { OpenAiProvider } from './providers/openai.provider';
 
 @Module({
-  imports: [CreditsModule],
-  controllers: [AiController],
-  providers: [AiService, ModelCatalogue, ProviderStrategy, OpenAiProvider],
+  imports: [CreditsModule, ChatsModule],
+  controllers: [AiController, EstimateController],
+  providers: [
+    AiService,
+    ModelCatalogue,
+    ProviderStrategy,
+    OpenAiProvider,
+    AnthropicProvider,
+    GoogleProvider,
+  ],
 })
 export class AiModule {}

@@ -1,64 +1,235 @@
-import { Injectable, Logger } from '@nestjs/common';
+import { Injectable } from '@nestjs/common';
+import { ConfigService } from '@nestjs/config';
+import type { AppConfig } from '../config/app.config';
+import { randomUUID } from 'node:crypto';
+import { ChatsService } from '../chats/chats.service';
 import type { SessionUser } from '../common/auth/session-user';
 import { AppError, ErrorCode } from '../common/errors/app-error';
-import { CreditsService } from '../credits/credits.service';
-import { cost, estimate } from '../credits/pricing';
-import type { GenerateDto, GenerateResultDto } from './dto/generate.dto';
-import { ModelCatalogue } from './model-catalogue';
+import { CreditHoldsService, type OpenHold } from '../credits/credit-holds.service';
+import { CreditsUsageService } from '../credits/credits-usage.service';
+import {
+  codePoints,
+  cost,
+  estimate,
+  estimateTokens,
+  holdAmount,
+  type TokenUsage,
+} from '../credits/pricing';
+import {
+  MAX_CONTENT_CHARS,
+  MAX_OUTPUT_TOKENS,
+  type GenerateDto,
+  type GenerateResultDto,
+} from './dto/generate.dto';
+import { ModelCatalogue, type ModelDescriptor } from './model-catalogue';
+import { classifyProviderError } from './provider-errors';
 import { ProviderStrategy } from './provider-strategy.service';
-import { ProviderError } from './providers/model-provider';
+import {
+  type GenerateRequest,
+  type ModelProvider,
+  ProviderError,
+  type StreamChunk,
+} from './providers/model-provider';
+import { type RetryOptions, withRetry } from './retry';
+import { ServerTiming } from './server-timing';
 
-/** Spec Limits 4: at most 1000 output tokens per request. */
-export const MAX_OUTPUT_TOKENS = 1000;
+/** An admitted request: credits held, model and chat resolved, nothing sent upstream yet. */
+export interface Admission {
+  user: SessionUser;
+  dto: GenerateDto;
+  model: ModelDescriptor;
+  provider: ModelProvider;
+  request: GenerateRequest;
+  hold: OpenHold;
+  /** Id of the chat the exchange goes to; a new chat gets this id when it is saved. */
+  chatId: string;
+  isNewChat: boolean;
+}
 
-/** Metered replies: pick the model, check the balance, call the provider, charge the usage. */
+/** Where a streamed reply goes (text/plain or SSE, see stream-sinks.ts). */
+export interface StreamSink {
+  /** Admission passed; the provider is about to be called. */
+  admitted(chatId: string, timing: ServerTiming): void;
+  /** The provider started answering: the first chunk is in hand. */
+  start(chatId: string, timing: ServerTiming): void;
+  text(delta: string): void;
+  done(result: { usage: TokenUsage; cost: number; chatId: string }): void;
+  /** A failure after the sink opened (or after admission for SSE). */
+  error(err: unknown): void;
+}
+
+/** How a reply ended, for settlement. */
+export interface Outcome {
+  text: string;
+  /** Provider-reported usage; undefined when the stream was cut before it came. */
+  usage?: TokenUsage;
+}
+
+/**
+ * Metered replies (architecture "One request through the AI module"): admit (model, limits,
+ * hold), call the provider with retries, then settle and save through one path for whole and
+ * streamed replies alike.
+ */
 @Injectable()
 export class AiService {
-  private readonly logger = new Logger(AiService.name);
-
   constructor(
     private readonly catalogue: ModelCatalogue,
     private readonly strategy: ProviderStrategy,
-    private readonly credits: CreditsService,
-  ) {}
-
-  /**
-   * A whole reply (spec AI rules 1, 2, 4). Throws UNKNOWN_MODEL (400), INSUFFICIENT_CREDITS
-   * (402) when the balance is below the estimate or the actual cost, PROVIDER_ERROR (500) when
-   * the upstream fails; nothing is charged on any failure.
-   */
-  async generate(user: SessionUser, dto: GenerateDto): Promise<GenerateResultDto> {
-    const model = this.catalogue.require(dto.modelId);
-    const estimated = estimate(dto.messages, model);
-    const balance = await this.credits.balance(user.id);
-    if (balance < estimated) {
-      throw new AppError(ErrorCode.INSUFFICIENT_CREDITS, 'Insufficient credits', {
-        required: estimated,
-        balance,
-      });
-    }
-    const result = await this.callProvider(() =>
-      this.strategy
-        .for(model)
-        .generate({ model: model.id, messages: dto.messages, maxTokens: MAX_OUTPUT_TOKENS }),
-    );
-    const charge = cost(result.usage, model);
-    const { promptTokens, completionTokens } = result.usage;
-    await this.credits.consume(
-      user.id,
-      charge,
-      `AI generate ${model.id}: ${promptTokens} prompt + ${completionTokens} completion tokens`,
-    );
-    return { text: result.text, usage: result.usage, cost: charge };
+    private readonly holds: CreditHoldsService,
+    private readonly usage: CreditsUsageService,
+    private readonly chats: ChatsService,
+    config: ConfigService<AppConfig, true>,
+  ) {
+    const ai = config.get('ai', { infer: true });
+    this.retry = { attempts: ai.retryAttempts, baseDelayMs: ai.retryBaseDelayMs };
   }
 
-  private async callProvider<T>(call: () => Promise<T>): Promise<T> {
-    try {
-      return await call();
-    } catch (err) {
-      if (!(err instanceof ProviderError)) throw err;
-      this.logger.warn({ provider: err.providerId, status: err.upstreamStatus }, err.message);
-      throw new AppError(ErrorCode.PROVIDER_ERROR, 'The model provider failed to generate a reply');
+  private readonly retry: RetryOptions;
+
+  /**
+   * Checks and reserves before any upstream call. Throws UNKNOWN_MODEL (400),
+   * PAYLOAD_TOO_LARGE (413), NOT_FOUND (404, chat), DAILY_LIMIT_REACHED (429),
+   * INSUFFICIENT_CREDITS (402).
+   */
+  async admit(user: SessionUser, dto: GenerateDto, signal?: AbortSignal): Promise<Admission> {
+    const model = this.catalogue.require(dto.modelId);
+    const chars = dto.messages.reduce((n, m) => n + codePoints(m.content), 0);
+    if (chars > MAX_CONTENT_CHARS) {
+      throw new AppError(
+        ErrorCode.PAYLOAD_TOO_LARGE,
+        `Messages exceed ${MAX_CONTENT_CHARS} characters`,
+      );
     }
+    if (dto.chatId) await this.chats.requireChatAccess(user, dto.chatId, 'read');
+    const maxTokens = dto.maxTokens ?? MAX_OUTPUT_TOKENS;
+    await this.usage.assertWithinDailyLimit(user.id, estimate(dto.messages, model));
+    const hold = await this.holds.hold(
+      user.id,
+      holdAmount(dto.messages, model, maxTokens),
+      randomUUID(),
+    );
+    const request: GenerateRequest = {
+      model: model.id,
+      messages: dto.messages,
+      maxTokens,
+      temperature: dto.temperature,
+      topP: dto.topP,
+      signal,
+    };
+    return {
+      user,
+      dto,
+      model,
+      provider: this.strategy.for(model),
+      request,
+      hold,
+      chatId: dto.chatId ?? randomUUID(),
+      isNewChat: !dto.chatId,
+    };
+  }
+
+  /** A whole reply (spec AI rules 1, 2, 4): admit, generate with retries, settle and save. */
+  async generate(
+    user: SessionUser,
+    dto: GenerateDto,
+    timing = new ServerTiming(),
+  ): Promise<GenerateResultDto> {
+    const admission = await this.admit(user, dto);
+    let outcome: Outcome;
+    try {
+      outcome = await timing.upstream(() =>
+        withRetry(() => admission.provider.generate(admission.request), this.retry),
+      );
+    } catch (err) {
+      throw await this.fail(admission, err);
+    }
+    const { cost: charged, usage } = await this.settleAndSave(admission, outcome);
+    return { text: outcome.text, usage, cost: charged, chatId: admission.chatId };
+  }
+
+  /**
+   * A streamed reply (spec AI rule 3, Events 4). Retries only until the first chunk; after that
+   * every chunk goes to `sink` as it arrives. A cut stream (client abort or upstream error) is
+   * still settled for what was produced and its partial reply saved. Errors before the sink
+   * opened are thrown for the caller to answer as JSON.
+   */
+  async stream(
+    user: SessionUser,
+    dto: GenerateDto,
+    sink: StreamSink,
+    signal: AbortSignal,
+    timing = new ServerTiming(),
+  ): Promise<void> {
+    const a = await this.admit(user, dto, signal);
+    sink.admitted(a.chatId, timing);
+    let iterator!: AsyncIterator<StreamChunk>;
+    let first: IteratorResult<StreamChunk>;
+    try {
+      first = await timing.upstream(() =>
+        withRetry(() => {
+          iterator = a.provider.stream(a.request)[Symbol.asyncIterator]();
+          return iterator.next();
+        }, this.retry),
+      );
+    } catch (err) {
+      throw await this.fail(a, err);
+    }
+    sink.start(a.chatId, timing);
+    let text = '';
+    let usage: TokenUsage | undefined;
+    let interruption: unknown;
+    try {
+      for (let r = first; !r.done; r = await iterator.next()) {
+        if (r.value.usage) usage = r.value.usage;
+        if (r.value.text) {
+          text += r.value.text;
+          sink.text(r.value.text);
+        }
+      }
+    } catch (err) {
+      interruption = err;
+    }
+    const settled = await this.settleAndSave(a, { text, usage });
+    if (interruption === undefined) {
+      sink.done({ usage: settled.usage, cost: settled.cost, chatId: a.chatId });
+    } else if (!signal.aborted) {
+      sink.error(
+        interruption instanceof ProviderError ? classifyProviderError(interruption) : interruption,
+      );
+    }
+  }
+
+  /**
+   * The one path for money after a call: charge the reported usage (or, for a cut stream, the
+   * prompt estimate plus ceil(streamed characters / 4), marked as estimated), release the rest
+   * of the hold, and save the exchange (spec Limits 7).
+   */
+  async settleAndSave(
+    a: Admission,
+    outcome: Outcome,
+  ): Promise<{ cost: number; usage: TokenUsage }> {
+    const estimated = !outcome.usage;
+    const usage = outcome.usage ?? {
+      promptTokens: estimateTokens(a.dto.messages),
+      completionTokens: Math.ceil(codePoints(outcome.text) / 4),
+    };
+    const price = cost(usage, a.model);
+    const description =
+      `AI ${a.model.id}: ${usage.promptTokens} prompt + ${usage.completionTokens} completion tokens` +
+      (estimated ? ' (estimated: stream interrupted)' : '');
+    const { charged } = await this.holds.settle(a.hold, price, description);
+    await this.chats.saveExchange(a.user, {
+      chatId: a.isNewChat ? undefined : a.chatId,
+      newChatId: a.isNewChat ? a.chatId : undefined,
+      messages: a.dto.messages,
+      reply: outcome.text,
+    });
+    return { cost: charged, usage };
+  }
+
+  /** Releases the hold (nothing charged) and turns an upstream error into its API error. */
+  async fail(a: Admission, err: unknown): Promise<unknown> {
+    await this.holds.release(a.hold);
+    return err instanceof ProviderError ? classifyProviderError(err) : err;
   }
 }

@@ -1,58 +1,97 @@
 import { Injectable } from '@nestjs/common';
 import { ConfigService } from '@nestjs/config';
-import type { AppConfig } from '../config/app.config';
+import { plainToInstance } from 'class-transformer';
+import {
+  IsIn,
+  IsInt,
+  IsNumber,
+  IsOptional,
+  IsString,
+  Matches,
+  MaxLength,
+  Min,
+  validateSync,
+} from 'class-validator';
+import Decimal from 'decimal.js';
+import { readFileSync } from 'node:fs';
 import { AppError, ErrorCode } from '../common/errors/app-error';
+import type { AppConfig } from '../config/app.config';
+import { DEFAULT_MODELS } from './default-models';
 
-export const PROVIDER_IDS = ['openai'] as const;
+export const PROVIDER_IDS = ['openai', 'anthropic', 'google'] as const;
 export type ProviderId = (typeof PROVIDER_IDS)[number];
 
-/** Spec "Model descriptor". `costPerToken` is a decimal string so pricing stays exact. */
-export interface ModelDescriptor {
-  id: string;
-  name: string;
-  providerId: ProviderId;
+/** One catalogue entry as configured (MODELS_FILE is a JSON array of these). */
+export class ModelEntry {
+  @IsString() @MaxLength(200) id: string;
+  @IsString() @MaxLength(200) name: string;
+  @IsIn(PROVIDER_IDS) providerId: ProviderId;
   /** Context window, tokens. */
-  maxTokens: number;
-  /** Credits charged = ceil(tokens * costPerToken * 1000), spec Limits 1. */
+  @IsInt() @Min(1) maxTokens: number;
+  /** Decimal string or number > 0; credits = ceil(tokens * costPerToken * 1000). */
+  @Matches(/^\d+(\.\d+)?(e-?\d+)?$/i, { message: 'costPerToken must be a positive decimal' })
   costPerToken: string;
+  @IsOptional() @IsString() @MaxLength(1000) description?: string;
+  /** USD per thousand prompt tokens (informational, spec's extended descriptor). */
+  @IsOptional() @IsNumber() @Min(0) inputPrice?: number;
+  /** USD per thousand completion tokens. */
+  @IsOptional() @IsNumber() @Min(0) outputPrice?: number;
+}
+
+/** Spec "Model descriptor", extended form, as `GET /api/ai/models` returns it. */
+export interface ModelDescriptor extends ModelEntry {
   /** False when the model's provider has no API key configured. */
   available: boolean;
 }
 
-const DEFAULT_MODELS: Omit<ModelDescriptor, 'available'>[] = [
-  {
-    id: 'gpt-4o-mini',
-    name: 'GPT-4o mini',
-    providerId: 'openai',
-    maxTokens: 128000,
-    costPerToken: '0.0000006',
-  },
-  {
-    id: 'gpt-4o',
-    name: 'GPT-4o',
-    providerId: 'openai',
-    maxTokens: 128000,
-    costPerToken: '0.00001',
-  },
-  {
-    id: 'gpt-4.1-mini',
-    name: 'GPT-4.1 mini',
-    providerId: 'openai',
-    maxTokens: 1047576,
-    costPerToken: '0.0000016',
-  },
-];
+/**
+ * Validates a catalogue: each entry's shape, `costPerToken > 0`, unique ids.
+ * Throws an Error naming the source and every problem.
+ */
+export function validateCatalogue(raw: unknown, source: string): ModelEntry[] {
+  if (!Array.isArray(raw) || raw.length === 0)
+    throw new Error(`${source}: expected a non-empty JSON array`);
+  const problems: string[] = [];
+  const entries = raw.map((item: Record<string, unknown>, i) => {
+    const costPerToken =
+      typeof item?.costPerToken === 'number' ? String(item.costPerToken) : item?.costPerToken;
+    const entry = plainToInstance(ModelEntry, { ...item, costPerToken });
+    for (const e of validateSync(entry, { whitelist: true, forbidNonWhitelisted: true })) {
+      problems.push(`[${i}] ${e.property}: ${Object.values(e.constraints ?? {}).join(', ')}`);
+    }
+    if (typeof entry.costPerToken === 'string' && /^[\d.e-]+$/i.test(entry.costPerToken)) {
+      if (!new Decimal(entry.costPerToken).gt(0)) problems.push(`[${i}] costPerToken: must be > 0`);
+    }
+    return entry;
+  });
+  const seen = new Set<string>();
+  for (const e of entries) {
+    if (seen.has(e.id)) problems.push(`duplicate model id: ${e.id}`);
+    seen.add(e.id);
+  }
+  if (problems.length)
+    throw new Error(`Invalid model catalogue in ${source}:\n  ${problems.join('\n  ')}`);
+  return entries;
+}
 
 /** The models users may pick; a model is available when its provider's API key is set. */
 @Injectable()
 export class ModelCatalogue {
   private readonly models: ModelDescriptor[];
+  private readonly byId: Map<string, ModelDescriptor>;
 
   constructor(config: ConfigService<AppConfig, true>) {
-    const configured: Record<ProviderId, boolean> = {
+    const file = config.get('ai', { infer: true }).modelsFile;
+    const entries = file
+      ? validateCatalogue(JSON.parse(readFileSync(file, 'utf8')), file)
+      : DEFAULT_MODELS;
+    const keyed: Record<ProviderId, boolean> = {
       openai: !!config.get('openai', { infer: true }).apiKey,
+      anthropic: !!config.get('anthropic', { infer: true }).apiKey,
+      google: !!config.get('gemini', { infer: true }).apiKey,
     };
-    this.models = DEFAULT_MODELS.map((m) => ({ ...m, available: configured[m.providerId] }));
+    this.models = entries.map((m) => ({ ...m, available: keyed[m.providerId] }));
+    this.byId = new Map(this.models.map((m) => [m.id, m]));
   }
 
   list(): ModelDescriptor[] {
@@ -61,7 +100,7 @@ export class ModelCatalogue {
 
   /** The available model `id`; throws AppError UNKNOWN_MODEL (400) otherwise. */
   require(id: string): ModelDescriptor {
-    const model = this.models.find((m) => m.id === id);
+    const model = this.byId.get(id);
     if (!model) throw new AppError(ErrorCode.UNKNOWN_MODEL, `Unknown model: ${id}`);
     if (!model.available)
       throw new AppError(ErrorCode.UNKNOWN_MODEL, `Model is not available: ${id}`);

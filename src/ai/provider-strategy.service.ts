@@ -1,5 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import type { ModelDescriptor, ProviderId } from './model-catalogue';
+import { AnthropicProvider } from './providers/anthropic.provider';
+import { GoogleProvider } from './providers/google.provider';
 import type { ModelProvider } from './providers/model-provider';
 import { OpenAiProvider } from './providers/openai.provider';
 
@@ -8,8 +10,8 @@ import { OpenAiProvider } from './providers/openai.provider';
 export class ProviderStrategy {
   private readonly providers: Record<ProviderId, ModelProvider>;
 
-  constructor(openai: OpenAiProvider) {
-    this.providers = { openai };
+  constructor(openai: OpenAiProvider, anthropic: AnthropicProvider, google: GoogleProvider) {
+    this.providers = { openai, anthropic, google };
   }
 
   for(model: Pick<ModelDescriptor, 'providerId'>): ModelProvider {

@@ -45,28 +45,23 @@ export class CreditHoldsService implements OnApplicationBootstrap, OnApplication
   async hold(userId: string, amount: number, requestId: string): Promise<OpenHold> {
     if (!Number.isInteger(amount) || amount <= 0) throw new RangeError(`invalid hold: ${amount}`);
     const ttl = this.config.get('credits', { infer: true }).holdTtlSeconds;
-    return this.dataSource.transaction(async (m) => {
-      const taken = await returning<{ credits: number }>(
-        m,
-        `UPDATE users SET credits = credits - $2 WHERE id = $1 AND credits >= $2 RETURNING credits`,
-        [userId, amount],
-      );
-      if (taken.length === 0) {
-        const [row] = await m.query('SELECT credits FROM users WHERE id = $1', [userId]);
-        if (!row) throw new AppError(ErrorCode.USER_NOT_FOUND, 'User not found');
-        throw new AppError(ErrorCode.INSUFFICIENT_CREDITS, 'Insufficient credits', {
-          required: amount,
-          balance: row.credits,
-        });
-      }
-      const [hold] = await returning<OpenHold>(
-        m,
-        `INSERT INTO credit_holds ("userId", amount, "requestId", "expiresAt")
-         VALUES ($1, $2, $3, now() + make_interval(secs => $4))
-         RETURNING id, "userId", amount, "requestId"`,
-        [userId, amount, requestId, ttl],
-      );
-      return hold;
+    // One statement: the conditional decrement and the hold row commit together or not at all.
+    const [hold] = await returning<OpenHold>(
+      this.dataSource.manager,
+      `WITH taken AS (
+         UPDATE users SET credits = credits - $2 WHERE id = $1 AND credits >= $2 RETURNING id
+       )
+       INSERT INTO credit_holds ("userId", amount, "requestId", "expiresAt")
+       SELECT id, $2, $3, now() + make_interval(secs => $4) FROM taken
+       RETURNING id, "userId", amount, "requestId"`,
+      [userId, amount, requestId, ttl],
+    );
+    if (hold) return hold;
+    const [row] = await this.dataSource.query('SELECT credits FROM users WHERE id = $1', [userId]);
+    if (!row) throw new AppError(ErrorCode.USER_NOT_FOUND, 'User not found');
+    throw new AppError(ErrorCode.INSUFFICIENT_CREDITS, 'Insufficient credits', {
+      required: amount,
+      balance: row.credits,
     });
   }
 

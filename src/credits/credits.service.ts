@@ -113,16 +113,18 @@ export class CreditsService {
   /**
    * Takes back up to `amount` credits as one REFUND entry (negative), bounded by the balance so
    * it never goes below 0; a shortfall is named in the description. Idempotent on `reference`
-   * (e.g. a refund id): a second call takes nothing. Returns the credits taken.
+   * (e.g. a refund id): a second call takes nothing. Returns the credits taken. `manager` joins a
+   * caller's transaction (e.g. a webhook's event record).
    */
   async clawback(
     userId: string,
     amount: number,
     reference: string,
     description: string,
+    manager?: EntityManager,
   ): Promise<number> {
     assertPositiveInteger(amount);
-    return this.dataSource.transaction(async (m) => {
+    return this.inTransaction(manager, async (m) => {
       const [user] = await m.query('SELECT credits FROM users WHERE id = $1 FOR UPDATE', [userId]);
       if (!user) throw new AppError(ErrorCode.USER_NOT_FOUND, 'User not found');
       const [seen] = await m.query('SELECT 1 FROM credit_transactions WHERE reference = $1', [
@@ -139,13 +141,32 @@ export class CreditsService {
   }
 
   /** Σ of the user's entries whose reference starts with `prefix` (e.g. all refunds of a payment). */
-  async sumByReferencePrefix(userId: string, prefix: string): Promise<number> {
-    const [row] = await this.dataSource.query(
+  async sumByReferencePrefix(
+    userId: string,
+    prefix: string,
+    manager?: EntityManager,
+  ): Promise<number> {
+    const [row] = await (manager ?? this.dataSource.manager).query(
       `SELECT COALESCE(SUM(amount), 0)::int AS total FROM credit_transactions
        WHERE "userId" = $1 AND reference LIKE $2`,
       [userId, `${prefix.replace(/[\\%_]/g, (c) => `\\${c}`)}%`],
     );
     return row.total;
+  }
+
+  /**
+   * The entry recorded under `reference` (e.g. the PURCHASE of a payment intent id), or null.
+   * `amount` in credits.
+   */
+  async findByReference(
+    reference: string,
+    manager?: EntityManager,
+  ): Promise<{ userId: string; amount: number; type: CreditTransactionType } | null> {
+    const [row] = await (manager ?? this.dataSource.manager).query(
+      'SELECT "userId", amount, type FROM credit_transactions WHERE reference = $1',
+      [reference],
+    );
+    return row ?? null;
   }
 
   /** The user's ledger, newest first, keyset-paginated. */

@@ -1,159 +1,213 @@
-import { OpenAiTestServer } from '../servers/openai-server';
-import { ledgerOf, newUser } from '../support/factories';
+import { KEYS, startProviders, type Providers } from '../support/providers';
+import { ledgerOf, newChat, newUser } from '../support/factories';
 import { createTestApp, type TestApp } from '../support/test-app';
 
-describe('AI: catalogue and metered generate (OpenAI)', () => {
+describe('AI generate: three providers, metered and saved', () => {
   let t: TestApp;
-  const openai = new OpenAiTestServer();
-  const body = (modelId = 'gpt-4o') => ({
+  let p: Providers;
+  const ask = (modelId: string, extra: Record<string, unknown> = {}) => ({
     modelId,
-    messages: [{ role: 'user', content: 'Say hello' }],
+    messages: [
+      { role: 'system', content: 'Be brief.' },
+      { role: 'user', content: 'Say hello' },
+    ],
+    ...extra,
   });
 
   beforeAll(async () => {
-    await openai.start();
-    t = await createTestApp({ OPENAI_API_KEY: 'sk-test-local', OPENAI_BASE_URL: openai.url });
+    p = await startProviders();
+    t = await createTestApp(p.env);
   });
   afterAll(async () => {
     await t.close();
-    await openai.stop();
+    await p.stop();
   });
-  beforeEach(() => {
-    openai.reply = {};
-    openai.requests.length = 0;
-  });
+  beforeEach(() => p.reset());
 
-  it('lists the catalogue publicly', async () => {
-    const res = await t.http.get('/api/ai/models').expect(200);
-    const ids = res.body.models.map((m: { id: string }) => m.id);
-    expect(ids).toEqual(expect.arrayContaining(['gpt-4o', 'gpt-4o-mini']));
-    for (const m of res.body.models) {
-      expect(m).toEqual(
-        expect.objectContaining({
-          providerId: 'openai',
-          available: true,
-          maxTokens: expect.any(Number),
-        }),
-      );
-      expect(Number(m.costPerToken)).toBeGreaterThan(0);
+  it('lists the extended catalogue publicly, two or more models per provider', async () => {
+    const { models } = (await t.http.get('/api/ai/models').expect(200)).body;
+    for (const provider of ['openai', 'anthropic', 'google']) {
+      const mine = models.filter((m: { providerId: string }) => m.providerId === provider);
+      expect(mine.length).toBeGreaterThanOrEqual(2);
     }
-  });
-
-  it('generates through the SDK and charges exactly the cost of the usage, once', async () => {
-    const u = await newUser(t);
-    openai.reply = { text: 'Hi there!', usage: { prompt_tokens: 1000, completion_tokens: 500 } };
-    const res = await t.http.post('/api/ai/generate').set(u.auth).send(body('gpt-4o')).expect(200);
-    // gpt-4o costs 0.00001 per token: ceil(1500 * 0.00001 * 1000) = 15 credits.
-    expect(res.body).toEqual({
-      text: 'Hi there!',
-      usage: { promptTokens: 1000, completionTokens: 500 },
-      cost: 15,
-    });
-
-    const sent = openai.requests[0];
-    expect(sent.path).toBe('/v1/chat/completions');
-    expect(sent.headers.authorization).toBe('Bearer sk-test-local');
-    expect(sent.body).toEqual(
+    expect(models[0]).toEqual(
       expect.objectContaining({
-        model: 'gpt-4o',
-        max_tokens: 1000,
-        messages: [{ role: 'user', content: 'Say hello' }],
+        id: expect.any(String),
+        name: expect.any(String),
+        maxTokens: expect.any(Number),
+        costPerToken: expect.any(String),
+        description: expect.any(String),
+        inputPrice: expect.any(Number),
+        outputPrice: expect.any(Number),
+        available: true,
       }),
     );
-
-    const ledger = await ledgerOf(t, u.user.id);
-    expect(ledger).toEqual({ credits: 85, ledgerSum: 85, entries: 2 });
-    const [entry] = await t.db.query(
-      `SELECT amount, type FROM credit_transactions WHERE "userId" = $1 AND type = 'CONSUMPTION'`,
-      [u.user.id],
-    );
-    expect(entry).toEqual({ amount: -15, type: 'CONSUMPTION' });
+    expect(JSON.stringify(models)).not.toContain(KEYS.openai);
   });
 
-  it('uses exact decimal pricing: 1 token at 0.0000006 costs 1 credit, not 0 or 2', async () => {
+  it.each([
+    // [model, server, usage as the provider reports it, expected usage, expected cost]
+    ['gpt-4o', 'openai', { usage: { prompt_tokens: 600, completion_tokens: 300 } }, [600, 300], 9],
+    [
+      'claude-haiku-4-5',
+      'anthropic',
+      { usage: { input_tokens: 1000, output_tokens: 400 } },
+      [1000, 400],
+      7,
+    ],
+    [
+      'gemini-2.5-flash',
+      'gemini',
+      { usage: { promptTokenCount: 100, candidatesTokenCount: 300, thoughtsTokenCount: 1000 } },
+      [100, 1300],
+      4,
+    ],
+  ] as const)(
+    '%s: exact usage, exact cost, one CONSUMPTION entry, chat saved',
+    async (model, server, reply, [pt, ct], price) => {
+      const u = await newUser(t);
+      p[server].reply = { text: 'Hi!', ...reply } as never;
+      const res = await t.http.post('/api/ai/generate').set(u.auth).send(ask(model)).expect(200);
+      expect(res.body).toEqual({
+        text: 'Hi!',
+        usage: { promptTokens: pt, completionTokens: ct },
+        cost: price,
+        chatId: expect.any(String),
+      });
+      expect(res.headers['server-timing']).toMatch(/app;dur=[\d.]+.*upstream;dur=[\d.]+/);
+      expect(p[server].requests).toHaveLength(1);
+
+      expect(await ledgerOf(t, u.user.id)).toEqual({
+        credits: 100 - price,
+        ledgerSum: 100 - price,
+        entries: 2,
+      });
+      const [entry] = await t.db.query(
+        `SELECT amount, description FROM credit_transactions WHERE "userId" = $1 AND type = 'CONSUMPTION'`,
+        [u.user.id],
+      );
+      expect(entry.amount).toBe(-price);
+      expect(entry.description).toContain(model);
+      expect(Number((await t.db.query('SELECT count(*) FROM credit_holds'))[0].count)).toBe(0);
+
+      const chat = (await t.http.get(`/api/chats/${res.body.chatId}`).set(u.auth).expect(200)).body
+        .data;
+      expect(chat.title).toBe('Say hello');
+      expect(
+        chat.messages.map((m: { role: string; content: string }) => [m.role, m.content]),
+      ).toEqual([
+        ['USER', 'Say hello'],
+        ['ASSISTANT', 'Hi!'],
+      ]);
+    },
+  );
+
+  it('sends max tokens, temperature and top-p upstream; defaults max tokens to 1000', async () => {
     const u = await newUser(t);
-    openai.reply = { usage: { prompt_tokens: 1, completion_tokens: 0 } };
+    await t.http
+      .post('/api/ai/generate')
+      .set(u.auth)
+      .send(ask('gpt-4o-mini', { maxTokens: 50, temperature: 0.5, topP: 0.9 }))
+      .expect(200);
+    await t.http.post('/api/ai/generate').set(u.auth).send(ask('claude-haiku-4-5')).expect(200);
+    expect(p.openai.requests[0].body).toEqual(
+      expect.objectContaining({ max_tokens: 50, temperature: 0.5, top_p: 0.9 }),
+    );
+    expect(p.anthropic.requests[0].body.max_tokens).toBe(1000);
+    expect(p.anthropic.requests[0].body.system).toBeDefined();
+  });
+
+  it('continues a chat: appends only the last message and the reply', async () => {
+    const u = await newUser(t);
+    const chat = await newChat(t, u, { title: 'Ongoing', messages: ['first', 'answer'] });
+    p.openai.reply = { text: 'second answer' };
+    const messages = [
+      { role: 'user', content: 'first' },
+      { role: 'assistant', content: 'answer' },
+      { role: 'user', content: 'second' },
+    ];
     const res = await t.http
       .post('/api/ai/generate')
       .set(u.auth)
-      .send(body('gpt-4o-mini'))
+      .send({ modelId: 'gpt-4o', messages, chatId: chat.id })
       .expect(200);
-    expect(res.body.cost).toBe(1);
-    expect((await ledgerOf(t, u.user.id)).credits).toBe(99);
+    expect(res.body.chatId).toBe(chat.id);
+    const saved = (await t.http.get(`/api/chats/${chat.id}`).set(u.auth)).body.data.messages;
+    expect(saved.map((m: { content: string }) => m.content)).toEqual([
+      'first',
+      'answer',
+      'second',
+      'second answer',
+    ]);
   });
 
-  it('needs a session: 401 {error}', async () => {
-    const res = await t.http.post('/api/ai/generate').send(body()).expect(401);
-    expect(res.body).toEqual({ error: expect.any(String), code: 'UNAUTHORIZED' });
-    expect(openai.requests).toHaveLength(0);
+  it("answers 404 for another user's chat, without calling upstream or holding credits", async () => {
+    const owner = await newUser(t);
+    const other = await newUser(t);
+    const chat = await newChat(t, owner);
+    await t.http
+      .post('/api/ai/generate')
+      .set(other.auth)
+      .send(ask('gpt-4o', { chatId: chat.id }))
+      .expect(404);
+    expect(p.openai.requests).toHaveLength(0);
+    expect((await ledgerOf(t, other.user.id)).credits).toBe(100);
   });
 
-  it('refuses a model not in the list: 400 UNKNOWN_MODEL, no upstream call', async () => {
+  it('titles a new chat with the first 50 characters of the first message', async () => {
     const u = await newUser(t);
-    const res = await t.http.post('/api/ai/generate').set(u.auth).send(body('gpt-99')).expect(400);
-    expect(res.body).toEqual({ error: expect.stringContaining('gpt-99'), code: 'UNKNOWN_MODEL' });
-    expect(openai.requests).toHaveLength(0);
+    const long = 'x'.repeat(60);
+    const res = await t.http
+      .post('/api/ai/generate')
+      .set(u.auth)
+      .send({ modelId: 'gpt-4o-mini', messages: [{ role: 'user', content: long }] })
+      .expect(200);
+    const chat = (await t.http.get(`/api/chats/${res.body.chatId}`).set(u.auth)).body.data;
+    expect(chat.title).toBe('x'.repeat(50));
   });
 
-  it('answers 500 {error} on a provider failure and charges nothing', async () => {
+  it('needs a session (401), a listed model (400 UNKNOWN_MODEL) and at most 200 000 characters (413)', async () => {
+    await t.http.post('/api/ai/generate').send(ask('gpt-4o')).expect(401);
     const u = await newUser(t);
-    openai.reply = { status: 500 };
-    const res = await t.http.post('/api/ai/generate').set(u.auth).send(body()).expect(500);
-    expect(res.body).toEqual({ error: expect.any(String), code: 'PROVIDER_ERROR' });
-    expect(JSON.stringify(res.body)).not.toContain('sk-test-local');
+    const unknown = await t.http
+      .post('/api/ai/generate')
+      .set(u.auth)
+      .send(ask('gpt-99'))
+      .expect(400);
+    expect(unknown.body).toEqual({ error: expect.any(String), code: 'UNKNOWN_MODEL' });
+    const big = { modelId: 'gpt-4o', messages: [{ role: 'user', content: 'y'.repeat(200_001) }] };
+    const tooBig = await t.http.post('/api/ai/generate').set(u.auth).send(big).expect(413);
+    expect(tooBig.body.code).toBe('PAYLOAD_TOO_LARGE');
+    for (const bad of [
+      { ...ask('gpt-4o'), maxTokens: 1001 },
+      { ...ask('gpt-4o'), temperature: 3 },
+      { ...ask('gpt-4o'), topP: 1.5 },
+      { modelId: 'gpt-4o', messages: [{ role: 'user', content: '' }] },
+    ]) {
+      await t.http.post('/api/ai/generate').set(u.auth).send(bad).expect(400);
+    }
+    expect(p.openai.requests).toHaveLength(0);
     expect(await ledgerOf(t, u.user.id)).toEqual({ credits: 100, ledgerSum: 100, entries: 1 });
   });
 
-  it('answers 402 INSUFFICIENT_CREDITS when the balance is below the estimate, without calling upstream', async () => {
-    const u = await newUser(t, { credits: 0 });
-    const res = await t.http.post('/api/ai/generate').set(u.auth).send(body()).expect(402);
-    expect(res.body).toEqual(
-      expect.objectContaining({ code: 'INSUFFICIENT_CREDITS', error: expect.any(String) }),
-    );
-    expect(openai.requests).toHaveLength(0);
-  });
-
-  it('answers 402 and charges nothing when the actual cost exceeds the balance', async () => {
-    const u = await newUser(t, { credits: 5 });
-    openai.reply = { usage: { prompt_tokens: 1000, completion_tokens: 1000 } }; // 20 credits on gpt-4o
-    await t.http.post('/api/ai/generate').set(u.auth).send(body()).expect(402);
-    const ledger = await ledgerOf(t, u.user.id);
-    expect(ledger.credits).toBe(5);
-    expect(ledger.ledgerSum).toBe(5);
-  });
-
-  it('rejects malformed requests with 400 and calls nothing', async () => {
-    const u = await newUser(t);
-    await t.http
-      .post('/api/ai/generate')
-      .set(u.auth)
-      .send({ modelId: 'gpt-4o', messages: [] })
-      .expect(400);
-    await t.http
-      .post('/api/ai/generate')
-      .set(u.auth)
-      .send({ modelId: 'gpt-4o', messages: [{ role: 'wizard', content: 'x' }] })
-      .expect(400);
-    expect(openai.requests).toHaveLength(0);
-  });
-});
-
-describe('AI without an OpenAI key', () => {
-  let t: TestApp;
-  beforeAll(async () => {
-    t = await createTestApp({ OPENAI_API_KEY: '' });
-  });
-  afterAll(() => t.close());
-
-  it('marks the models unavailable and refuses them with 400', async () => {
-    const res = await t.http.get('/api/ai/models').expect(200);
-    expect(res.body.models.every((m: { available: boolean }) => m.available === false)).toBe(true);
-    const u = await newUser(t);
-    const gen = await t.http
-      .post('/api/ai/generate')
-      .set(u.auth)
-      .send({ modelId: 'gpt-4o', messages: [{ role: 'user', content: 'hi' }] })
-      .expect(400);
-    expect(gen.body.code).toBe('UNKNOWN_MODEL');
-  });
+  it.each([
+    [401, 'INVALID_API_KEY', 401, 1],
+    [429, 'RATE_LIMIT', 429, 3],
+    [500, 'SERVICE_UNAVAILABLE', 500, 3],
+    [503, 'UNKNOWN_ERROR', 500, 3],
+    [400, 'UNKNOWN_ERROR', 500, 1],
+  ])(
+    'upstream %i → %s %i after %i attempt(s), nothing charged',
+    async (status, code, answer, attempts) => {
+      const u = await newUser(t);
+      p.anthropic.reply = { status, retryAfter: '0' };
+      const res = await t.http.post('/api/ai/generate').set(u.auth).send(ask('claude-haiku-4-5'));
+      expect(res.status).toBe(answer);
+      expect(res.body).toEqual({ error: expect.any(String), code });
+      expect(JSON.stringify(res.body)).not.toMatch(/sk-ant|anthropic_error|overloaded/i);
+      expect(p.anthropic.requests).toHaveLength(attempts);
+      expect(await ledgerOf(t, u.user.id)).toEqual({ credits: 100, ledgerSum: 100, entries: 1 });
+      expect(Number((await t.db.query('SELECT count(*) FROM credit_holds'))[0].count)).toBe(0);
+    },
+  );
 });

@@ -1,83 +1,121 @@
-import { createServer, type IncomingMessage, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type { ServerResponse } from 'node:http';
+import {
+  DEFAULT_TEXT,
+  type RecordedRequest,
+  type SseFrame,
+  type WireReply,
+  WireTestServer,
+} from './wire-server';
 
-export interface RecordedRequest {
-  path: string;
-  headers: IncomingMessage['headers'];
-  body: any;
-}
+export type { RecordedRequest } from './wire-server';
 
-export interface OpenAiReply {
-  text?: string;
+export interface OpenAiReply extends WireReply {
+  /** Reported usage (default 10 prompt + 20 completion tokens); `null` sends no usage at all. */
   usage?: { prompt_tokens: number; completion_tokens: number } | null;
-  /** Answer with this HTTP status and an OpenAI error body instead. */
-  status?: number;
 }
 
 /**
  * A local server speaking OpenAI's chat-completions wire protocol (`POST /v1/chat/completions`),
- * so the real `openai` SDK can talk to it through OPENAI_BASE_URL. Set `reply` per test;
+ * so the real `openai` SDK can talk to it through OPENAI_BASE_URL. JSON replies, and with
+ * `stream: true` SSE `data: {chunk}` frames: a role chunk, one chunk per text piece, a
+ * `finish_reason` chunk, a usage chunk with empty `choices` when `stream_options.include_usage`,
+ * then `data: [DONE]`. Needs `Authorization: Bearer <key>` (else 401). Set `reply` per test;
  * `requests` records what arrived.
  */
-export class OpenAiTestServer {
-  readonly requests: RecordedRequest[] = [];
-  reply: OpenAiReply = {};
-  private server?: Server;
+export class OpenAiTestServer extends WireTestServer<OpenAiReply> {
+  protected baseUrl(origin: string): string {
+    return `${origin}/v1`;
+  }
 
-  /** Base URL to use as OPENAI_BASE_URL, e.g. `http://127.0.0.1:40123/v1`. */
-  url = '';
-
-  /** Listens on 127.0.0.1:`port` (0 = any free port). */
-  async start(port = 0): Promise<this> {
-    this.server = createServer((req, res) => {
-      const chunks: Buffer[] = [];
-      req.on('data', (c: Buffer) => chunks.push(c));
-      req.on('end', () => {
-        const raw = Buffer.concat(chunks).toString('utf8');
-        const body = raw ? JSON.parse(raw) : undefined;
-        this.requests.push({ path: req.url ?? '', headers: req.headers, body });
-        if (req.method !== 'POST' || req.url !== '/v1/chat/completions') {
-          res
-            .writeHead(404, { 'content-type': 'application/json' })
-            .end(JSON.stringify({ error: { message: 'not found' } }));
-          return;
-        }
-        const { text = 'Hello from the test model.', usage, status } = this.reply;
-        if (status) {
-          res.writeHead(status, { 'content-type': 'application/json' }).end(
-            JSON.stringify({
-              error: { message: 'upstream failure', type: 'server_error', code: null },
-            }),
-          );
-          return;
-        }
-        res.writeHead(200, { 'content-type': 'application/json' }).end(
-          JSON.stringify({
-            id: 'chatcmpl-test',
-            object: 'chat.completion',
-            created: Math.floor(Date.now() / 1000),
-            model: body?.model,
-            choices: [
-              { index: 0, message: { role: 'assistant', content: text }, finish_reason: 'stop' },
-            ],
-            ...(usage === null
-              ? {}
-              : {
-                  usage: {
-                    ...(usage ?? { prompt_tokens: 10, completion_tokens: 20 }),
-                    total_tokens: 0,
-                  },
-                }),
-          }),
-        );
+  protected async handle(req: RecordedRequest, res: ServerResponse): Promise<void> {
+    if (req.method !== 'POST' || req.path !== '/v1/chat/completions') {
+      return this.sendJson(res, 404, {
+        error: { message: 'not found', type: 'invalid_request_error' },
       });
-    });
-    await new Promise<void>((resolve) => this.server!.listen(port, '127.0.0.1', resolve));
-    this.url = `http://127.0.0.1:${(this.server.address() as AddressInfo).port}/v1`;
-    return this;
-  }
+    }
+    const status = /^Bearer \S+/.test(req.headers.authorization ?? '') ? this.reply.status : 401;
+    if (status) return this.sendError(res, status, errorBody(status));
 
-  async stop(): Promise<void> {
-    await new Promise<void>((resolve) => this.server?.close(() => resolve()) ?? resolve());
+    const { text = DEFAULT_TEXT, usage: configured } = this.reply;
+    const usage =
+      configured === null
+        ? undefined
+        : { ...(configured ?? { prompt_tokens: 10, completion_tokens: 20 }), total_tokens: 0 };
+    if (usage) usage.total_tokens = usage.prompt_tokens + usage.completion_tokens;
+    const base = {
+      id: 'chatcmpl-test',
+      created: Math.floor(Date.now() / 1000),
+      model: req.body?.model,
+      system_fingerprint: 'fp_test',
+    };
+    if (!req.body?.stream) {
+      return this.sendJson(res, 200, {
+        ...base,
+        object: 'chat.completion',
+        choices: [
+          { index: 0, message: { role: 'assistant', content: text }, finish_reason: 'stop' },
+        ],
+        ...(usage ? { usage } : {}),
+      });
+    }
+
+    const includeUsage = req.body?.stream_options?.include_usage === true;
+    const chunk = (choices: unknown[], extra: object = {}): string =>
+      `data: ${JSON.stringify({
+        ...base,
+        object: 'chat.completion.chunk',
+        choices,
+        ...(includeUsage ? { usage: null } : {}),
+        ...extra,
+      })}\n\n`;
+    const choice = (delta: object, finish: string | null = null) => ({
+      index: 0,
+      delta,
+      finish_reason: finish,
+    });
+    const frames: SseFrame[] = [
+      { data: chunk([choice({ role: 'assistant', content: '' })]) },
+      ...this.split(text).map((piece) => ({
+        data: chunk([choice({ content: piece })]),
+        text: true,
+      })),
+      { data: chunk([choice({}, 'stop')]) },
+    ];
+    if (includeUsage && usage) frames.push({ data: chunk([], { usage }) });
+    frames.push({ data: 'data: [DONE]\n\n' });
+    await this.sendSse(res, frames);
   }
+}
+
+/** OpenAI's error body for `status` (the 401 one echoes a masked key, as OpenAI's does). */
+function errorBody(status: number) {
+  if (status === 401) {
+    return {
+      error: {
+        message:
+          'Incorrect API key provided: sk-te***al. You can find your API key at https://platform.openai.com/account/api-keys.',
+        type: 'invalid_request_error',
+        param: null,
+        code: 'invalid_api_key',
+      },
+    };
+  }
+  if (status === 429) {
+    return {
+      error: {
+        message: 'Rate limit reached for requests. Please try again in 2s.',
+        type: 'requests',
+        param: null,
+        code: 'rate_limit_exceeded',
+      },
+    };
+  }
+  return {
+    error: {
+      message: 'The server had an error while processing your request. Sorry about that!',
+      type: 'server_error',
+      param: null,
+      code: null,
+    },
+  };
 }

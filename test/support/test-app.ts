@@ -6,6 +6,7 @@ import request from 'supertest';
 import type TestAgent from 'supertest/lib/agent';
 import { DataSource } from 'typeorm';
 import { AppModule } from '../../src/app.module';
+import { Clock } from '../../src/common/clock/clock';
 import { configureApp } from '../../src/app.setup';
 import { adminQuery, databaseUrl, templateDb, TEST_DB_PREFIX } from './test-db';
 
@@ -27,6 +28,7 @@ export interface TestApp {
  */
 export async function createTestApp(
   env: Record<string, string | undefined> = {},
+  overrides: { clock?: Clock } = {},
 ): Promise<TestApp> {
   const dbName = `${TEST_DB_PREFIX}${randomBytes(6).toString('hex')}`;
   await adminQuery(`CREATE DATABASE "${dbName}" TEMPLATE "${templateDb()}"`);
@@ -42,7 +44,10 @@ export async function createTestApp(
         ...env,
       }),
     ],
-  }).compile();
+  })
+    .overrideProvider(Clock)
+    .useValue(overrides.clock ?? new Clock())
+    .compile();
   const app = moduleRef.createNestApplication<NestExpressApplication>({
     rawBody: true,
     logger: false,

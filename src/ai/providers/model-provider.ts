@@ -3,9 +3,15 @@ import type { ChatMessageInput, TokenUsage } from '../../credits/pricing';
 export interface GenerateRequest {
   /** Upstream model id, e.g. `gpt-4o-mini`. */
   model: string;
+  /** Roles `system`, `user`, `assistant`; each adapter maps them to its own API. */
   messages: ChatMessageInput[];
-  /** Upper bound on completion tokens (spec Limits 4: 1000). */
+  /** Upper bound on completion tokens (spec Limits 4: at most 1000). */
   maxTokens: number;
+  /** Sampling temperature, 0..2. */
+  temperature?: number;
+  /** Nucleus sampling, 0..1. */
+  topP?: number;
+  /** Aborts the upstream HTTP request (client disconnect). */
   signal?: AbortSignal;
 }
 
@@ -15,19 +21,52 @@ export interface GenerateResult {
   usage: TokenUsage;
 }
 
-/** One model SDK behind the provider strategy; each adapter normalises its own usage shape. */
-export interface ModelProvider {
-  generate(request: GenerateRequest): Promise<GenerateResult>;
+/**
+ * One piece of a streamed reply: a text delta, and/or the usage reported so far by the
+ * provider (cumulative; the last one seen is the one charged).
+ */
+export interface StreamChunk {
+  text?: string;
+  usage?: TokenUsage;
 }
 
-/** An upstream failure, classified by the upstream HTTP status (spec "AI error classification"). */
+/**
+ * One model SDK behind the provider strategy. Each adapter turns its SDK's errors into
+ * ProviderError (with the upstream HTTP status) and normalises its own usage shape.
+ */
+export interface ModelProvider {
+  generate(request: GenerateRequest): Promise<GenerateResult>;
+  /**
+   * Streams the reply. Errors before the first chunk (e.g. an upstream 429) are thrown from the
+   * first `next()`, so callers can retry until the first chunk arrives.
+   */
+  stream(request: GenerateRequest): AsyncIterable<StreamChunk>;
+}
+
+/** An upstream failure with the upstream HTTP status (undefined for network errors). */
 export class ProviderError extends Error {
   constructor(
     readonly providerId: string,
     readonly upstreamStatus: number | undefined,
     message: string,
+    /** From the upstream `Retry-After` header, when sent. */
+    readonly retryAfterMs?: number,
+    /** True when the request was aborted by our own signal (client disconnect). */
+    readonly aborted = false,
   ) {
     super(message);
     this.name = 'ProviderError';
   }
+}
+
+/** Parses a `Retry-After` header (seconds or HTTP date) into milliseconds. */
+export function retryAfterMs(
+  value: string | null | undefined,
+  now = Date.now(),
+): number | undefined {
+  if (!value) return undefined;
+  const seconds = Number(value);
+  if (Number.isFinite(seconds) && seconds >= 0) return seconds * 1000;
+  const date = Date.parse(value);
+  return Number.isNaN(date) ? undefined : Math.max(0, date - now);
 }

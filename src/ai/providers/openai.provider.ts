@@ -2,17 +2,17 @@ import { Injectable } from '@nestjs/common';
 import { ConfigService } from '@nestjs/config';
 import OpenAI from 'openai';
 import type { AppConfig } from '../../config/app.config';
-import {
-  type GenerateRequest,
-  type GenerateResult,
-  type ModelProvider,
-  ProviderError,
-} from './model-provider';
-import { normaliseOpenAiUsage } from './openai.usage';
+import type { GenerateRequest, GenerateResult, ModelProvider, StreamChunk } from './model-provider';
+import { incompleteStream, notConfigured, toProviderError } from './sdk-errors';
+import { normaliseOpenAiUsage, usageFallback } from './usage';
+
+const ID = 'openai';
+const LABEL = 'OpenAI';
 
 /**
  * Adapter over the official `openai` SDK (chat completions). OPENAI_BASE_URL replaces the
- * SDK's host, so any OpenAI-compatible server works. No SDK retries: a failed call is not charged.
+ * SDK's host (it must include `/v1`), so any OpenAI-compatible server works. No SDK retries:
+ * a failed call is not charged, and retrying is the caller's decision.
  */
 @Injectable()
 export class OpenAiProvider implements ModelProvider {
@@ -25,36 +25,91 @@ export class OpenAiProvider implements ModelProvider {
       : undefined;
   }
 
+  /**
+   * One whole reply. Usage is the response's `usage`, or ceil(chars / 4) when a compatible
+   * server sends none. Throws ProviderError (upstream status, Retry-After, aborted).
+   */
   async generate(req: GenerateRequest): Promise<GenerateResult> {
-    if (!this.client) throw new ProviderError('openai', undefined, 'OpenAI is not configured');
+    const client = this.requireClient();
     try {
-      const completion = await this.client.chat.completions.create(
-        {
-          model: req.model,
-          messages: req.messages.map((m) => ({
-            role: m.role as 'user' | 'assistant' | 'system',
-            content: m.content,
-          })),
-          max_tokens: req.maxTokens,
-        },
+      const completion = await client.chat.completions.create(
+        { ...this.params(req), stream: false },
         { signal: req.signal },
       );
       const text = completion.choices[0]?.message?.content ?? '';
-      const promptChars = req.messages.reduce((n, m) => n + m.content.length, 0);
       return {
         text,
-        usage: normaliseOpenAiUsage(completion.usage, {
-          promptChars,
-          completionChars: text.length,
-        }),
+        usage: normaliseOpenAiUsage(completion.usage, usageFallback(req.messages, text)),
       };
     } catch (err) {
-      const status = err instanceof OpenAI.APIError ? err.status : undefined;
-      throw new ProviderError(
-        'openai',
-        status,
-        `OpenAI request failed${status ? ` with status ${status}` : ''}`,
-      );
+      throw toError(err, req.signal);
     }
   }
+
+  /**
+   * Streams with `stream_options.include_usage`: `{text}` per content delta, then `{usage}` from
+   * the last chunk (empty `choices`). A server that sends no usage chunk gets an estimated
+   * `{usage}` at the end. Throws ProviderError, from the first `next()` when the request fails,
+   * and when the stream breaks or ends without a `finish_reason`.
+   */
+  async *stream(req: GenerateRequest): AsyncGenerator<StreamChunk> {
+    const client = this.requireClient();
+    let text = '';
+    let finished = false;
+    let usageSeen = false;
+    try {
+      const stream = await client.chat.completions.create(
+        { ...this.params(req), stream: true, stream_options: { include_usage: true } },
+        { signal: req.signal },
+      );
+      for await (const chunk of stream) {
+        const choice = chunk.choices[0];
+        const delta = choice?.delta?.content;
+        if (choice?.finish_reason) finished = true;
+        if (delta) {
+          text += delta;
+          yield { text: delta };
+        }
+        if (chunk.usage) {
+          usageSeen = true;
+          yield { usage: normaliseOpenAiUsage(chunk.usage, usageFallback(req.messages, text)) };
+        }
+      }
+    } catch (err) {
+      throw toError(err, req.signal);
+    }
+    if (!finished) throw incompleteStream(ID, LABEL, req.signal);
+    if (!usageSeen) {
+      yield { usage: normaliseOpenAiUsage(undefined, usageFallback(req.messages, text)) };
+    }
+  }
+
+  private requireClient(): OpenAI {
+    if (!this.client) throw notConfigured(ID, LABEL);
+    return this.client;
+  }
+
+  /** The body fields shared by generate and stream; undefined sampling fields are not sent. */
+  private params(req: GenerateRequest) {
+    return {
+      model: req.model,
+      messages: req.messages.map((m) => ({
+        role: m.role as 'user' | 'assistant' | 'system',
+        content: m.content,
+      })),
+      max_tokens: req.maxTokens,
+      temperature: req.temperature,
+      top_p: req.topP,
+    };
+  }
+}
+
+function toError(err: unknown, signal: AbortSignal | undefined) {
+  const api = err instanceof OpenAI.APIError ? err : undefined;
+  return toProviderError(ID, LABEL, err, signal, {
+    status: api?.status,
+    retryAfter: api?.headers?.get('retry-after'),
+    userAbort: err instanceof OpenAI.APIUserAbortError,
+    timedOut: err instanceof OpenAI.APIConnectionTimeoutError,
+  });
 }

@@ -1,0 +1,37 @@
+import { DEFAULT_MODELS } from './default-models';
+import { PROVIDER_IDS, validateCatalogue } from './model-catalogue';
+
+const entry = (over: Record<string, unknown> = {}) => ({
+  id: 'm1',
+  name: 'Model 1',
+  providerId: 'openai',
+  maxTokens: 1000,
+  costPerToken: '0.00001',
+  ...over,
+});
+
+describe('model catalogue', () => {
+  it('ships at least two valid models per provider', () => {
+    expect(validateCatalogue(DEFAULT_MODELS, 'default')).toHaveLength(DEFAULT_MODELS.length);
+    for (const p of PROVIDER_IDS) {
+      expect(DEFAULT_MODELS.filter((m) => m.providerId === p).length).toBeGreaterThanOrEqual(2);
+    }
+  });
+
+  it('accepts numbers for costPerToken and keeps them exact as strings', () => {
+    const [m] = validateCatalogue([entry({ costPerToken: 0.000002 })], 'f.json');
+    expect(m.costPerToken).toBe('0.000002');
+  });
+
+  it.each([
+    ['a zero costPerToken', [entry({ costPerToken: 0 })], /costPerToken/],
+    ['a negative costPerToken', [entry({ costPerToken: -1 })], /costPerToken/],
+    ['duplicate ids', [entry(), entry()], /duplicate model id: m1/],
+    ['an unknown provider', [entry({ providerId: 'acme' })], /providerId/],
+    ['an unknown field', [entry({ secret: 1 })], /secret/],
+    ['an empty list', [], /non-empty/],
+  ])('rejects %s, naming the file', (_name, raw, message) => {
+    expect(() => validateCatalogue(raw, 'models.json')).toThrow(message);
+    expect(() => validateCatalogue(raw, 'models.json')).toThrow(/models.json/);
+  });
+});

@@ -1,0 +1,149 @@
+import Anthropic from '@anthropic-ai/sdk';
+import { Injectable } from '@nestjs/common';
+import { ConfigService } from '@nestjs/config';
+import type { AppConfig } from '../../config/app.config';
+import type { GenerateRequest, GenerateResult, ModelProvider, StreamChunk } from './model-provider';
+import { incompleteStream, notConfigured, toProviderError } from './sdk-errors';
+import { type AnthropicInputUsage, normaliseAnthropicUsage, usageFallback } from './usage';
+
+const ID = 'anthropic';
+const LABEL = 'Anthropic';
+
+/**
+ * Adapter over the official `@anthropic-ai/sdk` (Messages API). ANTHROPIC_BASE_URL replaces the
+ * SDK's host (without `/v1`). No SDK retries. SDK 1.12 has no `temperature`/`top_p` params, so
+ * those request fields are not sent to Anthropic.
+ */
+@Injectable()
+export class AnthropicProvider implements ModelProvider {
+  private readonly client: Anthropic | undefined;
+
+  constructor(config: ConfigService<AppConfig, true>) {
+    const { apiKey, baseUrl } = config.get('anthropic', { infer: true });
+    // An explicit apiKey also stops the SDK from looking for credentials in env or on disk.
+    this.client = apiKey
+      ? new Anthropic({ apiKey, baseURL: baseUrl, maxRetries: 0, timeout: 120_000 })
+      : undefined;
+  }
+
+  /**
+   * One whole reply: the text blocks joined, usage from `message.usage`. Throws ProviderError
+   * (upstream status, Retry-After, aborted).
+   */
+  async generate(req: GenerateRequest): Promise<GenerateResult> {
+    const client = this.requireClient();
+    try {
+      const message = await client.messages.create(
+        { ...params(req), stream: false },
+        { signal: req.signal },
+      );
+      const text = message.content
+        .flatMap((block) => (block.type === 'text' ? [block.text] : []))
+        .join('');
+      return {
+        text,
+        usage: normaliseAnthropicUsage(
+          message.usage,
+          message.usage?.output_tokens,
+          usageFallback(req.messages, text),
+        ),
+      };
+    } catch (err) {
+      throw toError(err, req.signal);
+    }
+  }
+
+  /**
+   * Streams raw Messages events: `{text}` per `content_block_delta` text delta, and `{usage}` at
+   * each `message_delta` (input tokens from `message_start`, output tokens the cumulative
+   * `message_delta.usage.output_tokens`, never summed). Throws ProviderError, from the first
+   * `next()` when the request fails, and when the stream breaks or ends before `message_stop`.
+   */
+  async *stream(req: GenerateRequest): AsyncGenerator<StreamChunk> {
+    const client = this.requireClient();
+    let text = '';
+    let input: AnthropicInputUsage | undefined;
+    let outputTokens: number | undefined;
+    let stopped = false;
+    try {
+      const stream = await client.messages.create(
+        { ...params(req), stream: true },
+        { signal: req.signal },
+      );
+      for await (const event of stream) {
+        switch (event.type) {
+          case 'message_start':
+            input = event.message.usage;
+            break;
+          case 'content_block_delta':
+            if (event.delta.type === 'text_delta' && event.delta.text) {
+              text += event.delta.text;
+              yield { text: event.delta.text };
+            }
+            break;
+          case 'message_delta': {
+            const u = event.usage;
+            // Newer API versions repeat cumulative input counts here; they supersede message_start.
+            if (u.input_tokens != null) {
+              input = {
+                input_tokens: u.input_tokens,
+                cache_creation_input_tokens:
+                  u.cache_creation_input_tokens ?? input?.cache_creation_input_tokens,
+                cache_read_input_tokens:
+                  u.cache_read_input_tokens ?? input?.cache_read_input_tokens,
+              };
+            }
+            outputTokens = u.output_tokens;
+            const fallback = usageFallback(req.messages, text);
+            yield { usage: normaliseAnthropicUsage(input, outputTokens, fallback) };
+            break;
+          }
+          case 'message_stop':
+            stopped = true;
+            break;
+        }
+      }
+    } catch (err) {
+      throw toError(err, req.signal);
+    }
+    if (!stopped) throw incompleteStream(ID, LABEL, req.signal);
+    if (outputTokens === undefined) {
+      const fallback = usageFallback(req.messages, text);
+      yield { usage: normaliseAnthropicUsage(input, undefined, fallback) };
+    }
+  }
+
+  private requireClient(): Anthropic {
+    if (!this.client) throw notConfigured(ID, LABEL);
+    return this.client;
+  }
+}
+
+/** Request body shared by generate and stream: system messages joined into `system`. */
+function params(req: GenerateRequest) {
+  const system = req.messages
+    .filter((m) => m.role === 'system')
+    .map((m) => m.content)
+    .join('\n\n');
+  return {
+    model: req.model,
+    max_tokens: req.maxTokens,
+    ...(system ? { system } : {}),
+    messages: req.messages
+      .filter((m) => m.role !== 'system')
+      .map(
+        (m) =>
+          ({ role: m.role === 'assistant' ? 'assistant' : 'user', content: m.content }) as const,
+      ),
+  };
+}
+
+function toError(err: unknown, signal: AbortSignal | undefined) {
+  const api = err instanceof Anthropic.APIError ? err : undefined;
+  return toProviderError(ID, LABEL, err, signal, {
+    status: api?.status,
+    retryAfter: api?.headers?.get('retry-after'),
+    userAbort: err instanceof Anthropic.APIUserAbortError,
+    timedOut: err instanceof Anthropic.APIConnectionTimeoutError,
+  });
+}

@@ -1,0 +1,169 @@
+import {
+  ApiError,
+  type Content,
+  type GenerateContentParameters,
+  type GenerateContentResponse,
+  GoogleGenAI,
+} from '@google/genai';
+import { Injectable } from '@nestjs/common';
+import { ConfigService } from '@nestjs/config';
+import type { AppConfig } from '../../config/app.config';
+import type { GenerateRequest, GenerateResult, ModelProvider, StreamChunk } from './model-provider';
+import { incompleteStream, notConfigured, toProviderError } from './sdk-errors';
+import { normaliseGeminiUsage, usageFallback } from './usage';
+
+const ID = 'google';
+const LABEL = 'Gemini';
+
+/**
+ * Adapter over the official `@google/genai` SDK (Gemini API, `v1beta`). GEMINI_BASE_URL replaces
+ * the SDK's host (without `/v1beta`). The backend is pinned to the Gemini API, so the SDK's
+ * Vertex environment variables cannot redirect it; SDK retries are off (its default) and so is
+ * automatic stream continuation, so one call is exactly one upstream request.
+ */
+@Injectable()
+export class GoogleProvider implements ModelProvider {
+  private readonly client: GoogleGenAI | undefined;
+
+  constructor(config: ConfigService<AppConfig, true>) {
+    const { apiKey, baseUrl } = config.get('gemini', { infer: true });
+    this.client = apiKey
+      ? new GoogleGenAI({
+          apiKey,
+          enterprise: false,
+          httpOptions: { ...(baseUrl ? { baseUrl } : {}), timeout: 120_000 },
+        })
+      : undefined;
+  }
+
+  /**
+   * One whole reply (`models.generateContent`): the first candidate's text parts, usage from
+   * `usageMetadata`. Throws ProviderError (upstream status, Retry-After, aborted).
+   */
+  async generate(req: GenerateRequest): Promise<GenerateResult> {
+    const client = this.requireClient();
+    const upstream = recordRetryAfter();
+    try {
+      const response = await client.models.generateContent(params(req, upstream.fetch));
+      const text = textOf(response);
+      return {
+        text,
+        usage: normaliseGeminiUsage(response.usageMetadata, usageFallback(req.messages, text)),
+      };
+    } catch (err) {
+      throw toError(err, req.signal, upstream.retryAfter);
+    }
+  }
+
+  /**
+   * Streams `models.generateContentStream` (SSE): `{text}` per chunk with text, `{usage}` at each
+   * chunk with `usageMetadata` (running totals; the last one counts). A stream without any
+   * usageMetadata gets an estimated `{usage}` at the end. Throws ProviderError, from the first
+   * `next()` when the request fails, and when the stream breaks or ends without a finishReason.
+   */
+  async *stream(req: GenerateRequest): AsyncGenerator<StreamChunk> {
+    const client = this.requireClient();
+    const upstream = recordRetryAfter();
+    let text = '';
+    let finished = false;
+    let usageSeen = false;
+    try {
+      const stream = await client.models.generateContentStream(params(req, upstream.fetch));
+      for await (const chunk of stream) {
+        const delta = textOf(chunk);
+        if (chunk.candidates?.[0]?.finishReason || chunk.promptFeedback?.blockReason) {
+          finished = true;
+        }
+        if (delta) {
+          text += delta;
+          yield { text: delta };
+        }
+        if (chunk.usageMetadata) {
+          usageSeen = true;
+          const fallback = usageFallback(req.messages, text);
+          yield { usage: normaliseGeminiUsage(chunk.usageMetadata, fallback) };
+        }
+      }
+    } catch (err) {
+      throw toError(err, req.signal, upstream.retryAfter);
+    }
+    if (!finished) throw incompleteStream(ID, LABEL, req.signal);
+    if (!usageSeen) {
+      yield { usage: normaliseGeminiUsage(undefined, usageFallback(req.messages, text)) };
+    }
+  }
+
+  private requireClient(): GoogleGenAI {
+    if (!this.client) throw notConfigured(ID, LABEL);
+    return this.client;
+  }
+}
+
+/**
+ * The request: system messages joined into `config.systemInstruction`, `assistant` turns as
+ * role `model`. `fetch` is the per-call recording fetch (see recordRetryAfter).
+ */
+function params(req: GenerateRequest, fetch: typeof globalThis.fetch): GenerateContentParameters {
+  const system = req.messages
+    .filter((m) => m.role === 'system')
+    .map((m) => m.content)
+    .join('\n\n');
+  const contents: Content[] = req.messages
+    .filter((m) => m.role !== 'system')
+    .map((m) => ({
+      role: m.role === 'assistant' ? 'model' : 'user',
+      parts: [{ text: m.content }],
+    }));
+  return {
+    model: req.model,
+    contents,
+    config: {
+      ...(system ? { systemInstruction: system } : {}),
+      maxOutputTokens: req.maxTokens,
+      temperature: req.temperature,
+      topP: req.topP,
+      abortSignal: req.signal,
+      automaticContinuation: false,
+      httpOptions: { fetch },
+    },
+  };
+}
+
+/** The visible text of a response or chunk: the first candidate's text parts, thoughts excluded. */
+function textOf(response: GenerateContentResponse): string {
+  const parts = response.candidates?.[0]?.content?.parts ?? [];
+  return parts.map((p) => (typeof p.text === 'string' && !p.thought ? p.text : '')).join('');
+}
+
+/**
+ * The SDK's ApiError carries the status but no headers, so each call goes through a fetch that
+ * keeps the response's `Retry-After` header.
+ */
+function recordRetryAfter(): { fetch: typeof globalThis.fetch; retryAfter: () => string | null } {
+  let retryAfter: string | null = null;
+  return {
+    fetch: async (input, init) => {
+      const response = await globalThis.fetch(input, init);
+      retryAfter = response.headers.get('retry-after');
+      return response;
+    },
+    retryAfter: () => retryAfter,
+  };
+}
+
+/**
+ * Gemini states its back-off in the error body (`google.rpc.RetryInfo.retryDelay`, e.g. "30s")
+ * rather than in a header; the SDK puts that body, as JSON, in ApiError's message.
+ */
+function retryDelayOf(err: ApiError): string | null {
+  const match = /"retryDelay"\s*:\s*"(\d+(?:\.\d+)?)s"/.exec(err.message);
+  return match ? match[1] : null;
+}
+
+function toError(err: unknown, signal: AbortSignal | undefined, retryAfter: () => string | null) {
+  const api = err instanceof ApiError ? err : undefined;
+  return toProviderError(ID, LABEL, err, signal, {
+    status: api?.status,
+    retryAfter: api ? (retryAfter() ?? retryDelayOf(api)) : undefined,
+  });
+}

@@ -1,0 +1,107 @@
+import { codePoints, type ChatMessageInput, type TokenUsage } from '../../credits/pricing';
+
+/**
+ * Usage normalisation for every provider: each SDK reports tokens in its own shape, and all of
+ * them become `{promptTokens, completionTokens}` (non-negative integers, the basis of the charge).
+ * A count the provider leaves out is estimated as ceil(characters / 4) rather than charged as 0.
+ */
+
+/** Characters (Unicode code points) of the prompt and the reply, for the fallback estimate. */
+export interface UsageFallback {
+  promptChars: number;
+  completionChars: number;
+}
+
+/** The fallback input of a call: all message contents, and the reply text received so far. */
+export function usageFallback(messages: ChatMessageInput[], replyText: string): UsageFallback {
+  return {
+    promptChars: messages.reduce((n, m) => n + codePoints(m.content), 0),
+    completionChars: codePoints(replyText),
+  };
+}
+
+/** A count as sent, or undefined when absent, negative or fractional. */
+const whole = (n: number | null | undefined): number | undefined =>
+  Number.isInteger(n) && (n as number) >= 0 ? (n as number) : undefined;
+
+const estimate = (chars: number): number => Math.ceil(chars / 4);
+
+/** OpenAI's `usage` object (chat completions, and the last streamed chunk with `include_usage`). */
+export interface OpenAiUsage {
+  prompt_tokens?: number | null;
+  completion_tokens?: number | null;
+}
+
+/**
+ * `{promptTokens, completionTokens}` from OpenAI's usage. When an OpenAI-compatible server
+ * omits usage, the counts are estimated as ceil(characters / 4) rather than charging nothing.
+ */
+export function normaliseOpenAiUsage(
+  usage: OpenAiUsage | null | undefined,
+  fallback: UsageFallback,
+): TokenUsage {
+  return {
+    promptTokens: whole(usage?.prompt_tokens) ?? estimate(fallback.promptChars),
+    completionTokens: whole(usage?.completion_tokens) ?? estimate(fallback.completionChars),
+  };
+}
+
+/**
+ * Anthropic's input-side usage: `message.usage` of a reply, or of the stream's `message_start`.
+ * Cache writes and reads are billed input tokens too, so they count as prompt tokens.
+ */
+export interface AnthropicInputUsage {
+  input_tokens?: number | null;
+  cache_creation_input_tokens?: number | null;
+  cache_read_input_tokens?: number | null;
+}
+
+/**
+ * `{promptTokens, completionTokens}` from Anthropic's usage. `lastOutputTokens` is the reply's
+ * `usage.output_tokens`, or in a stream the LAST `message_delta.usage.output_tokens`: that value
+ * is cumulative, so the deltas must never be summed.
+ */
+export function normaliseAnthropicUsage(
+  input: AnthropicInputUsage | null | undefined,
+  lastOutputTokens: number | null | undefined,
+  fallback: UsageFallback,
+): TokenUsage {
+  const inputTokens = whole(input?.input_tokens);
+  return {
+    promptTokens:
+      inputTokens === undefined
+        ? estimate(fallback.promptChars)
+        : inputTokens +
+          (whole(input?.cache_creation_input_tokens) ?? 0) +
+          (whole(input?.cache_read_input_tokens) ?? 0),
+    completionTokens: whole(lastOutputTokens) ?? estimate(fallback.completionChars),
+  };
+}
+
+/** Gemini's `usageMetadata` (a reply, or the last streamed chunk). Zero counts may be omitted. */
+export interface GeminiUsageMetadata {
+  promptTokenCount?: number | null;
+  candidatesTokenCount?: number | null;
+  /** Thinking tokens: billed as output, and not included in `candidatesTokenCount`. */
+  thoughtsTokenCount?: number | null;
+}
+
+/**
+ * `{promptTokens, completionTokens}` from Gemini's usageMetadata: completion tokens are
+ * `candidatesTokenCount + thoughtsTokenCount`, either of which may be absent (zero). Only when
+ * both are absent, or there is no usageMetadata at all, are the counts estimated.
+ */
+export function normaliseGeminiUsage(
+  usage: GeminiUsageMetadata | null | undefined,
+  fallback: UsageFallback,
+): TokenUsage {
+  const candidates = whole(usage?.candidatesTokenCount);
+  const thoughts = whole(usage?.thoughtsTokenCount);
+  return {
+    promptTokens: whole(usage?.promptTokenCount) ?? estimate(fallback.promptChars),
+    completionTokens:
+      candidates === undefined && thoughts === undefined
+        ? estimate(fallback.completionChars)
+        : (candidates ?? 0) + (thoughts ?? 0),
+  };
+}

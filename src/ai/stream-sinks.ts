@@ -1,0 +1,109 @@
+import { Logger } from '@nestjs/common';
+import type { Response } from 'express';
+import { AppError, ErrorCode } from '../common/errors/app-error';
+import type { StreamSink } from './ai.service';
+import type { ServerTiming } from './server-timing';
+
+/** Default interval of SSE `: ping` comments until the first token (proxies cut at 60 s idle). */
+export const SSE_PING_MS = 15_000;
+
+const logger = new Logger('AiStream');
+
+/** `{error, code}` of any failure; unknown errors are logged and made generic. */
+function errorBody(err: unknown): { error: string; code: string } {
+  if (err instanceof AppError) return { error: err.message, code: err.code };
+  logger.error(err instanceof Error ? err.message : String(err));
+  return { error: 'Internal server error', code: ErrorCode.INTERNAL_ERROR };
+}
+
+/** Headers that keep every hop from buffering or compressing a stream. */
+function openStream(
+  res: Response,
+  contentType: string,
+  chatId: string,
+  timing: ServerTiming,
+): void {
+  res.status(200);
+  res.setHeader('Content-Type', contentType);
+  res.setHeader('Cache-Control', 'no-cache, no-transform');
+  res.setHeader('X-Accel-Buffering', 'no');
+  res.setHeader('Connection', 'keep-alive');
+  res.setHeader('X-Chat-Id', chatId);
+  res.setHeader('Server-Timing', timing.header());
+  res.socket?.setNoDelay(true);
+  res.flushHeaders();
+}
+
+/**
+ * The spec's default: `text/plain; charset=utf-8`, chunked incremental text. Status and headers
+ * go out with the first chunk, so every earlier failure still answers with its status and JSON.
+ */
+export class TextStreamSink implements StreamSink {
+  opened = false;
+  constructor(private readonly res: Response) {}
+
+  admitted(): void {}
+
+  start(chatId: string, timing: ServerTiming): void {
+    openStream(this.res, 'text/plain; charset=utf-8', chatId, timing);
+    this.opened = true;
+  }
+
+  text(delta: string): void {
+    this.res.write(delta);
+  }
+
+  done(): void {
+    this.res.end();
+  }
+
+  error(err: unknown): void {
+    errorBody(err); // plain text cannot carry an error after the status; log it and end
+    this.res.end();
+  }
+}
+
+/**
+ * Server-Sent Events (`Accept: text/event-stream`): `event: delta` `{text}`, then one
+ * `event: done` `{usage, cost, chatId}` or one `event: error` `{error, code}`. Opens right
+ * after admission and sends `: ping` at once and every 15 s until the first token.
+ */
+export class SseStreamSink implements StreamSink {
+  opened = false;
+  private ping?: NodeJS.Timeout;
+  constructor(
+    private readonly res: Response,
+    private readonly pingMs = SSE_PING_MS,
+  ) {}
+
+  admitted(chatId: string, timing: ServerTiming): void {
+    openStream(this.res, 'text/event-stream; charset=utf-8', chatId, timing);
+    this.opened = true;
+    this.res.write(': ping\n\n');
+    this.ping = setInterval(() => this.res.write(': ping\n\n'), this.pingMs);
+  }
+
+  start(): void {
+    clearInterval(this.ping);
+  }
+
+  text(delta: string): void {
+    this.event('delta', { text: delta });
+  }
+
+  done(result: object): void {
+    this.event('done', result);
+    this.res.end();
+  }
+
+  error(err: unknown): void {
+    clearInterval(this.ping);
+    this.event('error', errorBody(err));
+    this.res.end();
+  }
+
+  private event(name: string, data: object): void {
+    if (!this.res.writableEnded)
+      this.res.write(`event: ${name}\ndata: ${JSON.stringify(data)}\n\n`);
+  }
+}

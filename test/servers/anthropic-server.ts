@@ -1,0 +1,111 @@
+import type { ServerResponse } from 'node:http';
+import {
+  DEFAULT_TEXT,
+  type RecordedRequest,
+  type SseFrame,
+  type WireReply,
+  WireTestServer,
+} from './wire-server';
+
+export interface AnthropicReply extends WireReply {
+  /** Reported usage (default 10 input + 20 output tokens). */
+  usage?: { input_tokens: number; output_tokens: number };
+  /**
+   * Streamed replies: the cumulative `output_tokens` of successive `message_delta` events
+   * (default one event with `usage.output_tokens`). The last value is the real count.
+   */
+  outputTokenSteps?: number[];
+}
+
+/**
+ * A local server speaking Anthropic's Messages wire protocol (`POST /v1/messages`) for the real
+ * `@anthropic-ai/sdk` (base URL without `/v1`). JSON replies, and with `stream: true` SSE events
+ * `message_start` (input tokens, output 1), `content_block_start`, `ping`,
+ * `content_block_delta` per text piece, `content_block_stop`, `message_delta` (cumulative
+ * output tokens), `message_stop`. Accepts `x-api-key` or `Authorization: Bearer` (SDK 1.12 sends
+ * the latter); neither is a 401.
+ */
+export class AnthropicTestServer extends WireTestServer<AnthropicReply> {
+  protected async handle(req: RecordedRequest, res: ServerResponse): Promise<void> {
+    if (req.method !== 'POST' || req.path !== '/v1/messages') {
+      return this.sendJson(res, 404, errorBody(404));
+    }
+    const key = req.headers['x-api-key'] || /^Bearer \S+/.test(req.headers.authorization ?? '');
+    const status = key ? this.reply.status : 401;
+    if (status) return this.sendError(res, status, errorBody(status));
+
+    const { text = DEFAULT_TEXT, usage = { input_tokens: 10, output_tokens: 20 } } = this.reply;
+    const message = {
+      id: 'msg_test',
+      type: 'message',
+      role: 'assistant',
+      model: req.body?.model,
+      stop_reason: 'end_turn',
+      stop_sequence: null,
+    };
+    const inputUsage = {
+      input_tokens: usage.input_tokens,
+      cache_creation_input_tokens: 0,
+      cache_read_input_tokens: 0,
+      service_tier: 'standard',
+    };
+    if (!req.body?.stream) {
+      return this.sendJson(res, 200, {
+        ...message,
+        content: [{ type: 'text', text, citations: null }],
+        usage: { ...inputUsage, output_tokens: usage.output_tokens },
+      });
+    }
+
+    const event = (type: string, data: object): string =>
+      `event: ${type}\ndata: ${JSON.stringify({ type, ...data })}\n\n`;
+    const steps = this.reply.outputTokenSteps ?? [usage.output_tokens];
+    const frames: SseFrame[] = [
+      {
+        data: event('message_start', {
+          message: {
+            ...message,
+            content: [],
+            stop_reason: null,
+            usage: { ...inputUsage, output_tokens: 1 },
+          },
+        }),
+      },
+      {
+        data: event('content_block_start', { index: 0, content_block: { type: 'text', text: '' } }),
+      },
+      { data: event('ping', {}) },
+      ...this.split(text).map((piece) => ({
+        data: event('content_block_delta', {
+          index: 0,
+          delta: { type: 'text_delta', text: piece },
+        }),
+        text: true,
+      })),
+      { data: event('content_block_stop', { index: 0 }) },
+      ...steps.map((output_tokens) => ({
+        data: event('message_delta', {
+          delta: { stop_reason: 'end_turn', stop_sequence: null },
+          usage: { output_tokens },
+        }),
+      })),
+      { data: event('message_stop', {}) },
+    ];
+    await this.sendSse(res, frames);
+  }
+}
+
+/** Anthropic's error body for `status`. */
+function errorBody(status: number) {
+  const [type, message] =
+    status === 401
+      ? ['authentication_error', 'invalid x-api-key']
+      : status === 404
+        ? ['not_found_error', 'Not found']
+        : status === 429
+          ? ['rate_limit_error', 'Number of request tokens has exceeded your per-minute rate limit']
+          : status === 529
+            ? ['overloaded_error', 'Overloaded']
+            : ['api_error', 'Internal server error'];
+  return { type: 'error', error: { type, message }, request_id: 'req_test' };
+}

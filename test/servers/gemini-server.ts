@@ -1,0 +1,88 @@
+import type { ServerResponse } from 'node:http';
+import {
+  DEFAULT_TEXT,
+  type RecordedRequest,
+  type SseFrame,
+  type WireReply,
+  WireTestServer,
+} from './wire-server';
+
+export interface GeminiReply extends WireReply {
+  /** `usageMetadata` of the reply / last chunk (default 10 prompt + 20 candidates tokens). */
+  usage?: { promptTokenCount: number; candidatesTokenCount?: number; thoughtsTokenCount?: number };
+  /** `google.rpc.RetryInfo.retryDelay` in a 429 body (default `2s`). */
+  retryDelay?: string;
+}
+
+const ROUTE = /^\/v1beta\/models\/([^:/?]+):(generateContent|streamGenerateContent)(\?.*)?$/;
+
+/**
+ * A local server speaking the Gemini API wire protocol for the real `@google/genai` SDK
+ * (base URL without `/v1beta`): `POST /v1beta/models/{model}:generateContent` (JSON) and
+ * `:streamGenerateContent?alt=sse` (SSE `data: {GenerateContentResponse}` frames, one per text
+ * piece; the last carries `finishReason: STOP` and `usageMetadata`). Needs `x-goog-api-key`
+ * (else 403, as Gemini answers unregistered callers).
+ */
+export class GeminiTestServer extends WireTestServer<GeminiReply> {
+  protected async handle(req: RecordedRequest, res: ServerResponse): Promise<void> {
+    const route = ROUTE.exec(req.path);
+    if (req.method !== 'POST' || !route) return this.sendJson(res, 404, this.errorBody(404));
+    const status = req.headers['x-goog-api-key'] ? this.reply.status : 403;
+    if (status) return this.sendError(res, status, this.errorBody(status));
+
+    const [, model, method] = route;
+    const { text = DEFAULT_TEXT } = this.reply;
+    const usage = this.reply.usage ?? { promptTokenCount: 10, candidatesTokenCount: 20 };
+    const usageMetadata = {
+      ...usage,
+      totalTokenCount:
+        usage.promptTokenCount +
+        (usage.candidatesTokenCount ?? 0) +
+        (usage.thoughtsTokenCount ?? 0),
+    };
+    const response = (piece: string, last: boolean) => ({
+      candidates: [
+        {
+          content: { parts: [{ text: piece }], role: 'model' },
+          index: 0,
+          ...(last ? { finishReason: 'STOP' } : {}),
+        },
+      ],
+      ...(last ? { usageMetadata } : {}),
+      modelVersion: model,
+      responseId: 'resp-test',
+    });
+    if (method === 'generateContent') return this.sendJson(res, 200, response(text, true));
+
+    const pieces = this.split(text);
+    const frames: SseFrame[] = pieces.map((piece, i) => ({
+      data: `data: ${JSON.stringify(response(piece, i === pieces.length - 1))}\r\n\r\n`,
+      text: true,
+    }));
+    await this.sendSse(res, frames);
+  }
+
+  /** Gemini's error body (`google.rpc.Status`) for `status`. */
+  private errorBody(status: number) {
+    const [code, message] =
+      status === 401
+        ? ['UNAUTHENTICATED', 'Request had invalid authentication credentials.']
+        : status === 403
+          ? ['PERMISSION_DENIED', "Method doesn't allow unregistered callers."]
+          : status === 404
+            ? ['NOT_FOUND', 'Requested entity was not found.']
+            : status === 429
+              ? ['RESOURCE_EXHAUSTED', 'Resource has been exhausted (e.g. check quota).']
+              : ['INTERNAL', 'An internal error has occurred.'];
+    const details =
+      status === 429
+        ? [
+            {
+              '@type': 'type.googleapis.com/google.rpc.RetryInfo',
+              retryDelay: this.reply.retryDelay ?? '2s',
+            },
+          ]
+        : undefined;
+    return { error: { code: status, message, status: code, ...(details ? { details } : {}) } };
+  }
+}

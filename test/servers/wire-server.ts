@@ -1,0 +1,152 @@
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+
+/** One request as a local provider server received it. */
+export interface RecordedRequest {
+  method: string;
+  /** Path with query string, e.g. `/v1beta/models/m:streamGenerateContent?alt=sse`. */
+  path: string;
+  headers: IncomingMessage['headers'];
+  /** Parsed JSON body (undefined when empty). */
+  body: any;
+  /** True when the client closed the connection before the response ended. */
+  aborted: boolean;
+}
+
+/** Behaviour shared by the local provider servers; set per test through `reply`. */
+export interface WireReply {
+  /** Reply text (default `Hello from the test model.`). */
+  text?: string;
+  /** Streamed replies: split `text` into this many chunks (default 3). */
+  chunks?: number;
+  /** Streamed replies: wait this long before each text chunk (ms, default 0). */
+  chunkDelayMs?: number;
+  /** Answer with this HTTP status and the provider's error body instead. */
+  status?: number;
+  /** `Retry-After` header of an error reply; default `2` for 429, none otherwise. */
+  retryAfter?: string;
+  /** Streamed replies: destroy the socket after this many text chunks were sent. */
+  cutAfterChunks?: number;
+}
+
+/** One SSE frame as written to the socket; `text` frames count for delays and cuts. */
+export interface SseFrame {
+  data: string;
+  text?: boolean;
+}
+
+const delay = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+
+/**
+ * Plumbing of a local server that speaks one provider's wire protocol to its real SDK:
+ * listening, request recording (incl. client aborts), JSON and SSE replies with latency and
+ * mid-stream cuts. Subclasses route requests and build the provider's bodies.
+ */
+export abstract class WireTestServer<R extends WireReply> {
+  readonly requests: RecordedRequest[] = [];
+  reply: R = {} as R;
+  /** Base URL for the SDK (set by `start`). */
+  url = '';
+  private server?: Server;
+
+  /** Answers one recorded request; `res` is still open. */
+  protected abstract handle(req: RecordedRequest, res: ServerResponse): Promise<void>;
+
+  /** The SDK's base URL given `http://127.0.0.1:port`. */
+  protected baseUrl(origin: string): string {
+    return origin;
+  }
+
+  /** Listens on 127.0.0.1:`port` (0 = any free port). */
+  async start(port = 0): Promise<this> {
+    this.server = createServer((req, res) => {
+      const chunks: Buffer[] = [];
+      req.on('data', (c: Buffer) => chunks.push(c));
+      req.on('end', () => {
+        const raw = Buffer.concat(chunks).toString('utf8');
+        const recorded: RecordedRequest = {
+          method: req.method ?? '',
+          path: req.url ?? '',
+          headers: req.headers,
+          body: raw ? JSON.parse(raw) : undefined,
+          aborted: false,
+        };
+        this.requests.push(recorded);
+        res.on('close', () => {
+          if (!res.writableEnded && !cut.has(res)) recorded.aborted = true;
+        });
+        this.handle(recorded, res).catch(() => res.destroy());
+      });
+    });
+    await new Promise<void>((resolve) => this.server!.listen(port, '127.0.0.1', resolve));
+    const { port: bound } = this.server.address() as AddressInfo;
+    this.url = this.baseUrl(`http://127.0.0.1:${bound}`);
+    return this;
+  }
+
+  async stop(): Promise<void> {
+    this.server?.closeAllConnections();
+    await new Promise<void>((resolve) => this.server?.close(() => resolve()) ?? resolve());
+  }
+
+  /** Clears `reply` and `requests` (call in beforeEach). */
+  reset(): void {
+    this.reply = {} as R;
+    this.requests.length = 0;
+  }
+
+  /** `text` split into `n` nearly equal, non-empty pieces (fewer when text is shorter). */
+  protected split(text: string, n = this.reply.chunks ?? 3): string[] {
+    const chars = [...text];
+    const count = Math.max(1, Math.min(n, chars.length));
+    const size = Math.ceil(chars.length / count);
+    const pieces: string[] = [];
+    for (let i = 0; i < chars.length; i += size) pieces.push(chars.slice(i, i + size).join(''));
+    return pieces.length ? pieces : [''];
+  }
+
+  protected sendJson(
+    res: ServerResponse,
+    status: number,
+    body: unknown,
+    headers: Record<string, string> = {},
+  ): void {
+    res.writeHead(status, { 'content-type': 'application/json', ...headers });
+    res.end(JSON.stringify(body));
+  }
+
+  /** An error reply: `status` with `body`, and `Retry-After` on 429 (or when set). */
+  protected sendError(res: ServerResponse, status: number, body: unknown): void {
+    const retryAfter = this.reply.retryAfter ?? (status === 429 ? '2' : undefined);
+    this.sendJson(res, status, body, retryAfter ? { 'retry-after': retryAfter } : {});
+  }
+
+  /**
+   * Writes `frames` as `text/event-stream`, waiting `chunkDelayMs` before each text frame and
+   * destroying the socket after `cutAfterChunks` text frames. Stops when the client goes away.
+   */
+  protected async sendSse(res: ServerResponse, frames: SseFrame[]): Promise<void> {
+    const { chunkDelayMs = 0, cutAfterChunks } = this.reply;
+    res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
+    res.flushHeaders();
+    let textSent = 0;
+    for (const frame of frames) {
+      if (frame.text && cutAfterChunks !== undefined && textSent >= cutAfterChunks) {
+        cut.add(res);
+        res.socket?.destroy();
+        return;
+      }
+      if (frame.text && chunkDelayMs > 0) await delay(chunkDelayMs);
+      if (res.destroyed) return;
+      await new Promise<void>((resolve) => res.write(frame.data, () => resolve()));
+      if (frame.text) textSent++;
+    }
+    res.end();
+  }
+}
+
+/** Responses whose socket the server destroyed on purpose (not a client abort). */
+const cut = new WeakSet<ServerResponse>();
+
+/** The whole reply text of a request, for the provider servers' default. */
+export const DEFAULT_TEXT = 'Hello from the test model.';

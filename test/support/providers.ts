@@ -1,0 +1,47 @@
+import { AnthropicTestServer } from '../servers/anthropic-server';
+import { GeminiTestServer } from '../servers/gemini-server';
+import { OpenAiTestServer } from '../servers/openai-server';
+
+/** The three local provider servers and the configuration pointing the app at them. */
+export interface Providers {
+  openai: OpenAiTestServer;
+  anthropic: AnthropicTestServer;
+  gemini: GeminiTestServer;
+  /** Env for createTestApp: keys, base URLs, and a 5 ms retry base so retries stay fast. */
+  env: Record<string, string>;
+  /** Clears replies and recorded requests. */
+  reset(): void;
+  stop(): Promise<void>;
+}
+
+export const KEYS = { openai: 'sk-test-openai', anthropic: 'sk-ant-test', gemini: 'gm-test-key' };
+
+export async function startProviders(): Promise<Providers> {
+  const openai = await new OpenAiTestServer().start();
+  const anthropic = await new AnthropicTestServer().start();
+  const gemini = await new GeminiTestServer().start();
+  const all = [openai, anthropic, gemini];
+  return {
+    openai,
+    anthropic,
+    gemini,
+    env: {
+      OPENAI_API_KEY: KEYS.openai,
+      OPENAI_BASE_URL: openai.url,
+      ANTHROPIC_API_KEY: KEYS.anthropic,
+      ANTHROPIC_BASE_URL: anthropic.url,
+      GEMINI_API_KEY: KEYS.gemini,
+      GEMINI_BASE_URL: gemini.url,
+      AI_RETRY_BASE_DELAY_MS: '5',
+    },
+    reset: () => {
+      for (const s of all) {
+        s.reply = {};
+        s.requests.length = 0;
+      }
+    },
+    stop: async () => {
+      await Promise.all(all.map((s) => s.stop()));
+    },
+  };
+}
