@@ -3,17 +3,23 @@ import {
   CreateDateColumn,
   Entity,
   Index,
+  JoinColumn,
   ManyToOne,
   OneToMany,
   PrimaryGeneratedColumn,
   UpdateDateColumn,
 } from 'typeorm';
+import { Team } from '../teams/team.entity';
 import { User } from '../users/user.entity';
 import { Message } from './message.entity';
 
-/** Spec "Chat": owned by `userId`; deleting the user deletes the chat. */
+/**
+ * Spec "Chat": owned by `userId`; deleting the user deletes the chat. `teamId` shares it with a
+ * team; deleting the team unshares it (ON DELETE SET NULL).
+ */
 @Entity('chats')
 @Index('IDX_chats_user_updated', ['userId', 'updatedAt', 'id'])
+@Index('IDX_chats_team_updated', ['teamId', 'updatedAt', 'id'])
 export class Chat {
   @PrimaryGeneratedColumn('uuid') id: string;
   @Column({ type: 'varchar', length: 200 }) title: string;
@@ -22,8 +28,12 @@ export class Chat {
   @ManyToOne(() => User, { onDelete: 'CASCADE' })
   user?: User;
 
-  /** Team the chat is shared with (teams issue); null when private. */
+  /** Team the chat is shared with; null when private. */
   @Column({ type: 'uuid', nullable: true }) teamId: string | null;
+
+  @ManyToOne(() => Team, { onDelete: 'SET NULL' })
+  @JoinColumn({ name: 'teamId' })
+  team?: Team;
 
   @OneToMany(() => Message, (m) => m.chat)
   messages?: Message[];

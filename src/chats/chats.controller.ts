@@ -8,18 +8,32 @@ import {
   ParseUUIDPipe,
   Patch,
   Post,
+  Put,
   Query,
 } from '@nestjs/common';
 import { ApiBearerAuth, ApiCookieAuth, ApiTags } from '@nestjs/swagger';
 import { CurrentUser } from '../common/auth/auth.decorators';
 import type { SessionUser } from '../common/auth/session-user';
 import { Page } from '../common/envelope/envelope';
+import { ApiEnvelopeB } from '../common/openapi/api-envelope';
 import { ApiErrors } from '../common/openapi/api-errors';
 import { PageQueryDto } from '../common/pagination/pagination';
-import { ChatsService } from './chats.service';
-import { ChatDto, ChatTitleDto, mapChat, mapMessage, MessageDto } from './dto/chat.dto';
+import { type ChatPage, ChatsService } from './chats.service';
+import {
+  ChatDto,
+  ChatListQueryDto,
+  ChatTeamDto,
+  ChatTitleDto,
+  mapChat,
+  mapMessage,
+  MessageDto,
+} from './dto/chat.dto';
 
-/** Spec "Chats" plus the routes it leaves "not shown"; envelope B; owner-only (404 otherwise). */
+/**
+ * Spec "Chats" plus the routes it leaves "not shown"; envelope B. The owner may do anything;
+ * members of the team a chat is shared with may read it, its OWNERs and ADMINs may also
+ * rename, unshare or delete it (403 for other members); anyone else gets 404.
+ */
 @ApiTags('chats')
 @ApiBearerAuth()
 @ApiCookieAuth()
@@ -28,22 +42,24 @@ export class ChatsController {
   constructor(private readonly chats: ChatsService) {}
 
   @Get()
+  @ApiEnvelopeB(ChatDto, { paginated: true, description: 'newest updatedAt first' })
   @ApiErrors(400, 401)
-  async list(@CurrentUser() user: SessionUser, @Query() q: PageQueryDto): Promise<Page<ChatDto>> {
-    const page = await this.chats.listOwn(user, q.limit, q.cursor);
-    return new Page(
-      page.data.map((c) => mapChat(c.chat, c.messages)),
-      page.nextCursor,
-    );
+  async list(
+    @CurrentUser() user: SessionUser,
+    @Query() q: ChatListQueryDto,
+  ): Promise<Page<ChatDto>> {
+    return toChatPage(await this.chats.list(user, q.scope ?? 'own', q.limit, q.cursor));
   }
 
   @Post()
+  @ApiEnvelopeB(ChatDto, { status: 201 })
   @ApiErrors(400, 401)
   async create(@CurrentUser() user: SessionUser, @Body() dto: ChatTitleDto): Promise<ChatDto> {
     return mapChat(await this.chats.create(user, dto.title), []);
   }
 
   @Get(':id')
+  @ApiEnvelopeB(ChatDto, { description: 'the owner or a member of its team; with messages' })
   @ApiErrors(401, 404)
   async get(
     @CurrentUser() user: SessionUser,
@@ -54,7 +70,8 @@ export class ChatsController {
   }
 
   @Patch(':id')
-  @ApiErrors(400, 401, 404)
+  @ApiEnvelopeB(ChatDto, { description: 'the owner or a team OWNER/ADMIN' })
+  @ApiErrors(400, 401, 403, 404)
   async rename(
     @CurrentUser() user: SessionUser,
     @Param('id', ParseUUIDPipe) id: string,
@@ -65,7 +82,8 @@ export class ChatsController {
 
   @Delete(':id')
   @HttpCode(200)
-  @ApiErrors(401, 404)
+  @ApiEnvelopeB(null, { description: 'the owner or a team OWNER/ADMIN' })
+  @ApiErrors(401, 403, 404)
   async remove(
     @CurrentUser() user: SessionUser,
     @Param('id', ParseUUIDPipe) id: string,
@@ -73,7 +91,21 @@ export class ChatsController {
     await this.chats.remove(user, id);
   }
 
+  @Put(':id/team')
+  @ApiEnvelopeB(ChatDto, {
+    description: 'share (owner, with a team they belong to) or unshare (`teamId: null`)',
+  })
+  @ApiErrors(400, 401, 403, 404)
+  async setTeam(
+    @CurrentUser() user: SessionUser,
+    @Param('id', ParseUUIDPipe) id: string,
+    @Body() dto: ChatTeamDto,
+  ): Promise<ChatDto> {
+    return mapChat(await this.chats.setTeam(user, id, dto.teamId));
+  }
+
   @Get(':id/messages')
+  @ApiEnvelopeB(MessageDto, { paginated: true, description: 'oldest first' })
   @ApiErrors(400, 401, 404)
   async messages(
     @CurrentUser() user: SessionUser,
@@ -83,4 +115,31 @@ export class ChatsController {
     const page = await this.chats.listMessages(user, id, q.limit, q.cursor);
     return new Page(page.data.map(mapMessage), page.nextCursor);
   }
+}
+
+/** GET /api/teams/{id}/chats: lives here because `chats` asks `teams`, never the reverse. */
+@ApiTags('teams')
+@ApiBearerAuth()
+@ApiCookieAuth()
+@Controller('api/teams/:id/chats')
+export class TeamChatsController {
+  constructor(private readonly chats: ChatsService) {}
+
+  @Get()
+  @ApiEnvelopeB(ChatDto, { paginated: true, description: 'any member; newest updatedAt first' })
+  @ApiErrors(400, 401, 404)
+  async list(
+    @CurrentUser() user: SessionUser,
+    @Param('id', ParseUUIDPipe) id: string,
+    @Query() q: PageQueryDto,
+  ): Promise<Page<ChatDto>> {
+    return toChatPage(await this.chats.listForTeam(user, id, q.limit, q.cursor));
+  }
+}
+
+function toChatPage(page: ChatPage): Page<ChatDto> {
+  return new Page(
+    page.data.map((c) => mapChat(c.chat, c.messages)),
+    page.nextCursor,
+  );
 }

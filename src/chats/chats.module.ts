@@ -1,13 +1,14 @@
 import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { Chat } from './chat.entity';
-import { ChatsController } from './chats.controller';
+import { TeamsModule } from '../teams/teams.module';
+import { ChatsController, TeamChatsController } from './chats.controller';
 import { ChatsService } from './chats.service';
 import { Message } from './message.entity';
 
 @Module({
-  imports: [TypeOrmModule.forFeature([Chat, Message])],
-  controllers: [ChatsController],
+  imports: [TypeOrmModule.forFeature([Chat, Message]), TeamsModule],
+  controllers: [ChatsController, TeamChatsController],
   providers: [ChatsService],
   exports: [ChatsService],
 })

@@ -1,13 +1,23 @@
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
-import { In, Repository } from 'typeorm';
+import { In, QueryFailedError, Repository, type SelectQueryBuilder } from 'typeorm';
 import type { SessionUser } from '../common/auth/session-user';
 import { AppError, ErrorCode } from '../common/errors/app-error';
 import { decodeCursor, pageSize, toPage } from '../common/pagination/pagination';
+import { hasTeamRole } from '../teams/team-role';
+import { TeamsService } from '../teams/teams.service';
 import { Chat } from './chat.entity';
 import { Message, type MessageRole } from './message.entity';
 
-export type ChatAccess = 'read' | 'write';
+/**
+ * What a caller wants to do with a chat. `read`: see it and its messages, and continue it
+ * through the AI routes. `write` (rename) and `admin` (delete, unshare): the owner, or an
+ * OWNER or ADMIN of the team it is shared with.
+ */
+export type ChatAccess = 'read' | 'write' | 'admin';
+
+/** `own`: the caller's chats; `all`: also the chats shared with the caller's teams. */
+export type ChatScope = 'own' | 'all';
 
 /** Title of a chat saved from an exchange whose first message is empty. */
 export const DEFAULT_CHAT_TITLE = 'New chat';
@@ -17,45 +27,72 @@ export interface ChatWithMessages {
   messages: Message[];
 }
 
+export interface ChatPage {
+  data: ChatWithMessages[];
+  nextCursor: string | null;
+}
+
+const chatNotFound = () => new AppError(ErrorCode.NOT_FOUND, 'Chat not found');
+
 /** Chats and their messages (spec "Chats"); every access goes through `requireChatAccess`. */
 @Injectable()
 export class ChatsService {
   constructor(
     @InjectRepository(Chat) private readonly chats: Repository<Chat>,
     @InjectRepository(Message) private readonly messages: Repository<Message>,
+    private readonly teams: TeamsService,
   ) {}
 
   /**
-   * The one object-level access check: today only the owner may read or write. Anything else,
-   * including an absent chat, throws AppError NOT_FOUND (404), so existence does not leak.
-   * (Team sharing will widen `read` here.)
+   * The one object-level access check. The owner may do anything; a member of the team the
+   * chat is shared with may `read`, and its OWNERs and ADMINs may also `write` and `admin`.
+   * Throws AppError NOT_FOUND (404) for an absent chat or one the caller cannot read (so
+   * existence does not leak), FORBIDDEN (403) for a member lacking the team role.
+   * Team roles are read from the database on every call.
    */
-  async requireChatAccess(user: SessionUser, chatId: string, _access: ChatAccess): Promise<Chat> {
+  async requireChatAccess(user: SessionUser, chatId: string, access: ChatAccess): Promise<Chat> {
     const chat = await this.chats.findOneBy({ id: chatId });
-    if (!chat || chat.userId !== user.id) throw new AppError(ErrorCode.NOT_FOUND, 'Chat not found');
-    return chat;
+    if (!chat) throw chatNotFound();
+    if (chat.userId === user.id) return chat;
+    const role = chat.teamId ? await this.teams.roleOf(user.id, chat.teamId) : null;
+    if (!role) throw chatNotFound();
+    if (access === 'read' || hasTeamRole(role, 'ADMIN')) return chat;
+    throw new AppError(
+      ErrorCode.FORBIDDEN,
+      'Only the chat owner or a team OWNER or ADMIN may change this chat',
+    );
   }
 
-  /** The user's chats, newest `updatedAt` first, each with its messages (two queries, no N+1). */
-  async listOwn(
+  /**
+   * The caller's chats (`own`), or also those shared with their teams (`all`), newest
+   * `updatedAt` first, each with its messages (two queries, no N+1).
+   */
+  async list(
     user: SessionUser,
+    scope: ChatScope,
     limit?: number,
     cursor?: string,
-  ): Promise<{ data: ChatWithMessages[]; nextCursor: string | null }> {
-    const size = pageSize(limit);
-    const qb = this.chats
-      .createQueryBuilder('c')
-      .where('c.userId = :userId', { userId: user.id })
-      .orderBy('c.updatedAt', 'DESC')
-      .addOrderBy('c.id', 'DESC')
-      .take(size + 1);
-    if (cursor) qb.andWhere('(c.updatedAt, c.id) < (:at, :id)', decodeCursor(cursor));
-    const page = toPage(await qb.getMany(), size, (c) => c.updatedAt);
-    const byChat = await this.messagesOf(page.data.map((c) => c.id));
-    return {
-      data: page.data.map((chat) => ({ chat, messages: byChat.get(chat.id) ?? [] })),
-      nextCursor: page.nextCursor,
-    };
+  ): Promise<ChatPage> {
+    const teamIds = scope === 'all' ? await this.teams.teamIdsOf(user.id) : [];
+    return this.page(limit, cursor, (qb) =>
+      teamIds.length
+        ? qb.where('(c.userId = :userId OR c.teamId IN (:...teamIds))', {
+            userId: user.id,
+            teamIds,
+          })
+        : qb.where('c.userId = :userId', { userId: user.id }),
+    );
+  }
+
+  /** Chats shared with a team, like `list`; any member may list (404 for non-members). */
+  async listForTeam(
+    user: SessionUser,
+    teamId: string,
+    limit?: number,
+    cursor?: string,
+  ): Promise<ChatPage> {
+    await this.teams.requireTeamRole(user, teamId, 'MEMBER');
+    return this.page(limit, cursor, (qb) => qb.where('c.teamId = :teamId', { teamId }));
   }
 
   create(user: SessionUser, title: string): Promise<Chat> {
@@ -76,8 +113,31 @@ export class ChatsService {
 
   /** Deletes the chat; its messages go with it (ON DELETE CASCADE). */
   async remove(user: SessionUser, chatId: string): Promise<void> {
-    const chat = await this.requireChatAccess(user, chatId, 'write');
+    const chat = await this.requireChatAccess(user, chatId, 'admin');
     await this.chats.delete({ id: chat.id });
+  }
+
+  /**
+   * Shares the chat with `teamId`, or unshares it (`null`). Sharing: only the owner (403 for a
+   * team member who is not), with a team they belong to (404 otherwise); moving a shared chat
+   * to another team is allowed. Unsharing: `admin` access. Does not bump `updatedAt`.
+   */
+  async setTeam(user: SessionUser, chatId: string, teamId: string | null): Promise<Chat> {
+    const chat = await this.requireChatAccess(user, chatId, teamId ? 'read' : 'admin');
+    if (teamId) {
+      if (chat.userId !== user.id)
+        throw new AppError(ErrorCode.FORBIDDEN, 'Only the chat owner may share it');
+      await this.teams.requireTeamRole(user, teamId, 'MEMBER');
+    }
+    try {
+      await this.chats.update({ id: chat.id }, { teamId, updatedAt: () => '"updatedAt"' });
+    } catch (err) {
+      // The team was deleted between the check and the update.
+      if (err instanceof QueryFailedError && (err as { code?: string }).code === '23503')
+        throw new AppError(ErrorCode.NOT_FOUND, 'Team not found');
+      throw err;
+    }
+    return { ...chat, teamId };
   }
 
   /** Messages of one chat, oldest first, keyset-paginated. */
@@ -125,7 +185,13 @@ export class ChatsService {
    */
   async saveExchange(
     user: SessionUser,
-    input: { chatId?: string; messages: { role: string; content: string }[]; reply: string },
+    input: {
+      chatId?: string;
+      /** Id for the new chat (lets a stream announce it before saving). */
+      newChatId?: string;
+      messages: { role: string; content: string }[];
+      reply: string;
+    },
   ): Promise<string> {
     const stored = input.messages.filter((m) => m.role !== 'system');
     return this.chats.manager.transaction(async (m) => {
@@ -139,7 +205,12 @@ export class ChatsService {
           .slice(0, 50)
           .join('');
         const chat = await m.save(
-          m.create(Chat, { title: title || DEFAULT_CHAT_TITLE, userId: user.id, teamId: null }),
+          m.create(Chat, {
+            id: input.newChatId,
+            title: title || DEFAULT_CHAT_TITLE,
+            userId: user.id,
+            teamId: null,
+          }),
         );
         chatId = chat.id;
       }
@@ -156,6 +227,26 @@ export class ChatsService {
       await m.insert(Message, rows);
       return chatId;
     });
+  }
+
+  /** One keyset page of chats matching `where`, newest `updatedAt` first, with messages. */
+  private async page(
+    limit: number | undefined,
+    cursor: string | undefined,
+    where: (qb: SelectQueryBuilder<Chat>) => SelectQueryBuilder<Chat>,
+  ): Promise<ChatPage> {
+    const size = pageSize(limit);
+    const qb = where(this.chats.createQueryBuilder('c'))
+      .orderBy('c.updatedAt', 'DESC')
+      .addOrderBy('c.id', 'DESC')
+      .take(size + 1);
+    if (cursor) qb.andWhere('(c.updatedAt, c.id) < (:at, :id)', decodeCursor(cursor));
+    const page = toPage(await qb.getMany(), size, (c) => c.updatedAt);
+    const byChat = await this.messagesOf(page.data.map((c) => c.id));
+    return {
+      data: page.data.map((chat) => ({ chat, messages: byChat.get(chat.id) ?? [] })),
+      nextCursor: page.nextCursor,
+    };
   }
 
   private async messagesOf(chatIds: string[]): Promise<Map<string, Message[]>> {

@@ -255,6 +255,7 @@ describe('Chats: CRUD, pagination and owner-only access', () => {
       () => t.http.patch(`/api/chats/${chat.id}`).set(b.auth).send({ title: 'pwned' }),
       () => t.http.delete(`/api/chats/${chat.id}`).set(b.auth),
       () => t.http.get(`/api/chats/${chat.id}/messages`).set(b.auth),
+      () => t.http.put(`/api/chats/${chat.id}/team`).set(b.auth).send({ teamId: null }),
     ];
     for (const attempt of attempts) {
       const res = await attempt();
@@ -291,6 +292,7 @@ describe('Chats: CRUD, pagination and owner-only access', () => {
         ['patch', `/api/chats/${chat.id}`],
         ['delete', `/api/chats/${chat.id}`],
         ['get', `/api/chats/${chat.id}/messages`],
+        ['put', `/api/chats/${chat.id}/team`],
       ] as const;
       const sessions = [{}, { Authorization: 'Bearer not.a.jwt' }, { Cookie: 'session_token=x' }];
       for (const [method, path] of routes) {

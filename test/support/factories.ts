@@ -3,7 +3,12 @@ import { randomBytes } from 'node:crypto';
 import { AuthService } from '../../src/auth/auth.service';
 import { ChatsService } from '../../src/chats/chats.service';
 import type { Chat } from '../../src/chats/chat.entity';
+import type { SessionUser } from '../../src/common/auth/session-user';
 import { CreditsService } from '../../src/credits/credits.service';
+import { TeamInvitationsService } from '../../src/teams/team-invitations.service';
+import type { TeamRole } from '../../src/teams/team-role';
+import type { Team } from '../../src/teams/team.entity';
+import { TeamsService } from '../../src/teams/teams.service';
 import type { Role, User } from '../../src/users/user.entity';
 import { UsersService } from '../../src/users/users.service';
 import type { TestApp } from './test-app';
@@ -42,24 +47,50 @@ export async function newUser(
   return { user, token: accessToken, auth: { Authorization: `Bearer ${accessToken}` } };
 }
 
-/** A chat owned by `owner`, created through ChatsService, with optional messages. */
+/** The session user the JWT guard would attach for `u`. */
+export function sessionOf(u: TestUser): SessionUser {
+  return { id: u.user.id, email: u.user.email, name: u.user.name, role: u.user.role };
+}
+
+/**
+ * A chat owned by `owner`, created through ChatsService, with optional messages; `teamId`
+ * shares it with that team (the owner must be a member).
+ */
 export async function newChat(
   t: TestApp,
   owner: TestUser,
-  opts: { title?: string; messages?: string[] } = {},
+  opts: { title?: string; messages?: string[]; teamId?: string } = {},
 ): Promise<Chat> {
   const chats = t.app.get(ChatsService);
-  const session = {
-    id: owner.user.id,
-    email: owner.user.email,
-    name: owner.user.name,
-    role: owner.user.role,
-  };
-  const chat = await chats.create(session, opts.title ?? 'A chat');
+  const chat = await chats.create(sessionOf(owner), opts.title ?? 'A chat');
   for (const [i, content] of (opts.messages ?? []).entries()) {
     await chats.addMessage(chat.id, owner.user.id, i % 2 ? 'ASSISTANT' : 'USER', content);
   }
+  if (opts.teamId) return chats.setTeam(sessionOf(owner), chat.id, opts.teamId);
   return chat;
+}
+
+/**
+ * A team created by `owner` through TeamsService; each of `members` joins with its role
+ * through a real invitation and accept.
+ */
+export async function newTeam(
+  t: TestApp,
+  owner: TestUser,
+  opts: { name?: string; members?: [TestUser, TeamRole][] } = {},
+): Promise<Team> {
+  const { team } = await t.app
+    .get(TeamsService)
+    .create(sessionOf(owner), { name: opts.name ?? 'A team' });
+  const invitations = t.app.get(TeamInvitationsService);
+  for (const [member, role] of opts.members ?? []) {
+    const { token } = await invitations.create(sessionOf(owner), team.id, {
+      email: member.user.email,
+      role,
+    });
+    await invitations.accept(sessionOf(member), token);
+  }
+  return team;
 }
 
 /** Σ ledger amounts and the stored balance of one user: equal at every commit. */

@@ -1,4 +1,6 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { IsIn, IsOptional, IsUUID, ValidateIf } from 'class-validator';
+import { PageQueryDto } from '../../common/pagination/pagination';
 import { IsBoundedString } from '../../common/validation/validators';
 import type { Chat } from '../chat.entity';
 import { MESSAGE_ROLES, type Message, type MessageRole } from '../message.entity';
@@ -6,6 +8,22 @@ import { MESSAGE_ROLES, type Message, type MessageRole } from '../message.entity
 /** POST /api/chats and PATCH /api/chats/{id}: a title of 1 to 200 characters. */
 export class ChatTitleDto {
   @IsBoundedString(1, 200) title: string;
+}
+
+/** GET /api/chats: `scope=all` adds the chats shared with the caller's teams. */
+export class ChatListQueryDto extends PageQueryDto {
+  @ApiPropertyOptional({ enum: ['own', 'all'], default: 'own' })
+  @IsOptional()
+  @IsIn(['own', 'all'])
+  scope?: 'own' | 'all';
+}
+
+/** PUT /api/chats/{id}/team: a team id shares the chat, `null` unshares it. */
+export class ChatTeamDto {
+  @ApiProperty({ format: 'uuid', nullable: true, type: String })
+  @ValidateIf((_o, v) => v !== null)
+  @IsUUID()
+  teamId: string | null;
 }
 
 export class MessageDto {
@@ -21,7 +39,13 @@ export class ChatDto {
   @ApiProperty({ format: 'uuid' }) id: string;
   @ApiProperty() title: string;
   @ApiProperty({ format: 'uuid' }) userId: string;
-  @ApiProperty({ format: 'uuid', nullable: true, type: String }) teamId: string | null;
+  @ApiProperty({
+    format: 'uuid',
+    nullable: true,
+    type: String,
+    description: 'team it is shared with',
+  })
+  teamId: string | null;
   @ApiProperty() createdAt: string;
   @ApiProperty() updatedAt: string;
   @ApiPropertyOptional({ type: [MessageDto], description: 'oldest first' }) messages?: MessageDto[];
