@@ -1,0 +1,22 @@
+import { Module } from '@nestjs/common';
+import { TypeOrmModule } from '@nestjs/typeorm';
+import { UsersModule } from '../users/users.module';
+import { BillingController } from './billing.controller';
+import { CreditsPurchaseController } from './credits-purchase.controller';
+import { PaymentController } from './payment.controller';
+import { PaymentsService } from './payments.service';
+import { StripeClient } from './stripe.client';
+import { Subscription } from './subscription.entity';
+import { SubscriptionsService } from './subscriptions.service';
+
+/**
+ * Payments through Stripe: the payment routes, the `subscriptions` table and the one Stripe
+ * adapter. Exports what the webhooks module needs.
+ */
+@Module({
+  imports: [TypeOrmModule.forFeature([Subscription]), UsersModule],
+  controllers: [PaymentController, CreditsPurchaseController, BillingController],
+  providers: [StripeClient, PaymentsService, SubscriptionsService],
+  exports: [StripeClient, SubscriptionsService],
+})
+export class BillingModule {}

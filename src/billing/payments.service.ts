@@ -1,0 +1,159 @@
+import { Injectable } from '@nestjs/common';
+import { ConfigService } from '@nestjs/config';
+import { AppError, ErrorCode } from '../common/errors/app-error';
+import type { SessionUser } from '../common/auth/session-user';
+import type { AppConfig } from '../config/app.config';
+import { UsersService } from '../users/users.service';
+import {
+  type ClientSecretDto,
+  type CreatePaymentIntentDto,
+  type InvoicesDto,
+  mapInvoice,
+  mapRefund,
+  type PaymentConfigDto,
+  type PurchaseCreditsDto,
+  type RefundDto,
+  type RefundResponseDto,
+} from './dto/payment.dto';
+import { idempotencyKey } from './idempotency';
+import { formatMajor, isTwoDecimalCurrency, maxCreditsFor, toMinorUnits } from './money';
+import { StripeClient } from './stripe.client';
+
+/** Metadata `type` of a credit purchase (spec Payments rule 3); the webhook grants on it. */
+export const CREDIT_PURCHASE = 'credit_purchase';
+
+/** Spec "Payments and credits": one-time payments, credit purchases, refunds and invoices. */
+@Injectable()
+export class PaymentsService {
+  constructor(
+    private readonly stripe: StripeClient,
+    private readonly users: UsersService,
+    private readonly config: ConfigService<AppConfig, true>,
+  ) {}
+
+  /** The publishable key and configured plan prices. Throws PAYMENTS_NOT_CONFIGURED (503). */
+  paymentConfig(): PaymentConfigDto {
+    if (!this.stripe.configured)
+      throw new AppError(ErrorCode.PAYMENTS_NOT_CONFIGURED, 'Payments are not configured');
+    const { publishableKey, prices } = this.config.get('stripe', { infer: true });
+    const plans = (['BASIC', 'PRO'] as const)
+      .filter((plan) => prices[plan])
+      .map((plan) => ({ plan, priceId: prices[plan]! }));
+    return { publishableKey: publishableKey ?? null, plans };
+  }
+
+  /**
+   * A payment intent for `amount` major units of `currency` (default usd); the processor
+   * receives `amount * 100` (rule 1). Nothing is granted for it. Throws 400 for a currency that
+   * does not have two decimals, and the processor errors of StripeClient.call.
+   */
+  async createPaymentIntent(
+    user: SessionUser,
+    dto: CreatePaymentIntentDto,
+    clientKey?: string,
+  ): Promise<ClientSecretDto> {
+    const currency = dto.currency ?? 'usd';
+    if (!isTwoDecimalCurrency(currency))
+      throw new AppError(
+        ErrorCode.VALIDATION_FAILED,
+        `currency ${currency} is not supported: amounts are sent as amount × 100`,
+      );
+    const key = idempotencyKey(user.id, 'payment-intent', clientKey);
+    const intent = await this.stripe.call('paymentIntents.create', (s) =>
+      s.paymentIntents.create(
+        {
+          amount: minor(dto.amount),
+          currency,
+          metadata: { userId: user.id },
+        },
+        { idempotencyKey: key },
+      ),
+    );
+    return { clientSecret: intent.client_secret! };
+  }
+
+  /**
+   * A USD payment intent for a credit purchase with metadata `{userId, credits, type:
+   * 'credit_purchase'}` (rule 3); the credits are granted by the `payment_intent.succeeded`
+   * webhook. Throws 400 when `amount` exceeds PURCHASE_MAX_USD or `credits` exceeds
+   * `amount × CREDITS_PER_USD`, and the processor errors of StripeClient.call.
+   */
+  async purchaseCredits(
+    user: SessionUser,
+    dto: PurchaseCreditsDto,
+    clientKey?: string,
+  ): Promise<ClientSecretDto> {
+    const { purchaseMaxUsd, creditsPerUsd } = this.config.get('credits', { infer: true });
+    if (dto.amount > purchaseMaxUsd)
+      throw new AppError(
+        ErrorCode.VALIDATION_FAILED,
+        `amount must not be greater than ${purchaseMaxUsd} USD`,
+        { maxAmount: purchaseMaxUsd },
+      );
+    const maxCredits = maxCreditsFor(dto.amount, creditsPerUsd);
+    if (dto.credits > maxCredits)
+      throw new AppError(
+        ErrorCode.VALIDATION_FAILED,
+        `${dto.amount} USD buys at most ${maxCredits} credits (${creditsPerUsd} per USD)`,
+        { maxCredits },
+      );
+    const amount = minor(dto.amount);
+    const key = idempotencyKey(user.id, 'credit-purchase', clientKey);
+    const intent = await this.stripe.call('paymentIntents.create', (s) =>
+      s.paymentIntents.create(
+        {
+          amount,
+          currency: 'usd',
+          description: `${dto.credits} credits for ${formatMajor(amount)} USD`,
+          metadata: { userId: user.id, credits: String(dto.credits), type: CREDIT_PURCHASE },
+        },
+        { idempotencyKey: key },
+      ),
+    );
+    return { clientSecret: intent.client_secret! };
+  }
+
+  /**
+   * Refunds a payment intent: in full without `amount`, else `amount * 100` minor units.
+   * Credits bought with it are taken back by the `charge.refunded` webhook, not here.
+   * Throws the processor errors of StripeClient.call (an unknown intent is 400).
+   */
+  async refund(admin: SessionUser, dto: RefundDto, clientKey?: string): Promise<RefundResponseDto> {
+    const key = idempotencyKey(admin.id, 'refund', clientKey);
+    const refund = await this.stripe.call('refunds.create', (s) =>
+      s.refunds.create(
+        {
+          payment_intent: dto.paymentIntentId,
+          ...(dto.amount === undefined ? {} : { amount: minor(dto.amount) }),
+          metadata: { requestedBy: admin.id },
+        },
+        { idempotencyKey: key },
+      ),
+    );
+    return { refund: mapRefund(refund) };
+  }
+
+  /**
+   * At most 10 of the session user's invoices in the processor's order (newest first); an
+   * empty list without a payment customer (spec Limits 5). Throws the errors of call().
+   */
+  async history(user: SessionUser): Promise<InvoicesDto> {
+    if (!this.stripe.configured)
+      throw new AppError(ErrorCode.PAYMENTS_NOT_CONFIGURED, 'Payments are not configured');
+    const { paymentCustomerId } = await this.users.get(user.id);
+    if (!paymentCustomerId) return { invoices: [] };
+    const page = await this.stripe.call('invoices.list', (s) =>
+      s.invoices.list({ customer: paymentCustomerId, limit: 10 }),
+    );
+    return { invoices: page.data.slice(0, 10).map(mapInvoice) };
+  }
+}
+
+/** `toMinorUnits` with its RangeError as a 400 (validation already bounds the decimals). */
+function minor(amount: number): number {
+  try {
+    return toMinorUnits(amount);
+  } catch {
+    throw new AppError(ErrorCode.VALIDATION_FAILED, 'amount must have at most two decimals');
+  }
+}

@@ -1,0 +1,184 @@
+import { Injectable, Logger } from '@nestjs/common';
+import { ConfigService } from '@nestjs/config';
+import { isUUID } from 'class-validator';
+import type Stripe from 'stripe';
+import type { EntityManager } from 'typeorm';
+import type { SessionUser } from '../common/auth/session-user';
+import { AppError, ErrorCode } from '../common/errors/app-error';
+import type { AppConfig } from '../config/app.config';
+import { returning } from '../credits/sql';
+import type { Plan } from '../users/user.entity';
+import { UsersService } from '../users/users.service';
+import type { CreateSubscriptionDto, SubscriptionCreatedDto } from './dto/payment.dto';
+import { idempotencyKey } from './idempotency';
+import { StripeClient } from './stripe.client';
+import { PLAN_GRANTING_STATUSES, TERMINAL_STATUSES } from './subscription.entity';
+
+/** What `sync` did with a subscription state. */
+export type SyncOutcome = 'applied' | 'stale' | 'unknown-user';
+
+const idOf = (v: string | { id: string }): string => (typeof v === 'string' ? v : v.id);
+
+/**
+ * Subscriptions: creation for the session user (spec Payments rule 2) and the local copy kept
+ * from the processor's events, from which the user's plan is derived.
+ */
+@Injectable()
+export class SubscriptionsService {
+  private readonly logger = new Logger('Subscriptions');
+
+  constructor(
+    private readonly stripe: StripeClient,
+    private readonly users: UsersService,
+    private readonly config: ConfigService<AppConfig, true>,
+  ) {}
+
+  /** BASIC or PRO for a configured price id (STRIPE_PRICE_*), else null. */
+  planForPrice(priceId: string | null | undefined): Exclude<Plan, 'FREE'> | null {
+    if (!priceId) return null;
+    const { prices } = this.config.get('stripe', { infer: true });
+    if (prices.PRO === priceId) return 'PRO';
+    if (prices.BASIC === priceId) return 'BASIC';
+    return null;
+  }
+
+  /**
+   * Creates an incomplete subscription to `priceId` for the session user (rule 2): a customer
+   * is created first when the user has none, and stored. Returns the subscription id and the
+   * client secret of its first invoice's payment intent (null when nothing is due).
+   * Throws PAYMENTS_NOT_CONFIGURED (503), VALIDATION_FAILED (400) for a price that is not
+   * configured, and the processor errors of StripeClient.call.
+   */
+  async create(
+    user: SessionUser,
+    dto: CreateSubscriptionDto,
+    clientKey?: string,
+  ): Promise<SubscriptionCreatedDto> {
+    if (!this.stripe.configured)
+      throw new AppError(ErrorCode.PAYMENTS_NOT_CONFIGURED, 'Payments are not configured');
+    if (!this.planForPrice(dto.priceId))
+      throw new AppError(ErrorCode.VALIDATION_FAILED, 'priceId is not one of the plan prices');
+    const key = idempotencyKey(user.id, 'subscription', clientKey);
+    const customer = await this.ensureCustomer(user.id);
+    const subscription = await this.stripe.call('subscriptions.create', (s) =>
+      s.subscriptions.create(
+        {
+          customer,
+          items: [{ price: dto.priceId }],
+          payment_behavior: 'default_incomplete',
+          payment_settings: { save_default_payment_method: 'on_subscription' },
+          expand: ['latest_invoice.payment_intent'],
+          metadata: { userId: user.id },
+        },
+        { idempotencyKey: key },
+      ),
+    );
+    const invoice = subscription.latest_invoice as Stripe.Invoice | null;
+    const intent = invoice?.payment_intent as Stripe.PaymentIntent | null | undefined;
+    return { subscriptionId: subscription.id, clientSecret: intent?.client_secret ?? null };
+  }
+
+  /** The processor's current state of subscription `id`. Throws the errors of call(). */
+  retrieve(id: string): Promise<Stripe.Subscription> {
+    return this.stripe.call('subscriptions.retrieve', (s) => s.subscriptions.retrieve(id));
+  }
+
+  /**
+   * Applies a subscription state seen at `stateAt` (Unix seconds: the event's `created`) inside
+   * the caller's transaction, then recomputes the owner's plan. The owner is the user with the
+   * subscription's customer id, else `metadata.userId` (that customer is then linked to them).
+   * A state older than the stored one, or any state after a terminal one (canceled), is
+   * ignored ('stale'), so out-of-order delivery ends in the processor's latest state.
+   * `deleted` marks a `customer.subscription.deleted` event. An unknown owner is logged and
+   * answered 'unknown-user'.
+   */
+  async sync(
+    sub: Stripe.Subscription,
+    stateAt: number,
+    m: EntityManager,
+    deleted = false,
+  ): Promise<SyncOutcome> {
+    const customerId = idOf(sub.customer);
+    const userId = await this.ownerOf(customerId, sub.metadata?.userId, m);
+    if (!userId) {
+      this.logger.warn({ subscription: sub.id }, 'Subscription of an unknown user ignored');
+      return 'unknown-user';
+    }
+    // Serialises plan changes of one user, so two subscriptions never race on users.plan.
+    await m.query('SELECT pg_advisory_xact_lock(hashtext($1))', [`plan:${userId}`]);
+    const priceId = sub.items?.data?.[0]?.price?.id ?? null;
+    const rows = await returning<{ id: string }>(
+      m,
+      `INSERT INTO subscriptions
+         ("processorId", "userId", "customerId", "priceId", plan, status, "currentPeriodEnd", "stateAt")
+       VALUES ($1, $2, $3, $4, $5, $6, to_timestamp($7), to_timestamp($8))
+       ON CONFLICT ("processorId") DO UPDATE SET
+         "customerId" = EXCLUDED."customerId", "priceId" = EXCLUDED."priceId",
+         plan = EXCLUDED.plan, status = EXCLUDED.status,
+         "currentPeriodEnd" = EXCLUDED."currentPeriodEnd", "stateAt" = EXCLUDED."stateAt",
+         "updatedAt" = now()
+       WHERE subscriptions.status <> ALL($9) AND subscriptions."stateAt" <= EXCLUDED."stateAt"
+       RETURNING id`,
+      [
+        sub.id,
+        userId,
+        customerId,
+        priceId,
+        this.planForPrice(priceId),
+        deleted ? 'canceled' : sub.status,
+        sub.current_period_end ?? null,
+        stateAt,
+        [...TERMINAL_STATUSES],
+      ],
+    );
+    await this.refreshPlan(userId, m);
+    return rows.length ? 'applied' : 'stale';
+  }
+
+  /**
+   * Sets the user's plan to the best plan among their active or trialing subscriptions
+   * (PRO over BASIC), or FREE when there is none.
+   */
+  private async refreshPlan(userId: string, m: EntityManager): Promise<void> {
+    const rows: { plan: string }[] = await m.query(
+      `SELECT plan FROM subscriptions
+       WHERE "userId" = $1 AND plan IS NOT NULL AND status = ANY($2)`,
+      [userId, [...PLAN_GRANTING_STATUSES]],
+    );
+    const plans = new Set(rows.map((r) => r.plan));
+    const plan: Plan = plans.has('PRO') ? 'PRO' : plans.has('BASIC') ? 'BASIC' : 'FREE';
+    await this.users.setPlan(userId, plan, m);
+  }
+
+  /** The user id owning `customerId`, else a valid existing `metadataUserId` (then linked). */
+  private async ownerOf(
+    customerId: string,
+    metadataUserId: string | undefined,
+    m: EntityManager,
+  ): Promise<string | null> {
+    const byCustomer = await this.users.findByPaymentCustomerId(customerId, m);
+    if (byCustomer) return byCustomer.id;
+    if (!metadataUserId || !isUUID(metadataUserId)) return null;
+    const user = await this.users.findById(metadataUserId, m);
+    if (!user) return null;
+    await this.users.linkPaymentCustomer(user.id, customerId, m);
+    return user.id;
+  }
+
+  /**
+   * The user's payment customer id, creating the customer (email, name, metadata userId) when
+   * there is none. The Idempotency-Key is derived from the user id, so concurrent first
+   * subscriptions create one customer.
+   */
+  private async ensureCustomer(userId: string): Promise<string> {
+    const user = await this.users.get(userId);
+    if (user.paymentCustomerId) return user.paymentCustomerId;
+    const customer = await this.stripe.call('customers.create', (s) =>
+      s.customers.create(
+        { email: user.email, name: user.name ?? undefined, metadata: { userId: user.id } },
+        { idempotencyKey: `customer:${user.id}` },
+      ),
+    );
+    return this.users.linkPaymentCustomer(user.id, customer.id);
+  }
+}

@@ -1,0 +1,145 @@
+import { Injectable, Logger } from '@nestjs/common';
+import { isUUID } from 'class-validator';
+import type Stripe from 'stripe';
+import type { EntityManager } from 'typeorm';
+import { formatMajor, proportionalShare } from '../billing/money';
+import { CREDIT_PURCHASE } from '../billing/payments.service';
+import { StripeClient } from '../billing/stripe.client';
+import { AppError, ErrorCode } from '../common/errors/app-error';
+import { CreditsService } from '../credits/credits.service';
+import { UsersService } from '../users/users.service';
+
+/** What a handler did; logged with the event (`applied`/`stale`: a subscription state). */
+export type HandlerOutcome =
+  'granted' | 'clawed-back' | 'applied' | 'stale' | 'duplicate' | 'ignored' | 'unknown-user';
+
+/** A paid credit purchase as carried by a payment intent or a checkout session. */
+export interface PaidPurchase {
+  userId?: string | null;
+  /** Metadata `credits`: a decimal integer string. */
+  credits?: string;
+  /** The payment intent id (or the session id when there is none): the grant's unique key. */
+  reference: string;
+  /** Minor units paid, for the ledger description. */
+  amount: number;
+  currency: string;
+}
+
+const idOf = (v: string | { id: string } | null | undefined): string | null =>
+  v == null ? null : typeof v === 'string' ? v : v.id;
+
+/**
+ * Credit purchases from processor events: the grant on a successful payment and the
+ * proportional clawback on a refund. Every effect runs in the caller's transaction (the one
+ * that records the event) and is idempotent on the payment intent id, so a payment is granted
+ * once however many events name it.
+ */
+@Injectable()
+export class CreditPurchaseHandler {
+  private readonly logger = new Logger('CreditPurchases');
+
+  constructor(
+    private readonly credits: CreditsService,
+    private readonly users: UsersService,
+    private readonly stripe: StripeClient,
+  ) {}
+
+  /** `payment_intent.succeeded` (spec Events): grants when metadata type is credit_purchase. */
+  onPaymentSucceeded(pi: Stripe.PaymentIntent, m: EntityManager): Promise<HandlerOutcome> {
+    if (pi.metadata?.type !== CREDIT_PURCHASE) return Promise.resolve('ignored');
+    return this.grant(
+      {
+        userId: pi.metadata.userId,
+        credits: pi.metadata.credits,
+        reference: pi.id,
+        amount: pi.amount_received || pi.amount,
+        currency: pi.currency,
+      },
+      m,
+    );
+  }
+
+  /**
+   * Adds `credits` to the user as one PURCHASE entry keyed by `reference` (unique, so a second
+   * event for the same payment, even concurrent, grants nothing). A missing or malformed
+   * `credits`, or a user id that does not exist, is logged and acknowledged, not retried.
+   */
+  async grant(p: PaidPurchase, m: EntityManager): Promise<HandlerOutcome> {
+    const credits = p.credits && /^\d{1,9}$/.test(p.credits) ? Number(p.credits) : 0;
+    if (credits <= 0) {
+      this.logger.warn({ reference: p.reference }, 'Credit purchase without valid credits ignored');
+      return 'ignored';
+    }
+    if (!p.userId || !isUUID(p.userId) || !(await this.users.findById(p.userId, m))) {
+      this.logger.warn({ reference: p.reference }, 'Credit purchase of an unknown user ignored');
+      return 'unknown-user';
+    }
+    const paid = `${formatMajor(p.amount)} ${p.currency.toUpperCase()}`;
+    const granted = await this.credits.grant(
+      p.userId,
+      credits,
+      'PURCHASE',
+      `Purchase of ${credits} credits (${paid}, ${p.reference})`,
+      p.reference,
+      m,
+    );
+    return granted ? 'granted' : 'duplicate';
+  }
+
+  /**
+   * Before the transaction of a `charge.refunded` event: when the refunded payment has not been
+   * granted yet (the refund event came first), fetch its payment intent so that the grant can
+   * be made before it is taken back. Undefined otherwise, without a secret key, or for an
+   * intent the processor does not know. Throws the processor's transient errors (→ 500, retry).
+   */
+  async prepareRefund(charge: Stripe.Charge): Promise<Stripe.PaymentIntent | undefined> {
+    const pi = idOf(charge.payment_intent);
+    if (!pi || !this.stripe.configured || (await this.credits.findByReference(pi))) return;
+    try {
+      return await this.stripe.call('paymentIntents.retrieve', (s) =>
+        s.paymentIntents.retrieve(pi),
+      );
+    } catch (err) {
+      // An intent the processor does not know bought nothing here; anything else is retried.
+      if (err instanceof AppError && err.code === ErrorCode.PAYMENT_REQUEST_INVALID) return;
+      throw err;
+    }
+  }
+
+  /**
+   * `charge.refunded`: takes back floor(granted × amount_refunded / amount) credits of the
+   * purchase, less what earlier refund events of this payment already took, as REFUND entries
+   * bounded by the balance (a shortfall is written in the entry's description). Serialised per
+   * payment, so the total taken never exceeds the proportional share of the latest cumulative
+   * refund, in any order or number of deliveries. `latePayment` is the intent fetched by
+   * prepareRefund: granted first when it is a succeeded credit purchase.
+   */
+  async onChargeRefunded(
+    charge: Stripe.Charge,
+    latePayment: Stripe.PaymentIntent | undefined,
+    m: EntityManager,
+  ): Promise<HandlerOutcome> {
+    const pi = idOf(charge.payment_intent);
+    if (!pi) return 'ignored';
+    await m.query('SELECT pg_advisory_xact_lock(hashtext($1))', [`refund:${pi}`]);
+    if (latePayment?.id === pi && latePayment.status === 'succeeded')
+      await this.onPaymentSucceeded(latePayment, m);
+    const purchase = await this.credits.findByReference(pi, m);
+    if (!purchase || purchase.type !== 'PURCHASE') return 'ignored';
+
+    const share = proportionalShare(purchase.amount, charge.amount_refunded, charge.amount);
+    const prefix = `refund:${pi}:`;
+    const taken = -(await this.credits.sumByReferencePrefix(purchase.userId, prefix, m));
+    const due = share - taken;
+    if (due <= 0) return 'duplicate';
+    const refunded = `${formatMajor(charge.amount_refunded)} of ${formatMajor(charge.amount)}`;
+    await this.credits.clawback(
+      purchase.userId,
+      due,
+      `${prefix}${charge.amount_refunded}`,
+      `Refund of ${refunded} ${charge.currency.toUpperCase()} (${pi}): ${due} credits taken back`,
+      m,
+    );
+    return 'clawed-back';
+  }
+}

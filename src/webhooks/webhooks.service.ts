@@ -1,0 +1,178 @@
+import { Injectable, Logger } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { isUUID } from 'class-validator';
+import type Stripe from 'stripe';
+import { DataSource, type EntityManager, QueryFailedError } from 'typeorm';
+import { CREDIT_PURCHASE } from '../billing/payments.service';
+import { StripeClient } from '../billing/stripe.client';
+import { SubscriptionsService } from '../billing/subscriptions.service';
+import { AppError, ErrorCode } from '../common/errors/app-error';
+import { returning } from '../credits/sql';
+import { UsersService } from '../users/users.service';
+import { CreditPurchaseHandler, type HandlerOutcome } from './credit-purchase.handler';
+
+/** Event types with an effect; any other verified event is acknowledged and not recorded. */
+export const HANDLED_EVENTS = [
+  'payment_intent.succeeded',
+  'checkout.session.completed',
+  'customer.subscription.created',
+  'customer.subscription.updated',
+  'customer.subscription.deleted',
+  'charge.refunded',
+] as const;
+
+/** Processor reads done before the transaction, so no connection waits on the network. */
+interface Prefetched {
+  subscription?: Stripe.Subscription;
+  paymentIntent?: Stripe.PaymentIntent;
+}
+
+/** PostgreSQL codes of a transaction that lost a race and can simply run again. */
+const RETRYABLE = new Set(['23505', '40001', '40P01']);
+const isRetryable = (err: unknown) =>
+  err instanceof QueryFailedError && RETRYABLE.has((err as { code?: string }).code ?? '');
+
+const idOf = (v: string | { id: string } | null | undefined): string | null =>
+  v == null ? null : typeof v === 'string' ? v : v.id;
+
+/**
+ * Spec "Events": verifies a delivery, then applies its effect and records the event id in ONE
+ * transaction. A duplicate (sequential or concurrent) finds the id and does nothing; a failed
+ * attempt rolls back both, answers 500, and the processor's retry runs it again.
+ */
+@Injectable()
+export class WebhooksService {
+  private readonly logger = new Logger('Webhooks');
+
+  constructor(
+    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly stripe: StripeClient,
+    private readonly subscriptions: SubscriptionsService,
+    private readonly purchases: CreditPurchaseHandler,
+    private readonly users: UsersService,
+  ) {}
+
+  /**
+   * Handles one delivery: `rawBody` exactly as received and the signature header. Answers
+   * `{received: true}` for a processed, duplicate or unhandled event type (spec Events 2).
+   * Throws WEBHOOK_SIGNATURE_INVALID (400, nothing written), PAYMENTS_NOT_CONFIGURED (503)
+   * without STRIPE_WEBHOOK_SECRET, WEBHOOK_HANDLER_FAILED (500) when the effect fails.
+   */
+  async receive(
+    rawBody: Buffer | undefined,
+    signature: string | undefined,
+  ): Promise<{ received: true }> {
+    const event = this.stripe.constructEvent(rawBody, signature);
+    if (!(HANDLED_EVENTS as readonly string[]).includes(event.type)) return { received: true };
+    try {
+      const outcome = await this.process(event);
+      this.logger.log({ event: event.id, type: event.type, outcome }, 'Webhook event handled');
+    } catch (err) {
+      const e = err instanceof Error ? err : new Error(String(err));
+      this.logger.error(
+        { event: event.id, type: event.type, err: { name: e.name, message: e.message } },
+        'Webhook handler failed; the processor will retry',
+      );
+      throw new AppError(ErrorCode.WEBHOOK_HANDLER_FAILED, 'Webhook handler failed');
+    }
+    return { received: true };
+  }
+
+  private async process(event: Stripe.Event): Promise<HandlerOutcome | 'already-processed'> {
+    const seen = await this.dataSource.query('SELECT 1 FROM webhook_events WHERE id = $1', [
+      event.id,
+    ]);
+    if (seen.length) return 'already-processed';
+    const prefetched = await this.prefetch(event);
+    for (let attempt = 1; ; attempt++) {
+      try {
+        return await this.dataSource.transaction(async (m) => {
+          // Blocks while a concurrent delivery of the same event is in flight; DO NOTHING once
+          // it commits, or proceeds if it rolled back.
+          const fresh = await returning<{ id: string }>(
+            m,
+            `INSERT INTO webhook_events (id, type, "eventCreatedAt")
+             VALUES ($1, $2, to_timestamp($3)) ON CONFLICT (id) DO NOTHING RETURNING id`,
+            [event.id, event.type, event.created],
+          );
+          if (!fresh.length) return 'already-processed';
+          return this.apply(event, prefetched, m);
+        });
+      } catch (err) {
+        // A race with another event for the same payment: the rerun sees its committed effect.
+        if (attempt < 2 && isRetryable(err)) continue;
+        throw err;
+      }
+    }
+  }
+
+  private async prefetch(event: Stripe.Event): Promise<Prefetched> {
+    if (event.type === 'checkout.session.completed') {
+      const subscription = idOf(event.data.object.subscription);
+      if (subscription) return { subscription: await this.subscriptions.retrieve(subscription) };
+    }
+    if (event.type === 'charge.refunded')
+      return { paymentIntent: await this.purchases.prepareRefund(event.data.object) };
+    return {};
+  }
+
+  private async apply(
+    event: Stripe.Event,
+    prefetched: Prefetched,
+    m: EntityManager,
+  ): Promise<HandlerOutcome> {
+    switch (event.type) {
+      case 'payment_intent.succeeded':
+        return this.purchases.onPaymentSucceeded(event.data.object, m);
+      case 'customer.subscription.created':
+      case 'customer.subscription.updated':
+        return this.subscriptions.sync(event.data.object, event.created, m);
+      case 'customer.subscription.deleted':
+        return this.subscriptions.sync(event.data.object, event.created, m, true);
+      case 'checkout.session.completed':
+        return this.onCheckoutCompleted(event.data.object, prefetched, m);
+      case 'charge.refunded':
+        return this.purchases.onChargeRefunded(event.data.object, prefetched.paymentIntent, m);
+      default:
+        return 'ignored';
+    }
+  }
+
+  /**
+   * `checkout.session.completed`: links the session's customer to the user named by
+   * `client_reference_id` (else `metadata.userId`), applies the subscription state fetched
+   * before the transaction, and grants a paid `credit_purchase` session under its payment
+   * intent id (so the intent's own `payment_intent.succeeded` grants nothing more).
+   */
+  private async onCheckoutCompleted(
+    session: Stripe.Checkout.Session,
+    prefetched: Prefetched,
+    m: EntityManager,
+  ): Promise<HandlerOutcome> {
+    const userId = session.client_reference_id ?? session.metadata?.userId ?? null;
+    if (!userId || !isUUID(userId) || !(await this.users.findById(userId, m))) {
+      this.logger.warn({ session: session.id }, 'Checkout session of an unknown user ignored');
+      return 'unknown-user';
+    }
+    const customer = idOf(session.customer);
+    if (customer) await this.users.linkPaymentCustomer(userId, customer, m);
+    let outcome: HandlerOutcome = 'ignored';
+    if (prefetched.subscription) {
+      const now = Math.floor(Date.now() / 1000);
+      outcome = await this.subscriptions.sync(prefetched.subscription, now, m);
+    }
+    if (session.metadata?.type === CREDIT_PURCHASE && session.payment_status === 'paid') {
+      outcome = await this.purchases.grant(
+        {
+          userId,
+          credits: session.metadata.credits,
+          reference: idOf(session.payment_intent) ?? session.id,
+          amount: session.amount_total ?? 0,
+          currency: session.currency ?? 'usd',
+        },
+        m,
+      );
+    }
+    return outcome;
+  }
+}

@@ -1,0 +1,76 @@
+import { chargeObject, signatureFor, stripeEvent } from './stripe-events';
+import { StripeTestServer } from './stripe-server';
+
+/**
+ * `npx ts-node --transpile-only test/servers/stripe-server.cli.ts`: the local Stripe server from
+ * the tests on a fixed port, for trying the payment flow without a Stripe account. Besides
+ * the API, it plays the customer and the processor's webhook sender:
+ *
+ *   POST /_test/payment_intents/{id}/succeed       pay → deliver payment_intent.succeeded
+ *   POST /_test/payment_intents/{id}/refunded      deliver charge.refunded (refunds so far)
+ *   POST /_test/subscriptions/{id}/activate        pay → deliver customer.subscription.updated
+ *   POST /_test/subscriptions/{id}/cancel          deliver customer.subscription.deleted
+ *
+ * Each answers the event and the service's webhook answer. Variables: MOCK_STRIPE_PORT (12111),
+ * WEBHOOK_URL (http://127.0.0.1:3000/api/webhooks/payment), STRIPE_WEBHOOK_SECRET
+ * (whsec_local), STRIPE_SECRET_KEY (sk_test_local).
+ */
+async function main(): Promise<void> {
+  const secret = process.env.STRIPE_WEBHOOK_SECRET ?? 'whsec_local';
+  const webhookUrl = process.env.WEBHOOK_URL ?? 'http://127.0.0.1:3000/api/webhooks/payment';
+  const server = new StripeTestServer(process.env.STRIPE_SECRET_KEY ?? 'sk_test_local');
+
+  const send = async (type: string, object: Record<string, any>) => {
+    const event = stripeEvent(type, object);
+    const payload = JSON.stringify(event);
+    const res = await fetch(webhookUrl, {
+      method: 'POST',
+      headers: {
+        'content-type': 'application/json',
+        'stripe-signature': signatureFor(payload, secret),
+      },
+      body: payload,
+    });
+    const answer = { status: res.status, body: await res.text() };
+    return { status: 200, body: { event: { id: event.id, type }, webhook: answer } };
+  };
+
+  server.control = async (method, path) => {
+    const [, , resource, id, action] = path.split('/');
+    const notFound = { status: 404, body: { error: { message: `unknown ${path}` } } };
+    if (method !== 'POST') return notFound;
+    if (resource === 'payment_intents' && server.paymentIntents.has(id)) {
+      if (action === 'succeed')
+        return send('payment_intent.succeeded', server.succeedPaymentIntent(id));
+      if (action === 'refunded') {
+        const pi = server.paymentIntents.get(id)!;
+        const charge = chargeObject({
+          paymentIntent: id,
+          amount: pi.amount,
+          amountRefunded: pi.amount_refunded ?? 0,
+        });
+        return send('charge.refunded', charge);
+      }
+    }
+    const sub = resource === 'subscriptions' ? server.subscriptions.get(id) : undefined;
+    if (sub && action === 'activate') {
+      sub.status = 'active';
+      const invoice = server.invoices.get(sub.customer)?.find((i) => i.id === sub.latest_invoice);
+      if (invoice) Object.assign(invoice, { status: 'paid', amount_paid: invoice.amount_due });
+      return send('customer.subscription.updated', sub);
+    }
+    if (sub && action === 'cancel') {
+      sub.status = 'canceled';
+      return send('customer.subscription.deleted', sub);
+    }
+    return notFound;
+  };
+
+  await server.start(Number(process.env.MOCK_STRIPE_PORT ?? 12111));
+  console.log(
+    `Stripe test server: STRIPE_API_BASE=${server.url} STRIPE_SECRET_KEY=${server.secretKey}`,
+  );
+  console.log(`Webhooks are signed with ${secret} and posted to ${webhookUrl}`);
+}
+
+void main();
