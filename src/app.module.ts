@@ -4,7 +4,10 @@ import { APP_FILTER, APP_GUARD, APP_INTERCEPTOR, APP_PIPE } from '@nestjs/core';
 import { randomUUID } from 'node:crypto';
 import { LoggerModule } from 'nestjs-pino';
 import { AiModule } from './ai/ai.module';
+import { AuthGithubModule } from './auth-github/auth-github.module';
+import { AuthGoogleModule } from './auth-google/auth-google.module';
 import { AuthModule } from './auth/auth.module';
+import { BillingModule } from './billing/billing.module';
 import { ChatsModule } from './chats/chats.module';
 import { ClockModule } from './common/clock/clock';
 import { JwtAuthGuard } from './common/auth/jwt-auth.guard';
@@ -17,7 +20,11 @@ import { loadConfig } from './config/load-config';
 import { CreditsModule } from './credits/credits.module';
 import { DatabaseModule } from './database/database.module';
 import { HealthModule } from './health/health.module';
+import { PagesModule } from './pages/pages.module';
+import { TeamsModule } from './teams/teams.module';
+import { UploadsModule } from './uploads/uploads.module';
 import { UsersModule } from './users/users.module';
+import { WebhooksModule } from './webhooks/webhooks.module';
 
 /**
  * The whole service. `forRoot(env)` merges `env` over process.env (tests use it for ports and
@@ -67,8 +74,15 @@ export class AppModule {
         CreditsModule,
         UsersModule,
         AuthModule,
+        AuthGoogleModule,
+        AuthGithubModule,
+        TeamsModule,
         ChatsModule,
         AiModule,
+        BillingModule,
+        WebhooksModule,
+        UploadsModule,
+        PagesModule,
         HealthModule,
       ],
       providers: [

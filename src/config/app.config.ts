@@ -1,4 +1,5 @@
-import { validateEnv } from './env.validation';
+import { resolve } from 'node:path';
+import { type UploadContentType, UPLOAD_CONTENT_TYPES, validateEnv } from './env.validation';
 
 /** Typed configuration, validated once at boot; read with `ConfigService<AppConfig, true>`. */
 export interface AppConfig {
@@ -28,12 +29,19 @@ export interface AppConfig {
     adminEmails: string[];
     signupCredits: number;
   };
+  /** Social login (spec Authentication 2–3); a provider without id and secret is not offered. */
+  oauth: { google: OAuthClientConfig; github: OAuthClientConfig };
   openai: ProviderConfig;
   anthropic: ProviderConfig;
   gemini: ProviderConfig;
   ai: {
     /** JSON catalogue replacing the default models. */
     modelsFile?: string;
+    /** Spec Limits 6: attempts per upstream call (3) and the base of the backoff (1000 ms). */
+    retryAttempts: number;
+    retryBaseDelayMs: number;
+    /** SSE `: ping` interval until the first token (default 15000 ms). */
+    ssePingMs: number;
   };
   credits: {
     /** Holds older than this are returned by the sweep (seconds, default 600). */
@@ -44,6 +52,22 @@ export interface AppConfig {
     /** Most credits one USD may buy (default 100). */
     creditsPerUsd: number;
   };
+  teams: {
+    /** Days before a team invitation expires (default 7). */
+    invitationTtlDays: number;
+  };
+  uploads: {
+    /** Absolute directory the local disk driver stores files in (UPLOAD_DIR, default `uploads`). */
+    dir: string;
+    /** Largest accepted file in bytes (default 10485760 = 10 MiB); larger → 413. */
+    maxBytes: number;
+    /** Content types accepted after magic-byte sniffing (default: all of UPLOAD_CONTENT_TYPES). */
+    allowedTypes: UploadContentType[];
+  };
+  pages: {
+    /** Absolute static frontend folder allowed page requests are served from (FRONTEND_DIR). */
+    frontendDir?: string;
+  };
   stripe: {
     secretKey?: string;
     publishableKey?: string;
@@ -53,6 +77,18 @@ export interface AppConfig {
     /** Local base such as `http://127.0.0.1:12111` (tests). */
     apiBase?: string;
   };
+}
+
+/** One OAuth 2.0 provider: client credentials and endpoints (defaults: the real ones). */
+export interface OAuthClientConfig {
+  clientId?: string;
+  clientSecret?: string;
+  authorizationUrl: string;
+  tokenUrl: string;
+  /** Google: the OpenID userinfo endpoint; GitHub: `GET /user`. */
+  profileUrl: string;
+  /** GitHub only: `GET /user/emails`. */
+  emailsUrl?: string;
 }
 
 /** API key and optional base URL of one model provider. */
@@ -99,16 +135,49 @@ export function buildConfig(raw: Record<string, string | undefined>): AppConfig 
       adminEmails: list(env.ADMIN_EMAILS).map((e) => e.toLowerCase()),
       signupCredits: env.SIGNUP_CREDITS ?? 100,
     },
+    oauth: {
+      google: {
+        clientId: env.GOOGLE_CLIENT_ID,
+        clientSecret: env.GOOGLE_CLIENT_SECRET,
+        authorizationUrl:
+          env.GOOGLE_AUTHORIZATION_URL ?? 'https://accounts.google.com/o/oauth2/v2/auth',
+        tokenUrl: env.GOOGLE_TOKEN_URL ?? 'https://oauth2.googleapis.com/token',
+        profileUrl: env.GOOGLE_USERINFO_URL ?? 'https://openidconnect.googleapis.com/v1/userinfo',
+      },
+      github: {
+        clientId: env.GITHUB_CLIENT_ID,
+        clientSecret: env.GITHUB_CLIENT_SECRET,
+        authorizationUrl:
+          env.GITHUB_AUTHORIZATION_URL ?? 'https://github.com/login/oauth/authorize',
+        tokenUrl: env.GITHUB_TOKEN_URL ?? 'https://github.com/login/oauth/access_token',
+        profileUrl: env.GITHUB_USER_URL ?? 'https://api.github.com/user',
+        emailsUrl: env.GITHUB_EMAILS_URL ?? 'https://api.github.com/user/emails',
+      },
+    },
     openai: { apiKey: env.OPENAI_API_KEY, baseUrl: env.OPENAI_BASE_URL },
     anthropic: { apiKey: env.ANTHROPIC_API_KEY, baseUrl: env.ANTHROPIC_BASE_URL },
     gemini: { apiKey: env.GEMINI_API_KEY, baseUrl: env.GEMINI_BASE_URL },
-    ai: { modelsFile: env.MODELS_FILE },
+    ai: {
+      modelsFile: env.MODELS_FILE,
+      retryAttempts: env.AI_RETRY_ATTEMPTS ?? 3,
+      retryBaseDelayMs: env.AI_RETRY_BASE_DELAY_MS ?? 1000,
+      ssePingMs: env.AI_SSE_PING_MS ?? 15_000,
+    },
     credits: {
       holdTtlSeconds: env.HOLD_TTL_SECONDS ?? 600,
       holdSweepIntervalMs: env.HOLD_SWEEP_INTERVAL_MS ?? 60_000,
       purchaseMaxUsd: env.PURCHASE_MAX_USD ?? 1000,
       creditsPerUsd: env.CREDITS_PER_USD ?? 100,
     },
+    teams: { invitationTtlDays: env.INVITATION_TTL_DAYS ?? 7 },
+    uploads: {
+      dir: resolve(env.UPLOAD_DIR ?? 'uploads'),
+      maxBytes: env.UPLOAD_MAX_BYTES ?? 10 * 1024 * 1024,
+      allowedTypes: (env.UPLOAD_ALLOWED_TYPES as UploadContentType[] | undefined) ?? [
+        ...UPLOAD_CONTENT_TYPES,
+      ],
+    },
+    pages: { frontendDir: env.FRONTEND_DIR ? resolve(env.FRONTEND_DIR) : undefined },
     stripe: {
       secretKey: env.STRIPE_SECRET_KEY,
       publishableKey: env.STRIPE_PUBLISHABLE_KEY,

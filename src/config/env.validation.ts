@@ -23,6 +23,26 @@ const HTTP_URL = { require_tld: false, require_protocol: true, protocols: ['http
 const toBool = ({ value }: { value: unknown }) =>
   value === undefined || value === '' ? undefined : ['1', 'true', 'yes'].includes(String(value));
 const emptyToUndefined = ({ value }: { value: unknown }) => (value === '' ? undefined : value);
+/** A comma-separated list, trimmed and lower-cased; empty → undefined (the default applies). */
+const toList = ({ value }: { value: unknown }) => {
+  if (typeof value !== 'string') return value;
+  const items = value
+    .split(',')
+    .map((v) => v.trim().toLowerCase())
+    .filter(Boolean);
+  return items.length ? items : undefined;
+};
+
+/** Content types an upload may have: the kinds whose magic bytes `src/uploads` recognises. */
+export const UPLOAD_CONTENT_TYPES = [
+  'image/png',
+  'image/jpeg',
+  'image/gif',
+  'image/webp',
+  'application/pdf',
+  'text/plain',
+] as const;
+export type UploadContentType = (typeof UPLOAD_CONTENT_TYPES)[number];
 
 function isTimeZone(tz: string): boolean {
   try {
@@ -75,6 +95,31 @@ export class EnvironmentVariables {
   @IsString()
   APP_TIMEZONE?: string;
 
+  // Social login: a provider is offered only with both its client id and secret; one alone is a mistake.
+  @ValidateIf((o: EnvironmentVariables) => !!(o.GOOGLE_CLIENT_ID ?? o.GOOGLE_CLIENT_SECRET))
+  @Transform(emptyToUndefined)
+  @IsString({ message: 'GOOGLE_CLIENT_ID and GOOGLE_CLIENT_SECRET must be set together' })
+  GOOGLE_CLIENT_ID?: string;
+  @ValidateIf((o: EnvironmentVariables) => !!(o.GOOGLE_CLIENT_ID ?? o.GOOGLE_CLIENT_SECRET))
+  @Transform(emptyToUndefined)
+  @IsString({ message: 'GOOGLE_CLIENT_ID and GOOGLE_CLIENT_SECRET must be set together' })
+  GOOGLE_CLIENT_SECRET?: string;
+  @ValidateIf((o: EnvironmentVariables) => !!(o.GITHUB_CLIENT_ID ?? o.GITHUB_CLIENT_SECRET))
+  @Transform(emptyToUndefined)
+  @IsString({ message: 'GITHUB_CLIENT_ID and GITHUB_CLIENT_SECRET must be set together' })
+  GITHUB_CLIENT_ID?: string;
+  @ValidateIf((o: EnvironmentVariables) => !!(o.GITHUB_CLIENT_ID ?? o.GITHUB_CLIENT_SECRET))
+  @Transform(emptyToUndefined)
+  @IsString({ message: 'GITHUB_CLIENT_ID and GITHUB_CLIENT_SECRET must be set together' })
+  GITHUB_CLIENT_SECRET?: string;
+  @IsOptional() @Transform(emptyToUndefined) @IsUrl(HTTP_URL) GOOGLE_AUTHORIZATION_URL?: string;
+  @IsOptional() @Transform(emptyToUndefined) @IsUrl(HTTP_URL) GOOGLE_TOKEN_URL?: string;
+  @IsOptional() @Transform(emptyToUndefined) @IsUrl(HTTP_URL) GOOGLE_USERINFO_URL?: string;
+  @IsOptional() @Transform(emptyToUndefined) @IsUrl(HTTP_URL) GITHUB_AUTHORIZATION_URL?: string;
+  @IsOptional() @Transform(emptyToUndefined) @IsUrl(HTTP_URL) GITHUB_TOKEN_URL?: string;
+  @IsOptional() @Transform(emptyToUndefined) @IsUrl(HTTP_URL) GITHUB_USER_URL?: string;
+  @IsOptional() @Transform(emptyToUndefined) @IsUrl(HTTP_URL) GITHUB_EMAILS_URL?: string;
+
   @IsOptional() @Transform(emptyToUndefined) @IsString() OPENAI_API_KEY?: string;
   @IsOptional() @Transform(emptyToUndefined) @IsUrl(HTTP_URL) OPENAI_BASE_URL?: string;
   @IsOptional() @Transform(emptyToUndefined) @IsString() ANTHROPIC_API_KEY?: string;
@@ -82,6 +127,9 @@ export class EnvironmentVariables {
   @IsOptional() @Transform(emptyToUndefined) @IsString() GEMINI_API_KEY?: string;
   @IsOptional() @Transform(emptyToUndefined) @IsUrl(HTTP_URL) GEMINI_BASE_URL?: string;
   @IsOptional() @Transform(emptyToUndefined) @IsString() MODELS_FILE?: string;
+  @IsOptional() @Transform(toInt) @IsInt() @Min(1) @Max(10) AI_RETRY_ATTEMPTS?: number;
+  @IsOptional() @Transform(toInt) @IsInt() @Min(0) AI_RETRY_BASE_DELAY_MS?: number;
+  @IsOptional() @Transform(toInt) @IsInt() @Min(10) AI_SSE_PING_MS?: number;
   @IsOptional() @Transform(toInt) @IsInt() @Min(30) HOLD_TTL_SECONDS?: number;
   @IsOptional() @Transform(toInt) @IsInt() @Min(1000) HOLD_SWEEP_INTERVAL_MS?: number;
 
@@ -93,6 +141,20 @@ export class EnvironmentVariables {
   @IsOptional() @Transform(emptyToUndefined) @IsUrl(HTTP_URL) STRIPE_API_BASE?: string;
   @IsOptional() @Transform(toNumber) @IsNumber() @IsPositive() PURCHASE_MAX_USD?: number;
   @IsOptional() @Transform(toInt) @IsInt() @Min(1) CREDITS_PER_USD?: number;
+
+  @IsOptional() @Transform(toInt) @IsInt() @Min(1) @Max(365) INVITATION_TTL_DAYS?: number;
+
+  @IsOptional() @Transform(emptyToUndefined) @IsString() UPLOAD_DIR?: string;
+  @IsOptional() @Transform(toInt) @IsInt() @Min(1) UPLOAD_MAX_BYTES?: number;
+  @IsOptional()
+  @Transform(toList)
+  @IsIn(UPLOAD_CONTENT_TYPES, {
+    each: true,
+    message: `UPLOAD_ALLOWED_TYPES may list only ${UPLOAD_CONTENT_TYPES.join(', ')}`,
+  })
+  UPLOAD_ALLOWED_TYPES?: string[];
+
+  @IsOptional() @Transform(emptyToUndefined) @IsString() FRONTEND_DIR?: string;
 }
 
 /**

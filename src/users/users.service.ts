@@ -7,6 +7,7 @@ import { decodeCursor, pageSize, toPage } from '../common/pagination/pagination'
 import type { AppConfig } from '../config/app.config';
 import { CreditsService } from '../credits/credits.service';
 import type { UpdateProfileDto, UpdateUserDto } from './dto/user.dto';
+import { Account } from './account.entity';
 import { User, type Plan, type Role } from './user.entity';
 
 export interface NewUser {
@@ -86,12 +87,71 @@ export class UsersService {
     return user;
   }
 
-  findById(id: string): Promise<User | null> {
-    return this.users.findOneBy({ id });
+  /** `manager` reads inside a caller's transaction (no second pooled connection). */
+  findById(id: string, manager?: EntityManager): Promise<User | null> {
+    return manager ? manager.findOneBy(User, { id }) : this.users.findOneBy({ id });
   }
 
   findByEmail(email: string): Promise<User | null> {
     return this.users.findOneBy({ email: email.trim().toLowerCase() });
+  }
+
+  /** The user linked to the OAuth identity `provider` + `providerAccountId`, or null. */
+  findByAccount(provider: string, providerAccountId: string): Promise<User | null> {
+    return this.users
+      .createQueryBuilder('u')
+      .innerJoin(Account, 'a', 'a.userId = u.id')
+      .where('a.provider = :provider AND a.providerAccountId = :providerAccountId', {
+        provider,
+        providerAccountId,
+      })
+      .getOne();
+  }
+
+  /**
+   * Links the OAuth identity to `userId` (an `accounts` row) unless it is linked already, and
+   * returns the identity's user afterwards: the earlier one when two logins race. Throws
+   * USER_NOT_FOUND when that user is gone.
+   */
+  async linkAccount(userId: string, provider: string, providerAccountId: string): Promise<User> {
+    await this.dataSource.query(
+      `INSERT INTO accounts ("userId", provider, "providerAccountId") VALUES ($1, $2, $3)
+       ON CONFLICT ON CONSTRAINT "UQ_accounts_provider_account" DO NOTHING`,
+      [userId, provider, providerAccountId],
+    );
+    const user = await this.findByAccount(provider, providerAccountId);
+    if (!user) throw new AppError(ErrorCode.USER_NOT_FOUND, 'User not found');
+    return user;
+  }
+
+  /** The user whose stored payment customer id is `customerId`, or null. */
+  findByPaymentCustomerId(customerId: string, manager?: EntityManager): Promise<User | null> {
+    return (manager ?? this.dataSource.manager).findOneBy(User, { paymentCustomerId: customerId });
+  }
+
+  /**
+   * Stores `customerId` as the user's payment customer unless one is already stored; returns the
+   * id stored afterwards (the earlier one when two requests race). Throws USER_NOT_FOUND.
+   */
+  async linkPaymentCustomer(
+    userId: string,
+    customerId: string,
+    manager?: EntityManager,
+  ): Promise<string> {
+    const m = manager ?? this.dataSource.manager;
+    await m.query(
+      `UPDATE users SET "paymentCustomerId" = $2, "updatedAt" = now()
+       WHERE id = $1 AND "paymentCustomerId" IS NULL`,
+      [userId, customerId],
+    );
+    const user = await m.findOneBy(User, { id: userId });
+    if (!user) throw new AppError(ErrorCode.USER_NOT_FOUND, 'User not found');
+    return user.paymentCustomerId ?? customerId;
+  }
+
+  /** Sets the user's plan (from their subscriptions); a no-op for an unknown id. */
+  async setPlan(userId: string, plan: Plan, manager?: EntityManager): Promise<void> {
+    await (manager ?? this.dataSource.manager).update(User, { id: userId }, { plan });
   }
 
   /** Users, newest first, keyset-paginated (admin list). */

@@ -1,12 +1,18 @@
 /**
  * Which response envelope a path uses (spec "Response envelopes"): B `{success, data | error}`
- * for the users, chats and upload routes, C (a plain object, `{error, code}` on failure) for
- * everything else. Decided by path so that errors raised before routing (malformed JSON,
- * oversized bodies) still answer in the route's envelope.
+ * for the users, chats, upload, teams and invitations routes, C (a plain object, `{error, code}`
+ * on failure) for everything else. Decided by path so that errors raised before routing
+ * (malformed JSON, oversized bodies) still answer in the route's envelope.
  */
 export type Envelope = 'B' | 'C';
 
-const ENVELOPE_B_PREFIXES = ['/api/users', '/api/chats', '/api/upload'];
+const ENVELOPE_B_PREFIXES = [
+  '/api/users',
+  '/api/chats',
+  '/api/upload',
+  '/api/teams',
+  '/api/invitations',
+];
 
 /** `path` is the request path without its query string. */
 export function envelopeFor(path: string): Envelope {

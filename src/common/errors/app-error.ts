@@ -21,11 +21,24 @@ export enum ErrorCode {
   PAYMENTS_NOT_CONFIGURED = 'PAYMENTS_NOT_CONFIGURED',
   PAYMENT_FAILED = 'PAYMENT_FAILED',
   PAYMENT_PROVIDER_ERROR = 'PAYMENT_PROVIDER_ERROR',
+  PAYMENT_REQUEST_INVALID = 'PAYMENT_REQUEST_INVALID',
+  WEBHOOK_SIGNATURE_INVALID = 'WEBHOOK_SIGNATURE_INVALID',
+  WEBHOOK_HANDLER_FAILED = 'WEBHOOK_HANDLER_FAILED',
   USER_NOT_FOUND = 'USER_NOT_FOUND',
   PROVIDER_ERROR = 'PROVIDER_ERROR',
   SERVICE_UNAVAILABLE = 'SERVICE_UNAVAILABLE',
   NOT_READY = 'NOT_READY',
   INTERNAL_ERROR = 'INTERNAL_ERROR',
+  /** Teams: the change would leave a team without an OWNER. */
+  LAST_OWNER = 'LAST_OWNER',
+  /** Teams: the invited email already belongs to a member. */
+  ALREADY_MEMBER = 'ALREADY_MEMBER',
+  /** Teams: the session user's email is not the invitation's email. */
+  INVITATION_EMAIL_MISMATCH = 'INVITATION_EMAIL_MISMATCH',
+  /** Teams: the invitation expired, was revoked or was already used (`reason` says which). */
+  INVITATION_GONE = 'INVITATION_GONE',
+  /** Uploads: the file's bytes are not an allowed type, or not the type its name or part claims. */
+  UNSUPPORTED_MEDIA_TYPE = 'UNSUPPORTED_MEDIA_TYPE',
 }
 
 /** The one exhaustive mapping from code to HTTP status (a new code cannot go unmapped). */
@@ -50,12 +63,22 @@ export const ERROR_STATUS: Record<ErrorCode, HttpStatus> = {
   PAYMENTS_NOT_CONFIGURED: HttpStatus.SERVICE_UNAVAILABLE,
   PAYMENT_FAILED: HttpStatus.PAYMENT_REQUIRED,
   PAYMENT_PROVIDER_ERROR: HttpStatus.BAD_GATEWAY,
+  // The processor refused the request's parameters (e.g. an unknown payment intent).
+  PAYMENT_REQUEST_INVALID: HttpStatus.BAD_REQUEST,
+  WEBHOOK_SIGNATURE_INVALID: HttpStatus.BAD_REQUEST,
+  // Any non-2xx makes the processor retry the delivery.
+  WEBHOOK_HANDLER_FAILED: HttpStatus.INTERNAL_SERVER_ERROR,
   USER_NOT_FOUND: HttpStatus.NOT_FOUND,
   PROVIDER_ERROR: HttpStatus.INTERNAL_SERVER_ERROR,
   // Spec: an upstream 500 is SERVICE_UNAVAILABLE with status 500.
   SERVICE_UNAVAILABLE: HttpStatus.INTERNAL_SERVER_ERROR,
   NOT_READY: HttpStatus.SERVICE_UNAVAILABLE,
   INTERNAL_ERROR: HttpStatus.INTERNAL_SERVER_ERROR,
+  LAST_OWNER: HttpStatus.CONFLICT,
+  ALREADY_MEMBER: HttpStatus.CONFLICT,
+  INVITATION_EMAIL_MISMATCH: HttpStatus.FORBIDDEN,
+  INVITATION_GONE: HttpStatus.GONE,
+  UNSUPPORTED_MEDIA_TYPE: HttpStatus.UNSUPPORTED_MEDIA_TYPE,
 };
 
 /** A domain error: services throw it, the global filter maps `code` to a status and body. */
@@ -90,6 +113,8 @@ export function codeForStatus(status: number): ErrorCode {
       return ErrorCode.CONFLICT;
     case 413:
       return ErrorCode.PAYLOAD_TOO_LARGE;
+    case 415:
+      return ErrorCode.UNSUPPORTED_MEDIA_TYPE;
     case 429:
       return ErrorCode.RATE_LIMITED;
     case 503:
