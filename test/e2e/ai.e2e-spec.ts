@@ -1,5 +1,5 @@
 import { KEYS, startProviders, type Providers } from '../support/providers';
-import { ledgerOf, newChat, newUser } from '../support/factories';
+import { ledgerOf, newChat, newTeam, newUser } from '../support/factories';
 import { createTestApp, type TestApp } from '../support/test-app';
 
 describe('AI generate: three providers, metered and saved', () => {
@@ -152,6 +152,32 @@ describe('AI generate: three providers, metered and saved', () => {
       .expect(404);
     expect(p.openai.requests).toHaveLength(0);
     expect((await ledgerOf(t, other.user.id)).credits).toBe(100);
+  });
+
+  it("charges a team member who continues a shared chat to the member's own credits", async () => {
+    const owner = await newUser(t);
+    const member = await newUser(t);
+    const outsider = await newUser(t);
+    const team = await newTeam(t, owner, { members: [[member, 'MEMBER']] });
+    const chat = await newChat(t, owner, { title: 'Shared', messages: ['hello'] });
+    await t.http
+      .put(`/api/chats/${chat.id}/team`)
+      .set(owner.auth)
+      .send({ teamId: team.id })
+      .expect(200);
+    p.openai.reply = { usage: { prompt_tokens: 500, completion_tokens: 500 } }; // 10 credits on gpt-4o
+    const body = {
+      modelId: 'gpt-4o',
+      chatId: chat.id,
+      messages: [{ role: 'user', content: 'me too' }],
+    };
+    await t.http.post('/api/ai/generate').set(member.auth).send(body).expect(200);
+    await t.http.post('/api/ai/generate').set(outsider.auth).send(body).expect(404);
+    expect((await ledgerOf(t, member.user.id)).credits).toBe(90);
+    expect((await ledgerOf(t, owner.user.id)).credits).toBe(100);
+    expect((await ledgerOf(t, outsider.user.id)).credits).toBe(100);
+    const saved = (await t.http.get(`/api/chats/${chat.id}`).set(owner.auth)).body.data.messages;
+    expect(saved.map((m: { content: string }) => m.content)).toContain('me too');
   });
 
   it('titles a new chat with the first 50 characters of the first message', async () => {
