@@ -20,6 +20,7 @@ import { loadConfig } from './config/load-config';
 import { CreditsModule } from './credits/credits.module';
 import { DatabaseModule } from './database/database.module';
 import { HealthModule } from './health/health.module';
+import { AppI18nModule } from './i18n/i18n.module';
 import { PagesModule } from './pages/pages.module';
 import { TeamsModule } from './teams/teams.module';
 import { UploadsModule } from './uploads/uploads.module';
@@ -82,8 +83,10 @@ export class AppModule {
         BillingModule,
         WebhooksModule,
         UploadsModule,
-        PagesModule,
         HealthModule,
+        AppI18nModule,
+        // Last: its catch-all page route must be registered after every other route.
+        PagesModule,
       ],
       providers: [
         { provide: APP_GUARD, useClass: JwtAuthGuard },

@@ -39,9 +39,7 @@ export function cost(usage: TokenUsage, model: PricedModel): number {
 
 /** Unicode code points (not UTF-16 units) of a string. */
 export function codePoints(text: string): number {
-  let n = 0;
-  for (const _ of text) n++;
-  return n;
+  return Array.from(text).length;
 }
 
 /**

@@ -1,7 +1,10 @@
 import { ArgumentsHost, Catch, ExceptionFilter, HttpException, Logger } from '@nestjs/common';
 import type { Request, Response } from 'express';
 import { AppError, codeForStatus, ErrorCode } from './app-error';
+import { I18nService } from 'nestjs-i18n';
+import { type Locale, resolveLocale } from '../../i18n/locale';
 import { envelopeFor } from '../envelope/envelope';
+import { ValidationFailedError } from '../validation/validation.pipe';
 
 interface ErrorBody {
   status: number;
@@ -41,11 +44,14 @@ export function bodyParserErrors(
 export class AllExceptionsFilter implements ExceptionFilter {
   private readonly logger = new Logger('Errors');
 
+  constructor(private readonly i18n: I18nService) {}
+
   catch(exception: unknown, host: ArgumentsHost): void {
     const ctx = host.switchToHttp();
     const req = ctx.getRequest<Request>();
     const res = ctx.getResponse<Response>();
     const body = this.describe(exception, req);
+    body.error = this.localize(body, exception, resolveLocale(req));
     if (res.headersSent) {
       res.end();
       return;
@@ -54,6 +60,28 @@ export class AllExceptionsFilter implements ExceptionFilter {
     res
       .status(body.status)
       .json(envelopeFor(req.path) === 'B' ? { success: false, ...payload } : payload);
+  }
+
+  /**
+   * The message in the request's language: English messages stay as written (they are the most
+   * specific); Chinese comes from `errors.<code>`, or per violation from `validation.<rule>`.
+   * Unexpected failures use `API.error` in both (spec "Localized API example").
+   */
+  private localize(body: ErrorBody, exception: unknown, lang: Locale): string {
+    const t = (key: string, args?: Record<string, unknown>) =>
+      this.i18n.t(key, { lang, args, defaultValue: '' }) as string;
+    if (body.code === ErrorCode.INTERNAL_ERROR) return t('API.error') || body.error;
+    if (lang === 'en') return body.error;
+    if (exception instanceof ValidationFailedError && exception.violations.length) {
+      return exception.violations
+        .map(
+          (v) =>
+            t(`validation.${v.constraint}`, { property: v.property }) ||
+            t('validation.default', { property: v.property }),
+        )
+        .join('; ');
+    }
+    return t(`errors.${body.code}`) || body.error;
   }
 
   private describe(exception: unknown, req: Request): ErrorBody {

@@ -1,0 +1,35 @@
+import { Body, Controller, HttpCode, Post, Req } from '@nestjs/common';
+import { ApiOkResponse, ApiProperty, ApiPropertyOptional, ApiTags } from '@nestjs/swagger';
+import { IsOptional, IsString, MaxLength } from 'class-validator';
+import type { Request } from 'express';
+import { I18nService } from 'nestjs-i18n';
+import { Public } from '../common/auth/auth.decorators';
+import { resolveLocale } from './locale';
+
+export class MessagesDto {
+  @ApiPropertyOptional({ enum: ['en', 'zh'], description: 'other values fall back to en' })
+  @IsOptional()
+  @IsString()
+  @MaxLength(35)
+  locale?: string;
+}
+
+class MessageDto {
+  @ApiProperty() message: string;
+}
+
+/** Spec "Localized API example": `{message}` from namespace `API` key `success`. */
+@ApiTags('i18n')
+@Controller('api/messages')
+export class MessagesController {
+  constructor(private readonly i18n: I18nService) {}
+
+  @Public()
+  @Post()
+  @HttpCode(200)
+  @ApiOkResponse({ type: MessageDto })
+  message(@Body() _dto: MessagesDto, @Req() req: Request): MessageDto {
+    // A failure here reaches the error filter, which answers 500 with API.error translated.
+    return { message: this.i18n.t('API.success', { lang: resolveLocale(req) }) };
+  }
+}
