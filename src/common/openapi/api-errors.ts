@@ -8,7 +8,7 @@ const DESCRIPTIONS: Record<number, string> = {
   403: 'Role not allowed (`code`: FORBIDDEN)',
   404: 'Not found, or not yours (`code`: NOT_FOUND / USER_NOT_FOUND)',
   409: 'Conflict (`code`: EMAIL_TAKEN)',
-  413: 'Body over 1 MB (`code`: PAYLOAD_TOO_LARGE)',
+  413: 'JSON body over 1 MB, or an upload over UPLOAD_MAX_BYTES (`code`: PAYLOAD_TOO_LARGE)',
   415: 'Content not of an allowed type (`code`: UNSUPPORTED_MEDIA_TYPE)',
   429: 'Rate limited (`code`: RATE_LIMITED), see Retry-After',
   500: 'Unexpected or upstream failure',

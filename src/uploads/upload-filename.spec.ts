@@ -1,0 +1,68 @@
+import { displayName, isStoredFileName, MAX_NAME_BYTES, sanitizeFileName } from './upload-filename';
+
+describe('sanitizeFileName', () => {
+  it.each([
+    ['cat.png', 'cat.png'],
+    ['../../etc/passwd', 'passwd'],
+    ['..\\..\\windows\\win.ini', 'win.ini'],
+    ['C:\\Users\\ada\\report.pdf', 'report.pdf'],
+    ['.htaccess', 'htaccess'],
+    ['...', 'file'],
+    ['..', 'file'],
+    ['', 'file'],
+    ['/', 'file'],
+    ['a..b...c.txt', 'a.b.c.txt'],
+    ['照片 (1).PNG', '照片_(1).PNG'],
+    ['résumé.pdf', 'résumé.pdf'],
+    ['e\u0301.txt', 'é.txt'],
+    ['evil\u202egnp.exe', 'evilgnp.exe'],
+    ['nul\u0000byte\n.txt', 'nulbyte.txt'],
+    ['a%2e%2e%2fb.txt', 'a_2e_2e_2fb.txt'],
+    ['what?#is<this>"x".txt', 'what_is_this_x_.txt'],
+    ['trailing dots...', 'trailing_dots'],
+  ])('%j → %j', (raw, want) => {
+    expect(sanitizeFileName(raw)).toBe(want);
+  });
+
+  it('cuts long names to the byte limit, keeping the extension', () => {
+    const long = sanitizeFileName('长'.repeat(200) + '.jpeg');
+    expect(Buffer.byteLength(long)).toBeLessThanOrEqual(MAX_NAME_BYTES);
+    expect(long.endsWith('.jpeg')).toBe(true);
+    expect(long.startsWith('长长')).toBe(true);
+    const noExt = sanitizeFileName('x'.repeat(500) + '.' + 'y'.repeat(40));
+    expect(Buffer.byteLength(noExt)).toBeLessThanOrEqual(MAX_NAME_BYTES);
+  });
+
+  it('is idempotent', () => {
+    for (const raw of ['../a b.png', '長'.repeat(90) + '.txt', '._x_.', 'a\u0301'.repeat(80)]) {
+      const once = sanitizeFileName(raw);
+      expect(sanitizeFileName(once)).toBe(once);
+    }
+  });
+});
+
+describe('isStoredFileName', () => {
+  it.each(['1747700000000-cat.png', '1747700000000-照片_(1).PNG', '1-file'])('accepts %j', (n) =>
+    expect(isStoredFileName(n)).toBe(true),
+  );
+  it.each([
+    '../secret.txt',
+    '1747700000000-../x',
+    '1747700000000-..',
+    '1747700000000-a/b',
+    '1747700000000-a\\b',
+    '1747700000000-.env',
+    '1747700000000-a%2fb',
+    'cat.png',
+    '-cat.png',
+    '1747700000000-a\u0000b',
+    `1-${'x'.repeat(300)}`,
+  ])('refuses %j', (n) => expect(isStoredFileName(n)).toBe(false));
+});
+
+describe('displayName', () => {
+  it('keeps the base name without control characters', () => {
+    expect(displayName('../dir/My "report"\r\n.pdf')).toBe('My "report".pdf');
+    expect(displayName('')).toBe('file');
+  });
+});

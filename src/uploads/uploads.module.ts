@@ -1,0 +1,51 @@
+import { Module } from '@nestjs/common';
+import { ConfigService } from '@nestjs/config';
+import { MulterModule } from '@nestjs/platform-express';
+import { TypeOrmModule } from '@nestjs/typeorm';
+import { Clock } from '../common/clock/clock';
+import type { AppConfig } from '../config/app.config';
+import { SniffingStorageEngine } from './sniffing-storage.engine';
+import { Upload } from './upload.entity';
+import { UploadStorage } from './upload-storage';
+import { UploadStorageModule } from './upload-storage.module';
+import { UploadFilesController, UploadsController } from './uploads.controller';
+import { UploadsService } from './uploads.service';
+
+/**
+ * Uploads (spec "Upload"): the Upload table, the storage driver (local disk in UPLOAD_DIR) and
+ * multer configured to stream through the content sniffer into it: one file of at most
+ * UPLOAD_MAX_BYTES in field `file`, a handful of small text fields, UTF-8 file names.
+ */
+@Module({
+  imports: [
+    TypeOrmModule.forFeature([Upload]),
+    UploadStorageModule,
+    MulterModule.registerAsync({
+      imports: [UploadStorageModule],
+      inject: [ConfigService, UploadStorage, Clock],
+      useFactory: (
+        config: ConfigService<AppConfig, true>,
+        storage: UploadStorage,
+        clock: Clock,
+      ) => {
+        const { maxBytes, allowedTypes } = config.get('uploads', { infer: true });
+        return {
+          storage: new SniffingStorageEngine(storage, allowedTypes, () => clock.now().getTime()),
+          // Browsers send raw UTF-8 in `filename="..."`; busboy's default would read it as latin1.
+          defParamCharset: 'utf8',
+          limits: {
+            fileSize: maxBytes,
+            files: 1,
+            fields: 10,
+            fieldSize: 1024,
+            parts: 20,
+            headerPairs: 100,
+          },
+        };
+      },
+    }),
+  ],
+  controllers: [UploadsController, UploadFilesController],
+  providers: [UploadsService],
+})
+export class UploadsModule {}

@@ -1,0 +1,87 @@
+import { Injectable, Logger } from '@nestjs/common';
+import { InjectRepository } from '@nestjs/typeorm';
+import { QueryFailedError, Repository } from 'typeorm';
+import type { SessionUser } from '../common/auth/session-user';
+import { AppError, ErrorCode } from '../common/errors/app-error';
+import type { UploadedFile } from './sniffing-storage.engine';
+import { Upload } from './upload.entity';
+import { isStoredFileName } from './upload-filename';
+import { type StoredObject, UploadStorage } from './upload-storage';
+
+const uploadNotFound = () => new AppError(ErrorCode.NOT_FOUND, 'Upload not found');
+
+/** An upload opened for download: its record and its bytes. */
+export interface OpenedUpload {
+  upload: Upload;
+  body: StoredObject;
+}
+
+/**
+ * Upload records and their bytes. The bytes are written by SniffingStorageEngine while multer
+ * parses the request; this service records them, serves them and deletes them. A name that is
+ * not a stored name, an unknown name and another user's upload all answer the same 404.
+ */
+@Injectable()
+export class UploadsService {
+  private readonly logger = new Logger(UploadsService.name);
+
+  constructor(
+    @InjectRepository(Upload) private readonly uploads: Repository<Upload>,
+    private readonly storage: UploadStorage,
+  ) {}
+
+  /**
+   * Records a file the engine has stored for `user` (spec POST /api/upload).
+   * Throws AppError VALIDATION_FAILED (400) when the request had no `file` part. When the
+   * insert fails the stored bytes are removed before the error is rethrown.
+   */
+  async record(user: SessionUser, file: UploadedFile | undefined): Promise<Upload> {
+    if (!file)
+      throw new AppError(
+        ErrorCode.VALIDATION_FAILED,
+        'file is required: send multipart/form-data with a file in field "file"',
+      );
+    try {
+      return await this.uploads.save(
+        this.uploads.create({
+          userId: user.id,
+          filename: file.filename,
+          originalName: file.originalName,
+          size: file.size,
+          contentType: file.contentType,
+        }),
+      );
+    } catch (e) {
+      await this.storage.remove(file.filename);
+      if (e instanceof QueryFailedError && (e.driverError as { code?: string }).code === '23505')
+        throw new AppError(ErrorCode.CONFLICT, 'An upload with this name exists; try again');
+      throw e;
+    }
+  }
+
+  /** The upload named `filename` and its bytes (public download). Absent → NOT_FOUND (404). */
+  async open(filename: string): Promise<OpenedUpload> {
+    if (!isStoredFileName(filename)) throw uploadNotFound();
+    const upload = await this.uploads.findOneBy({ filename });
+    if (!upload) throw uploadNotFound();
+    const body = await this.storage.open(filename);
+    if (!body) {
+      this.logger.warn(`Upload ${filename} is recorded but missing from storage`);
+      throw uploadNotFound();
+    }
+    return { upload, body };
+  }
+
+  /**
+   * Deletes the caller's upload: the record first, then the bytes (a failure to remove them is
+   * logged; the file is no longer served). Not the caller's, or absent → NOT_FOUND (404).
+   */
+  async remove(user: SessionUser, filename: string): Promise<void> {
+    if (!isStoredFileName(filename)) throw uploadNotFound();
+    const { affected } = await this.uploads.delete({ filename, userId: user.id });
+    if (!affected) throw uploadNotFound();
+    await this.storage.remove(filename).catch((e: Error) => {
+      this.logger.error(`Could not remove the bytes of upload ${filename}: ${e.message}`);
+    });
+  }
+}
