@@ -1,19 +1,24 @@
-import { Controller, Get, Header, Headers, Param, Redirect, Req, Res } from '@nestjs/common';
+import { Controller, Get, Header, Headers, Next, Param, Redirect, Req, Res } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
-import type { Request, Response } from 'express';
-import { Public } from '../common/auth/auth.decorators';
+import type { NextFunction, Request, Response } from 'express';
+import { CurrentUser, Public } from '../common/auth/auth.decorators';
+import type { SessionUser } from '../common/auth/session-user';
 import { AppError, ErrorCode } from '../common/errors/app-error';
 import { isLocale, pickLocale } from './locale';
+import { PageRouter } from './page-router.service';
 import { paymentSuccessPage } from './payment-success.page';
 
 /**
- * Page routes of the payment flow (spec "Page routes"): every page is locale-prefixed; the
- * unprefixed path redirects by `Accept-Language`, and a locale outside en/zh is 404.
+ * Page routes (spec "Page routes", Authentication 7 and 8): the payment success page, then every
+ * other GET through the page-route rules. Public: the rules themselves read the session, which
+ * the JWT guard attaches on public routes when one is sent.
  */
 @ApiExcludeController()
 @Public()
 @Controller()
 export class PagesController {
+  constructor(private readonly router: PageRouter) {}
+
   @Get('payment/success')
   @Redirect(undefined, 302)
   @Header('Vary', 'Accept-Language')
@@ -35,5 +40,19 @@ export class PagesController {
     if (!isLocale(locale)) throw new AppError(ErrorCode.NOT_FOUND, 'Page not found');
     res.type('html');
     return paymentSuccessPage(locale);
+  }
+
+  /**
+   * Every other GET (see PageRouter). Keep it the last handler, and PagesModule the last module:
+   * Express tries routes in registration order. Paths that are not pages fall through (`next`).
+   */
+  @Get('{*path}')
+  page(
+    @Req() req: Request,
+    @Res() res: Response,
+    @Next() next: NextFunction,
+    @CurrentUser() user: SessionUser | undefined,
+  ): Promise<void> {
+    return this.router.handle(req, res, next, user);
   }
 }

@@ -1,6 +1,15 @@
 import { Module } from '@nestjs/common';
+import { FrontendFiles } from './frontend-files';
+import { PageRouter } from './page-router.service';
 import { PagesController } from './pages.controller';
+import { RouteAccessController } from './route-access.controller';
 
-/** Server-rendered pages of the payment flow (the processor's return address). */
-@Module({ controllers: [PagesController] })
+/**
+ * Page routes: the page-route rules for every non-API path (served from FRONTEND_DIR or as a
+ * placeholder), `GET /api/route-access`, and the payment success page.
+ */
+@Module({
+  controllers: [RouteAccessController, PagesController],
+  providers: [FrontendFiles, PageRouter],
+})
 export class PagesModule {}

@@ -15,7 +15,12 @@ export interface RouteSession {
 /** A request path (with optional query) split for the rules; see `parsePath`. */
 export type ParsedPath =
   | { kind: 'invalid' }
-  | { kind: 'nonPage'; segments: string[] }
+  | {
+      kind: 'nonPage';
+      segments: string[];
+      /** True for `_next`, `_vercel` and dotted paths: frontend assets, not service routes. */
+      asset: boolean;
+    }
   | {
       kind: 'page';
       /** Decoded, non-empty path segments: `/en/dashboard/` → `['en', 'dashboard']`. */
@@ -28,12 +33,13 @@ export type ParsedPath =
 
 /** Spec Authentication 8 (`api`, `_next`, `_vercel`) plus our `/uploads/{filename}` files. */
 const NON_PAGE_PREFIX = /^\/(?:api|_next|_vercel|uploads)/i;
-/** First segments the service itself answers (not in the spec, but never pages here). */
+/** Paths the service itself answers: `/api...`, `/uploads...` and `/health/...` (not pages). */
+const SERVICE_PREFIX = /^\/(?:api|uploads)/i;
 const SERVICE_ROOTS = new Set(['health']);
 /** A first segment shaped like a language tag (`fr`, `zh-CN`) is a locale prefix, not a page. */
 const LOCALE_LIKE = /^[a-z]{2}(?:[-_][a-z0-9]{2,8})*$/i;
 /** Characters no page path may hold once decoded (backslash, C0 controls, DEL). */
-const FORBIDDEN_CHARS = /[\\\u0000-\u001f\u007f]/;
+const FORBIDDEN_CHARS = /[\\\u0000-\u001f\u007f]/; // eslint-disable-line no-control-regex
 /** Spec "Page routes": sign-in, sign-up, unauthorized and payment success never redirect. */
 export const PUBLIC_PAGES = ['auth/signin', 'auth/signup', 'unauthorized', 'payment/success'];
 const MAX_PATH_LENGTH = 2048;
@@ -59,12 +65,10 @@ export function parsePath(url: string): ParsedPath {
   }
   if (FORBIDDEN_CHARS.test(decoded)) return { kind: 'invalid' };
   const segments = decoded.split('/').filter(Boolean);
-  if (
-    NON_PAGE_PREFIX.test(decoded) ||
-    decoded.includes('.') ||
-    SERVICE_ROOTS.has(segments[0]?.toLowerCase() ?? '')
-  ) {
-    return { kind: 'nonPage', segments };
+  const service =
+    SERVICE_PREFIX.test(decoded) || SERVICE_ROOTS.has(segments[0]?.toLowerCase() ?? '');
+  if (service || NON_PAGE_PREFIX.test(decoded) || decoded.includes('.')) {
+    return { kind: 'nonPage', segments, asset: !service };
   }
   const pathname = parsed.pathname.replace(/\/{2,}/g, '/');
   return { kind: 'page', segments, pathname, search: parsed.search };
