@@ -1,3 +1,4 @@
+import { HttpStatus } from '@nestjs/common';
 import { AppError, ErrorCode } from '../common/errors/app-error';
 import type { ProviderError } from './providers/model-provider';
 
@@ -16,7 +17,12 @@ export function classifyProviderError(err: ProviderError): AppError {
         'The model provider is rate limiting requests; try again later',
       );
     case 500:
-      return new AppError(ErrorCode.SERVICE_UNAVAILABLE, 'The model provider is unavailable');
+      return new AppError(
+        ErrorCode.SERVICE_UNAVAILABLE,
+        'The model provider is unavailable',
+        undefined,
+        HttpStatus.INTERNAL_SERVER_ERROR,
+      );
     default:
       return new AppError(ErrorCode.UNKNOWN_ERROR, 'The model provider failed to generate a reply');
   }

@@ -70,8 +70,9 @@ export const ERROR_STATUS: Record<ErrorCode, HttpStatus> = {
   WEBHOOK_HANDLER_FAILED: HttpStatus.INTERNAL_SERVER_ERROR,
   USER_NOT_FOUND: HttpStatus.NOT_FOUND,
   PROVIDER_ERROR: HttpStatus.INTERNAL_SERVER_ERROR,
-  // Spec: an upstream 500 is SERVICE_UNAVAILABLE with status 500.
-  SERVICE_UNAVAILABLE: HttpStatus.INTERNAL_SERVER_ERROR,
+  // A dependency (the database) is down; the AI classification of an upstream 500 overrides
+  // this with the spec's 500.
+  SERVICE_UNAVAILABLE: HttpStatus.SERVICE_UNAVAILABLE,
   NOT_READY: HttpStatus.SERVICE_UNAVAILABLE,
   INTERNAL_ERROR: HttpStatus.INTERNAL_SERVER_ERROR,
   LAST_OWNER: HttpStatus.CONFLICT,
@@ -88,13 +89,15 @@ export class AppError extends Error {
     message: string,
     /** Extra fields merged into the error body, e.g. `{required, balance}`. */
     readonly details?: Record<string, unknown>,
+    /** Only where the spec fixes another status for a code (AI classification: 500). */
+    private readonly statusOverride?: HttpStatus,
   ) {
     super(message);
     this.name = 'AppError';
   }
 
   get status(): HttpStatus {
-    return ERROR_STATUS[this.code];
+    return this.statusOverride ?? ERROR_STATUS[this.code];
   }
 }
 
