@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { In, QueryFailedError, Repository, type SelectQueryBuilder } from 'typeorm';
@@ -194,39 +195,40 @@ export class ChatsService {
     },
   ): Promise<string> {
     const stored = input.messages.filter((m) => m.role !== 'system');
-    return this.chats.manager.transaction(async (m) => {
-      let chatId = input.chatId;
-      let toStore = stored;
-      if (chatId) {
-        toStore = stored.slice(-1);
-        await m.update(Chat, { id: chatId }, { updatedAt: () => 'now()' });
-      } else {
-        const title = Array.from(stored[0]?.content.trim() ?? '')
-          .slice(0, 50)
-          .join('');
-        const chat = await m.save(
-          m.create(Chat, {
-            id: input.newChatId,
-            title: title || DEFAULT_CHAT_TITLE,
-            userId: user.id,
-            teamId: null,
-          }),
-        );
-        chatId = chat.id;
-      }
-      const rows = [
-        ...toStore.map((msg) => ({
-          role: msg.role.toUpperCase() as MessageRole,
-          content: msg.content,
-        })),
-        { role: 'ASSISTANT' as const, content: input.reply },
-      ].map((r) =>
-        m.create(Message, { ...r, chatId, userId: r.role === 'ASSISTANT' ? null : user.id }),
-      );
-      // One INSERT keeps the order: `seq` follows the row order.
-      await m.insert(Message, rows);
-      return chatId;
-    });
+    const toStore = input.chatId ? stored.slice(-1) : stored;
+    const rows = [
+      ...toStore.map((msg) => ({
+        role: msg.role.toUpperCase(),
+        content: msg.content,
+        by: user.id,
+      })),
+      { role: 'ASSISTANT', content: input.reply, by: null },
+    ];
+    // One statement (atomic, one round trip): create or touch the chat, then insert the messages
+    // in order, so `seq` follows the conversation.
+    const chat = input.chatId
+      ? `UPDATE chats SET "updatedAt" = now() WHERE id = $4 RETURNING id`
+      : `INSERT INTO chats (id, title, "userId") VALUES ($4, $5, $6) RETURNING id`;
+    const title = Array.from(stored[0]?.content.trim() ?? '')
+      .slice(0, 50)
+      .join('');
+    const [saved] = await this.chats.query(
+      `WITH chat AS (${chat})
+       INSERT INTO messages ("chatId", "userId", role, content)
+       SELECT chat.id, m.by, m.role, m.content
+       FROM chat, unnest($1::uuid[], $2::varchar[], $3::text[]) WITH ORDINALITY AS m(by, role, content, n)
+       ORDER BY m.n
+       RETURNING "chatId"`,
+      [
+        rows.map((r) => r.by),
+        rows.map((r) => r.role),
+        rows.map((r) => r.content),
+        ...(input.chatId
+          ? [input.chatId]
+          : [input.newChatId ?? randomUUID(), title || DEFAULT_CHAT_TITLE, user.id]),
+      ],
+    );
+    return saved.chatId;
   }
 
   /** One keyset page of chats matching `where`, newest `updatedAt` first, with messages. */
