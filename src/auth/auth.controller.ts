@@ -82,6 +82,17 @@ export class AuthController {
     { id: string; name: string; type: string; signinUrl: string; callbackUrl: string }
   > {
     const base = this.baseUrl;
+    const oauth = this.config.get('oauth', { infer: true });
+    // A social provider is listed only with both its client id and secret (issue 6).
+    const social = (['google', 'github'] as const)
+      .filter((id) => oauth[id].clientId && oauth[id].clientSecret)
+      .map((id) => ({
+        id,
+        name: id === 'google' ? 'Google' : 'GitHub',
+        type: 'oauth',
+        signinUrl: `${base}/api/auth/signin/${id}`,
+        callbackUrl: `${base}/api/auth/callback/${id}`,
+      }));
     return {
       credentials: {
         id: 'credentials',
@@ -90,6 +101,7 @@ export class AuthController {
         signinUrl: `${base}/api/auth/login`,
         callbackUrl: `${base}/api/auth/callback/credentials`,
       },
+      ...Object.fromEntries(social.map((p) => [p.id, p])),
     };
   }
 

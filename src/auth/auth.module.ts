@@ -42,5 +42,7 @@ import { ProtectedController } from './protected.controller';
   ],
   controllers: [AuthController, ProtectedController],
   providers: [AuthService, JwtStrategy, LocalStrategy, LocalAuthGuard, AuthThrottlerGuard],
+  // Social login (src/social) starts sessions with the same tokens.
+  exports: [AuthService],
 })
 export class AuthModule {}

@@ -21,7 +21,9 @@ export class LocalStrategy extends PassportStrategy(Strategy, 'local') {
 @Injectable()
 export class LocalAuthGuard extends AuthGuard('local') {
   handleRequest<T>(err: unknown, user: T, _info: unknown, _ctx: ExecutionContext): T {
-    if (err || !user)
+    // `err` is a failure to check (e.g. the database is down), not wrong credentials.
+    if (err) throw err;
+    if (!user)
       throw new AppError(ErrorCode.INVALID_CREDENTIALS, 'Invalid email or password');
     return user;
   }
