@@ -10,6 +10,7 @@ import { AuthController } from './auth.controller';
 import { AuthService } from './auth.service';
 import { JwtStrategy } from './jwt.strategy';
 import { LocalAuthGuard, LocalStrategy } from './local.strategy';
+import { RedisThrottlerStorage } from './redis-throttler.storage';
 import { ProtectedController } from './protected.controller';
 
 @Module({
@@ -30,8 +31,16 @@ import { ProtectedController } from './protected.controller';
     ThrottlerModule.forRootAsync({
       inject: [ConfigService],
       useFactory: (config: ConfigService<AppConfig, true>) => {
-        const limit = config.get('auth', { infer: true }).rateLimitPerMinute;
+        const {
+          rateLimitPerMinute: limit,
+          redisUrl,
+          redisKeyPrefix,
+        } = config.get('auth', {
+          infer: true,
+        });
         return {
+          // Several instances share counters through Redis; one instance keeps them in memory.
+          storage: redisUrl ? new RedisThrottlerStorage(redisUrl, redisKeyPrefix) : undefined,
           throttlers: [
             { name: 'default', ttl: 60_000, limit },
             { name: EMAIL_THROTTLER, ttl: 60_000, limit, getTracker: emailTracker },

@@ -23,8 +23,7 @@ export class LocalAuthGuard extends AuthGuard('local') {
   handleRequest<T>(err: unknown, user: T, _info: unknown, _ctx: ExecutionContext): T {
     // `err` is a failure to check (e.g. the database is down), not wrong credentials.
     if (err) throw err;
-    if (!user)
-      throw new AppError(ErrorCode.INVALID_CREDENTIALS, 'Invalid email or password');
+    if (!user) throw new AppError(ErrorCode.INVALID_CREDENTIALS, 'Invalid email or password');
     return user;
   }
 }

@@ -26,6 +26,10 @@ export interface AppConfig {
     /** Session lifetime in seconds. */
     sessionMaxAge: number;
     rateLimitPerMinute: number;
+    /** Redis holding the rate-limit counters of all instances (REDIS_URL); undefined: memory. */
+    redisUrl?: string;
+    /** Prefix of those Redis keys (REDIS_KEY_PREFIX, default `throttler:`). */
+    redisKeyPrefix: string;
     adminEmails: string[];
     signupCredits: number;
   };
@@ -132,6 +136,8 @@ export function buildConfig(raw: Record<string, string | undefined>): AppConfig 
       secret: env.AUTH_SECRET,
       sessionMaxAge: env.AUTH_SESSION_MAX_AGE ?? 2592000,
       rateLimitPerMinute: env.AUTH_RATE_LIMIT_PER_MINUTE ?? 10,
+      redisUrl: env.REDIS_URL,
+      redisKeyPrefix: env.REDIS_KEY_PREFIX ?? 'throttler:',
       adminEmails: list(env.ADMIN_EMAILS).map((e) => e.toLowerCase()),
       signupCredits: env.SIGNUP_CREDITS ?? 100,
     },

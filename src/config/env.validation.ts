@@ -83,6 +83,12 @@ export class EnvironmentVariables {
   @IsOptional() @Transform(toInt) @IsInt() @Min(60) AUTH_SESSION_MAX_AGE?: number;
   @IsOptional() @Transform(toInt) @IsInt() @Min(1) AUTH_RATE_LIMIT_PER_MINUTE?: number;
   @IsOptional() @Transform(toBool) @IsBoolean() TRUST_PROXY?: boolean;
+  /** Shared rate-limit counters for several instances; unset → per-instance memory. */
+  @IsOptional()
+  @Transform(emptyToUndefined)
+  @IsUrl({ protocols: ['redis', 'rediss'], require_tld: false, require_protocol: true })
+  REDIS_URL?: string;
+  @IsOptional() @Transform(emptyToUndefined) @IsString() REDIS_KEY_PREFIX?: string;
 
   @IsOptional()
   @IsUrl({ require_tld: false, require_protocol: true, protocols: ['http', 'https'] })
@@ -130,7 +136,7 @@ export class EnvironmentVariables {
   @IsOptional() @Transform(toInt) @IsInt() @Min(1) @Max(10) AI_RETRY_ATTEMPTS?: number;
   @IsOptional() @Transform(toInt) @IsInt() @Min(0) AI_RETRY_BASE_DELAY_MS?: number;
   @IsOptional() @Transform(toInt) @IsInt() @Min(10) AI_SSE_PING_MS?: number;
-  @IsOptional() @Transform(toInt) @IsInt() @Min(30) HOLD_TTL_SECONDS?: number;
+  @IsOptional() @Transform(toInt) @IsInt() @Min(1) HOLD_TTL_SECONDS?: number;
   @IsOptional() @Transform(toInt) @IsInt() @Min(1000) HOLD_SWEEP_INTERVAL_MS?: number;
 
   @IsOptional() @Transform(emptyToUndefined) @IsString() STRIPE_SECRET_KEY?: string;
