@@ -1,4 +1,5 @@
-// Unit tests (src, *.spec.ts) and e2e tests (test/e2e, real PostgreSQL, one database per file).
+// Unit tests (src, *.spec.ts), e2e tests (test/e2e, real PostgreSQL, one database per file) and
+// fault tests (test/faults: database down, crashes, provider faults, bad input).
 const transform = { '^.+\\.ts$': ['ts-jest', { diagnostics: false }] };
 
 module.exports = {
@@ -15,6 +16,15 @@ module.exports = {
       testEnvironment: 'node',
       roots: ['<rootDir>/test'],
       testMatch: ['**/*.e2e-spec.ts'],
+      transform,
+      globalSetup: '<rootDir>/test/support/global-setup.ts',
+      globalTeardown: '<rootDir>/test/support/global-teardown.ts',
+    },
+    {
+      displayName: 'faults',
+      testEnvironment: 'node',
+      roots: ['<rootDir>/test/faults'],
+      testMatch: ['**/*.fault-spec.ts'],
       transform,
       globalSetup: '<rootDir>/test/support/global-setup.ts',
       globalTeardown: '<rootDir>/test/support/global-teardown.ts',

@@ -80,20 +80,32 @@ export class StripeClient {
    * Verifies `signature` (the `Stripe-Signature` header) over the raw body with
    * STRIPE_WEBHOOK_SECRET and the SDK's default tolerance of 300 s, and returns the event.
    * Throws PAYMENTS_NOT_CONFIGURED (503) without a webhook secret, WEBHOOK_SIGNATURE_INVALID
-   * (400) for a missing or wrong signature, an altered body or an old timestamp.
+   * (400) for a missing or wrong signature, an altered body or an old timestamp, and
+   * VALIDATION_FAILED (400) for a signed body that is not an event (`{id, type, data: {object}}`).
    */
   constructEvent(rawBody: Buffer | undefined, signature: string | undefined): Stripe.Event {
     if (!this.webhookSecret)
       throw new AppError(ErrorCode.PAYMENTS_NOT_CONFIGURED, 'Payment webhooks are not configured');
     if (!rawBody || !signature)
       throw new AppError(ErrorCode.WEBHOOK_SIGNATURE_INVALID, 'Missing webhook signature or body');
+    let event: Stripe.Event;
     try {
-      return Stripe.webhooks.constructEvent(rawBody, signature, this.webhookSecret);
+      event = Stripe.webhooks.constructEvent(rawBody, signature, this.webhookSecret);
     } catch {
       throw new AppError(
         ErrorCode.WEBHOOK_SIGNATURE_INVALID,
         'Webhook signature verification failed',
       );
     }
+    // The SDK returns whatever JSON was signed (`null`, a number…); handlers expect an event.
+    const e = event as Partial<Stripe.Event> | null;
+    if (
+      typeof e?.id !== 'string' ||
+      typeof e.type !== 'string' ||
+      typeof e.data?.object !== 'object' ||
+      e.data.object === null
+    )
+      throw new AppError(ErrorCode.VALIDATION_FAILED, 'Webhook body is not an event');
+    return event;
   }
 }

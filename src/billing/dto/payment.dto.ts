@@ -2,7 +2,6 @@ import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Transform } from 'class-transformer';
 import {
   IsInt,
-  IsNumber,
   IsOptional,
   IsPositive,
   IsString,
@@ -10,12 +9,28 @@ import {
   Max,
   MaxLength,
   MinLength,
+  ValidateBy,
 } from 'class-validator';
+import Decimal from 'decimal.js';
 import type Stripe from 'stripe';
 
 /** Largest amount Stripe accepts in one charge: 999,999.99 in major units. */
 const PROCESSOR_MAX_MAJOR = 999_999.99;
-const MAJOR_UNITS = { maxDecimalPlaces: 2, allowNaN: false, allowInfinity: false };
+
+/**
+ * A finite number with at most two decimals. (class-validator's `IsNumber({maxDecimalPlaces})`
+ * throws a TypeError, a 500, on numbers JSON writes with an exponent such as 1e-7.)
+ */
+function IsMajorUnits() {
+  return ValidateBy({
+    name: 'isMajorUnits',
+    validator: {
+      validate: (v: unknown) =>
+        typeof v === 'number' && Number.isFinite(v) && new Decimal(v).decimalPlaces() <= 2,
+      defaultMessage: () => '$property must be a number with at most two decimals',
+    },
+  });
+}
 
 /** `POST /api/payment/create-subscription`: one of the configured price ids. */
 export class CreateSubscriptionDto {
@@ -29,7 +44,7 @@ export class CreateSubscriptionDto {
 /** `POST /api/payment/create-payment-intent`: `amount` in major units (e.g. 19.99). */
 export class CreatePaymentIntentDto {
   @ApiProperty({ example: 19.99, description: 'major units, at most two decimals' })
-  @IsNumber(MAJOR_UNITS)
+  @IsMajorUnits()
   @IsPositive()
   @Max(PROCESSOR_MAX_MAJOR)
   amount: number;
@@ -48,7 +63,7 @@ export class CreatePaymentIntentDto {
  */
 export class PurchaseCreditsDto {
   @ApiProperty({ example: 10, description: 'USD, major units, at most two decimals' })
-  @IsNumber(MAJOR_UNITS)
+  @IsMajorUnits()
   @IsPositive()
   amount: number;
 
@@ -67,7 +82,7 @@ export class RefundDto {
 
   @ApiPropertyOptional({ example: 5, description: 'major units; omitted = full refund' })
   @IsOptional()
-  @IsNumber(MAJOR_UNITS)
+  @IsMajorUnits()
   @IsPositive()
   @Max(PROCESSOR_MAX_MAJOR)
   amount?: number;

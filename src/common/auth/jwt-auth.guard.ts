@@ -26,6 +26,9 @@ export class JwtAuthGuard extends AuthGuard('jwt') {
   }
 
   handleRequest<T>(err: unknown, user: T, _info: unknown, context: ExecutionContext): T {
+    // `err` comes only from reading the user (e.g. the database is down): that is not "no
+    // session", so it goes to the error filter instead of becoming a 401.
+    if (err) throw err;
     if (user) return user;
     if (this.isPublic(context)) return undefined as T;
     throw new AppError(ErrorCode.UNAUTHORIZED, 'Authentication required');

@@ -1,6 +1,7 @@
 import { ArgumentsHost, Catch, ExceptionFilter, HttpException, Logger } from '@nestjs/common';
 import type { Request, Response } from 'express';
 import { AppError, codeForStatus, ErrorCode } from './app-error';
+import { isDatabaseUnavailable } from './database-unavailable';
 import { I18nService } from 'nestjs-i18n';
 import { type Locale, resolveLocale } from '../../i18n/locale';
 import { envelopeFor } from '../envelope/envelope';
@@ -23,22 +24,25 @@ export function bodyParserErrors(
   _res: Response,
   next: (e: unknown) => void,
 ): void {
-  const type = (err as { type?: string })?.type;
+  const { type, status } = (err ?? {}) as { type?: string; status?: number };
   if (type === 'entity.parse.failed')
     return next(new AppError(ErrorCode.MALFORMED_JSON, 'Malformed JSON in request body'));
   if (type === 'entity.too.large')
     return next(
       new AppError(ErrorCode.PAYLOAD_TOO_LARGE, 'Request body is too large (limit 1 MB)'),
     );
-  if (typeof type === 'string')
+  // Other parser refusals, typed or not (a `Content-Encoding: gzip` body that is not gzip
+  // fails inside zlib and reaches us as an untyped 400).
+  if (typeof type === 'string' || (typeof status === 'number' && status >= 400 && status < 500))
     return next(new AppError(ErrorCode.VALIDATION_FAILED, 'Request body could not be read'));
   next(err);
 }
 
 /**
  * The one place errors become HTTP answers. Every body has `error` (human message) and `code`;
- * envelope-B routes add `success: false`. Unknown errors are logged and answer a generic 500,
- * never a stack trace or SQL.
+ * envelope-B routes add `success: false`. A database that cannot be reached (connection
+ * refused or lost, server shutting down) answers 503 SERVICE_UNAVAILABLE. Other unknown errors
+ * are logged and answer a generic 500, never a stack trace or SQL.
  */
 @Catch()
 export class AllExceptionsFilter implements ExceptionFilter {
@@ -105,6 +109,19 @@ export class AllExceptionsFilter implements ExceptionFilter {
     }
     // Only name, message and stack: a QueryFailedError also carries the query's parameters.
     const err = exception instanceof Error ? exception : new Error(String(exception));
+    if (isDatabaseUnavailable(exception)) {
+      // PostgreSQL is down or restarting: a retryable 503, not a bug. The pool reconnects by
+      // itself once the server is back.
+      this.logger.warn(
+        { err: { name: err.name, message: err.message }, method: req.method, path: req.path },
+        'Database unavailable',
+      );
+      return {
+        status: 503,
+        code: ErrorCode.SERVICE_UNAVAILABLE,
+        error: 'The service is temporarily unavailable; try again shortly',
+      };
+    }
     this.logger.error(
       {
         err: { name: err.name, message: err.message, stack: err.stack },

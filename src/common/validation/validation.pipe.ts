@@ -1,4 +1,4 @@
-import { ValidationError, ValidationPipe } from '@nestjs/common';
+import { type ArgumentMetadata, ValidationError, ValidationPipe } from '@nestjs/common';
 import { AppError, ErrorCode } from '../errors/app-error';
 
 /** One failed rule: the property path (`messages.0.role`) and class-validator's constraint name. */
@@ -29,11 +29,42 @@ function flatten(errors: ValidationError[], prefix = ''): Violation[] {
 }
 
 /**
+ * Deepest nesting of arrays and objects accepted in any validated input (our DTOs need 3).
+ * Deeper JSON, e.g. 5 000 `[`, would overflow the stack in class-transformer and the pipe (a 500).
+ */
+export const MAX_INPUT_DEPTH = 32;
+
+/** True when `value` nests arrays or objects more than `limit` deep (iterative: no recursion). */
+function nestedDeeperThan(value: unknown, limit: number): boolean {
+  const stack: [unknown, number][] = [[value, 0]];
+  while (stack.length) {
+    const [v, depth] = stack.pop()!;
+    if (v === null || typeof v !== 'object') continue;
+    if (depth >= limit) return true;
+    for (const child of Object.values(v)) stack.push([child, depth + 1]);
+  }
+  return false;
+}
+
+/** ValidationPipe that first refuses input nested deeper than MAX_INPUT_DEPTH. */
+class DepthLimitedValidationPipe extends ValidationPipe {
+  async transform(value: unknown, metadata: ArgumentMetadata): Promise<unknown> {
+    if (nestedDeeperThan(value, MAX_INPUT_DEPTH))
+      throw new AppError(
+        ErrorCode.VALIDATION_FAILED,
+        `Input is nested deeper than ${MAX_INPUT_DEPTH} levels`,
+      );
+    return super.transform(value, metadata);
+  }
+}
+
+/**
  * Global validation: unknown fields are refused (no mass assignment), values are transformed to
- * their DTO types, and failures answer 400 `{error, code: "VALIDATION_FAILED"}`.
+ * their DTO types, input nested deeper than MAX_INPUT_DEPTH is refused, and failures answer 400
+ * `{error, code: "VALIDATION_FAILED"}`.
  */
 export function createValidationPipe(): ValidationPipe {
-  return new ValidationPipe({
+  return new DepthLimitedValidationPipe({
     whitelist: true,
     forbidNonWhitelisted: true,
     transform: true,
