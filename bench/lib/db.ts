@@ -1,0 +1,111 @@
+import { Client } from 'pg';
+import { type EmbeddedServer, startEmbeddedPostgres } from '../../src/database/embedded-postgres';
+
+export const BENCH_DB = 'bench';
+
+/** The embedded PostgreSQL of the bench (its own data directory) with a fresh `bench` database. */
+export async function startBenchDatabase(
+  dir: string,
+  port: number,
+  onLog?: (line: string) => void,
+): Promise<{ server: EmbeddedServer; url: string }> {
+  const server = await startEmbeddedPostgres({ dir, port, onLog });
+  const admin = new Client({ connectionString: `${server.baseUrl}/postgres` });
+  admin.on('error', () => undefined);
+  await admin.connect();
+  try {
+    await admin.query(`DROP DATABASE IF EXISTS "${BENCH_DB}" WITH (FORCE)`);
+    await admin.query(`CREATE DATABASE "${BENCH_DB}"`);
+  } finally {
+    await admin.end();
+  }
+  return { server, url: `${server.baseUrl}/${BENCH_DB}` };
+}
+
+/** A connected client with an error handler (the server's shutdown notice must not crash us). */
+export async function connect(url: string): Promise<Client> {
+  const client = new Client({ connectionString: url });
+  client.on('error', () => undefined);
+  await client.connect();
+  return client;
+}
+
+/**
+ * Sets the users' balance to `credits` and their plan to PRO, with one ADJUSTMENT entry each
+ * for the difference, so `credits + holds = Σ ledger` still holds.
+ */
+export async function raiseBalance(db: Client, userIds: string[], credits: number): Promise<void> {
+  await db.query('BEGIN');
+  try {
+    await db.query('SELECT id FROM users WHERE id = ANY($1::uuid[]) FOR UPDATE', [userIds]);
+    await db.query(
+      `INSERT INTO credit_transactions ("userId", amount, type, description)
+       SELECT id, $2::int - credits, 'ADJUSTMENT', 'bench: balance raised for load tests'
+       FROM users WHERE id = ANY($1::uuid[]) AND credits <> $2::int`,
+      [userIds, credits],
+    );
+    await db.query(`UPDATE users SET credits = $2, plan = 'PRO' WHERE id = ANY($1::uuid[])`, [
+      userIds,
+      credits,
+    ]);
+    await db.query('COMMIT');
+  } catch (err) {
+    await db.query('ROLLBACK');
+    throw err;
+  }
+}
+
+/**
+ * Gives `userId` `chats` chats of `messages` messages each, newest chat first by `updatedAt`,
+ * alternating USER (~50 characters) and ASSISTANT (~270 characters) messages.
+ */
+export async function seedChats(
+  db: Client,
+  userId: string,
+  chats: number,
+  messages: number,
+): Promise<{ chats: number; messages: number }> {
+  const c = await db.query(
+    `INSERT INTO chats (title, "userId", "createdAt", "updatedAt")
+     SELECT 'Bench chat ' || i, $1, now() - make_interval(hours => i), now() - make_interval(mins => i)
+     FROM generate_series(1, $2::int) AS i`,
+    [userId, chats],
+  );
+  const m = await db.query(
+    `INSERT INTO messages ("chatId", "userId", role, content, "createdAt")
+     SELECT c.id,
+       CASE WHEN j % 2 = 1 THEN $1::uuid END,
+       CASE WHEN j % 2 = 1 THEN 'USER' ELSE 'ASSISTANT' END,
+       CASE WHEN j % 2 = 1 THEN 'Question ' || j || ': ' || md5(c.id::text || j)
+            ELSE 'Answer ' || j || ': ' || repeat(md5(c.id::text || j) || ' ', 8) END,
+       c."createdAt" + make_interval(secs => j)
+     FROM chats c CROSS JOIN generate_series(1, $2::int) AS j
+     WHERE c."userId" = $1`,
+    [userId, messages],
+  );
+  return { chats: c.rowCount ?? 0, messages: m.rowCount ?? 0 };
+}
+
+/**
+ * Moves the users' CONSUMPTION entries two days back, so the daily limit (PRO 10 000/day)
+ * does not block the next scenario. Amounts are unchanged, so the ledger invariant holds.
+ */
+export async function resetDailyUsage(db: Client, userIds: string[]): Promise<void> {
+  await db.query(
+    `UPDATE credit_transactions SET "createdAt" = "createdAt" - interval '2 days'
+     WHERE type = 'CONSUMPTION' AND "userId" = ANY($1::uuid[])`,
+    [userIds],
+  );
+}
+
+/** Users breaking `credits + Σ open holds = Σ ledger`, and the number of open holds. */
+export async function checkLedger(db: Client): Promise<{ violations: number; openHolds: number }> {
+  const bad = await db.query(
+    `SELECT u.id FROM users u
+     LEFT JOIN (SELECT "userId", SUM(amount) s FROM credit_holds GROUP BY 1) h ON h."userId" = u.id
+     LEFT JOIN (SELECT "userId", SUM(amount) s FROM credit_transactions GROUP BY 1) t ON t."userId" = u.id
+     WHERE u.credits + COALESCE(h.s, 0) <> COALESCE(t.s, 0)`,
+  );
+  const holds = await db.query('SELECT count(*)::int AS n FROM credit_holds');
+  return { violations: bad.rowCount ?? 0, openHolds: holds.rows[0].n };
+}

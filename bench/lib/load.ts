@@ -1,0 +1,111 @@
+import autocannon from 'autocannon';
+import { cpuMs } from './processes';
+import { parseServerTiming, percentile, round } from './stats';
+
+export interface LoadOptions {
+  url: string;
+  connections: number;
+  durationS: number;
+  method?: 'GET' | 'POST';
+  body?: string;
+  /** Headers of every request (content-type, …). */
+  headers?: Record<string, string>;
+  /** Bearer tokens given to the connections in turn (one user per connection). */
+  tokens?: string[];
+  /** Collect the `Server-Timing` durations of the answers. */
+  serverTiming?: boolean;
+  /** Measure the CPU time this process spends per 2xx answer. */
+  cpuPid?: number;
+}
+
+/** One load run: throughput and latencies (ms, microsecond precision) of the 2xx answers. */
+export interface LoadResult {
+  rps: number;
+  p50: number;
+  p99: number;
+  mean: number;
+  ok: number;
+  non2xx: number;
+  errors: number;
+  timeouts: number;
+  durationS: number;
+  bytesPerResponse: number;
+  connections: number;
+  /** CPU time of `cpuPid` per 2xx answer (ms), when asked. */
+  cpuMsPerRequest?: number;
+  /** Medians and p99 of the Server-Timing parts (ms), when asked. */
+  serverTiming?: Record<string, { p50: number; p99: number }>;
+}
+
+/**
+ * Runs autocannon against `url` for `durationS` seconds. Latencies are recorded from the
+ * client's own per-response durations (autocannon's histogram rounds to whole milliseconds).
+ */
+export async function load(opts: LoadOptions): Promise<LoadResult> {
+  const latencies: number[] = [];
+  const timing: Record<string, number[]> = {};
+  let ok = 0;
+  let non2xx = 0;
+  let bytes = 0;
+  let clientIndex = 0;
+  const baseHeaders = opts.headers ?? {};
+  const cpuBefore = opts.cpuPid ? cpuMs(opts.cpuPid) : NaN;
+  const result = await autocannon({
+    url: opts.url,
+    connections: opts.connections,
+    duration: opts.durationS,
+    method: opts.method ?? 'GET',
+    body: opts.body,
+    headers: baseHeaders,
+    timeout: 30,
+    setupClient: (client: any) => {
+      const token = opts.tokens?.length
+        ? opts.tokens[clientIndex++ % opts.tokens.length]
+        : undefined;
+      if (token) client.setHeaders({ ...baseHeaders, authorization: `Bearer ${token}` });
+      client.on('response', (status: number, resBytes: number, ms: number) => {
+        if (status >= 200 && status < 300) {
+          ok++;
+          bytes += resBytes;
+          latencies.push(ms);
+        } else non2xx++;
+      });
+      if (opts.serverTiming) {
+        client.on('headers', (parsed: { headers: Buffer[] | string[] }) => {
+          const raw = parsed.headers;
+          for (let i = 0; i < raw.length; i += 2) {
+            if (String(raw[i]).toLowerCase() !== 'server-timing') continue;
+            for (const [k, v] of Object.entries(parseServerTiming(String(raw[i + 1])))) {
+              (timing[k] ??= []).push(v);
+            }
+          }
+        });
+      }
+    },
+  });
+  const durationS = result.duration;
+  const cpuUsed = opts.cpuPid ? cpuMs(opts.cpuPid) - cpuBefore : NaN;
+  const out: LoadResult = {
+    rps: round(ok / durationS, 1),
+    p50: round(percentile(latencies, 50)),
+    p99: round(percentile(latencies, 99)),
+    mean: round(latencies.reduce((a, b) => a + b, 0) / (latencies.length || 1)),
+    ok,
+    non2xx,
+    errors: result.errors,
+    timeouts: result.timeouts,
+    durationS: round(durationS, 2),
+    bytesPerResponse: ok ? Math.round(bytes / ok) : 0,
+    connections: opts.connections,
+  };
+  if (opts.cpuPid) out.cpuMsPerRequest = round(cpuUsed / (ok || 1));
+  if (opts.serverTiming) {
+    out.serverTiming = Object.fromEntries(
+      Object.entries(timing).map(([k, v]) => [
+        k,
+        { p50: round(percentile(v, 50)), p99: round(percentile(v, 99)) },
+      ]),
+    );
+  }
+  return out;
+}

@@ -1,0 +1,184 @@
+import { randomBytes } from 'node:crypto';
+import { mkdirSync, rmSync } from 'node:fs';
+import { resolve } from 'node:path';
+import type { Client } from 'pg';
+import type { EmbeddedServer } from '../../src/database/embedded-postgres';
+import type { BenchReply } from '../servers/provider-server';
+import { connect, raiseBalance, seedChats, startBenchDatabase } from './db';
+import {
+  type Child,
+  freePort,
+  listeningPort,
+  spawnNode,
+  stopAllChildren,
+  stopChild,
+  waitForHttp,
+} from './processes';
+
+export const ROOT = resolve(__dirname, '..', '..');
+const DATA = resolve(ROOT, '.data');
+export const UPLOAD_DIR = resolve(DATA, 'bench-uploads');
+export const PROFILE_DIR = resolve(ROOT, 'bench', 'profiles');
+const PASSWORD = 'correct horse battery staple';
+
+export interface BenchUser {
+  id: string;
+  token: string;
+}
+
+/** Everything the scenarios use; `close()` stops all of it. */
+export interface BenchEnv {
+  service: Child;
+  serviceOrigin: string;
+  bareOrigin: string;
+  providerOrigin: string;
+  db: Client;
+  /** The user with 50 chats × 20 messages. */
+  chatsUser: BenchUser;
+  /** PRO users with a large balance, for the AI scenarios (one per connection in turn). */
+  aiUsers: BenchUser[];
+  seeded: { chats: number; messages: number };
+  cpuProfile?: string;
+  setReply(reply: BenchReply): Promise<void>;
+  close(): Promise<void>;
+}
+
+export interface SetupOptions {
+  aiUsers: number;
+  credits: number;
+  chats: number;
+  messagesPerChat: number;
+  uploadMaxBytes: number;
+  cpuProf: boolean;
+  log: (line: string) => void;
+  /** PostgreSQL's own log lines (silent by default). */
+  pgLog?: (line: string) => void;
+}
+
+const tsNode = (file: string) => ['-r', 'ts-node/register/transpile-only', file];
+
+/**
+ * Starts the embedded PostgreSQL (`.data/pg-bench`, free port, fresh database), the local
+ * OpenAI server and the bare Node server (each its own process), and the production build
+ * (`dist/src/main.js`) against them; then signs up and seeds the users.
+ */
+export async function setup(o: SetupOptions): Promise<BenchEnv> {
+  let pg: EmbeddedServer | undefined;
+  let db: Client | undefined;
+  const close = async () => {
+    await stopAllChildren();
+    await db?.end().catch(() => undefined);
+    await pg?.stop().catch(() => undefined);
+    rmSync(UPLOAD_DIR, { recursive: true, force: true });
+  };
+  try {
+    mkdirSync(DATA, { recursive: true });
+    const started = await startBenchDatabase(resolve(DATA, 'pg-bench'), await freePort(), o.pgLog);
+    pg = started.server;
+    o.log(`PostgreSQL on ${pg.baseUrl.replace(/:[^:@/]*@/, ':***@')}, database bench`);
+
+    const childEnv = { PATH: process.env.PATH, HOME: process.env.HOME };
+    const provider = spawnNode(
+      'provider',
+      tsNode(resolve(ROOT, 'bench/servers/provider-server.ts')),
+      childEnv,
+      resolve(DATA, 'bench-provider.log'),
+    );
+    const bare = spawnNode(
+      'bare-node',
+      tsNode(resolve(ROOT, 'bench/servers/bare-server.ts')),
+      childEnv,
+      resolve(DATA, 'bench-bare.log'),
+    );
+    const providerOrigin = `http://127.0.0.1:${await listeningPort(provider)}`;
+    const bareOrigin = `http://127.0.0.1:${await listeningPort(bare)}`;
+
+    const port = await freePort();
+    const serviceOrigin = `http://127.0.0.1:${port}`;
+    rmSync(UPLOAD_DIR, { recursive: true, force: true });
+    const nodeArgs: string[] = [];
+    let cpuProfile: string | undefined;
+    if (o.cpuProf) {
+      mkdirSync(PROFILE_DIR, { recursive: true });
+      cpuProfile = `service-${new Date().toISOString().replace(/[:.]/g, '-')}.cpuprofile`;
+      nodeArgs.push('--cpu-prof', `--cpu-prof-dir=${PROFILE_DIR}`, `--cpu-prof-name=${cpuProfile}`);
+    }
+    const service = spawnNode(
+      'service',
+      [...nodeArgs, resolve(ROOT, 'dist/src/main.js')],
+      {
+        ...childEnv,
+        NODE_ENV: 'production',
+        PORT: String(port),
+        APP_BASE_URL: serviceOrigin,
+        DATABASE_URL: started.url,
+        LOG_LEVEL: process.env.BENCH_LOG_LEVEL ?? 'warn',
+        AUTH_SECRET: randomBytes(32).toString('hex'),
+        AUTH_RATE_LIMIT_PER_MINUTE: '100000',
+        OPENAI_API_KEY: 'sk-bench-local',
+        OPENAI_BASE_URL: `${providerOrigin}/v1`,
+        UPLOAD_DIR,
+        UPLOAD_MAX_BYTES: String(o.uploadMaxBytes),
+        ...(process.env.DB_POOL_SIZE ? { DB_POOL_SIZE: process.env.DB_POOL_SIZE } : {}),
+      },
+      resolve(DATA, 'bench-service.log'),
+    );
+    await waitForHttp(service, `${serviceOrigin}/health/ready`);
+    o.log(`service pid ${service.pid} on ${serviceOrigin}${cpuProfile ? ' (CPU profile on)' : ''}`);
+
+    db = await connect(started.url);
+    const chatsUser = await signup(serviceOrigin, 'bench-chats@example.com');
+    const aiUsers: BenchUser[] = [];
+    for (let i = 1; i <= o.aiUsers; i++) {
+      aiUsers.push(await signup(serviceOrigin, `bench-ai-${i}@example.com`));
+    }
+    await raiseBalance(
+      db,
+      [chatsUser, ...aiUsers].map((u) => u.id),
+      o.credits,
+    );
+    const seeded = await seedChats(db, chatsUser.id, o.chats, o.messagesPerChat);
+    o.log(`seeded ${seeded.chats} chats, ${seeded.messages} messages; ${o.aiUsers} AI users`);
+
+    return {
+      service,
+      serviceOrigin,
+      bareOrigin,
+      providerOrigin,
+      db,
+      chatsUser,
+      aiUsers,
+      seeded,
+      cpuProfile,
+      async setReply(reply: BenchReply) {
+        const res = await fetch(`${providerOrigin}/_bench/reply`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify(reply),
+        });
+        if (!res.ok) throw new Error(`provider /_bench/reply answered ${res.status}`);
+      },
+      async close() {
+        // The service first, gracefully (it writes its CPU profile on exit), then the rest.
+        await stopChild(service, 20_000);
+        await close();
+      },
+    };
+  } catch (err) {
+    await close();
+    throw err;
+  }
+}
+
+async function signup(origin: string, email: string): Promise<BenchUser> {
+  const res = await fetch(`${origin}/api/auth/signup`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ email, password: PASSWORD, name: 'Bench' }),
+  });
+  const body = (await res.json()) as { user?: { id: string }; accessToken?: string };
+  if (res.status !== 201 || !body.user || !body.accessToken) {
+    throw new Error(`sign-up of ${email} answered ${res.status}: ${JSON.stringify(body)}`);
+  }
+  return { id: body.user.id, token: body.accessToken };
+}

@@ -1,0 +1,136 @@
+import { existsSync, writeFileSync } from 'node:fs';
+import { loadavg } from 'node:os';
+import { resolve } from 'node:path';
+import { checkLedger } from './lib/db';
+import { stopAllChildren } from './lib/processes';
+import { machine, markdown } from './lib/report';
+import {
+  bareBaseline,
+  chatsScenario,
+  generateScenario,
+  healthScenario,
+} from './lib/scenarios-http';
+import type { LoadResult } from './lib/load';
+import { openStreamsScenario, streamScenario } from './lib/scenarios-streams';
+import { uploadScenario } from './lib/scenario-upload';
+import { type BenchEnv, PROFILE_DIR, ROOT, setup } from './lib/setup';
+import { round } from './lib/stats';
+import type { ScenarioResult } from './lib/types';
+
+/**
+ * `npm run bench`: builds nothing itself (the npm script runs `nest build` first), starts
+ * everything it measures, runs the six scenarios of bench/README.md on loopback, prints a
+ * markdown table and writes bench/results.json. Knobs: see bench/README.md.
+ */
+const num = (name: string, fallback: number): number => {
+  const v = process.env[name];
+  return v === undefined || v === '' ? fallback : Number(v);
+};
+
+const http = {
+  durationS: num('BENCH_DURATION_S', 10),
+  warmupS: num('BENCH_WARMUP_S', 2),
+  connections: num('BENCH_CONNECTIONS', 50),
+  generateConnections: 50,
+  generateDelayMs: num('BENCH_GENERATE_DELAY_MS', 500),
+};
+const streams = {
+  sequential: num('BENCH_STREAM_SEQUENTIAL', 200),
+  concurrent: num('BENCH_STREAM_CONCURRENT', 400),
+  concurrency: num('BENCH_STREAM_CONCURRENCY', 20),
+  chunks: 5,
+  chunkDelayMs: num('BENCH_CHUNK_DELAY_MS', 20),
+  openStreams: num('BENCH_OPEN_STREAMS', 500),
+  openChunkDelayMs: 500,
+  uploadBytes: num('BENCH_UPLOAD_MB', 200) * 1024 * 1024,
+};
+const only = new Set(
+  (process.env.BENCH_SCENARIOS ?? '1,2,3,4,5,6')
+    .split(',')
+    .map((s) => Number(s.trim()))
+    .filter(Boolean),
+);
+const cpuProf = process.env.BENCH_CPU_PROF === '1';
+const log = (line: string) => process.stderr.write(`[bench] ${line}\n`);
+
+let env: BenchEnv | undefined;
+let closing: Promise<void> | undefined;
+const shutdown = () => (closing ??= (env ? env.close() : stopAllChildren()).catch(() => undefined));
+
+async function main(): Promise<void> {
+  const entry = resolve(ROOT, 'dist/src/main.js');
+  if (!existsSync(entry)) throw new Error(`${entry} is missing: run \`npm run build\` first`);
+  const started = Date.now();
+  const loadBefore = loadavg()[0];
+  env = await setup({
+    aiUsers: num('BENCH_AI_USERS', 10),
+    credits: 10_000_000,
+    chats: 50,
+    messagesPerChat: 20,
+    uploadMaxBytes: streams.uploadBytes + 64 * 1024 * 1024,
+    cpuProf,
+    log,
+  });
+  const e = env;
+  const results: ScenarioResult[] = [];
+  const run = async (id: number, fn: () => Promise<ScenarioResult>) => {
+    if (!only.has(id)) return;
+    log(`scenario ${id}…`);
+    const from = Date.now() - e.service.spawnedAt;
+    const result = await fn();
+    result.window = [from, Date.now() - e.service.spawnedAt];
+    if (e.service.proc.exitCode !== null) throw new Error(`the service exited during ${id}`);
+    results.push(result);
+    log(`scenario ${id} done in ${((result.window[1] - from) / 1000).toFixed(1)} s`);
+  };
+
+  let bare: LoadResult | undefined;
+  await run(1, async () => {
+    const h = await healthScenario(e, http);
+    bare = h.bare;
+    return h.result;
+  });
+  if (!bare && only.has(2)) bare = await bareBaseline(e, http);
+  await run(2, () => chatsScenario(e, http, bare!));
+  await run(3, () => generateScenario(e, http));
+  await run(4, () => streamScenario(e, streams));
+  await run(5, () => openStreamsScenario(e, streams));
+  await run(6, () => uploadScenario(e, streams));
+
+  const ledger = await checkLedger(e.db);
+  const meta = {
+    ...machine(),
+    totalSeconds: Math.round((Date.now() - started) / 1000),
+    loadAverage1mBefore: round(loadBefore),
+    loadAverage1mAfter: round(loadavg()[0]),
+    servicePoolSize: process.env.DB_POOL_SIZE ?? '10 (default)',
+  };
+  const table = markdown(results, meta);
+  await shutdown();
+  const cpuProfile = e.cpuProfile ? resolve(PROFILE_DIR, e.cpuProfile) : undefined;
+  writeFileSync(
+    resolve(ROOT, 'bench/results.json'),
+    JSON.stringify({ meta, config: { http, streams }, ledger, cpuProfile, results }, null, 2) +
+      '\n',
+  );
+  process.stdout.write(table + '\n\n');
+  process.stdout.write(
+    `Ledger after the run: ${ledger.violations} users break credits + holds = Σ ledger; ` +
+      `${ledger.openHolds} holds open.\n`,
+  );
+  if (cpuProfile) process.stdout.write(`CPU profile: ${cpuProfile}\n`);
+  log(`finished in ${meta.totalSeconds} s; results in bench/results.json`);
+}
+
+for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+  process.once(signal, () => {
+    log(`${signal}: stopping everything`);
+    void shutdown().then(() => process.exit(130));
+  });
+}
+
+main().catch(async (err: unknown) => {
+  log(`failed: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`);
+  await shutdown();
+  process.exit(1);
+});
