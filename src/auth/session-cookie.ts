@@ -1,7 +1,6 @@
 import type { CookieOptions } from 'express';
 
-/** Name of the httpOnly cookie that carries the session token. */
-export const SESSION_COOKIE = 'session_token';
+export { SESSION_COOKIE } from '../common/auth/session-user';
 
 /** httpOnly, SameSite=Lax, Secure when the app is served over https; `maxAge` in seconds. */
 export function sessionCookieOptions(baseUrl: string, maxAgeSeconds?: number): CookieOptions {

@@ -76,6 +76,24 @@ export class CreditHoldsService implements OnApplicationBootstrap, OnApplication
     if (!Number.isInteger(actualCost) || actualCost < 0)
       throw new RangeError(`invalid cost: ${actualCost}`);
     const reference = `consumption:${hold.requestId}`;
+    const desc = description.slice(0, 500);
+    // Usual case in one atomic statement: the hold covers the cost. The DELETE only matches
+    // then, so any other case (cost above the hold, hold already settled or swept) changes
+    // nothing here and takes the transaction below.
+    const [fast] = await returning<{ charged: number }>(
+      this.dataSource.manager,
+      `WITH h AS (
+         DELETE FROM credit_holds WHERE id = $1 AND amount >= $2 RETURNING "userId", amount
+       ), u AS (
+         UPDATE users SET credits = credits + (h.amount - $2) FROM h WHERE users.id = h."userId"
+         RETURNING users.id
+       )
+       INSERT INTO credit_transactions ("userId", amount, type, description, reference)
+       SELECT u.id, -$2::int, 'CONSUMPTION', $3, $4 FROM u
+       RETURNING -amount AS charged`,
+      [hold.id, actualCost, desc, reference],
+    );
+    if (fast) return { charged: fast.charged, shortfall: 0 };
     return this.dataSource.transaction(async (m) => {
       const held = await this.deleteHold(m, hold.id);
       const [done] = await m.query('SELECT amount FROM credit_transactions WHERE reference = $1', [

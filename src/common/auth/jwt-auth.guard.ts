@@ -2,7 +2,9 @@ import { ExecutionContext, Injectable } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
 import { AuthGuard } from '@nestjs/passport';
 import { AppError, ErrorCode } from '../errors/app-error';
+import type { Request } from 'express';
 import { IS_PUBLIC_KEY } from './auth.decorators';
+import { SESSION_COOKIE } from './session-user';
 
 /**
  * Deny by default: every route needs a valid session (Bearer token or cookie) unless marked
@@ -17,6 +19,9 @@ export class JwtAuthGuard extends AuthGuard('jwt') {
 
   async canActivate(context: ExecutionContext): Promise<boolean> {
     if (!this.isPublic(context)) return (await super.canActivate(context)) as boolean;
+    // Public and no credentials at all: nothing to read (keeps /health/live cheap).
+    const req = context.switchToHttp().getRequest<Request>();
+    if (!req.headers.authorization && !req.cookies?.[SESSION_COOKIE]) return true;
     try {
       await super.canActivate(context);
     } catch {

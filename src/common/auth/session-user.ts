@@ -17,3 +17,6 @@ export interface SessionTokenPayload {
   iat?: number;
   exp?: number;
 }
+
+/** Name of the httpOnly cookie that carries the session token. */
+export const SESSION_COOKIE = 'session_token';
