@@ -14,6 +14,7 @@ import { JwtAuthGuard } from './common/auth/jwt-auth.guard';
 import { RolesGuard } from './common/auth/roles.guard';
 import { EnvelopeInterceptor } from './common/envelope/envelope.interceptor';
 import { AllExceptionsFilter } from './common/errors/all-exceptions.filter';
+import { ErrorsModule } from './common/errors/errors.module';
 import { createValidationPipe } from './common/validation/validation.pipe';
 import type { AppConfig } from './config/app.config';
 import { loadConfig } from './config/load-config';
@@ -72,6 +73,7 @@ export class AppModule {
         }),
         DatabaseModule,
         ClockModule,
+        ErrorsModule,
         CreditsModule,
         UsersModule,
         AuthModule,

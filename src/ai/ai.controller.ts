@@ -5,6 +5,7 @@ import { ConfigService } from '@nestjs/config';
 import type { AppConfig } from '../config/app.config';
 import { CurrentUser, Public } from '../common/auth/auth.decorators';
 import type { SessionUser } from '../common/auth/session-user';
+import { ErrorPresenter } from '../common/errors/error-presenter';
 import { ApiErrors } from '../common/openapi/api-errors';
 import { AiService } from './ai.service';
 import { GenerateDto, GenerateResultDto } from './dto/generate.dto';
@@ -19,6 +20,7 @@ export class AiController {
   constructor(
     private readonly ai: AiService,
     private readonly catalogue: ModelCatalogue,
+    private readonly errors: ErrorPresenter,
     config: ConfigService<AppConfig, true>,
   ) {
     this.pingMs = config.get('ai', { infer: true }).ssePingMs;
@@ -69,7 +71,10 @@ export class AiController {
     @Res() res: Response,
   ): Promise<void> {
     const sse = (req.headers.accept ?? '').includes('text/event-stream');
-    const sink = sse ? new SseStreamSink(res, this.pingMs) : new TextStreamSink(res);
+    const present = (err: unknown) => this.errors.present(err, req);
+    const sink = sse
+      ? new SseStreamSink(res, present, this.pingMs)
+      : new TextStreamSink(res, present);
     // A client that goes away aborts the upstream request at once.
     const abort = new AbortController();
     res.on('close', () => {

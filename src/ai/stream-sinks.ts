@@ -1,20 +1,12 @@
-import { Logger } from '@nestjs/common';
 import type { Response } from 'express';
-import { AppError, ErrorCode } from '../common/errors/app-error';
 import type { StreamSink } from './ai.service';
 import type { ServerTiming } from './server-timing';
 
 /** Default interval of SSE `: ping` comments until the first token (proxies cut at 60 s idle). */
 export const SSE_PING_MS = 15_000;
 
-const logger = new Logger('AiStream');
-
-/** `{error, code}` of any failure; unknown errors are logged and made generic. */
-function errorBody(err: unknown): { error: string; code: string } {
-  if (err instanceof AppError) return { error: err.message, code: err.code };
-  logger.error(err instanceof Error ? err.message : String(err));
-  return { error: 'Internal server error', code: ErrorCode.INTERNAL_ERROR };
-}
+/** `{error, code}` of a failure after the stream opened, as the error filter would say it. */
+export type PresentError = (err: unknown) => { error: string; code: string };
 
 /** Headers that keep every hop from buffering or compressing a stream. */
 function openStream(
@@ -40,7 +32,10 @@ function openStream(
  */
 export class TextStreamSink implements StreamSink {
   opened = false;
-  constructor(private readonly res: Response) {}
+  constructor(
+    private readonly res: Response,
+    private readonly present: PresentError,
+  ) {}
 
   admitted(): void {}
 
@@ -58,7 +53,7 @@ export class TextStreamSink implements StreamSink {
   }
 
   error(err: unknown): void {
-    errorBody(err); // plain text cannot carry an error after the status; log it and end
+    this.present(err); // plain text cannot carry an error after the status: logged, then end
     this.res.end();
   }
 }
@@ -73,6 +68,7 @@ export class SseStreamSink implements StreamSink {
   private ping?: NodeJS.Timeout;
   constructor(
     private readonly res: Response,
+    private readonly present: PresentError,
     private readonly pingMs = SSE_PING_MS,
   ) {}
 
@@ -98,7 +94,8 @@ export class SseStreamSink implements StreamSink {
 
   error(err: unknown): void {
     clearInterval(this.ping);
-    this.event('error', errorBody(err));
+    const { error, code } = this.present(err);
+    this.event('error', { error, code });
     this.res.end();
   }
 

@@ -2,21 +2,8 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { startProviders, type Providers } from '../support/providers';
 import { ledgerOf, newUser } from '../support/factories';
+import { parseSse } from '../support/sse';
 import { createTestApp, type TestApp } from '../support/test-app';
-
-/** Parses an SSE body into `[event, data]` pairs and the comment lines. */
-function parseSse(body: string): { events: [string, any][]; comments: string[] } {
-  const events: [string, any][] = [];
-  const comments: string[] = [];
-  for (const frame of body.split('\n\n').filter(Boolean)) {
-    const lines = frame.split('\n');
-    if (lines[0].startsWith(':')) comments.push(lines[0]);
-    const name = lines.find((l) => l.startsWith('event: '))?.slice(7);
-    const data = lines.find((l) => l.startsWith('data: '))?.slice(6);
-    if (name) events.push([name, JSON.parse(data ?? 'null')]);
-  }
-  return { events, comments };
-}
 
 const waitFor = async (check: () => boolean | Promise<boolean>, ms = 2000) => {
   const deadline = Date.now() + ms;
@@ -139,6 +126,20 @@ describe('AI stream: text and SSE, settled like generate', () => {
     const { events } = parseSse(res.text);
     expect(events).toEqual([['error', { error: expect.any(String), code: 'SERVICE_UNAVAILABLE' }]]);
     expect(await ledgerOf(t, u.user.id)).toEqual({ credits: 100, ledgerSum: 100, entries: 1 });
+  });
+
+  it('translates the SSE error event like any HTTP error', async () => {
+    const u = await newUser(t);
+    p.gemini.reply = { status: 500 };
+    const res = await t.http
+      .post('/api/ai/stream')
+      .set(u.auth)
+      .set({ Accept: 'text/event-stream', 'x-locale': 'zh' })
+      .send(ask('gemini-2.5-flash'))
+      .expect(200);
+    expect(parseSse(res.text).events).toEqual([
+      ['error', { error: '所需的服务暂时不可用，请稍后再试。', code: 'SERVICE_UNAVAILABLE' }],
+    ]);
   });
 
   it('charges a stream the provider cut mid-way for what was produced, and saves the partial reply', async () => {
