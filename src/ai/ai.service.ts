@@ -6,7 +6,6 @@ import { ChatsService } from '../chats/chats.service';
 import type { SessionUser } from '../common/auth/session-user';
 import { AppError, ErrorCode } from '../common/errors/app-error';
 import { CreditHoldsService, type OpenHold } from '../credits/credit-holds.service';
-import { CreditsUsageService } from '../credits/credits-usage.service';
 import {
   codePoints,
   cost,
@@ -76,7 +75,6 @@ export class AiService {
     private readonly catalogue: ModelCatalogue,
     private readonly strategy: ProviderStrategy,
     private readonly holds: CreditHoldsService,
-    private readonly usage: CreditsUsageService,
     private readonly chats: ChatsService,
     config: ConfigService<AppConfig, true>,
   ) {
@@ -102,11 +100,11 @@ export class AiService {
     }
     if (dto.chatId) await this.chats.requireChatAccess(user, dto.chatId, 'read');
     const maxTokens = dto.maxTokens ?? MAX_OUTPUT_TOKENS;
-    await this.usage.assertWithinDailyLimit(user.id, estimate(dto.messages, model));
     const hold = await this.holds.hold(
       user.id,
       holdAmount(dto.messages, model, maxTokens),
       randomUUID(),
+      estimate(dto.messages, model),
     );
     const request: GenerateRequest = {
       model: model.id,
@@ -217,14 +215,21 @@ export class AiService {
     const description =
       `AI ${a.model.id}: ${usage.promptTokens} prompt + ${usage.completionTokens} completion tokens` +
       (estimated ? ' (estimated: stream interrupted)' : '');
-    const { charged } = await this.holds.settle(a.hold, price, description);
-    await this.chats.saveExchange(a.user, {
-      chatId: a.isNewChat ? undefined : a.chatId,
-      newChatId: a.isNewChat ? a.chatId : undefined,
-      messages: a.dto.messages,
-      reply: outcome.text,
-    });
-    return { cost: charged, usage };
+    // The charge and the saved exchange are independent statements: sent at once, on two pool
+    // connections, the reply waits for one round trip instead of two. Both are awaited before
+    // the first failure is thrown, so nothing is left running after the request ends.
+    const [settled, saved] = await Promise.allSettled([
+      this.holds.settle(a.hold, price, description),
+      this.chats.saveExchange(a.user, {
+        chatId: a.isNewChat ? undefined : a.chatId,
+        newChatId: a.isNewChat ? a.chatId : undefined,
+        messages: a.dto.messages,
+        reply: outcome.text,
+      }),
+    ]);
+    if (settled.status === 'rejected') throw settled.reason;
+    if (saved.status === 'rejected') throw saved.reason;
+    return { cost: settled.value.charged, usage };
   }
 
   /** Releases the hold (nothing charged) and turns an upstream error into its API error. */

@@ -2,8 +2,11 @@ import { Injectable, Logger, OnApplicationShutdown, OnApplicationBootstrap } fro
 import { ConfigService } from '@nestjs/config';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
+import { Clock } from '../common/clock/clock';
 import { AppError, ErrorCode } from '../common/errors/app-error';
 import type { AppConfig } from '../config/app.config';
+import { DAY_CTE, HELD, RESETS_AT, USED_TODAY } from './daily-usage.sql';
+import { DAILY_LIMITS, DEFAULT_DAILY_LIMIT } from './pricing';
 import { returning } from './sql';
 
 export interface OpenHold {
@@ -35,33 +38,71 @@ export class CreditHoldsService implements OnApplicationBootstrap, OnApplication
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,
     private readonly config: ConfigService<AppConfig, true>,
+    private readonly clock: Clock,
   ) {}
 
   /**
    * Reserves `amount` credits (positive integer) for `requestId`, expiring after
-   * HOLD_TTL_SECONDS. Throws INSUFFICIENT_CREDITS (402, with `required` and `balance`) or
-   * USER_NOT_FOUND.
+   * HOLD_TTL_SECONDS. With `dailyEstimate` (credits, the prompt estimate), it also enforces spec
+   * Limits 3 in the same statement: today's consumption + open holds + the estimate must not
+   * exceed the plan's daily limit. Throws USER_NOT_FOUND, DAILY_LIMIT_REACHED (429, with
+   * `dailyLimit`, `usedToday`, `resetsAt`; checked first) or INSUFFICIENT_CREDITS (402, with
+   * `required` and `balance`).
    */
-  async hold(userId: string, amount: number, requestId: string): Promise<OpenHold> {
+  async hold(
+    userId: string,
+    amount: number,
+    requestId: string,
+    dailyEstimate?: number,
+  ): Promise<OpenHold> {
     if (!Number.isInteger(amount) || amount <= 0) throw new RangeError(`invalid hold: ${amount}`);
     const ttl = this.config.get('credits', { infer: true }).holdTtlSeconds;
-    // One statement: the conditional decrement and the hold row commit together or not at all.
-    const [hold] = await returning<OpenHold>(
-      this.dataSource.manager,
-      `WITH taken AS (
-         UPDATE users SET credits = credits - $2 WHERE id = $1 AND credits >= $2 RETURNING id
+    const tz = this.config.get('app', { infer: true }).timezone;
+    // One statement, one round trip before the upstream call: read today's usage, then the
+    // conditional decrement and the hold row, which commit together or not at all. The balance
+    // condition is re-checked on the locked row, so parallel requests cannot overspend.
+    const [row] = await this.dataSource.query(
+      `WITH ${DAY_CTE}, u AS (
+         SELECT id, credits, ${USED_TODAY} AS used, ${HELD} AS held,
+           COALESCE(($6::jsonb ->> plan)::int, $7) AS "dailyLimit"
+         FROM users WHERE id = $1
+       ), taken AS (
+         UPDATE users SET credits = users.credits - $4 FROM u
+         WHERE users.id = u.id AND users.credits >= $4
+           AND ($5::int IS NULL OR u.used + u.held + $5 <= u."dailyLimit")
+         RETURNING users.id
+       ), hold AS (
+         INSERT INTO credit_holds ("userId", amount, "requestId", "expiresAt")
+         SELECT id, $4, $8, now() + make_interval(secs => $9) FROM taken
+         RETURNING id, "userId", amount, "requestId"
        )
-       INSERT INTO credit_holds ("userId", amount, "requestId", "expiresAt")
-       SELECT id, $2, $3, now() + make_interval(secs => $4) FROM taken
-       RETURNING id, "userId", amount, "requestId"`,
-      [userId, amount, requestId, ttl],
+       SELECT u.credits AS balance, u.used, u.held, u."dailyLimit", ${RESETS_AT} AS "resetsAt",
+         hold.id, hold."userId", hold.amount, hold."requestId"
+       FROM u LEFT JOIN hold ON true`,
+      [
+        userId,
+        this.clock.now(),
+        tz,
+        amount,
+        dailyEstimate ?? null,
+        JSON.stringify(DAILY_LIMITS),
+        DEFAULT_DAILY_LIMIT,
+        requestId,
+        ttl,
+      ],
     );
-    if (hold) return hold;
-    const [row] = await this.dataSource.query('SELECT credits FROM users WHERE id = $1', [userId]);
     if (!row) throw new AppError(ErrorCode.USER_NOT_FOUND, 'User not found');
+    if (row.id) return { id: row.id, userId: row.userId, amount: row.amount, requestId };
+    if (dailyEstimate !== undefined && row.used + row.held + dailyEstimate > row.dailyLimit) {
+      throw new AppError(ErrorCode.DAILY_LIMIT_REACHED, 'Daily usage limit reached', {
+        dailyLimit: row.dailyLimit,
+        usedToday: row.used,
+        resetsAt: new Date(row.resetsAt).toISOString(),
+      });
+    }
     throw new AppError(ErrorCode.INSUFFICIENT_CREDITS, 'Insufficient credits', {
       required: amount,
-      balance: row.credits,
+      balance: row.balance,
     });
   }
 

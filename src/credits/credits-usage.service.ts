@@ -5,6 +5,7 @@ import { DataSource } from 'typeorm';
 import { Clock } from '../common/clock/clock';
 import { AppError, ErrorCode } from '../common/errors/app-error';
 import type { AppConfig } from '../config/app.config';
+import { DAY_CTE, HELD, RESETS_AT, USED_TODAY } from './daily-usage.sql';
 import { dailyLimit } from './pricing';
 
 /** GET /api/credits: balances and today's usage, in credits (integers). */
@@ -37,15 +38,9 @@ export class CreditsUsageService {
   async summary(userId: string): Promise<CreditSummary> {
     const tz = this.config.get('app', { infer: true }).timezone;
     const [row] = await this.dataSource.query(
-      `WITH day AS (
-         SELECT date_trunc('day', $2::timestamptz AT TIME ZONE $3) AT TIME ZONE $3 AS start
-       )
-       SELECT u.credits, u.plan,
-         (SELECT COALESCE(-SUM(amount), 0)::int FROM credit_transactions ct, day
-            WHERE ct."userId" = u.id AND ct.type = 'CONSUMPTION' AND ct."createdAt" >= day.start
-              AND ct."createdAt" < day.start + interval '1 day') AS "usedToday",
-         (SELECT COALESCE(SUM(amount), 0)::int FROM credit_holds h WHERE h."userId" = u.id) AS held,
-         (SELECT (date_trunc('day', $2::timestamptz AT TIME ZONE $3) + interval '1 day') AT TIME ZONE $3) AS "resetsAt"
+      `WITH ${DAY_CTE}
+       SELECT u.credits, u.plan, ${USED_TODAY} AS "usedToday", ${HELD} AS held,
+         ${RESETS_AT} AS "resetsAt"
        FROM users u WHERE u.id = $1`,
       [userId, this.clock.now(), tz],
     );
@@ -58,22 +53,5 @@ export class CreditsUsageService {
       heldCredits: row.held,
       resetsAt: new Date(row.resetsAt).toISOString(),
     };
-  }
-
-  /**
-   * Spec Limits 3: today's consumption + open holds + this request's prompt estimate must not
-   * exceed the plan's daily limit. Throws DAILY_LIMIT_REACHED (429) with `dailyLimit`,
-   * `usedToday` and `resetsAt`.
-   */
-  async assertWithinDailyLimit(userId: string, estimate: number): Promise<CreditSummary> {
-    const s = await this.summary(userId);
-    if (s.usedToday + s.heldCredits + estimate > s.dailyLimit) {
-      throw new AppError(ErrorCode.DAILY_LIMIT_REACHED, 'Daily usage limit reached', {
-        dailyLimit: s.dailyLimit,
-        usedToday: s.usedToday,
-        resetsAt: s.resetsAt,
-      });
-    }
-    return s;
   }
 }

@@ -72,14 +72,11 @@ export function holdAmount(
   return cost({ promptTokens: estimateTokens(messages), completionTokens: maxTokens }, model);
 }
 
+/** Spec Limits 3: daily limit in credits by plan; any other plan gets DEFAULT_DAILY_LIMIT. */
+export const DAILY_LIMITS: Readonly<Record<string, number>> = { BASIC: 1000, PRO: 10000 };
+export const DEFAULT_DAILY_LIMIT = 100;
+
 /** Spec Limits 3: daily limit in credits by plan; any other value gets 100. */
 export function dailyLimit(plan: string): number {
-  switch (plan) {
-    case 'BASIC':
-      return 1000;
-    case 'PRO':
-      return 10000;
-    default:
-      return 100;
-  }
+  return Object.hasOwn(DAILY_LIMITS, plan) ? DAILY_LIMITS[plan] : DEFAULT_DAILY_LIMIT;
 }

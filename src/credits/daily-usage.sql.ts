@@ -1,0 +1,22 @@
+/**
+ * SQL shared by the credit summary and the admission statement (spec Limits 3), so "today" is
+ * computed in one place. Both take the same positional parameters: `$1` user id, `$2` now
+ * (timestamptz, from the injectable Clock), `$3` APP_TIMEZONE. PostgreSQL does the calendar
+ * (DST-correct local midnight).
+ */
+
+/** One row `day(start)`: local midnight of `$2` in `$3`, as timestamptz. */
+export const DAY_CTE = `day AS (
+  SELECT date_trunc('day', $2::timestamptz AT TIME ZONE $3) AT TIME ZONE $3 AS start
+)`;
+
+/** Credits (integer ≥ 0) consumed by user `$1` since `day.start`: Σ |CONSUMPTION|. */
+export const USED_TODAY = `(SELECT COALESCE(-SUM(ct.amount), 0)::int FROM credit_transactions ct, day
+  WHERE ct."userId" = $1 AND ct.type = 'CONSUMPTION' AND ct."createdAt" >= day.start
+    AND ct."createdAt" < day.start + interval '1 day')`;
+
+/** Credits (integer ≥ 0) reserved by user `$1`'s open holds. */
+export const HELD = `(SELECT COALESCE(SUM(h.amount), 0)::int FROM credit_holds h WHERE h."userId" = $1)`;
+
+/** Next local midnight after `$2` in `$3`, as timestamptz (the day added in local time: DST). */
+export const RESETS_AT = `((date_trunc('day', $2::timestamptz AT TIME ZONE $3) + interval '1 day') AT TIME ZONE $3)`;
