@@ -138,8 +138,5 @@ export class TeamChatsController {
 }
 
 function toChatPage(page: ChatPage): Page<ChatDto> {
-  return new Page(
-    page.data.map((c) => mapChat(c.chat, c.messages)),
-    page.nextCursor,
-  );
+  return new Page<ChatDto>(page.data, page.nextCursor);
 }

@@ -1,13 +1,14 @@
 import { randomUUID } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
-import { In, QueryFailedError, Repository, type SelectQueryBuilder } from 'typeorm';
+import { In, QueryFailedError, Repository } from 'typeorm';
 import type { SessionUser } from '../common/auth/session-user';
 import { AppError, ErrorCode } from '../common/errors/app-error';
 import { decodeCursor, pageSize, toPage } from '../common/pagination/pagination';
 import { hasTeamRole } from '../teams/team-role';
 import { TeamsService } from '../teams/teams.service';
 import { Chat } from './chat.entity';
+import { chatPageSql, type ChatPageRow } from './chat-list.sql';
 import { Message, type MessageRole } from './message.entity';
 
 /**
@@ -28,8 +29,9 @@ export interface ChatWithMessages {
   messages: Message[];
 }
 
+/** A page of chats as the API shows them (`ChatDto`, each with its messages). */
 export interface ChatPage {
-  data: ChatWithMessages[];
+  data: ChatPageRow[];
   nextCursor: string | null;
 }
 
@@ -75,14 +77,12 @@ export class ChatsService {
     cursor?: string,
   ): Promise<ChatPage> {
     const teamIds = scope === 'all' ? await this.teams.teamIdsOf(user.id) : [];
-    return this.page(limit, cursor, (qb) =>
-      teamIds.length
-        ? qb.where('(c.userId = :userId OR c.teamId IN (:...teamIds))', {
-            userId: user.id,
-            teamIds,
-          })
-        : qb.where('c.userId = :userId', { userId: user.id }),
-    );
+    return teamIds.length
+      ? this.page(limit, cursor, 'c."userId" = $1 OR c."teamId" = ANY($2::uuid[])', [
+          user.id,
+          teamIds,
+        ])
+      : this.page(limit, cursor, 'c."userId" = $1', [user.id]);
   }
 
   /** Chats shared with a team, like `list`; any member may list (404 for non-members). */
@@ -93,7 +93,7 @@ export class ChatsService {
     cursor?: string,
   ): Promise<ChatPage> {
     await this.teams.requireTeamRole(user, teamId, 'MEMBER');
-    return this.page(limit, cursor, (qb) => qb.where('c.teamId = :teamId', { teamId }));
+    return this.page(limit, cursor, 'c."teamId" = $1', [teamId]);
   }
 
   create(user: SessionUser, title: string): Promise<Chat> {
@@ -231,24 +231,17 @@ export class ChatsService {
     return saved.chatId;
   }
 
-  /** One keyset page of chats matching `where`, newest `updatedAt` first, with messages. */
+  /** One keyset page of chats matching `where` (SQL on `c`), newest `updatedAt` first. */
   private async page(
     limit: number | undefined,
     cursor: string | undefined,
-    where: (qb: SelectQueryBuilder<Chat>) => SelectQueryBuilder<Chat>,
+    where: string,
+    params: unknown[],
   ): Promise<ChatPage> {
     const size = pageSize(limit);
-    const qb = where(this.chats.createQueryBuilder('c'))
-      .orderBy('c.updatedAt', 'DESC')
-      .addOrderBy('c.id', 'DESC')
-      .take(size + 1);
-    if (cursor) qb.andWhere('(c.updatedAt, c.id) < (:at, :id)', decodeCursor(cursor));
-    const page = toPage(await qb.getMany(), size, (c) => c.updatedAt);
-    const byChat = await this.messagesOf(page.data.map((c) => c.id));
-    return {
-      data: page.data.map((chat) => ({ chat, messages: byChat.get(chat.id) ?? [] })),
-      nextCursor: page.nextCursor,
-    };
+    const q = chatPageSql(where, params, cursor ? decodeCursor(cursor) : undefined, size + 1);
+    const rows: ChatPageRow[] = await this.chats.query(q.sql, q.params);
+    return toPage(rows, size, (c) => new Date(c.updatedAt));
   }
 
   private async messagesOf(chatIds: string[]): Promise<Map<string, Message[]>> {

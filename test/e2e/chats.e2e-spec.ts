@@ -103,6 +103,30 @@ describe('Chats: CRUD, pagination and owner-only access', () => {
     ]);
   });
 
+  it('lists each chat exactly as GET /api/chats/:id shows it (fields, ISO times, escaping)', async () => {
+    const u = await newUser(t);
+    const tricky = [
+      'quote " backslash \\ newline\n tab\t',
+      'emoji 🦊 and 中文',
+      '</script>{"a":1}',
+    ];
+    const chat = await newChat(t, u, { title: 'tricky "title" 🦊', messages: tricky });
+    await newChat(t, u, { title: 'empty' });
+    const list = (await t.http.get('/api/chats').set(u.auth).expect(200)).body.data as Row[];
+    expect(list).toHaveLength(2);
+    for (const row of list) {
+      const one = (await t.http.get(`/api/chats/${row.id}`).set(u.auth).expect(200)).body.data;
+      expect(row).toStrictEqual(one);
+      expect(Object.keys(row).sort()).toEqual(
+        ['createdAt', 'id', 'messages', 'teamId', 'title', 'updatedAt', 'userId'].sort(),
+      );
+      expect(new Date(row.updatedAt).toISOString()).toBe(row.updatedAt);
+    }
+    const listed = list.find((c) => c.id === chat.id)!;
+    expect(listed.messages!.map((m) => m.content)).toEqual(tricky);
+    expect(listed.messages!.every((m) => Object.keys(m).length === 6)).toBe(true);
+  });
+
   it('walks 7 chats with limit=3 in order, without duplicates or gaps', async () => {
     const u = await newUser(t);
     const made = [];

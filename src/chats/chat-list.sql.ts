@@ -1,0 +1,46 @@
+import type { ChatDto } from './dto/chat.dto';
+
+/** ISO 8601 in UTC with milliseconds, as `Date.prototype.toISOString` writes it. */
+const iso = (column: string) => `to_char(${column} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
+
+/**
+ * One keyset page of chats as `ChatDto`s, each with its messages oldest first, in one statement.
+ * PostgreSQL builds the messages as JSON and the timestamps as ISO strings, so a page of 50
+ * chats × 20 messages is not hydrated into 1050 entities and 2100 `Date`s only to be written out
+ * again (bench scenario 2: TypeORM hydration, row parsing and dates were half the CPU).
+ *
+ * `where` is a condition on `c` (chats) using `$1…$k`; the cursor and the limit come after
+ * (`params` gets them appended). Returns rows `ChatDto & {sortAt}` (sortAt: the `updatedAt`
+ * timestamptz for the next cursor), newest `updatedAt` first, at most `limit` rows.
+ */
+export function chatPageSql(
+  where: string,
+  params: unknown[],
+  cursor: { at: Date; id: string } | undefined,
+  limit: number,
+): { sql: string; params: unknown[] } {
+  const all = [...params];
+  let keyset = '';
+  if (cursor) {
+    all.push(cursor.at, cursor.id);
+    keyset = ` AND (c."updatedAt", c.id) < ($${all.length - 1}::timestamptz, $${all.length}::uuid)`;
+  }
+  all.push(limit);
+  const sql = `SELECT c.id, c.title, c."userId", c."teamId",
+      ${iso('c."createdAt"')} AS "createdAt", ${iso('c."updatedAt"')} AS "updatedAt",
+      COALESCE((
+        SELECT json_agg(json_build_object(
+          'id', m.id, 'chatId', m."chatId", 'userId', m."userId", 'role', m.role,
+          'content', m.content, 'createdAt', ${iso('m."createdAt"')}
+        ) ORDER BY m."createdAt", m.seq)
+        FROM messages m WHERE m."chatId" = c.id
+      ), '[]'::json) AS messages
+    FROM chats c
+    WHERE (${where})${keyset}
+    ORDER BY c."updatedAt" DESC, c.id DESC
+    LIMIT $${all.length}`;
+  return { sql, params: all };
+}
+
+/** A row of `chatPageSql`. */
+export type ChatPageRow = ChatDto & { messages: NonNullable<ChatDto['messages']> };
