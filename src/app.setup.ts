@@ -4,6 +4,7 @@ import { DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
 import cookieParser from 'cookie-parser';
 import helmet from 'helmet';
 import { Logger } from 'nestjs-pino';
+import { stampArrival } from './ai/server-timing';
 import { bodyParserErrors } from './common/errors/all-exceptions.filter';
 import type { AppConfig } from './config/app.config';
 
@@ -15,6 +16,7 @@ export function configureApp(app: NestExpressApplication): NestExpressApplicatio
   const config = app.get(ConfigService<AppConfig, true>);
   const { corsOrigins, trustProxy, baseUrl } = config.get('app', { infer: true });
   app.useLogger(app.get(Logger));
+  app.use(stampArrival);
   app.useBodyParser('json', { limit: '1mb' });
   app.useBodyParser('urlencoded', { limit: '1mb', extended: false });
   app.use(bodyParserErrors);

@@ -10,7 +10,7 @@ import { ApiErrors } from '../common/openapi/api-errors';
 import { AiService } from './ai.service';
 import { GenerateDto, GenerateResultDto } from './dto/generate.dto';
 import { ModelCatalogue, type ModelDescriptor } from './model-catalogue';
-import { ServerTiming } from './server-timing';
+import { arrivalOf, ServerTiming } from './server-timing';
 import { SseStreamSink, TextStreamSink } from './stream-sinks';
 
 /** Spec "AI", envelope C. Replies carry `Server-Timing` (our code vs upstream). */
@@ -47,9 +47,10 @@ export class AiController {
   async generate(
     @CurrentUser() user: SessionUser,
     @Body() dto: GenerateDto,
+    @Req() req: Request,
     @Res({ passthrough: true }) res: Response,
   ): Promise<GenerateResultDto> {
-    const timing = new ServerTiming();
+    const timing = new ServerTiming(arrivalOf(req));
     const result = await this.ai.generate(user, dto, timing);
     res.setHeader('Server-Timing', timing.header());
     return result;
@@ -81,7 +82,7 @@ export class AiController {
       if (!res.writableFinished) abort.abort();
     });
     try {
-      await this.ai.stream(user, dto, sink, abort.signal);
+      await this.ai.stream(user, dto, sink, abort.signal, new ServerTiming(arrivalOf(req)));
     } catch (err) {
       if (!sink.opened) throw err; // still JSON with its status, through the error filter
       sink.error(err);

@@ -1,4 +1,21 @@
 import { performance } from 'node:perf_hooks';
+import type { NextFunction, Request, Response } from 'express';
+
+const RECEIVED_AT = Symbol('receivedAt');
+
+/**
+ * Express middleware, first in the chain: stamps when the request arrived, so `app;dur` also
+ * counts the pipeline before the controller (logging, body parsing, session, validation).
+ */
+export function stampArrival(req: Request, _res: Response, next: NextFunction): void {
+  (req as Request & { [RECEIVED_AT]?: number })[RECEIVED_AT] = performance.now();
+  next();
+}
+
+/** When `req` arrived (performance.now() ms), or now when it was not stamped. */
+export function arrivalOf(req: Request): number {
+  return (req as Request & { [RECEIVED_AT]?: number })[RECEIVED_AT] ?? performance.now();
+}
 
 /**
  * Splits a request's time into our own code and the upstream call, for the `Server-Timing`
@@ -6,8 +23,10 @@ import { performance } from 'node:perf_hooks';
  * from the provider's.
  */
 export class ServerTiming {
-  private readonly startedAt = performance.now();
   private upstreamMs = 0;
+
+  /** @param startedAt performance.now() ms when the request arrived (see `arrivalOf`). */
+  constructor(private readonly startedAt = performance.now()) {}
 
   /** Runs `call` and counts its duration as upstream time. */
   async upstream<T>(call: () => Promise<T>): Promise<T> {
