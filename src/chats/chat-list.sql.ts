@@ -1,7 +1,8 @@
 import type { ChatDto } from './dto/chat.dto';
 
 /** ISO 8601 in UTC with milliseconds, as `Date.prototype.toISOString` writes it. */
-const iso = (column: string) => `to_char(${column} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
+const iso = (column: string) =>
+  `to_char(${column} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
 
 /**
  * One keyset page of chats as `ChatDto`s, each with its messages oldest first, in one statement.
