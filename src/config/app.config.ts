@@ -1,5 +1,10 @@
 import { resolve } from 'node:path';
-import { type UploadContentType, UPLOAD_CONTENT_TYPES, validateEnv } from './env.validation';
+import {
+  type StorageDriver,
+  type UploadContentType,
+  UPLOAD_CONTENT_TYPES,
+  validateEnv,
+} from './env.validation';
 
 /** Typed configuration, validated once at boot; read with `ConfigService<AppConfig, true>`. */
 export interface AppConfig {
@@ -61,8 +66,12 @@ export interface AppConfig {
     invitationTtlDays: number;
   };
   uploads: {
+    /** Where the bytes go: `disk` (in `dir`) or `s3` (in `s3`); STORAGE_DRIVER, default disk. */
+    driver: StorageDriver;
     /** Absolute directory the local disk driver stores files in (UPLOAD_DIR, default `uploads`). */
     dir: string;
+    /** The bucket of the s3 driver; set when `driver` is `s3`. */
+    s3?: S3StorageConfig;
     /** Largest accepted file in bytes (default 10485760 = 10 MiB); larger → 413. */
     maxBytes: number;
     /** Content types accepted after magic-byte sniffing (default: all of UPLOAD_CONTENT_TYPES). */
@@ -93,6 +102,22 @@ export interface OAuthClientConfig {
   profileUrl: string;
   /** GitHub only: `GET /user/emails`. */
   emailsUrl?: string;
+}
+
+/** The S3 (or S3-compatible) bucket uploads are stored in (STORAGE_DRIVER=s3). */
+export interface S3StorageConfig {
+  bucket: string;
+  /** S3_REGION, default `us-east-1`. */
+  region: string;
+  /** S3_ENDPOINT of a compatible store such as MinIO; undefined = AWS. */
+  endpoint?: string;
+  /** `http://endpoint/bucket/key` instead of `http://bucket.endpoint/key` (S3_FORCE_PATH_STYLE). */
+  forcePathStyle: boolean;
+  /** Static credentials (both or neither); undefined = the SDK's default credential chain. */
+  accessKeyId?: string;
+  secretAccessKey?: string;
+  /** Prepended to every object key verbatim, e.g. `uploads/` (S3_KEY_PREFIX, default none). */
+  keyPrefix: string;
 }
 
 /** API key and optional base URL of one model provider. */
@@ -177,7 +202,20 @@ export function buildConfig(raw: Record<string, string | undefined>): AppConfig 
     },
     teams: { invitationTtlDays: env.INVITATION_TTL_DAYS ?? 7 },
     uploads: {
+      driver: env.STORAGE_DRIVER ?? 'disk',
       dir: resolve(env.UPLOAD_DIR ?? 'uploads'),
+      s3:
+        env.STORAGE_DRIVER === 's3'
+          ? {
+              bucket: env.S3_BUCKET!,
+              region: env.S3_REGION ?? 'us-east-1',
+              endpoint: env.S3_ENDPOINT,
+              forcePathStyle: env.S3_FORCE_PATH_STYLE ?? false,
+              accessKeyId: env.S3_ACCESS_KEY_ID,
+              secretAccessKey: env.S3_SECRET_ACCESS_KEY,
+              keyPrefix: env.S3_KEY_PREFIX ?? '',
+            }
+          : undefined,
       maxBytes: env.UPLOAD_MAX_BYTES ?? 10 * 1024 * 1024,
       allowedTypes: (env.UPLOAD_ALLOWED_TYPES as UploadContentType[] | undefined) ?? [
         ...UPLOAD_CONTENT_TYPES,

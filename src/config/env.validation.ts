@@ -8,7 +8,9 @@ import {
   IsOptional,
   IsString,
   IsUrl,
+  Matches,
   Max,
+  MaxLength,
   Min,
   MinLength,
   validateSync,
@@ -43,6 +45,10 @@ export const UPLOAD_CONTENT_TYPES = [
   'text/plain',
 ] as const;
 export type UploadContentType = (typeof UPLOAD_CONTENT_TYPES)[number];
+
+/** Where upload bytes are stored (STORAGE_DRIVER). */
+export const STORAGE_DRIVERS = ['disk', 's3'] as const;
+export type StorageDriver = (typeof STORAGE_DRIVERS)[number];
 
 function isTimeZone(tz: string): boolean {
   try {
@@ -159,6 +165,40 @@ export class EnvironmentVariables {
     message: `UPLOAD_ALLOWED_TYPES may list only ${UPLOAD_CONTENT_TYPES.join(', ')}`,
   })
   UPLOAD_ALLOWED_TYPES?: string[];
+
+  // Upload storage: local disk (UPLOAD_DIR) or an S3 bucket; S3_* are read only for s3.
+  @IsOptional()
+  @Transform(emptyToUndefined)
+  @IsIn(STORAGE_DRIVERS, { message: `STORAGE_DRIVER must be one of ${STORAGE_DRIVERS.join(', ')}` })
+  STORAGE_DRIVER?: StorageDriver;
+  @ValidateIf((o: EnvironmentVariables) => o.STORAGE_DRIVER === 's3')
+  @Transform(emptyToUndefined)
+  @IsString({ message: 'S3_BUCKET is required when STORAGE_DRIVER=s3' })
+  @Matches(/^[A-Za-z0-9][A-Za-z0-9._-]{1,253}[A-Za-z0-9]$/, {
+    message: 'S3_BUCKET must be a bucket name (3-255 letters, digits, ".", "-" or "_")',
+  })
+  S3_BUCKET?: string;
+  @IsOptional()
+  @Transform(emptyToUndefined)
+  @Matches(/^[a-z0-9][a-z0-9-]*$/, { message: 'S3_REGION must be a region name like us-east-1' })
+  S3_REGION?: string;
+  /** For S3-compatible stores (MinIO, ...); unset = AWS's endpoint for S3_REGION. */
+  @IsOptional() @Transform(emptyToUndefined) @IsUrl(HTTP_URL) S3_ENDPOINT?: string;
+  @IsOptional() @Transform(toBool) @IsBoolean() S3_FORCE_PATH_STYLE?: boolean;
+  // Static keys go together; without both the SDK's default credential chain applies.
+  @ValidateIf((o: EnvironmentVariables) => !!(o.S3_ACCESS_KEY_ID ?? o.S3_SECRET_ACCESS_KEY))
+  @Transform(emptyToUndefined)
+  @IsString({ message: 'S3_ACCESS_KEY_ID and S3_SECRET_ACCESS_KEY must be set together' })
+  S3_ACCESS_KEY_ID?: string;
+  @ValidateIf((o: EnvironmentVariables) => !!(o.S3_ACCESS_KEY_ID ?? o.S3_SECRET_ACCESS_KEY))
+  @Transform(emptyToUndefined)
+  @IsString({ message: 'S3_ACCESS_KEY_ID and S3_SECRET_ACCESS_KEY must be set together' })
+  S3_SECRET_ACCESS_KEY?: string;
+  @IsOptional()
+  @Transform(emptyToUndefined)
+  @MaxLength(512)
+  @Matches(/^[^/]/, { message: 'S3_KEY_PREFIX must not start with "/"' })
+  S3_KEY_PREFIX?: string;
 
   @IsOptional() @Transform(emptyToUndefined) @IsString() FRONTEND_DIR?: string;
 }

@@ -1,0 +1,73 @@
+import { buildConfig } from './app.config';
+
+/** Upload storage settings (STORAGE_DRIVER, S3_*): defaults, typing and boot-time errors. */
+describe('upload storage configuration', () => {
+  const s3 = { STORAGE_DRIVER: 's3', S3_BUCKET: 'my-uploads' };
+  const error = (raw: Record<string, string>): string => {
+    try {
+      buildConfig(raw);
+    } catch (e) {
+      return (e as Error).message;
+    }
+    return '';
+  };
+
+  it('defaults to the disk driver, without S3 settings', () => {
+    const { uploads } = buildConfig({});
+    expect(uploads.driver).toBe('disk');
+    expect(uploads.s3).toBeUndefined();
+    // S3_* are ignored (not required, not checked) for disk.
+    expect(buildConfig({ S3_REGION: 'us-west-2' }).uploads.s3).toBeUndefined();
+  });
+
+  it('types the s3 settings with their defaults', () => {
+    expect(buildConfig(s3).uploads).toMatchObject({
+      driver: 's3',
+      s3: {
+        bucket: 'my-uploads',
+        region: 'us-east-1',
+        endpoint: undefined,
+        forcePathStyle: false,
+        accessKeyId: undefined,
+        secretAccessKey: undefined,
+        keyPrefix: '',
+      },
+    });
+    const full = buildConfig({
+      ...s3,
+      S3_REGION: 'eu-central-1',
+      S3_ENDPOINT: 'http://minio:9000',
+      S3_FORCE_PATH_STYLE: 'true',
+      S3_ACCESS_KEY_ID: 'AKIA',
+      S3_SECRET_ACCESS_KEY: 'secret',
+      S3_KEY_PREFIX: 'prod/uploads/',
+    });
+    expect(full.uploads.s3).toEqual({
+      bucket: 'my-uploads',
+      region: 'eu-central-1',
+      endpoint: 'http://minio:9000',
+      forcePathStyle: true,
+      accessKeyId: 'AKIA',
+      secretAccessKey: 'secret',
+      keyPrefix: 'prod/uploads/',
+    });
+  });
+
+  it.each([
+    [{ STORAGE_DRIVER: 'gcs' }, /STORAGE_DRIVER must be one of disk, s3/],
+    [{ STORAGE_DRIVER: 's3' }, /S3_BUCKET is required when STORAGE_DRIVER=s3/],
+    [{ ...s3, S3_BUCKET: 'a/b' }, /S3_BUCKET must be a bucket name/],
+    [{ ...s3, S3_REGION: 'US East' }, /S3_REGION must be a region name/],
+    [{ ...s3, S3_ENDPOINT: 'minio:9000' }, /S3_ENDPOINT/],
+    [{ ...s3, S3_ACCESS_KEY_ID: 'AKIA' }, /must be set together/],
+    [{ ...s3, S3_KEY_PREFIX: '/uploads/' }, /S3_KEY_PREFIX must not start with "\/"/],
+  ])('refuses %j', (raw, message) => {
+    expect(error(raw)).toMatch(message);
+  });
+
+  it('never puts a secret in the error message', () => {
+    const message = error({ ...s3, S3_SECRET_ACCESS_KEY: 'do-not-print-me' });
+    expect(message).toMatch(/S3_ACCESS_KEY_ID/);
+    expect(message).not.toContain('do-not-print-me');
+  });
+});
