@@ -1,6 +1,8 @@
+import { Logger } from '@nestjs/common';
 import type { Request } from 'express';
 import { type Readable, Transform, type TransformCallback } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
+import { AppError, ErrorCode } from '../common/errors/app-error';
 import type { UploadContentType } from '../config/env.validation';
 import { checkContentType, SNIFF_BYTES } from './magic-bytes';
 import { displayName, storedFileName } from './upload-filename';
@@ -76,10 +78,13 @@ class ContentSniffer extends Transform {
 /**
  * A multer storage engine that streams each file through the content sniffer into
  * UploadStorage: nothing is held in memory beyond the first SNIFF_BYTES and the stream buffers.
- * On any failure (refused type, size limit, client abort, disk error) it removes what it wrote
- * before reporting the error, so no partial file stays behind.
+ * On any failure (refused type, size limit, client abort, storage error) it removes what it
+ * wrote before reporting the error, so no partial file stays behind. The storage's Writable
+ * must 'finish' only once the bytes are stored: the caller records the upload after that.
  */
 export class SniffingStorageEngine {
+  private readonly logger = new Logger(SniffingStorageEngine.name);
+
   constructor(
     private readonly storage: UploadStorage,
     private readonly allowedTypes: readonly UploadContentType[],
@@ -119,7 +124,11 @@ export class SniffingStorageEngine {
       // busboy ends a part cut at limits.fileSize normally; multer answers 413 for it.
       if (file.stream.truncated) throw new Error('File cut at the size limit');
     } catch (e) {
-      await this.storage.remove(filename);
+      // The name was taken while the bytes went up (a conditional write lost a race): the
+      // object is the other upload's, so it stays.
+      if (e instanceof UploadNameTakenError)
+        throw new AppError(ErrorCode.CONFLICT, 'An upload with this name exists; try again');
+      await this.removeQuietly(filename);
       throw e;
     }
     return {
@@ -128,6 +137,13 @@ export class SniffingStorageEngine {
       size: sniffer.bytes,
       contentType: sniffer.type!,
     };
+  }
+
+  /** Removes a partial upload; a failure is logged, so the original error is the one reported. */
+  private async removeQuietly(filename: string): Promise<void> {
+    await this.storage.remove(filename).catch((e: Error) => {
+      this.logger.error(`Could not remove the partial upload ${filename}: ${e.message}`);
+    });
   }
 
   private async createUnique(originalName: string) {

@@ -1,17 +1,32 @@
-import { Module } from '@nestjs/common';
+import { Logger, Module } from '@nestjs/common';
 import { ConfigService } from '@nestjs/config';
 import type { AppConfig } from '../config/app.config';
 import { LocalDiskStorage } from './local-disk.storage';
+import { createS3Client, S3Storage } from './s3.storage';
 import { UploadStorage } from './upload-storage';
 
-/** Provides the UploadStorage driver: local disk in UPLOAD_DIR (an S3 driver can come later). */
+/**
+ * Provides the UploadStorage driver of STORAGE_DRIVER: `disk` (UPLOAD_DIR, the default) or
+ * `s3` (S3_BUCKET through the AWS SDK). Logs which one at boot, never the credentials.
+ */
 @Module({
   providers: [
     {
       provide: UploadStorage,
       inject: [ConfigService],
-      useFactory: (config: ConfigService<AppConfig, true>): UploadStorage =>
-        new LocalDiskStorage(config.get('uploads', { infer: true }).dir),
+      useFactory: (config: ConfigService<AppConfig, true>): UploadStorage => {
+        const uploads = config.get('uploads', { infer: true });
+        const logger = new Logger('UploadStorage');
+        if (uploads.driver === 's3' && uploads.s3) {
+          const s3 = uploads.s3;
+          // The origin only: an endpoint URL could carry user info.
+          const where = s3.endpoint ? `at ${new URL(s3.endpoint).origin}` : `in ${s3.region}`;
+          logger.log(`Uploads go to S3 bucket ${s3.bucket} ${where}, key prefix "${s3.keyPrefix}"`);
+          return new S3Storage(createS3Client(s3), s3.bucket, s3.keyPrefix);
+        }
+        logger.log(`Uploads go to ${uploads.dir}`);
+        return new LocalDiskStorage(uploads.dir);
+      },
     },
   ],
   exports: [UploadStorage],

@@ -16,14 +16,17 @@ export interface StoredObject {
 
 /**
  * Where upload bytes live, keyed by stored file name (one safe path segment, see
- * `isStoredFileName`). The local disk driver is the only one today; an S3 driver can implement
- * the same three calls. Drivers never buffer a whole file in memory.
+ * `isStoredFileName`): LocalDiskStorage (STORAGE_DRIVER=disk) or S3Storage (s3). Drivers
+ * never buffer a whole file in memory.
  */
 export abstract class UploadStorage {
   /**
    * Opens a new object for writing. Exclusive: rejects with UploadNameTakenError when `filename`
-   * exists, so two uploads can never overwrite each other. The caller pipes the bytes in and,
-   * on any failure, calls `remove(filename)`.
+   * exists, so two uploads can never overwrite each other (a driver that can only tell at the
+   * end fails the Writable with UploadNameTakenError, and the object is then the other
+   * upload's). The Writable emits 'finish' only once the bytes are stored, and errors when
+   * they cannot be. The caller pipes the bytes in and, on any other failure, calls
+   * `remove(filename)`.
    */
   abstract create(filename: string): Promise<Writable>;
 

@@ -12,7 +12,7 @@ import { UploadFilesController, UploadsController } from './uploads.controller';
 import { UploadsService } from './uploads.service';
 
 /**
- * Uploads (spec "Upload"): the Upload table, the storage driver (local disk in UPLOAD_DIR) and
+ * Uploads (spec "Upload"): the Upload table, the storage driver (STORAGE_DRIVER) and
  * multer configured to stream through the content sniffer into it: one file of at most
  * UPLOAD_MAX_BYTES in field `file`, a handful of small text fields, UTF-8 file names.
  */

@@ -8,6 +8,9 @@ import { Upload } from './upload.entity';
 import { isStoredFileName } from './upload-filename';
 import { type StoredObject, UploadStorage } from './upload-storage';
 
+/** Stored files removed at once. */
+const REMOVE_CONCURRENCY = 8;
+
 const uploadNotFound = () => new AppError(ErrorCode.NOT_FOUND, 'Upload not found');
 
 /** An upload opened for download: its record and its bytes. */
@@ -52,7 +55,7 @@ export class UploadsService {
         }),
       );
     } catch (e) {
-      await this.storage.remove(file.filename);
+      await this.removeStored([file.filename]);
       if (e instanceof QueryFailedError && (e.driverError as { code?: string }).code === '23505')
         throw new AppError(ErrorCode.CONFLICT, 'An upload with this name exists; try again');
       throw e;
@@ -80,8 +83,26 @@ export class UploadsService {
     if (!isStoredFileName(filename)) throw uploadNotFound();
     const { affected } = await this.uploads.delete({ filename, userId: user.id });
     if (!affected) throw uploadNotFound();
-    await this.storage.remove(filename).catch((e: Error) => {
-      this.logger.error(`Could not remove the bytes of upload ${filename}: ${e.message}`);
-    });
+    await this.removeStored([filename]);
+  }
+
+  /**
+   * Removes the stored bytes of `filenames`, REMOVE_CONCURRENCY at a time. Best effort: each
+   * failure is logged (the record is already gone, so the file is no longer served) and none
+   * is thrown. Returns the number of names that could not be removed.
+   */
+  async removeStored(filenames: string[]): Promise<number> {
+    let failed = 0;
+    const queue = [...filenames];
+    const worker = async () => {
+      for (let name = queue.shift(); name !== undefined; name = queue.shift()) {
+        await this.storage.remove(name).catch((e: Error) => {
+          failed++;
+          this.logger.error(`Could not remove the bytes of upload ${name}: ${e.message}`);
+        });
+      }
+    };
+    await Promise.all(Array.from({ length: REMOVE_CONCURRENCY }, worker));
+    return failed;
   }
 }

@@ -1,10 +1,13 @@
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { Clock } from '../../src/common/clock/clock';
 import { newUser, type TestUser } from '../support/factories';
 import { createTestApp, type TestApp } from '../support/test-app';
-import { filesIn, multipart, type Part, PNG_BYTES, rawGet } from '../support/uploads';
+import {
+  SECRET,
+  startUploadDriver,
+  UPLOAD_DRIVERS,
+  type UploadDriver,
+} from '../support/upload-drivers';
+import { multipart, type Part, PNG_BYTES, rawGet } from '../support/uploads';
 
 /** A clock tests can stop, so two uploads share one millisecond. */
 class StoppableClock extends Clock {
@@ -15,24 +18,21 @@ class StoppableClock extends Clock {
 }
 
 const LIMIT = 64 * 1024;
-const SECRET = 'top secret, outside UPLOAD_DIR';
 const fail = (code: string) => ({ success: false, error: expect.any(String), code });
 
-describe('Uploads: POST /api/upload, GET /uploads/{filename}, DELETE /api/upload/{filename}', () => {
+// The same scenarios on every storage driver (STORAGE_DRIVER=disk and s3 against a local S3).
+describe.each(UPLOAD_DRIVERS)('Uploads on %s storage: upload, download, delete', (driver) => {
   let t: TestApp;
-  let root: string;
-  let dir: string;
+  let d: UploadDriver;
   const clock = new StoppableClock();
 
   beforeAll(async () => {
-    root = mkdtempSync(join(tmpdir(), 'uploads-e2e-'));
-    dir = join(root, 'files');
-    writeFileSync(join(root, 'secret.txt'), SECRET);
-    t = await createTestApp({ UPLOAD_DIR: dir, UPLOAD_MAX_BYTES: String(LIMIT) }, { clock });
+    d = await startUploadDriver(driver);
+    t = await createTestApp({ ...d.env, UPLOAD_MAX_BYTES: String(LIMIT) }, { clock });
   });
   afterAll(async () => {
-    await t.close();
-    rmSync(root, { recursive: true, force: true });
+    await t?.close();
+    await d?.close();
   });
   afterEach(() => (clock.at = undefined));
 
@@ -63,7 +63,7 @@ describe('Uploads: POST /api/upload, GET /uploads/{filename}, DELETE /api/upload
     const [, at] = /^(\d+)-cat\.png$/.exec(filename)!;
     expect(Number(at)).toBeGreaterThanOrEqual(before);
     expect(Number(at)).toBeLessThanOrEqual(Date.now());
-    expect(readFileSync(join(dir, filename)).equals(PNG_BYTES)).toBe(true);
+    expect(d.read(filename).equals(PNG_BYTES)).toBe(true);
     expect(await rowsOf(u)).toEqual([
       expect.objectContaining({
         filename,
@@ -117,13 +117,13 @@ describe('Uploads: POST /api/upload, GET /uploads/{filename}, DELETE /api/upload
     ['..\\..\\secret.txt', /^\d+-secret\.txt$/],
     ['/etc/passwd', /^\d+-passwd$/],
     ['.env', /^\d+-env$/],
-  ])('stores a file sent as %j inside UPLOAD_DIR only', async (name, want) => {
+  ])('stores a file sent as %j inside the upload area only', async (name, want) => {
     const u = await newUser(t);
     const res = await post(u, [file(name, 'overwritten?', 'text/plain')]).expect(200);
     expect(res.body.data.filename).toMatch(want);
-    expect(filesIn(dir)).toContain(res.body.data.filename);
-    expect(filesIn(root)).toEqual(['files', 'secret.txt']);
-    expect(readFileSync(join(root, 'secret.txt'), 'utf8')).toBe(SECRET);
+    expect(d.names()).toContain(res.body.data.filename);
+    expect(d.outside()).toEqual(['secret.txt']);
+    expect(d.secret()).toBe(SECRET);
   });
 
   it.each([
@@ -147,12 +147,12 @@ describe('Uploads: POST /api/upload, GET /uploads/{filename}, DELETE /api/upload
 
   it('refuses a file past UPLOAD_MAX_BYTES while streaming: 413, partial file removed', async () => {
     const u = await newUser(t);
-    const before = filesIn(dir);
+    const before = d.names();
     // Just over the limit: the declared length passes the early check, the stream does not.
     const over = Buffer.alloc(LIMIT + 1, 'a');
     const res = await post(u, [file('over.txt', over, 'text/plain')]).expect(413);
     expect(res.body).toEqual({ ...fail('PAYLOAD_TOO_LARGE'), limitBytes: LIMIT });
-    expect(filesIn(dir)).toEqual(before);
+    expect(d.names()).toEqual(before);
     expect(await rowsOf(u)).toEqual([]);
     // Exactly the limit is accepted.
     await post(u, [file('fits.txt', Buffer.alloc(LIMIT, 'a'), 'text/plain')]).expect(200);
@@ -160,10 +160,10 @@ describe('Uploads: POST /api/upload, GET /uploads/{filename}, DELETE /api/upload
 
   it('refuses a body whose declared length is far past the limit before reading it', async () => {
     const u = await newUser(t);
-    const before = filesIn(dir);
+    const before = d.names();
     const res = await post(u, [file('big.txt', Buffer.alloc(LIMIT * 3, 'a'))]).expect(413);
     expect(res.body).toEqual({ ...fail('PAYLOAD_TOO_LARGE'), limitBytes: LIMIT });
-    expect(filesIn(dir)).toEqual(before);
+    expect(d.names()).toEqual(before);
   });
 
   it.each([
@@ -174,13 +174,13 @@ describe('Uploads: POST /api/upload, GET /uploads/{filename}, DELETE /api/upload
     ['an SVG (script-capable)', file('x.svg', '<svg onload="alert(1)"/>', 'image/svg+xml')],
   ])('refuses %s with 415 and stores nothing', async (_name, part) => {
     const u = await newUser(t);
-    const before = filesIn(dir);
+    const before = d.names();
     const res = await post(u, [part]).expect(415);
     expect(res.body).toEqual({
       ...fail('UNSUPPORTED_MEDIA_TYPE'),
       allowedTypes: expect.any(Array),
     });
-    expect(filesIn(dir)).toEqual(before);
+    expect(d.names()).toEqual(before);
     expect(await rowsOf(u)).toEqual([]);
   });
 
@@ -199,10 +199,10 @@ describe('Uploads: POST /api/upload, GET /uploads/{filename}, DELETE /api/upload
   });
 
   it('answers 401 without a session and writes nothing', async () => {
-    const before = filesIn(dir);
+    const before = d.names();
     const res = await post(null, [file('a.txt', 'hello', 'text/plain')]).expect(401);
     expect(res.body).toEqual(fail('UNAUTHORIZED'));
-    expect(filesIn(dir)).toEqual(before);
+    expect(d.names()).toEqual(before);
   });
 
   it('gives two uploads of one name in one millisecond distinct names', async () => {
@@ -225,12 +225,12 @@ describe('Uploads: POST /api/upload, GET /uploads/{filename}, DELETE /api/upload
     await t.http.delete(url).expect(401);
 
     expect((await t.http.delete(url).set(owner.auth).expect(200)).body).toEqual({ success: true });
-    expect(filesIn(dir)).not.toContain(filename);
+    expect(d.names()).not.toContain(filename);
     expect(await rowsOf(owner)).toEqual([]);
     await t.http.get(`/uploads/${filename}`).expect(404);
     await t.http.delete(url).set(owner.auth).expect(404);
     await t.http.delete('/api/upload/..%2fsecret.txt').set(owner.auth).expect(404);
-    expect(readFileSync(join(root, 'secret.txt'), 'utf8')).toBe(SECRET);
+    expect(d.secret()).toBe(SECRET);
   });
 
   it('answers 404 for an unknown name', async () => {
