@@ -18,7 +18,8 @@ const bigintAsNumber = {
 
 /**
  * One uploaded file (spec "Upload"), owned by `userId`; deleting the user deletes the rows
- * (their bytes stay in storage). `filename` is the storage key and the `/uploads/` path.
+ * (cascade) and UsersService.remove their bytes. `filename` is the storage key and the
+ * `/uploads/` path.
  */
 @Entity('uploads')
 export class Upload {

@@ -47,5 +47,6 @@ import { UploadsService } from './uploads.service';
   ],
   controllers: [UploadsController, UploadFilesController],
   providers: [UploadsService],
+  exports: [UploadsService],
 })
 export class UploadsModule {}

@@ -1,6 +1,6 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
-import { QueryFailedError, Repository } from 'typeorm';
+import { type EntityManager, QueryFailedError, Repository } from 'typeorm';
 import type { SessionUser } from '../common/auth/session-user';
 import { AppError, ErrorCode } from '../common/errors/app-error';
 import type { UploadedFile } from './sniffing-storage.engine';
@@ -8,7 +8,7 @@ import { Upload } from './upload.entity';
 import { isStoredFileName } from './upload-filename';
 import { type StoredObject, UploadStorage } from './upload-storage';
 
-/** Stored files removed at once. */
+/** Stored files removed at once when a user's uploads go. */
 const REMOVE_CONCURRENCY = 8;
 
 const uploadNotFound = () => new AppError(ErrorCode.NOT_FOUND, 'Upload not found');
@@ -84,6 +84,21 @@ export class UploadsService {
     const { affected } = await this.uploads.delete({ filename, userId: user.id });
     if (!affected) throw uploadNotFound();
     await this.removeStored([filename]);
+  }
+
+  /**
+   * Deletes every upload record of `userId` inside the caller's transaction `manager` (user
+   * deletion) and returns their file names, for `removeStored` once that transaction commits.
+   */
+  async deleteRecordsOf(userId: string, manager: EntityManager): Promise<string[]> {
+    const { raw } = await manager
+      .createQueryBuilder()
+      .delete()
+      .from(Upload)
+      .where('"userId" = :userId', { userId })
+      .returning('filename')
+      .execute();
+    return (raw as { filename: string }[]).map((r) => r.filename);
   }
 
   /**

@@ -6,6 +6,7 @@ import { AppError, ErrorCode } from '../common/errors/app-error';
 import { decodeCursor, pageSize, toPage } from '../common/pagination/pagination';
 import type { AppConfig } from '../config/app.config';
 import { CreditsService } from '../credits/credits.service';
+import { UploadsService } from '../uploads/uploads.service';
 import type { UpdateProfileDto, UpdateUserDto } from './dto/user.dto';
 import { Account } from './account.entity';
 import { User, type Plan, type Role } from './user.entity';
@@ -31,6 +32,7 @@ export class UsersService {
     @InjectDataSource() private readonly dataSource: DataSource,
     private readonly credits: CreditsService,
     private readonly config: ConfigService<AppConfig, true>,
+    private readonly uploads: UploadsService,
   ) {}
 
   /**
@@ -190,10 +192,22 @@ export class UsersService {
     return this.get(id);
   }
 
-  /** Deletes the user; their chats, messages, accounts and ledger go with them (cascade). */
+  /**
+   * Deletes the user; their chats, messages, accounts and ledger go with them (cascade), and so
+   * do their uploads: the records in the same transaction, the stored files once it has
+   * committed (best effort: a file that cannot be removed is logged, the user is deleted
+   * anyway). Throws AppError USER_NOT_FOUND (404).
+   */
   async remove(id: string): Promise<void> {
-    const result = await this.users.delete({ id });
-    if (!result.affected) throw new AppError(ErrorCode.USER_NOT_FOUND, 'User not found');
+    const filenames = await this.dataSource.transaction(async (m) => {
+      // The row lock makes a concurrent upload wait and then fail its foreign key, so every
+      // upload of this user is in the list below (or removed by the failed upload itself).
+      await this.lockExisting(m, id);
+      const names = await this.uploads.deleteRecordsOf(id, m);
+      await m.delete(User, { id });
+      return names;
+    });
+    await this.uploads.removeStored(filenames);
   }
 
   private async lockExisting(m: EntityManager, id: string): Promise<void> {

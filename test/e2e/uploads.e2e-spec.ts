@@ -233,6 +233,24 @@ describe.each(UPLOAD_DRIVERS)('Uploads on %s storage: upload, download, delete',
     expect(d.secret()).toBe(SECRET);
   });
 
+  it('deleting a user removes their upload records and stored files, not others', async () => {
+    const admin = await newUser(t, { role: 'ADMIN' });
+    const [gone, stays] = [await newUser(t), await newUser(t)];
+    const names: string[] = [];
+    for (const body of ['one', 'two'])
+      names.push((await post(gone, [file(`${body}.txt`, body)]).expect(200)).body.data.filename);
+    const kept = (await post(stays, [file('kept.txt', 'kept')]).expect(200)).body.data.filename;
+
+    await t.http.delete(`/api/users/${gone.user.id}`).set(admin.auth).expect(200);
+    expect(await rowsOf(gone)).toEqual([]);
+    for (const name of names) {
+      expect(d.names()).not.toContain(name);
+      await t.http.get(`/uploads/${name}`).expect(404);
+    }
+    expect(d.read(kept).toString()).toBe('kept');
+    expect(await rowsOf(stays)).toHaveLength(1);
+  });
+
   it('answers 404 for an unknown name', async () => {
     const res = await t.http.get('/uploads/1747700000000-nothing.png').expect(404);
     expect(res.body).toEqual({ error: expect.any(String), code: 'NOT_FOUND' });
