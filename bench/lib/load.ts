@@ -6,6 +6,12 @@ export interface LoadOptions {
   url: string;
   connections: number;
   durationS: number;
+  /**
+   * Seconds of load before the measured window, in the same run: answers to requests sent
+   * before it ends are not counted. A separate warm-up run would not do: autocannon starts all
+   * connections at once, and that first burst would land in the measured run.
+   */
+  warmupS?: number;
   method?: 'GET' | 'POST';
   body?: string;
   /** Headers of every request (content-type, …). */
@@ -49,11 +55,19 @@ export async function load(opts: LoadOptions): Promise<LoadResult> {
   let bytes = 0;
   let clientIndex = 0;
   const baseHeaders = opts.headers ?? {};
-  const cpuBefore = opts.cpuPid ? cpuMs(opts.cpuPid) : NaN;
+  const warmupMs = (opts.warmupS ?? 0) * 1000;
+  let measuring = warmupMs === 0;
+  let measureFrom = performance.now() + warmupMs;
+  let cpuBefore = opts.cpuPid && measuring ? cpuMs(opts.cpuPid) : NaN;
+  const warm = setTimeout(() => {
+    measuring = true;
+    measureFrom = performance.now();
+    if (opts.cpuPid) cpuBefore = cpuMs(opts.cpuPid);
+  }, warmupMs);
   const result = await autocannon({
     url: opts.url,
     connections: opts.connections,
-    duration: opts.durationS,
+    duration: opts.durationS + warmupMs / 1000,
     method: opts.method ?? 'GET',
     body: opts.body,
     headers: baseHeaders,
@@ -64,6 +78,8 @@ export async function load(opts: LoadOptions): Promise<LoadResult> {
         : undefined;
       if (token) client.setHeaders({ ...baseHeaders, authorization: `Bearer ${token}` });
       client.on('response', (status: number, resBytes: number, ms: number) => {
+        // Counted only when the request was sent inside the measured window.
+        if (!measuring || performance.now() - ms < measureFrom) return;
         if (status >= 200 && status < 300) {
           ok++;
           bytes += resBytes;
@@ -72,6 +88,7 @@ export async function load(opts: LoadOptions): Promise<LoadResult> {
       });
       if (opts.serverTiming) {
         client.on('headers', (parsed: { headers: Buffer[] | string[] }) => {
+          if (!measuring) return;
           const raw = parsed.headers;
           for (let i = 0; i < raw.length; i += 2) {
             if (String(raw[i]).toLowerCase() !== 'server-timing') continue;
@@ -83,7 +100,8 @@ export async function load(opts: LoadOptions): Promise<LoadResult> {
       }
     },
   });
-  const durationS = result.duration;
+  clearTimeout(warm);
+  const durationS = result.duration - warmupMs / 1000;
   const cpuUsed = opts.cpuPid ? cpuMs(opts.cpuPid) - cpuBefore : NaN;
   const out: LoadResult = {
     rps: round(ok / durationS, 1),
