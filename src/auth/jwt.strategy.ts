@@ -39,7 +39,7 @@ export class JwtStrategy extends PassportStrategy(Strategy, 'jwt') {
 
   async validate(payload: SessionTokenPayload): Promise<SessionUser | null> {
     if (typeof payload.sub !== 'string') return null;
-    const user = await this.users.findById(payload.sub);
+    const user = await this.users.findSessionUser(payload.sub);
     if (!user) return null;
     return { id: user.id, email: user.email, name: user.name, role: user.role, exp: payload.exp };
   }
