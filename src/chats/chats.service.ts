@@ -9,6 +9,7 @@ import { hasTeamRole } from '../teams/team-role';
 import { TeamsService } from '../teams/teams.service';
 import { Chat } from './chat.entity';
 import { chatPageSql, type ChatPageRow } from './chat-list.sql';
+import { preparedQuery } from '../database/prepared';
 import { Message, type MessageRole } from './message.entity';
 
 /**
@@ -212,7 +213,8 @@ export class ChatsService {
     const title = Array.from(stored[0]?.content.trim() ?? '')
       .slice(0, 50)
       .join('');
-    const [saved] = await this.chats.query(
+    const [saved] = await preparedQuery<{ chatId: string }>(
+      this.chats.manager.connection,
       `WITH chat AS (${chat})
        INSERT INTO messages ("chatId", "userId", role, content)
        SELECT chat.id, m.by, m.role, m.content
@@ -228,6 +230,7 @@ export class ChatsService {
           : [input.newChatId ?? randomUUID(), title || DEFAULT_CHAT_TITLE, user.id]),
       ],
     );
+    if (!saved) throw chatNotFound(); // deleted while the reply was being generated
     return saved.chatId;
   }
 
@@ -240,7 +243,7 @@ export class ChatsService {
   ): Promise<ChatPage> {
     const size = pageSize(limit);
     const q = chatPageSql(where, params, cursor ? decodeCursor(cursor) : undefined, size + 1);
-    const rows: ChatPageRow[] = await this.chats.query(q.sql, q.params);
+    const rows = await preparedQuery<ChatPageRow>(this.chats.manager.connection, q.sql, q.params);
     return toPage(rows, size, (c) => new Date(c.updatedAt));
   }
 

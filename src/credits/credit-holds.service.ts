@@ -7,6 +7,7 @@ import { AppError, ErrorCode } from '../common/errors/app-error';
 import type { AppConfig } from '../config/app.config';
 import { DAY_CTE, HELD, RESETS_AT, USED_TODAY } from './daily-usage.sql';
 import { DAILY_LIMITS, DEFAULT_DAILY_LIMIT } from './pricing';
+import { preparedQuery } from '../database/prepared';
 import { returning } from './sql';
 
 export interface OpenHold {
@@ -22,6 +23,18 @@ export interface Settlement {
   charged: number;
   /** Credits of the actual cost that the balance could not cover (0 normally). */
   shortfall: number;
+}
+
+/** A row of the admission statement in `hold`: today's usage, and the hold when one was made. */
+interface AdmissionRow {
+  balance: number;
+  used: number;
+  held: number;
+  dailyLimit: number;
+  resetsAt: Date;
+  id: string | null;
+  userId: string | null;
+  amount: number | null;
 }
 
 /**
@@ -61,7 +74,8 @@ export class CreditHoldsService implements OnApplicationBootstrap, OnApplication
     // One statement, one round trip before the upstream call: read today's usage, then the
     // conditional decrement and the hold row, which commit together or not at all. The balance
     // condition is re-checked on the locked row, so parallel requests cannot overspend.
-    const [row] = await this.dataSource.query(
+    const [row] = await preparedQuery<AdmissionRow>(
+      this.dataSource,
       `WITH ${DAY_CTE}, u AS (
          SELECT id, credits, ${USED_TODAY} AS used, ${HELD} AS held,
            COALESCE(($6::jsonb ->> plan)::int, $7) AS "dailyLimit"
@@ -92,7 +106,7 @@ export class CreditHoldsService implements OnApplicationBootstrap, OnApplication
       ],
     );
     if (!row) throw new AppError(ErrorCode.USER_NOT_FOUND, 'User not found');
-    if (row.id) return { id: row.id, userId: row.userId, amount: row.amount, requestId };
+    if (row.id) return { id: row.id, userId, amount, requestId };
     if (dailyEstimate !== undefined && row.used + row.held + dailyEstimate > row.dailyLimit) {
       throw new AppError(ErrorCode.DAILY_LIMIT_REACHED, 'Daily usage limit reached', {
         dailyLimit: row.dailyLimit,
@@ -121,8 +135,8 @@ export class CreditHoldsService implements OnApplicationBootstrap, OnApplication
     // Usual case in one atomic statement: the hold covers the cost. The DELETE only matches
     // then, so any other case (cost above the hold, hold already settled or swept) changes
     // nothing here and takes the transaction below.
-    const [fast] = await returning<{ charged: number }>(
-      this.dataSource.manager,
+    const [fast] = await preparedQuery<{ charged: number }>(
+      this.dataSource,
       `WITH h AS (
          DELETE FROM credit_holds WHERE id = $1 AND amount >= $2 RETURNING "userId", amount
        ), u AS (

@@ -10,6 +10,7 @@ import { UploadsService } from '../uploads/uploads.service';
 import type { UpdateProfileDto, UpdateUserDto } from './dto/user.dto';
 import { Account } from './account.entity';
 import { User, type Plan, type Role } from './user.entity';
+import { preparedQuery } from '../database/prepared';
 
 export interface NewUser {
   email: string;
@@ -97,12 +98,14 @@ export class UsersService {
   /**
    * The session fields of user `id` (`{id, email, name, role}`), or null when the account is
    * gone. Read on every authenticated request, so one indexed row and four columns, without
-   * entity hydration.
+   * entity hydration, as a prepared statement.
    */
   async findSessionUser(id: string): Promise<Pick<User, 'id' | 'email' | 'name' | 'role'> | null> {
-    const [row] = await this.users.query('SELECT id, email, name, role FROM users WHERE id = $1', [
-      id,
-    ]);
+    const [row] = await preparedQuery<Pick<User, 'id' | 'email' | 'name' | 'role'>>(
+      this.users.manager.connection,
+      'SELECT id, email, name, role FROM users WHERE id = $1',
+      [id],
+    );
     return row ?? null;
   }
 
