@@ -12,6 +12,11 @@ export interface LoadOptions {
    * connections at once, and that first burst would land in the measured run.
    */
   warmupS?: number;
+  /**
+   * Starts the connections one by one over this many ms (at most the warm-up) instead of all
+   * at once, as independent users would arrive; each is its own autocannon instance.
+   */
+  staggerMs?: number;
   method?: 'GET' | 'POST';
   body?: string;
   /** Headers of every request (content-type, …). */
@@ -64,44 +69,58 @@ export async function load(opts: LoadOptions): Promise<LoadResult> {
     measureFrom = performance.now();
     if (opts.cpuPid) cpuBefore = cpuMs(opts.cpuPid);
   }, warmupMs);
-  const result = await autocannon({
-    url: opts.url,
-    connections: opts.connections,
-    duration: opts.durationS + warmupMs / 1000,
-    method: opts.method ?? 'GET',
-    body: opts.body,
-    headers: baseHeaders,
-    timeout: 30,
-    setupClient: (client: any) => {
-      const token = opts.tokens?.length
-        ? opts.tokens[clientIndex++ % opts.tokens.length]
-        : undefined;
-      if (token) client.setHeaders({ ...baseHeaders, authorization: `Bearer ${token}` });
-      client.on('response', (status: number, resBytes: number, ms: number) => {
-        // Counted only when the request was sent inside the measured window.
-        if (!measuring || performance.now() - ms < measureFrom) return;
-        if (status >= 200 && status < 300) {
-          ok++;
-          bytes += resBytes;
-          latencies.push(ms);
-        } else non2xx++;
-      });
-      if (opts.serverTiming) {
-        client.on('headers', (parsed: { headers: Buffer[] | string[] }) => {
-          if (!measuring) return;
-          const raw = parsed.headers;
-          for (let i = 0; i < raw.length; i += 2) {
-            if (String(raw[i]).toLowerCase() !== 'server-timing') continue;
-            for (const [k, v] of Object.entries(parseServerTiming(String(raw[i + 1])))) {
-              (timing[k] ??= []).push(v);
-            }
+  const setupClient = (client: any) => {
+    const token = opts.tokens?.length ? opts.tokens[clientIndex++ % opts.tokens.length] : undefined;
+    if (token) client.setHeaders({ ...baseHeaders, authorization: `Bearer ${token}` });
+    client.on('response', (status: number, resBytes: number, ms: number) => {
+      // Counted only when the request was sent inside the measured window.
+      if (!measuring || performance.now() - ms < measureFrom) return;
+      if (status >= 200 && status < 300) {
+        ok++;
+        bytes += resBytes;
+        latencies.push(ms);
+      } else non2xx++;
+    });
+    if (opts.serverTiming) {
+      client.on('headers', (parsed: { headers: Buffer[] | string[] }) => {
+        if (!measuring) return;
+        const raw = parsed.headers;
+        for (let i = 0; i < raw.length; i += 2) {
+          if (String(raw[i]).toLowerCase() !== 'server-timing') continue;
+          for (const [k, v] of Object.entries(parseServerTiming(String(raw[i + 1])))) {
+            (timing[k] ??= []).push(v);
           }
-        });
-      }
-    },
-  });
+        }
+      });
+    }
+  };
+  const totalS = opts.durationS + warmupMs / 1000;
+  const run = (connections: number, durationS: number) =>
+    autocannon({
+      url: opts.url,
+      connections,
+      duration: durationS,
+      method: opts.method ?? 'GET',
+      body: opts.body,
+      headers: baseHeaders,
+      timeout: 30,
+      setupClient,
+    });
+  const staggerMs = Math.min(opts.staggerMs ?? 0, warmupMs);
+  const runs = staggerMs
+    ? Array.from({ length: opts.connections }, async (_, i) => {
+        const offsetMs = (i * staggerMs) / opts.connections;
+        await new Promise((r) => setTimeout(r, offsetMs));
+        return run(1, totalS - offsetMs / 1000);
+      })
+    : [run(opts.connections, totalS)];
+  const results = await Promise.all(runs);
+  const result = {
+    errors: results.reduce((n, r) => n + r.errors, 0),
+    timeouts: results.reduce((n, r) => n + r.timeouts, 0),
+  };
   clearTimeout(warm);
-  const durationS = result.duration - warmupMs / 1000;
+  const durationS = (performance.now() - measureFrom) / 1000;
   const cpuUsed = opts.cpuPid ? cpuMs(opts.cpuPid) - cpuBefore : NaN;
   const out: LoadResult = {
     rps: round(ok / durationS, 1),

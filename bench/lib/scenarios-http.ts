@@ -124,28 +124,38 @@ export async function generateScenario(env: BenchEnv, cfg: HttpConfig): Promise<
   const messages = [{ role: 'user', content: 'Say hello in five words.' }];
   const common = { connections: cfg.generateConnections, durationS: cfg.durationS };
   const json = { 'content-type': 'application/json' };
-  const direct = await measured(cfg, {
-    ...common,
+  const directReq = {
     url: `${env.providerOrigin}/v1/chat/completions`,
-    method: 'POST',
+    method: 'POST' as const,
     headers: { ...json, authorization: 'Bearer sk-bench-local' },
     body: JSON.stringify({ model: 'gpt-4o-mini', messages, max_tokens: 100 }),
-  });
-  await resetDailyUsage(
-    env.db,
-    env.aiUsers.map((u) => u.id),
-  );
-  const svc = await measured(cfg, {
-    ...common,
+  };
+  const svcReq = {
     url: `${env.serviceOrigin}/api/ai/generate`,
-    method: 'POST',
+    method: 'POST' as const,
     headers: json,
     tokens: env.aiUsers.map((u) => u.token),
     body: JSON.stringify({ modelId: 'gpt-4o-mini', messages, maxTokens: 100 }),
     serverTiming: true,
     cpuPid: env.service.pid,
-  });
+  };
+  const direct = await measured(cfg, { ...common, ...directReq });
+  await resetDailyUsage(
+    env.db,
+    env.aiUsers.map((u) => u.id),
+  );
+  const svc = await measured(cfg, { ...common, ...svcReq });
   const app = svc.serverTiming?.app ?? { p50: NaN, p99: NaN };
+  // The same load with the connections started one by one over one provider delay: with a fixed
+  // upstream delay, connections started together keep arriving together (a closed loop never
+  // spreads them), so the run above measures that herd; this one, independent users.
+  const staggered = { ...common, staggerMs: cfg.generateDelayMs };
+  await resetDailyUsage(
+    env.db,
+    env.aiUsers.map((u) => u.id),
+  );
+  const directSpread = await measured(cfg, { ...directReq, ...staggered });
+  const svcSpread = await measured(cfg, { ...svcReq, ...staggered });
   return {
     id: 3,
     name: `POST /api/ai/generate (provider answers after ${cfg.generateDelayMs} ms, ${cfg.generateConnections} connections)`,
@@ -162,10 +172,27 @@ export async function generateScenario(env: BenchEnv, cfg: HttpConfig): Promise<
         kind: 'max',
         value: 10,
       }),
+      check(
+        `added latency p50, connections started over ${cfg.generateDelayMs} ms`,
+        round(svcSpread.p50 - directSpread.p50),
+        'ms',
+        { kind: 'max', value: 3 },
+      ),
+      check(
+        `added latency p99, connections started over ${cfg.generateDelayMs} ms`,
+        round(svcSpread.p99 - directSpread.p99),
+        'ms',
+        { kind: 'max', value: 10 },
+      ),
       check('Server-Timing app;dur p50', app.p50, 'ms'),
       check('service CPU per request', svc.cpuMsPerRequest ?? NaN, 'ms'),
       check('Server-Timing app;dur p99', app.p99, 'ms'),
-      check('errors (non-2xx, socket, timeouts)', errorsOf(svc), ''),
+      check('errors (non-2xx, socket, timeouts)', errorsOf(svc) + errorsOf(svcSpread), ''),
+    ],
+    notes: [
+      `started over ${cfg.generateDelayMs} ms: service p50 ${svcSpread.p50} / p99 ${svcSpread.p99} ms, ` +
+        `direct p50 ${directSpread.p50} / p99 ${directSpread.p99} ms, ` +
+        `app;dur p50 ${svcSpread.serverTiming?.app?.p50} / p99 ${svcSpread.serverTiming?.app?.p99} ms`,
     ],
   };
 }
