@@ -1,5 +1,6 @@
 import { Body, Controller, Headers, HttpCode, Post } from '@nestjs/common';
 import { ApiBearerAuth, ApiCookieAuth, ApiHeader, ApiOkResponse, ApiTags } from '@nestjs/swagger';
+import { IDEMPOTENCY_HEADER } from './idempotency';
 import { CurrentUser } from '../common/auth/auth.decorators';
 import type { SessionUser } from '../common/auth/session-user';
 import { ApiPaymentErrors } from './api-payment-errors';
@@ -16,7 +17,7 @@ export class CreditsPurchaseController {
 
   @Post('purchase')
   @HttpCode(200)
-  @ApiHeader({ name: 'Idempotency-Key', required: false })
+  @ApiHeader(IDEMPOTENCY_HEADER)
   @ApiOkResponse({ type: ClientSecretDto })
   @ApiPaymentErrors(400, 401, 402, 409, 502, 503)
   purchase(

@@ -19,3 +19,14 @@ export function idempotencyKey(userId: string, operation: string, clientKey?: st
   const digest = createHash('sha256').update(`${userId}\n${operation}\n${clientKey}`).digest('hex');
   return `${operation}:${digest}`;
 }
+
+/**
+ * The `Idempotency-Key` request header for `@ApiHeader`, named in lower case as `@Headers` reads
+ * it, so the OpenAPI document lists it once per operation.
+ */
+export const IDEMPOTENCY_HEADER = {
+  name: 'idempotency-key',
+  required: false,
+  description:
+    'Idempotency-Key: retrying with the same key returns the first result instead of a second payment',
+};

@@ -1,5 +1,6 @@
 import { Body, Controller, Get, Headers, HttpCode, Post } from '@nestjs/common';
 import { ApiBearerAuth, ApiCookieAuth, ApiHeader, ApiOkResponse, ApiTags } from '@nestjs/swagger';
+import { IDEMPOTENCY_HEADER } from './idempotency';
 import { CurrentUser, Public, Roles } from '../common/auth/auth.decorators';
 import type { SessionUser } from '../common/auth/session-user';
 import { ApiPaymentErrors } from './api-payment-errors';
@@ -14,12 +15,6 @@ import {
 } from './dto/payment.dto';
 import { PaymentsService } from './payments.service';
 import { SubscriptionsService } from './subscriptions.service';
-
-const IDEMPOTENCY_HEADER = {
-  name: 'Idempotency-Key',
-  required: false,
-  description: 'Retrying with the same key returns the first result instead of a second payment',
-};
 
 /**
  * Spec "Payments and credits" under /api/payment, envelope C. Every route answers 503

@@ -39,7 +39,8 @@ export class WebhooksController {
 
   @Post(['api/webhooks/payment', 'api/payment/webhooks'])
   @HttpCode(200)
-  @ApiHeader({ name: 'Stripe-Signature', required: false, description: 'or payment-signature' })
+  // Lower case, as `@Headers` reads them, so the OpenAPI document lists each header once.
+  @ApiHeader({ name: 'stripe-signature', required: false, description: 'or payment-signature' })
   @ApiOkResponse({ schema: { example: { received: true } } })
   @ApiErrors(400, 500)
   async receive(

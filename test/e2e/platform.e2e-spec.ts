@@ -122,6 +122,21 @@ describe('platform: errors, health and API description', () => {
     }
     expect(doc.components.securitySchemes).toHaveProperty('bearer');
     expect(doc.paths['/api/chats'].post.responses).toHaveProperty('401');
+    // No operation lists a parameter twice (header names are case-insensitive).
+    for (const [path, ops] of Object.entries<Record<string, { parameters?: unknown[] }>>(
+      doc.paths,
+    )) {
+      for (const [method, op] of Object.entries(ops)) {
+        const keys = (op.parameters ?? []).map((p) => {
+          const { in: where, name } = p as { in: string; name: string };
+          return `${where}:${where === 'header' ? name.toLowerCase() : name}`;
+        });
+        expect({ op: `${method} ${path}`, keys }).toEqual({
+          op: `${method} ${path}`,
+          keys: [...new Set(keys)],
+        });
+      }
+    }
     const ui = await t.http.get('/api/docs').expect(200);
     expect(ui.text).toMatch(/swagger/i);
   });
