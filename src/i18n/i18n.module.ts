@@ -1,6 +1,7 @@
 import { Module } from '@nestjs/common';
 import { I18nJsonLoader, I18nModule } from 'nestjs-i18n';
 import { i18nDir } from './i18n-dir';
+import { RequestLocaleResolver } from './locale.resolver';
 import { MessagesController } from './messages.controller';
 
 /**
@@ -13,6 +14,7 @@ import { MessagesController } from './messages.controller';
       fallbackLanguage: 'en',
       loader: I18nJsonLoader,
       loaderOptions: { path: i18nDir(), watch: false },
+      resolvers: [RequestLocaleResolver],
       disableMiddleware: true,
       logging: false,
     }),
