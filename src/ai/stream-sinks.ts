@@ -8,7 +8,7 @@ export const SSE_PING_MS = 15_000;
 /** `{error, code}` of a failure after the stream opened, as the error filter would say it. */
 export type PresentError = (err: unknown) => { error: string; code: string };
 
-/** Headers that keep every hop from buffering or compressing a stream. */
+/** Status 200 and the headers that keep every hop from buffering or compressing a stream. */
 function openStream(
   res: Response,
   contentType: string,
@@ -23,7 +23,8 @@ function openStream(
   res.setHeader('X-Chat-Id', chatId);
   res.setHeader('Server-Timing', timing.header());
   res.socket?.setNoDelay(true);
-  res.flushHeaders();
+  // No flushHeaders(): both sinks write right after opening (the first text, or `: ping`), and
+  // Node sends the status and headers in the same packet as that first write.
 }
 
 /**
