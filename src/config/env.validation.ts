@@ -1,3 +1,4 @@
+import { applyDecorators } from '@nestjs/common';
 import { plainToInstance, Transform } from 'class-transformer';
 import {
   IsBoolean,
@@ -25,6 +26,19 @@ const HTTP_URL = { require_tld: false, require_protocol: true, protocols: ['http
 const toBool = ({ value }: { value: unknown }) =>
   value === undefined || value === '' ? undefined : ['1', 'true', 'yes'].includes(String(value));
 const emptyToUndefined = ({ value }: { value: unknown }) => (value === '' ? undefined : value);
+
+/**
+ * A pair of variables that go together (a client id and its secret, an access key and its
+ * secret): both or neither. One alone fails at boot with a message naming both.
+ */
+function SetTogether(a: string, b: string): PropertyDecorator {
+  const given = (o: Record<string, unknown>) => !!(o[a] ?? o[b]);
+  return applyDecorators(
+    ValidateIf(given),
+    Transform(emptyToUndefined),
+    IsString({ message: `${a} and ${b} must be set together` }),
+  );
+}
 /** A comma-separated list, trimmed and lower-cased; empty → undefined (the default applies). */
 const toList = ({ value }: { value: unknown }) => {
   if (typeof value !== 'string') return value;
@@ -108,22 +122,10 @@ export class EnvironmentVariables {
   APP_TIMEZONE?: string;
 
   // Social login: a provider is offered only with both its client id and secret; one alone is a mistake.
-  @ValidateIf((o: EnvironmentVariables) => !!(o.GOOGLE_CLIENT_ID ?? o.GOOGLE_CLIENT_SECRET))
-  @Transform(emptyToUndefined)
-  @IsString({ message: 'GOOGLE_CLIENT_ID and GOOGLE_CLIENT_SECRET must be set together' })
-  GOOGLE_CLIENT_ID?: string;
-  @ValidateIf((o: EnvironmentVariables) => !!(o.GOOGLE_CLIENT_ID ?? o.GOOGLE_CLIENT_SECRET))
-  @Transform(emptyToUndefined)
-  @IsString({ message: 'GOOGLE_CLIENT_ID and GOOGLE_CLIENT_SECRET must be set together' })
-  GOOGLE_CLIENT_SECRET?: string;
-  @ValidateIf((o: EnvironmentVariables) => !!(o.GITHUB_CLIENT_ID ?? o.GITHUB_CLIENT_SECRET))
-  @Transform(emptyToUndefined)
-  @IsString({ message: 'GITHUB_CLIENT_ID and GITHUB_CLIENT_SECRET must be set together' })
-  GITHUB_CLIENT_ID?: string;
-  @ValidateIf((o: EnvironmentVariables) => !!(o.GITHUB_CLIENT_ID ?? o.GITHUB_CLIENT_SECRET))
-  @Transform(emptyToUndefined)
-  @IsString({ message: 'GITHUB_CLIENT_ID and GITHUB_CLIENT_SECRET must be set together' })
-  GITHUB_CLIENT_SECRET?: string;
+  @SetTogether('GOOGLE_CLIENT_ID', 'GOOGLE_CLIENT_SECRET') GOOGLE_CLIENT_ID?: string;
+  @SetTogether('GOOGLE_CLIENT_ID', 'GOOGLE_CLIENT_SECRET') GOOGLE_CLIENT_SECRET?: string;
+  @SetTogether('GITHUB_CLIENT_ID', 'GITHUB_CLIENT_SECRET') GITHUB_CLIENT_ID?: string;
+  @SetTogether('GITHUB_CLIENT_ID', 'GITHUB_CLIENT_SECRET') GITHUB_CLIENT_SECRET?: string;
   @IsOptional() @Transform(emptyToUndefined) @IsUrl(HTTP_URL) GOOGLE_AUTHORIZATION_URL?: string;
   @IsOptional() @Transform(emptyToUndefined) @IsUrl(HTTP_URL) GOOGLE_TOKEN_URL?: string;
   @IsOptional() @Transform(emptyToUndefined) @IsUrl(HTTP_URL) GOOGLE_USERINFO_URL?: string;
@@ -186,14 +188,8 @@ export class EnvironmentVariables {
   @IsOptional() @Transform(emptyToUndefined) @IsUrl(HTTP_URL) S3_ENDPOINT?: string;
   @IsOptional() @Transform(toBool) @IsBoolean() S3_FORCE_PATH_STYLE?: boolean;
   // Static keys go together; without both the SDK's default credential chain applies.
-  @ValidateIf((o: EnvironmentVariables) => !!(o.S3_ACCESS_KEY_ID ?? o.S3_SECRET_ACCESS_KEY))
-  @Transform(emptyToUndefined)
-  @IsString({ message: 'S3_ACCESS_KEY_ID and S3_SECRET_ACCESS_KEY must be set together' })
-  S3_ACCESS_KEY_ID?: string;
-  @ValidateIf((o: EnvironmentVariables) => !!(o.S3_ACCESS_KEY_ID ?? o.S3_SECRET_ACCESS_KEY))
-  @Transform(emptyToUndefined)
-  @IsString({ message: 'S3_ACCESS_KEY_ID and S3_SECRET_ACCESS_KEY must be set together' })
-  S3_SECRET_ACCESS_KEY?: string;
+  @SetTogether('S3_ACCESS_KEY_ID', 'S3_SECRET_ACCESS_KEY') S3_ACCESS_KEY_ID?: string;
+  @SetTogether('S3_ACCESS_KEY_ID', 'S3_SECRET_ACCESS_KEY') S3_SECRET_ACCESS_KEY?: string;
   @IsOptional()
   @Transform(emptyToUndefined)
   @MaxLength(512)
