@@ -1,16 +1,18 @@
 import { buildConfig } from './app.config';
 
+/** The boot-time error message for `raw` environment variables, or '' when they are valid. */
+const error = (raw: Record<string, string>): string => {
+  try {
+    buildConfig(raw);
+  } catch (e) {
+    return (e as Error).message;
+  }
+  return '';
+};
+
 /** Upload storage settings (STORAGE_DRIVER, S3_*): defaults, typing and boot-time errors. */
 describe('upload storage configuration', () => {
   const s3 = { STORAGE_DRIVER: 's3', S3_BUCKET: 'my-uploads' };
-  const error = (raw: Record<string, string>): string => {
-    try {
-      buildConfig(raw);
-    } catch (e) {
-      return (e as Error).message;
-    }
-    return '';
-  };
 
   it('defaults to the disk driver, without S3 settings', () => {
     const { uploads } = buildConfig({});
@@ -69,5 +71,22 @@ describe('upload storage configuration', () => {
     const message = error({ ...s3, S3_SECRET_ACCESS_KEY: 'do-not-print-me' });
     expect(message).toMatch(/S3_ACCESS_KEY_ID/);
     expect(message).not.toContain('do-not-print-me');
+  });
+});
+
+/** Settings that only make sense as a pair (client id + secret, access key + secret). */
+describe('paired settings', () => {
+  it.each([
+    ['GOOGLE_CLIENT_ID', 'GOOGLE_CLIENT_SECRET'],
+    ['GITHUB_CLIENT_ID', 'GITHUB_CLIENT_SECRET'],
+  ])('%s and %s: both or neither', (id, secret) => {
+    expect(error({})).toBe('');
+    expect(error({ [id]: 'client-id', [secret]: 'client-secret' })).toBe('');
+    expect(error({ [id]: '', [secret]: '' })).toBe('');
+    const expected = `${id} and ${secret} must be set together`;
+    expect(error({ [id]: 'client-id' })).toContain(expected);
+    expect(error({ [secret]: 'client-secret' })).toContain(expected);
+    // The message names the variables, never the value given.
+    expect(error({ [secret]: 'client-secret' })).not.toContain('client-secret');
   });
 });
