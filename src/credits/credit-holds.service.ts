@@ -32,9 +32,8 @@ interface AdmissionRow {
   held: number;
   dailyLimit: number;
   resetsAt: Date;
+  /** The new hold's id; null when none was made. */
   id: string | null;
-  userId: string | null;
-  amount: number | null;
 }
 
 /**
@@ -88,10 +87,10 @@ export class CreditHoldsService implements OnApplicationBootstrap, OnApplication
        ), hold AS (
          INSERT INTO credit_holds ("userId", amount, "requestId", "expiresAt")
          SELECT id, $4, $8, now() + make_interval(secs => $9) FROM taken
-         RETURNING id, "userId", amount, "requestId"
+         RETURNING id
        )
        SELECT u.credits AS balance, u.used, u.held, u."dailyLimit", ${RESETS_AT} AS "resetsAt",
-         hold.id, hold."userId", hold.amount, hold."requestId"
+         hold.id
        FROM u LEFT JOIN hold ON true`,
       [
         userId,
