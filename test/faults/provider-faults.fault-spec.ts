@@ -1,6 +1,6 @@
 import type { AddressInfo } from 'node:net';
 import { ledgerOf, newUser, type TestUser } from '../support/factories';
-import { KEYS } from '../support/providers';
+import { providerEnv } from '../support/providers';
 import { createTestApp, type TestApp } from '../support/test-app';
 import {
   FaultyOpenAiServer,
@@ -47,16 +47,7 @@ describe('provider faults: documented status and charge', () => {
 
   beforeAll(async () => {
     await Promise.all(Object.values(servers).map((s) => s.start()));
-    t = await createTestApp({
-      OPENAI_API_KEY: KEYS.openai,
-      OPENAI_BASE_URL: openai.url,
-      ANTHROPIC_API_KEY: KEYS.anthropic,
-      ANTHROPIC_BASE_URL: anthropic.url,
-      GEMINI_API_KEY: KEYS.gemini,
-      GEMINI_BASE_URL: gemini.url,
-      AI_RETRY_BASE_DELAY_MS: '5',
-      AI_SSE_PING_MS: String(PING_MS),
-    });
+    t = await createTestApp({ ...providerEnv(servers), AI_SSE_PING_MS: String(PING_MS) });
     const server = t.app.getHttpServer();
     await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
     base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;

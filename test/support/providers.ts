@@ -16,6 +16,23 @@ export interface Providers {
 
 export const KEYS = { openai: 'sk-test-openai', anthropic: 'sk-ant-test', gemini: 'gm-test-key' };
 
+/** Env for createTestApp pointing the app at three local provider servers (by their `url`). */
+export function providerEnv(servers: {
+  openai: { url: string };
+  anthropic: { url: string };
+  gemini: { url: string };
+}): Record<string, string> {
+  return {
+    OPENAI_API_KEY: KEYS.openai,
+    OPENAI_BASE_URL: servers.openai.url,
+    ANTHROPIC_API_KEY: KEYS.anthropic,
+    ANTHROPIC_BASE_URL: servers.anthropic.url,
+    GEMINI_API_KEY: KEYS.gemini,
+    GEMINI_BASE_URL: servers.gemini.url,
+    AI_RETRY_BASE_DELAY_MS: '5',
+  };
+}
+
 export async function startProviders(): Promise<Providers> {
   const openai = await new OpenAiTestServer().start();
   const anthropic = await new AnthropicTestServer().start();
@@ -25,15 +42,7 @@ export async function startProviders(): Promise<Providers> {
     openai,
     anthropic,
     gemini,
-    env: {
-      OPENAI_API_KEY: KEYS.openai,
-      OPENAI_BASE_URL: openai.url,
-      ANTHROPIC_API_KEY: KEYS.anthropic,
-      ANTHROPIC_BASE_URL: anthropic.url,
-      GEMINI_API_KEY: KEYS.gemini,
-      GEMINI_BASE_URL: gemini.url,
-      AI_RETRY_BASE_DELAY_MS: '5',
-    },
+    env: providerEnv({ openai, anthropic, gemini }),
     reset: () => {
       for (const s of all) {
         s.reply = {};
