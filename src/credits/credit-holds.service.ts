@@ -25,6 +25,32 @@ export interface Settlement {
   shortfall: number;
 }
 
+/** Spec Limits 3 by plan, as the statement below reads them (`$6 ->> plan`). */
+const DAILY_LIMITS_JSON = JSON.stringify(DAILY_LIMITS);
+
+/**
+ * The admission statement of `hold` (one round trip, text built once): $1 user, $2 now, $3 time
+ * zone, $4 amount, $5 daily estimate or null, $6 daily limits by plan (JSON), $7 default limit,
+ * $8 request id, $9 hold TTL in seconds.
+ */
+const ADMISSION_SQL = `WITH ${DAY_CTE}, u AS (
+     SELECT id, credits, ${USED_TODAY} AS used, ${HELD} AS held,
+       COALESCE(($6::jsonb ->> plan)::int, $7) AS "dailyLimit"
+     FROM users WHERE id = $1
+   ), taken AS (
+     UPDATE users SET credits = users.credits - $4 FROM u
+     WHERE users.id = u.id AND users.credits >= $4
+       AND ($5::int IS NULL OR u.used + u.held + $5 <= u."dailyLimit")
+     RETURNING users.id
+   ), hold AS (
+     INSERT INTO credit_holds ("userId", amount, "requestId", "expiresAt")
+     SELECT id, $4, $8, now() + make_interval(secs => $9) FROM taken
+     RETURNING id
+   )
+   SELECT u.credits AS balance, u.used, u.held, u."dailyLimit", ${RESETS_AT} AS "resetsAt",
+     hold.id
+   FROM u LEFT JOIN hold ON true`;
+
 /** A row of the admission statement in `hold`: today's usage, and the hold when one was made. */
 interface AdmissionRow {
   balance: number;
@@ -73,37 +99,17 @@ export class CreditHoldsService implements OnApplicationBootstrap, OnApplication
     // One statement, one round trip before the upstream call: read today's usage, then the
     // conditional decrement and the hold row, which commit together or not at all. The balance
     // condition is re-checked on the locked row, so parallel requests cannot overspend.
-    const [row] = await preparedQuery<AdmissionRow>(
-      this.dataSource,
-      `WITH ${DAY_CTE}, u AS (
-         SELECT id, credits, ${USED_TODAY} AS used, ${HELD} AS held,
-           COALESCE(($6::jsonb ->> plan)::int, $7) AS "dailyLimit"
-         FROM users WHERE id = $1
-       ), taken AS (
-         UPDATE users SET credits = users.credits - $4 FROM u
-         WHERE users.id = u.id AND users.credits >= $4
-           AND ($5::int IS NULL OR u.used + u.held + $5 <= u."dailyLimit")
-         RETURNING users.id
-       ), hold AS (
-         INSERT INTO credit_holds ("userId", amount, "requestId", "expiresAt")
-         SELECT id, $4, $8, now() + make_interval(secs => $9) FROM taken
-         RETURNING id
-       )
-       SELECT u.credits AS balance, u.used, u.held, u."dailyLimit", ${RESETS_AT} AS "resetsAt",
-         hold.id
-       FROM u LEFT JOIN hold ON true`,
-      [
-        userId,
-        this.clock.now(),
-        tz,
-        amount,
-        dailyEstimate ?? null,
-        JSON.stringify(DAILY_LIMITS),
-        DEFAULT_DAILY_LIMIT,
-        requestId,
-        ttl,
-      ],
-    );
+    const [row] = await preparedQuery<AdmissionRow>(this.dataSource, ADMISSION_SQL, [
+      userId,
+      this.clock.now(),
+      tz,
+      amount,
+      dailyEstimate ?? null,
+      DAILY_LIMITS_JSON,
+      DEFAULT_DAILY_LIMIT,
+      requestId,
+      ttl,
+    ]);
     if (!row) throw new AppError(ErrorCode.USER_NOT_FOUND, 'User not found');
     if (row.id) return { id: row.id, userId, amount, requestId };
     if (dailyEstimate !== undefined && row.used + row.held + dailyEstimate > row.dailyLimit) {
