@@ -4,7 +4,7 @@ import { DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
 import cookieParser from 'cookie-parser';
 import helmet from 'helmet';
 import { Logger } from 'nestjs-pino';
-import { stampArrival } from './ai/server-timing';
+import { stampArrival } from './common/http/arrival';
 import { bodyParserErrors } from './common/errors/all-exceptions.filter';
 import type { AppConfig } from './config/app.config';
 

@@ -10,7 +10,8 @@ import { ApiErrors } from '../common/openapi/api-errors';
 import { AiService } from './ai.service';
 import { GenerateDto, GenerateResultDto } from './dto/generate.dto';
 import { ModelCatalogue, type ModelDescriptor } from './model-catalogue';
-import { arrivalOf, ServerTiming } from './server-timing';
+import { arrivalOf } from '../common/http/arrival';
+import { ServerTiming } from './server-timing';
 import { SseStreamSink, TextStreamSink } from './stream-sinks';
 
 /** Spec "AI", envelope C. Replies carry `Server-Timing` (our code vs upstream). */

@@ -1,6 +1,7 @@
 import { performance } from 'node:perf_hooks';
 import type { Request } from 'express';
-import { arrivalOf, ServerTiming, stampArrival } from './server-timing';
+import { arrivalOf, stampArrival } from '../common/http/arrival';
+import { ServerTiming } from './server-timing';
 
 const durOf = (header: string, name: string) =>
   Number(new RegExp(`${name};dur=([\\d.]+)`).exec(header)?.[1]);
