@@ -1,9 +1,11 @@
 # syntax=docker/dockerfile:1
 # --- build: install everything, compile TypeScript, keep only production dependencies ---
-FROM node:20-bookworm-slim AS build
+FROM node:24-bookworm-slim AS build
 WORKDIR /app
 ENV SCARF_ANALYTICS=false
 COPY package.json package-lock.json ./
+# The devDependency `node` (the Node 24 pin for machines whose system Node is older) is
+# pruned below with the other dev tools; the image runs its own Node 24.
 RUN npm ci
 COPY nest-cli.json tsconfig.json tsconfig.build.json ormconfig.ts ./
 COPY src ./src
@@ -11,7 +13,7 @@ COPY migrations ./migrations
 RUN npm run build && npm prune --omit=dev
 
 # --- runtime: slim image, non-root user, compiled code only ---
-FROM node:20-bookworm-slim AS runtime
+FROM node:24-bookworm-slim AS runtime
 ENV NODE_ENV=production PORT=3000
 WORKDIR /app
 COPY --from=build --chown=node:node /app/node_modules ./node_modules

@@ -276,7 +276,7 @@ describe('Gemini wire details', () => {
       ),
     );
     const sent = gemini.requests[0];
-    expect(sent.path).toBe('/v1beta/models/gemini-2.5-flash:streamGenerateContent?alt=sse');
+    expect(sent.path).toBe('/v1/models/gemini-2.5-flash:streamGenerateContent?alt=sse');
     expect(sent.headers['x-goog-api-key']).toBe(KEY);
     expect(sent.body).toEqual({
       contents: [

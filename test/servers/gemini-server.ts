@@ -14,11 +14,11 @@ export interface GeminiReply extends WireReply {
   retryDelay?: string;
 }
 
-const ROUTE = /^\/v1beta\/models\/([^:/?]+):(generateContent|streamGenerateContent)(\?.*)?$/;
+const ROUTE = /^\/v1(?:beta)?\/models\/([^:/?]+):(generateContent|streamGenerateContent)(\?.*)?$/;
 
 /**
  * A local server speaking the Gemini API wire protocol for the real `@google/genai` SDK
- * (base URL without `/v1beta`): `POST /v1beta/models/{model}:generateContent` (JSON) and
+ * (base URL without the version): `POST /v1/models/{model}:generateContent` (JSON) and
  * `:streamGenerateContent?alt=sse` (SSE `data: {GenerateContentResponse}` frames, one per text
  * piece; the last carries `finishReason: STOP` and `usageMetadata`). Needs `x-goog-api-key`
  * (else 403, as Gemini answers unregistered callers).

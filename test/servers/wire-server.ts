@@ -4,7 +4,7 @@ import type { AddressInfo } from 'node:net';
 /** One request as a local provider server received it. */
 export interface RecordedRequest {
   method: string;
-  /** Path with query string, e.g. `/v1beta/models/m:streamGenerateContent?alt=sse`. */
+  /** Path with query string, e.g. `/v1/models/m:streamGenerateContent?alt=sse`. */
   path: string;
   headers: IncomingMessage['headers'];
   /** Parsed JSON body (undefined when empty). */

@@ -16,8 +16,9 @@ const ID = 'google';
 const LABEL = 'Gemini';
 
 /**
- * Adapter over the official `@google/genai` SDK (Gemini API, `v1beta`). GEMINI_BASE_URL replaces
- * the SDK's host (without `/v1beta`). The backend is pinned to the Gemini API, so the SDK's
+ * Adapter over the official `@google/genai` SDK (Gemini API, stable `v1`, pinned here so that an
+ * SDK release changing its default cannot change the wire). GEMINI_BASE_URL replaces the SDK's
+ * host (without the version). The backend is pinned to the Gemini API, so the SDK's
  * Vertex environment variables cannot redirect it; SDK retries are off (its default) and so is
  * automatic stream continuation, so one call is exactly one upstream request.
  */
@@ -31,7 +32,7 @@ export class GoogleProvider implements ModelProvider {
       ? new GoogleGenAI({
           apiKey,
           enterprise: false,
-          httpOptions: { ...(baseUrl ? { baseUrl } : {}), timeout: 120_000 },
+          httpOptions: { ...(baseUrl ? { baseUrl } : {}), apiVersion: 'v1', timeout: 120_000 },
         })
       : undefined;
   }
