@@ -12,7 +12,7 @@ import { GenerateDto, GenerateResultDto } from './dto/generate.dto';
 import { ModelCatalogue, type ModelDescriptor } from './model-catalogue';
 import { arrivalOf } from '../common/http/arrival';
 import { ServerTiming } from './server-timing';
-import { SseStreamSink, TextStreamSink } from './stream-sinks';
+import { SseStreamSink, streamTo, TextStreamSink } from './stream-sinks';
 
 /** Spec "AI", envelope C. Replies carry `Server-Timing` (our code vs upstream). */
 @ApiTags('ai')
@@ -77,16 +77,8 @@ export class AiController {
     const sink = sse
       ? new SseStreamSink(res, present, this.pingMs)
       : new TextStreamSink(res, present);
-    // A client that goes away aborts the upstream request at once.
-    const abort = new AbortController();
-    res.on('close', () => {
-      if (!res.writableFinished) abort.abort();
-    });
-    try {
-      await this.ai.stream(user, dto, sink, abort.signal, new ServerTiming(arrivalOf(req)));
-    } catch (err) {
-      if (!sink.opened) throw err; // still JSON with its status, through the error filter
-      sink.error(err);
-    }
+    await streamTo(res, sink, (signal) =>
+      this.ai.stream(user, dto, sink, signal, new ServerTiming(arrivalOf(req))),
+    );
   }
 }

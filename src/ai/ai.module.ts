@@ -6,13 +6,14 @@ import { AiService } from './ai.service';
 import { EstimateController } from './estimate.controller';
 import { ModelCatalogue } from './model-catalogue';
 import { ProviderStrategy } from './provider-strategy.service';
+import { AiChatController } from './ui-chat/ai-chat.controller';
 import { AnthropicProvider } from './providers/anthropic.provider';
 import { GoogleProvider } from './providers/google.provider';
 import { OpenAiProvider } from './providers/openai.provider';
 
 @Module({
   imports: [CreditsModule, ChatsModule],
-  controllers: [AiController, EstimateController],
+  controllers: [AiController, AiChatController, EstimateController],
   providers: [
     AiService,
     ModelCatalogue,

@@ -89,7 +89,12 @@ export class AiService {
    * PAYLOAD_TOO_LARGE (413), NOT_FOUND (404, chat), DAILY_LIMIT_REACHED (429),
    * INSUFFICIENT_CREDITS (402).
    */
-  async admit(user: SessionUser, dto: GenerateDto, signal?: AbortSignal): Promise<Admission> {
+  async admit(
+    user: SessionUser,
+    dto: GenerateDto,
+    signal?: AbortSignal,
+    newChatId?: string,
+  ): Promise<Admission> {
     const model = this.catalogue.require(dto.modelId);
     const chars = dto.messages.reduce((n, m) => n + codePoints(m.content), 0);
     if (chars > MAX_CONTENT_CHARS) {
@@ -121,7 +126,7 @@ export class AiService {
       provider: this.strategy.for(model),
       request,
       hold,
-      chatId: dto.chatId ?? randomUUID(),
+      chatId: dto.chatId ?? newChatId ?? randomUUID(),
       isNewChat: !dto.chatId,
     };
   }
@@ -149,7 +154,8 @@ export class AiService {
    * A streamed reply (spec AI rule 3, Events 4). Retries only until the first chunk; after that
    * every chunk goes to `sink` as it arrives. A cut stream (client abort or upstream error) is
    * still settled for what was produced and its partial reply saved. Errors before the sink
-   * opened are thrown for the caller to answer as JSON.
+   * opened are thrown for the caller to answer as JSON. `newChatId` names the chat created when
+   * `dto.chatId` is absent (a client-chosen id); a random id otherwise.
    */
   async stream(
     user: SessionUser,
@@ -157,8 +163,9 @@ export class AiService {
     sink: StreamSink,
     signal: AbortSignal,
     timing = new ServerTiming(),
+    newChatId?: string,
   ): Promise<void> {
-    const a = await this.admit(user, dto, signal);
+    const a = await this.admit(user, dto, signal, newChatId);
     sink.admitted(a.chatId, timing);
     let iterator!: AsyncIterator<StreamChunk>;
     let first: IteratorResult<StreamChunk>;

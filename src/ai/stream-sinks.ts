@@ -2,6 +2,28 @@ import type { Response } from 'express';
 import type { StreamSink } from './ai.service';
 import type { ServerTiming } from './server-timing';
 
+/**
+ * Runs a streamed reply into `sink`: a client that goes away aborts the upstream request at
+ * once (`signal`), and a failure after the sink opened becomes the sink's error; one before
+ * is thrown, so the error filter still answers JSON with its status.
+ */
+export async function streamTo(
+  res: Response,
+  sink: StreamSink & { opened: boolean },
+  run: (signal: AbortSignal) => Promise<void>,
+): Promise<void> {
+  const abort = new AbortController();
+  res.on('close', () => {
+    if (!res.writableFinished) abort.abort();
+  });
+  try {
+    await run(abort.signal);
+  } catch (err) {
+    if (!sink.opened) throw err;
+    sink.error(err);
+  }
+}
+
 /** Default interval of SSE `: ping` comments until the first token (proxies cut at 60 s idle). */
 export const SSE_PING_MS = 15_000;
 

@@ -68,6 +68,22 @@ export class ChatsService {
   }
 
   /**
+   * For a chat id the client chose (the AI SDK chat transport's `id`): `existing` when the
+   * caller may read that chat, `new` when no chat has the id yet. Another user's chat is
+   * NOT_FOUND (404), as in requireChatAccess.
+   */
+  async clientChatId(user: SessionUser, chatId: string): Promise<'existing' | 'new'> {
+    try {
+      await this.requireChatAccess(user, chatId, 'read');
+      return 'existing';
+    } catch (err) {
+      if (!(err instanceof AppError && err.code === ErrorCode.NOT_FOUND)) throw err;
+      if (await this.chats.existsBy({ id: chatId })) throw err;
+      return 'new';
+    }
+  }
+
+  /**
    * The caller's chats (`own`), or also those shared with their teams (`all`), newest
    * `updatedAt` first, each with its messages (two queries, no N+1).
    */

@@ -1,0 +1,111 @@
+import { ApiProperty, ApiPropertyOptional, OmitType } from '@nestjs/swagger';
+import { Type } from 'class-transformer';
+import {
+  ArrayMaxSize,
+  ArrayMinSize,
+  IsArray,
+  IsIn,
+  IsObject,
+  IsOptional,
+  IsString,
+  IsUUID,
+  MaxLength,
+  ValidateNested,
+} from 'class-validator';
+import { ValidationFailedError } from '../../common/validation/validation.pipe';
+import { type ChatMessageDto, GenerateDto, INPUT_ROLES } from '../dto/generate.dto';
+
+/**
+ * One `UIMessage` of the AI SDK (`{id, role, parts, metadata?}`). Parts are kept as sent, since
+ * clients add fields of their own (`state`, `providerMetadata`); only `text` parts are read.
+ */
+export class UiMessageDto {
+  @ApiProperty({ example: 'msg_1' }) @IsString() @MaxLength(200) id: string;
+  @ApiProperty({ enum: INPUT_ROLES }) @IsIn(INPUT_ROLES) role: (typeof INPUT_ROLES)[number];
+
+  @ApiProperty({
+    type: 'array',
+    items: { type: 'object', additionalProperties: true, required: ['type'] },
+    example: [{ type: 'text', text: 'Hello!' }],
+    description: '`text` parts are the content; `step-start` and `reasoning` parts are ignored',
+  })
+  @IsArray()
+  @ArrayMaxSize(100)
+  @IsObject({ each: true })
+  parts: Record<string, unknown>[];
+
+  @ApiPropertyOptional({ type: 'object', additionalProperties: true })
+  @IsOptional()
+  @IsObject()
+  metadata?: Record<string, unknown>;
+}
+
+/**
+ * POST /api/ai/chat body: the AI SDK chat transport's request (`{id, messages, trigger,
+ * messageId}`) plus our fields, sent with the transport's `body` option (`modelId`, and
+ * optionally `maxTokens`, `temperature`, `topP` as in /api/ai/generate).
+ */
+export class UiChatDto extends OmitType(GenerateDto, ['messages', 'chatId'] as const) {
+  @ApiProperty({
+    format: 'uuid',
+    description:
+      'our chat id: a chat of yours (or shared with you) is continued, a new id starts one',
+  })
+  @IsUUID()
+  id: string;
+
+  @ApiProperty({ type: [UiMessageDto], minItems: 1, maxItems: 200 })
+  @IsArray()
+  @ArrayMinSize(1)
+  @ArrayMaxSize(200)
+  @ValidateNested({ each: true })
+  @Type(() => UiMessageDto)
+  messages: UiMessageDto[];
+
+  @ApiPropertyOptional({ enum: ['submit-message'], default: 'submit-message' })
+  @IsOptional()
+  @IsIn(['submit-message'], {
+    message: 'trigger must be submit-message (regenerate is not supported)',
+  })
+  trigger?: 'submit-message';
+
+  @ApiPropertyOptional({ description: 'sent by the transport; not used' })
+  @IsOptional()
+  @IsString()
+  @MaxLength(200)
+  messageId?: string;
+}
+
+/** Part types that carry no content for the model. */
+const SKIPPED_PARTS = new Set(['step-start', 'reasoning']);
+
+/**
+ * The UI messages as GenerateDto messages: each message's `text` parts joined, in order.
+ * Throws ValidationFailedError (400 VALIDATION_FAILED) for a part we cannot send (files, tools) or a conversation
+ * that does not end with a user's text.
+ */
+export function toChatMessages(messages: UiMessageDto[]): ChatMessageDto[] {
+  const out: ChatMessageDto[] = [];
+  for (const message of messages) {
+    let content = '';
+    for (const part of message.parts) {
+      if (part.type === 'text' && typeof part.text === 'string') content += part.text;
+      else if (!SKIPPED_PARTS.has(String(part.type)) && message.role === 'user')
+        throw invalid(
+          'unsupportedMessagePart',
+          `message part type "${String(part.type)}" is not supported`,
+        );
+    }
+    if (content) out.push({ role: message.role, content });
+  }
+  if (out.at(-1)?.role !== 'user')
+    throw invalid('lastMessageUserText', 'the last message must be a user message with text');
+  return out;
+}
+
+/** A violation of `messages`, translated from `validation.<constraint>` like the pipe's own. */
+function invalid(constraint: string, message: string): ValidationFailedError {
+  return new ValidationFailedError([
+    { property: 'messages', constraint, message: `messages: ${message}` },
+  ]);
+}
