@@ -25,7 +25,12 @@ export class UiMessageDto {
 
   @ApiProperty({
     type: 'array',
-    items: { type: 'object', additionalProperties: true, required: ['type'] },
+    items: {
+      type: 'object',
+      additionalProperties: true,
+      required: ['type'],
+      properties: { type: { type: 'string', example: 'text' }, text: { type: 'string' } },
+    },
     example: [{ type: 'text', text: 'Hello!' }],
     description: '`text` parts are the content; `step-start` and `reasoning` parts are ignored',
   })
