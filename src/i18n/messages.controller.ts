@@ -3,11 +3,15 @@ import { ApiOkResponse, ApiProperty, ApiPropertyOptional, ApiTags } from '@nestj
 import { IsOptional, IsString, MaxLength } from 'class-validator';
 import type { Request } from 'express';
 import { I18nService } from 'nestjs-i18n';
-import { Public } from '../common/auth/auth.decorators';
+import { Endpoint } from '../common/openapi/endpoint.decorator';
 import { resolveLocale } from './locale';
 
 export class MessagesDto {
-  @ApiPropertyOptional({ enum: ['en', 'zh'], description: 'other values fall back to en' })
+  @ApiPropertyOptional({
+    enum: ['en', 'zh'],
+    example: 'zh',
+    description: 'other values fall back to en',
+  })
   @IsOptional()
   @IsString()
   @MaxLength(35)
@@ -15,7 +19,7 @@ export class MessagesDto {
 }
 
 class MessageDto {
-  @ApiProperty() message: string;
+  @ApiProperty({ example: 'Operation succeeded' }) message: string;
 }
 
 /** Spec "Localized API example": `{message}` from namespace `API` key `success`. */
@@ -24,9 +28,14 @@ class MessageDto {
 export class MessagesController {
   constructor(private readonly i18n: I18nService) {}
 
-  @Public()
   @Post()
   @HttpCode(200)
+  @Endpoint({
+    summary: 'A localized message (spec example)',
+    access: 'public',
+    database: false,
+    body: { type: MessagesDto, example: { locale: 'zh' } },
+  })
   @ApiOkResponse({ type: MessageDto })
   message(@Body() _dto: MessagesDto, @Req() req: Request): MessageDto {
     // A failure here reaches the error filter, which answers 500 with API.error translated.
