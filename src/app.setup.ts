@@ -3,6 +3,7 @@ import { ConfigService } from '@nestjs/config';
 import { DocumentBuilder, type OpenAPIObject, SwaggerModule } from '@nestjs/swagger';
 import cookieParser from 'cookie-parser';
 import helmet from 'helmet';
+import { STATUS_CODES } from 'node:http';
 import { Logger } from 'nestjs-pino';
 import { envelopeFor } from './common/envelope/envelope';
 import { stampArrival } from './common/http/arrival';
@@ -52,7 +53,8 @@ const TAGS: [name: string, description: string][] = [
 /**
  * The OpenAPI 3 document of every controller (served at /api/docs-json). Error answers are
  * declared as ErrorDto; on envelope-B paths they become ErrorEnvelopeBDto here, decided by
- * `envelopeFor` exactly as the error filter decides the body.
+ * `envelopeFor` exactly as the error filter decides the body. Success answers declared without
+ * a description get the status' reason phrase (OpenAPI requires one).
  */
 export function buildOpenApiDocument(app: NestExpressApplication, baseUrl: string): OpenAPIObject {
   const builder = new DocumentBuilder()
@@ -70,11 +72,13 @@ export function buildOpenApiDocument(app: NestExpressApplication, baseUrl: strin
   const errorRef = `#/components/schemas/${ErrorDto.name}`;
   const errorBRef = `#/components/schemas/${ErrorEnvelopeBDto.name}`;
   for (const [path, item] of Object.entries(document.paths)) {
-    if (envelopeFor(path.replace(/\{[^}]+\}/g, 'x')) !== 'B') continue;
+    const envelopeB = envelopeFor(path.replace(/\{[^}]+\}/g, 'x')) === 'B';
     for (const op of Object.values(item) as { responses?: Record<string, ResponseLike> }[]) {
-      for (const response of Object.values(op?.responses ?? {})) {
+      for (const [status, response] of Object.entries(op?.responses ?? {})) {
+        // OpenAPI requires a description; a typed answer without one gets its reason phrase.
+        response.description ||= STATUS_CODES[status] ?? status;
         const schema = response.content?.['application/json']?.schema;
-        if (schema?.$ref === errorRef) schema.$ref = errorBRef;
+        if (envelopeB && schema?.$ref === errorRef) schema.$ref = errorBRef;
       }
     }
   }
@@ -82,5 +86,6 @@ export function buildOpenApiDocument(app: NestExpressApplication, baseUrl: strin
 }
 
 interface ResponseLike {
+  description?: string;
   content?: Record<string, { schema?: { $ref?: string } }>;
 }

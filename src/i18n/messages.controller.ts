@@ -18,7 +18,8 @@ export class MessagesDto {
   locale?: string;
 }
 
-class MessageDto {
+/** Named apart from the chats' MessageDto: schema names are global in the document. */
+class LocalizedMessageDto {
   @ApiProperty({ example: 'Operation succeeded' }) message: string;
 }
 
@@ -36,8 +37,8 @@ export class MessagesController {
     database: false,
     body: { type: MessagesDto, example: { locale: 'zh' } },
   })
-  @ApiOkResponse({ type: MessageDto })
-  message(@Body() _dto: MessagesDto, @Req() req: Request): MessageDto {
+  @ApiOkResponse({ type: LocalizedMessageDto })
+  message(@Body() _dto: MessagesDto, @Req() req: Request): LocalizedMessageDto {
     // A failure here reaches the error filter, which answers 500 with API.error translated.
     return { message: this.i18n.t('API.success', { lang: resolveLocale(req) }) };
   }

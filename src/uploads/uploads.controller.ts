@@ -42,6 +42,7 @@ export class UploadsController {
     access: 'session',
     errors: [
       { status: 400, description: 'No `file` part, or a malformed form (`VALIDATION_FAILED`)' },
+      { status: 409, description: 'The stored name is taken; retry (`code`: CONFLICT)' },
       413,
       415,
     ],

@@ -69,7 +69,7 @@ export class UsersController {
     access: 'session',
     errors: [400, 404],
   })
-  @ApiEnvelopeB(AdminUserDto)
+  @ApiEnvelopeB([UserDto, AdminUserDto])
   async get(
     @Param('id', ParseUUIDPipe) id: string,
     @CurrentUser() caller: SessionUser,

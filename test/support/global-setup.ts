@@ -2,6 +2,7 @@ import { Client } from 'pg';
 import { DataSource } from 'typeorm';
 import { startEmbeddedPostgres } from '../../src/database/embedded-postgres';
 import { MIGRATIONS_GLOB } from '../../src/database/migrations-path';
+import { prepareStatsDir } from './openapi/stats-summary';
 import { adminQuery, databaseUrl, TEST_DB_PREFIX } from './test-db';
 
 /**
@@ -9,6 +10,7 @@ import { adminQuery, databaseUrl, TEST_DB_PREFIX } from './test-db';
  * database once, and publishes the server as TEST_PG_URL for the test files.
  */
 export default async function globalSetup(): Promise<void> {
+  prepareStatsDir();
   if (process.env.DATABASE_URL) {
     process.env.TEST_PG_URL = process.env.DATABASE_URL;
   } else {
