@@ -1,4 +1,6 @@
 import { randomUUID } from 'node:crypto';
+import { readdirSync, readFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
 import { envelopeFor } from '../../src/common/envelope/envelope';
 import { SSE_EVENTS } from '../../src/ai/dto/generate.dto';
 import { ResponseValidator } from '../support/openapi/response-validator';
@@ -25,6 +27,7 @@ interface Doc {
 }
 
 const METHODS = ['get', 'post', 'put', 'patch', 'delete'];
+const SRC = resolve(__dirname, '..', '..', 'src');
 
 /**
  * The document is complete enough to generate a client from: every operation of the app
@@ -119,6 +122,18 @@ describe('OpenAPI document completeness', () => {
           problems.push(`${name}: example ${p}`);
     }
     expect(problems).toEqual([]);
+  });
+
+  it('names each documented class once: schema names are global, a clash overwrites silently', () => {
+    const files = new Map<string, string[]>();
+    for (const file of readdirSync(SRC, { recursive: true }) as string[]) {
+      if (!file.endsWith('.ts') || file.endsWith('.spec.ts')) continue;
+      const source = readFileSync(join(SRC, file), 'utf8');
+      if (!source.includes("from '@nestjs/swagger'")) continue;
+      for (const [, name] of source.matchAll(/^(?:export )?class (\w+)/gm))
+        files.set(name, [...(files.get(name) ?? []), file]);
+    }
+    expect([...files].filter(([, where]) => where.length > 1)).toEqual([]);
   });
 
   it('documents the AI stream as text/plain and as SSE with its event names', () => {
