@@ -1,10 +1,14 @@
-import { type Answer, ResponseValidator } from '../support/openapi/response-validator';
+import {
+  type Answer,
+  type OpenApiDocument,
+  ResponseValidator,
+} from '../support/openapi/response-validator';
 
 const error = { $ref: '#/components/schemas/ErrorDto' };
 const json = (schema: object) => ({ content: { 'application/json': { schema } } });
 
 /** A small document in the shape @nestjs/swagger writes. */
-const doc = {
+const doc: OpenApiDocument = {
   paths: {
     '/api/things/{id}': {
       get: {

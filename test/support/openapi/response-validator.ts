@@ -9,7 +9,10 @@ export interface OpenApiDocument {
 }
 
 interface OperationObject {
-  responses?: Record<string, { content?: Record<string, { schema?: object }> }>;
+  responses?: Record<
+    string,
+    { description?: string; content?: Record<string, { schema?: object }> }
+  >;
 }
 
 /** One HTTP answer as seen on the wire. */

@@ -20,13 +20,17 @@ export function printStatsSummary(): void {
   );
   rmSync(dir, { recursive: true, force: true });
   if (!files.length) return;
-  const sum = (k: keyof Omit<ValidationStats, 'operations'>) => files.reduce((n, f) => n + f[k], 0);
+  const sum = (k: keyof Omit<ValidationStats, 'operations' | 'documented'>) =>
+    files.reduce((n, f) => n + f[k], 0);
   const exercised = new Set(files.flatMap((f) => f.operations));
+  const documented = new Set(files.flatMap((f) => f.documented));
+  const missed = [...documented].filter((op) => !exercised.has(op));
   console.log(
-    `\nOpenAPI response validation: ${sum('validated')} answers checked with their body, ` +
-      `${sum('statusOnly')} by status and content type (streams cut short, large files), ` +
-      `${sum('unrouted')} unknown routes (404 body checked); ${sum('outsideApi')} page or ` +
-      `docs answers and ${sum('unanswered')} requests abandoned before an answer were not ` +
-      `API answers. Operations exercised: ${exercised.size}.`,
+    `\nOpenAPI response validation: ${sum('validated')} answers checked whole (status, media ` +
+      `type, JSON schema or SSE event names), ${sum('statusOnly')} by status and media type ` +
+      `only (cut short, or over 1 MB), ${sum('unrouted')} unknown routes (404 error body); ` +
+      `not API answers: ${sum('outsideApi')} pages, docs or preflights, ${sum('unanswered')} ` +
+      `requests abandoned before an answer. Operations exercised: ${exercised.size} of ` +
+      `${documented.size}${missed.length ? ` (never: ${missed.slice(0, 10).join(', ')}${missed.length > 10 ? ', …' : ''})` : ''}.`,
   );
 }

@@ -32,10 +32,13 @@ export interface ValidationStats {
   unanswered: number;
   /** `METHOD /template` of each operation exercised at least once. */
   operations: string[];
+  /** `METHOD /template` of every operation of the document. */
+  documented: string[];
 }
 
 const stats = { validated: 0, statusOnly: 0, unrouted: 0, outsideApi: 0, unanswered: 0 };
 const operations = new Set<string>();
+const documented = new Set<string>();
 let drifts: Drift[] = [];
 
 function currentTest(): string | undefined {
@@ -48,6 +51,7 @@ function currentTest(): string | undefined {
 
 /** Records the verdict on one answer; a mismatch is kept until `takeDrifts()`. */
 export function checkAnswer(validator: ResponseValidator, answer: Answer): void {
+  for (const op of validator.operations()) documented.add(op);
   const verdict = validator.check(answer);
   if (verdict.kind === 'outside-api') stats.outsideApi++;
   else if (verdict.kind === 'unrouted') stats.unrouted++;
@@ -206,7 +210,7 @@ export function assertNoDrift(): void {
 }
 
 export function validationStats(): ValidationStats {
-  return { ...stats, operations: [...operations].sort() };
+  return { ...stats, operations: [...operations].sort(), documented: [...documented].sort() };
 }
 
 /** Writes this test file's counts where the global teardown sums them (OPENAPI_STATS_DIR). */
