@@ -8,14 +8,8 @@ import type { SessionUser } from '../common/auth/session-user';
 import { ErrorPresenter } from '../common/errors/error-presenter';
 import { Endpoint, type EndpointOptions } from '../common/openapi/endpoint.decorator';
 import { AiService } from './ai.service';
-import {
-  GENERATE_EXAMPLE,
-  GenerateDto,
-  GenerateResultDto,
-  ModelsDto,
-  STREAM_DESCRIPTION,
-  STREAM_RESPONSE,
-} from './dto/generate.dto';
+import { GENERATE_EXAMPLE, GenerateDto, GenerateResultDto, ModelsDto } from './dto/generate.dto';
+import { ApiAiStreamResponse, STREAM_DESCRIPTION } from './dto/stream.dto';
 import { ModelCatalogue } from './model-catalogue';
 import { arrivalOf } from '../common/http/arrival';
 import { ServerTiming } from './server-timing';
@@ -81,7 +75,7 @@ export class AiController {
 
   @Post('stream')
   @Endpoint({ summary: 'Stream a reply', description: STREAM_DESCRIPTION, ...GENERATE })
-  @ApiOkResponse(STREAM_RESPONSE)
+  @ApiAiStreamResponse()
   async stream(
     @CurrentUser() user: SessionUser,
     @Body() dto: GenerateDto,

@@ -2,12 +2,12 @@ import { randomUUID } from 'node:crypto';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { envelopeFor } from '../../src/common/envelope/envelope';
-import { SSE_EVENTS } from '../../src/ai/dto/generate.dto';
+import { SSE_EVENTS } from '../../src/ai/dto/stream.dto';
 import { ResponseValidator } from '../support/openapi/response-validator';
 import { createTestApp, type TestApp } from '../support/test-app';
 
 interface Media {
-  schema?: { $ref?: string; type?: string; 'x-sse-events'?: string[] };
+  schema?: { $ref?: string; type?: string; 'x-sse-events'?: Record<string, { $ref: string }> };
   example?: unknown;
   examples?: Record<string, { value: unknown }>;
 }
@@ -140,7 +140,12 @@ describe('OpenAPI document completeness', () => {
     const ok = doc.paths['/api/ai/stream'].post.responses['200'];
     expect(Object.keys(ok.content ?? {}).sort()).toEqual(['text/event-stream', 'text/plain']);
     const sse = ok.content!['text/event-stream'].schema!;
-    expect(sse['x-sse-events']).toEqual([...SSE_EVENTS]);
+    expect(sse['x-sse-events']).toEqual({
+      delta: { $ref: '#/components/schemas/StreamDeltaDto' },
+      done: { $ref: '#/components/schemas/StreamDoneDto' },
+      error: { $ref: '#/components/schemas/ErrorDto' },
+    });
+    expect(SSE_EVENTS).toEqual(['delta', 'done', 'error']);
     for (const event of SSE_EVENTS)
       expect(doc.paths['/api/ai/stream'].post).toMatchObject({
         description: expect.stringContaining(`event: ${event}`),

@@ -26,7 +26,17 @@ const doc: OpenApiDocument = {
             content: {
               'text/plain': { schema: { type: 'string' } },
               'text/event-stream': {
-                schema: { type: 'string', 'x-sse-events': ['delta', 'done'] },
+                schema: {
+                  type: 'string',
+                  'x-sse-events': {
+                    delta: {
+                      type: 'object',
+                      required: ['text'],
+                      properties: { text: { type: 'string' } },
+                    },
+                    done: { $ref: '#/components/schemas/ErrorDto' },
+                  },
+                },
               },
             },
           },
@@ -117,7 +127,7 @@ describe('OpenAPI response validator', () => {
     ]);
   });
 
-  it('checks streams by media type, and SSE bodies by their event names', () => {
+  it('checks streams by media type, and SSE bodies by event name and data schema', () => {
     const stream = { method: 'POST', path: '/api/stream' };
     expect(problems({ ...stream, contentType: 'text/plain; charset=utf-8', body: 'Hi' })).toEqual(
       [],
@@ -126,9 +136,15 @@ describe('OpenAPI response validator', () => {
       problems({
         ...stream,
         contentType: 'text/event-stream',
-        body: ': ping\n\nevent: delta\ndata: {}\n\nevent: oops\ndata: {}\n\n',
+        body:
+          ': ping\n\nevent: delta\ndata: {"text":"Hi"}\n\nevent: delta\ndata: {"txt":1}\n\n' +
+          'event: oops\ndata: {}\n\nevent: done\ndata: {"error":"x","code":"Y"}\n\n',
       }),
-    ).toEqual(["undocumented SSE event 'oops'"]);
+    ).toEqual([
+      "SSE event 'delta': data/ must have required property 'text'",
+      "SSE event 'delta': data/ must NOT have additional properties",
+      "undocumented SSE event 'oops'",
+    ]);
     expect(
       problems({ ...stream, contentType: 'application/octet-stream', body: '', aborted: true }),
     ).toEqual([

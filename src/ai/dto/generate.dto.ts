@@ -1,4 +1,4 @@
-import { ApiProperty, ApiPropertyOptional, type ApiResponseOptions } from '@nestjs/swagger';
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
 import {
   IsInt,
@@ -118,39 +118,3 @@ export class ModelDescriptorDto {
 export class ModelsDto {
   @ApiProperty({ type: [ModelDescriptorDto] }) models: ModelDescriptorDto[];
 }
-
-/** Event names of the SSE form of POST /api/ai/stream (see SseStreamSink). */
-export const SSE_EVENTS = ['delta', 'done', 'error'] as const;
-
-export const STREAM_DESCRIPTION =
-  'Answers by `Accept`: `text/plain` (default) streams the reply as incremental UTF-8 text; ' +
-  '`text/event-stream` sends Server-Sent Events: `: ping` comments until the first token, ' +
-  'then `event: delta` `data: {"text"}` per chunk, and one `event: done` ' +
-  '`data: {"usage": {"promptTokens", "completionTokens"}, "cost", "chatId"}` or one ' +
-  '`event: error` `data: {"error", "code"}` (a failure after the stream opened). Failures ' +
-  'before the stream opens answer JSON with their status.';
-
-/** The 200 of POST /api/ai/stream: two media types, the SSE one with its event names. */
-export const STREAM_RESPONSE: ApiResponseOptions = {
-  description: 'The reply as it is generated. Headers `X-Chat-Id` and `Server-Timing`.',
-  headers: {
-    'X-Chat-Id': { description: 'the chat the exchange is saved in', schema: { type: 'string' } },
-  },
-  content: {
-    'text/plain': {
-      schema: { type: 'string', description: 'the reply text, chunk by chunk' },
-      example: 'Start at the Gulbenkian museum...',
-    },
-    'text/event-stream': {
-      schema: {
-        type: 'string',
-        description: `SSE events: ${SSE_EVENTS.map((e) => `\`${e}\``).join(', ')}`,
-        'x-sse-events': [...SSE_EVENTS],
-      } as object,
-      example:
-        ': ping\n\nevent: delta\ndata: {"text":"Start at"}\n\n' +
-        'event: done\ndata: {"usage":{"promptTokens":42,"completionTokens":128},"cost":1,' +
-        '"chatId":"6c1f1f9e-0a4e-4bd5-9a53-0d6f3b0d2c71"}\n\n',
-    },
-  },
-};

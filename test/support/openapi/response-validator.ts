@@ -139,7 +139,7 @@ export class ResponseValidator {
   private checkBody(
     answer: Answer,
     key: string,
-    content: Record<string, { schema?: object; 'x-sse-events'?: string[] }>,
+    content: Record<string, { schema?: object }>,
   ): string[] {
     const type = (answer.contentType ?? '').split(';')[0].trim().toLowerCase();
     if (!type) {
@@ -154,8 +154,8 @@ export class ResponseValidator {
         `Content-Type ${type} is not documented; documented: ${Object.keys(content).join(', ')}`,
       ];
     if (answer.method === 'HEAD' || answer.aborted || answer.body === undefined) return [];
-    const schema = content[mediaType].schema as { 'x-sse-events'?: string[] } | undefined;
-    if (type === 'text/event-stream') return sseProblems(answer.body, schema?.['x-sse-events']);
+    const schema = content[mediaType].schema as SseSchema | undefined;
+    if (type === 'text/event-stream') return this.sseProblems(answer.body, key, schema);
     if (type !== 'application/json' || !schema) return [];
     let body: unknown;
     try {
@@ -169,6 +169,32 @@ export class ResponseValidator {
       (e) =>
         `body${e.instancePath} ${e.message}${e.params && 'additionalProperty' in e.params ? ` '${String(e.params.additionalProperty)}'` : ''}`,
     );
+  }
+
+  /** Every `event:` of an SSE body must be one the document names, its `data` of that schema. */
+  private sseProblems(body: string, key: string, schema: SseSchema | undefined): string[] {
+    const events = schema?.['x-sse-events'];
+    if (!events) return ['text/event-stream schema names no events (x-sse-events)'];
+    const problems: string[] = [];
+    for (const frame of body.split('\n\n')) {
+      const name = /^event: (.*)$/m.exec(frame)?.[1];
+      if (name === undefined) continue; // `: ping` comments
+      const data = /^data: (.*)$/m.exec(frame)?.[1];
+      if (!events[name]) {
+        problems.push(`undocumented SSE event '${name}'`);
+        continue;
+      }
+      let value: unknown;
+      try {
+        value = JSON.parse(data ?? '');
+      } catch {
+        problems.push(`SSE event '${name}': data is not JSON`);
+        continue;
+      }
+      for (const p of this.problemsOf(`${key} sse ${name}`, events[name], value))
+        problems.push(`SSE event '${name}': data${p}`);
+    }
+    return problems;
   }
 
   /** Problems of `value` against `schema` (a schema of the document, e.g. a request body). */
@@ -188,11 +214,9 @@ export class ResponseValidator {
   }
 }
 
-/** Every `event:` of an SSE body must be one the document names. */
-function sseProblems(body: string, events: string[] | undefined): string[] {
-  if (!events) return ['text/event-stream schema names no events (x-sse-events)'];
-  const seen = [...body.matchAll(/^event: (.*)$/gm)].map((m) => m[1]);
-  return seen.filter((e) => !events.includes(e)).map((e) => `undocumented SSE event '${e}'`);
+/** A `text/event-stream` schema: `x-sse-events` maps each event name to its `data` schema. */
+interface SseSchema {
+  'x-sse-events'?: Record<string, object>;
 }
 
 /** Component references as ajv resolves them: `#/components/schemas/X` → `doc#/definitions/X`. */
