@@ -40,7 +40,7 @@ export class ChatsController {
   constructor(private readonly chats: ChatsService) {}
 
   @Get()
-  @Endpoint({ summary: 'List my chats', access: 'session', errors: [400] })
+  @Endpoint({ summary: 'List my chats', access: 'session' })
   @ApiEnvelopeB(ChatDto, { paginated: true, description: 'newest updatedAt first' })
   async list(
     @CurrentUser() user: SessionUser,
@@ -61,7 +61,7 @@ export class ChatsController {
   }
 
   @Get(':id')
-  @Endpoint({ summary: 'Read a chat with its messages', access: 'session', errors: [400, 404] })
+  @Endpoint({ summary: 'Read a chat with its messages', access: 'session', errors: [404] })
   @ApiEnvelopeB(ChatDto, { description: 'the owner or a member of its team; with messages' })
   async get(
     @CurrentUser() user: SessionUser,
@@ -89,7 +89,7 @@ export class ChatsController {
 
   @Delete(':id')
   @HttpCode(200)
-  @Endpoint({ summary: 'Delete a chat', access: 'session', errors: [400, 403, 404] })
+  @Endpoint({ summary: 'Delete a chat', access: 'session', errors: [403, 404] })
   @ApiEnvelopeB(null, { description: 'the owner or a team OWNER/ADMIN' })
   async remove(
     @CurrentUser() user: SessionUser,
@@ -117,7 +117,7 @@ export class ChatsController {
   }
 
   @Get(':id/messages')
-  @Endpoint({ summary: "List a chat's messages", access: 'session', errors: [400, 404] })
+  @Endpoint({ summary: "List a chat's messages", access: 'session', errors: [404] })
   @ApiEnvelopeB(MessageDto, { paginated: true, description: 'oldest first' })
   async messages(
     @CurrentUser() user: SessionUser,
@@ -136,7 +136,7 @@ export class TeamChatsController {
   constructor(private readonly chats: ChatsService) {}
 
   @Get()
-  @Endpoint({ summary: 'List the chats shared with a team', access: 'session', errors: [400, 404] })
+  @Endpoint({ summary: 'List the chats shared with a team', access: 'session', errors: [404] })
   @ApiEnvelopeB(ChatDto, { paginated: true, description: 'any member; newest updatedAt first' })
   async list(
     @CurrentUser() user: SessionUser,

@@ -25,7 +25,7 @@ export class CreditsController {
   }
 
   @Get('transactions')
-  @Endpoint({ summary: 'My credit ledger, newest first', access: 'session', errors: [400] })
+  @Endpoint({ summary: 'My credit ledger, newest first', access: 'session' })
   @ApiOkResponse({ type: LedgerPageDto })
   transactions(@CurrentUser() user: SessionUser, @Query() q: PageQueryDto): Promise<LedgerPageDto> {
     return this.credits.listTransactions(user.id, q.limit, q.cursor);

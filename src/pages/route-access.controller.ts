@@ -20,7 +20,6 @@ export class RouteAccessController {
     summary: 'Page-route decision for a path (spec Authentication 7 and 8)',
     access: 'public',
     database: false,
-    errors: [400],
   })
   @ApiOkResponse({ type: RouteAccessDto })
   check(

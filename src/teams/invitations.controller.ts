@@ -60,7 +60,7 @@ export class TeamInvitationsController {
   @Endpoint({
     summary: "List a team's pending invitations",
     access: 'session',
-    errors: [400, 403, 404],
+    errors: [403, 404],
   })
   async list(
     @CurrentUser() user: SessionUser,
@@ -72,7 +72,7 @@ export class TeamInvitationsController {
 
   @Delete(':invitationId')
   @HttpCode(200)
-  @Endpoint({ summary: 'Revoke an invitation', access: 'session', errors: [400, 403, 404] })
+  @Endpoint({ summary: 'Revoke an invitation', access: 'session', errors: [403, 404] })
   @ApiEnvelopeB(null, { description: 'revokes a pending invitation' })
   async revoke(
     @CurrentUser() user: SessionUser,

@@ -32,7 +32,7 @@ export class TeamMembersController {
   constructor(private readonly members: TeamMembersService) {}
 
   @Get()
-  @Endpoint({ summary: "List a team's members", access: 'session', errors: [400, 404] })
+  @Endpoint({ summary: "List a team's members", access: 'session', errors: [404] })
   @ApiEnvelopeB(TeamMemberDto, { isArray: true, description: 'any member; oldest first' })
   async list(
     @CurrentUser() user: SessionUser,
@@ -63,7 +63,7 @@ export class TeamMembersController {
   @Endpoint({
     summary: 'Remove a member, or leave the team',
     access: 'session',
-    errors: [400, 403, 404, LAST_OWNER],
+    errors: [403, 404, LAST_OWNER],
   })
   @ApiEnvelopeB(null, { description: 'removes the member; your own id leaves the team' })
   async remove(

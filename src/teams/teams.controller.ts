@@ -53,7 +53,7 @@ export class TeamsController {
   }
 
   @Get(':id')
-  @Endpoint({ summary: 'Read a team with its members', access: 'session', errors: [400, 404] })
+  @Endpoint({ summary: 'Read a team with its members', access: 'session', errors: [404] })
   @ApiEnvelopeB(TeamDetailDto, { description: 'any member' })
   async get(
     @CurrentUser() user: SessionUser,
@@ -82,7 +82,7 @@ export class TeamsController {
 
   @Delete(':id')
   @HttpCode(200)
-  @Endpoint({ summary: 'Delete a team', access: 'session', errors: [400, 403, 404] })
+  @Endpoint({ summary: 'Delete a team', access: 'session', errors: [403, 404] })
   @ApiEnvelopeB(null, { description: 'OWNER only; chats stay with their owners, unshared' })
   async remove(
     @CurrentUser() user: SessionUser,
