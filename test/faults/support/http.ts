@@ -137,7 +137,7 @@ export function openStream(
         headers: res.headers,
         body: undefined,
         aborted: true,
-      }).catch(() => undefined);
+      });
       resolve({
         status: res.statusCode ?? 0,
         headers: res.headers,

@@ -181,8 +181,19 @@ export async function checkRemoteAnswer(
     stats.outsideApi++;
     return;
   }
+  let validator: ResponseValidator;
+  try {
+    validator = await remoteValidator(base);
+  } catch (err) {
+    drifts.push({
+      test: currentTest(),
+      request: `${answer.method} ${path} → ${answer.status}`,
+      problems: [`could not read the document of ${base}: ${String(err)}`],
+    });
+    return;
+  }
   const contentType = answer.headers['content-type'];
-  checkAnswer(await remoteValidator(base), {
+  checkAnswer(validator, {
     ...answer,
     path,
     contentType: Array.isArray(contentType) ? contentType[0] : contentType,
