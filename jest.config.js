@@ -19,6 +19,7 @@ module.exports = {
       transform,
       globalSetup: '<rootDir>/test/support/global-setup.ts',
       globalTeardown: '<rootDir>/test/support/global-teardown.ts',
+      setupFilesAfterEnv: ['<rootDir>/test/support/openapi/jest-hooks.ts'],
     },
     {
       displayName: 'faults',
@@ -28,6 +29,7 @@ module.exports = {
       transform,
       globalSetup: '<rootDir>/test/support/global-setup.ts',
       globalTeardown: '<rootDir>/test/support/global-teardown.ts',
+      setupFilesAfterEnv: ['<rootDir>/test/support/openapi/jest-hooks.ts'],
     },
   ],
   testTimeout: 60000,

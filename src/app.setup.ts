@@ -1,10 +1,13 @@
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import { ConfigService } from '@nestjs/config';
-import { DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
+import { DocumentBuilder, type OpenAPIObject, SwaggerModule } from '@nestjs/swagger';
 import cookieParser from 'cookie-parser';
 import helmet from 'helmet';
+import { STATUS_CODES } from 'node:http';
 import { Logger } from 'nestjs-pino';
+import { envelopeFor } from './common/envelope/envelope';
 import { stampArrival } from './common/http/arrival';
+import { ErrorDto, ErrorEnvelopeBDto } from './common/openapi/error.dto';
 import { bodyParserErrors } from './common/errors/all-exceptions.filter';
 import type { AppConfig } from './config/app.config';
 
@@ -27,19 +30,62 @@ export function configureApp(app: NestExpressApplication): NestExpressApplicatio
   app.disable('x-powered-by');
   app.enableCors({ origin: corsOrigins.length ? corsOrigins : false, credentials: true });
 
-  const document = SwaggerModule.createDocument(
-    app,
-    new DocumentBuilder()
-      .setTitle('AI chat backend')
-      .setDescription(
-        'Accounts, chats and credit-metered AI replies. Errors carry `error` (message) and `code`.',
-      )
-      .setVersion('0.1.0')
-      .addServer(baseUrl)
-      .addBearerAuth()
-      .addCookieAuth('session_token')
-      .build(),
-  );
+  const document = buildOpenApiDocument(app, baseUrl);
   SwaggerModule.setup('api/docs', app, document, { jsonDocumentUrl: 'api/docs-json' });
   return app;
+}
+
+const TAGS: [name: string, description: string][] = [
+  ['auth', 'Sign-up, email and password sessions, social login'],
+  ['users', 'Accounts (admin) and the own profile'],
+  ['chats', 'Chats and their messages (envelope B)'],
+  ['teams', 'Teams, members, invitations and shared chats (envelope B)'],
+  ['ai', 'Models, whole and streamed replies, metered in credits'],
+  ['credits', 'Balance, daily usage, ledger and cost estimates'],
+  ['payments', 'Subscriptions, payments, credit purchases, refunds and invoices'],
+  ['webhooks', 'Events from the payment processor'],
+  ['uploads', 'File uploads and downloads'],
+  ['pages', 'Page-route decisions for frontends'],
+  ['i18n', 'Localized messages'],
+  ['health', 'Liveness and readiness'],
+];
+
+/**
+ * The OpenAPI 3 document of every controller (served at /api/docs-json). Error answers are
+ * declared as ErrorDto; on envelope-B paths they become ErrorEnvelopeBDto here, decided by
+ * `envelopeFor` exactly as the error filter decides the body. Success answers declared without
+ * a description get the status' reason phrase (OpenAPI requires one).
+ */
+export function buildOpenApiDocument(app: NestExpressApplication, baseUrl: string): OpenAPIObject {
+  const builder = new DocumentBuilder()
+    .setTitle('AI chat backend')
+    .setDescription(
+      'Accounts, chats and credit-metered AI replies. Errors carry `error` (message) and `code`.',
+    )
+    .setVersion('0.1.0')
+    .setLicense('UNLICENSED', 'https://spdx.org/licenses/')
+    .addServer(baseUrl)
+    .addBearerAuth()
+    .addCookieAuth('session_token');
+  for (const [name, description] of TAGS) builder.addTag(name, description);
+  const document = SwaggerModule.createDocument(app, builder.build());
+  const errorRef = `#/components/schemas/${ErrorDto.name}`;
+  const errorBRef = `#/components/schemas/${ErrorEnvelopeBDto.name}`;
+  for (const [path, item] of Object.entries(document.paths)) {
+    const envelopeB = envelopeFor(path.replace(/\{[^}]+\}/g, 'x')) === 'B';
+    for (const op of Object.values(item) as { responses?: Record<string, ResponseLike> }[]) {
+      for (const [status, response] of Object.entries(op?.responses ?? {})) {
+        // OpenAPI requires a description; a typed answer without one gets its reason phrase.
+        response.description ||= STATUS_CODES[status] ?? status;
+        const schema = response.content?.['application/json']?.schema;
+        if (envelopeB && schema?.$ref === errorRef) schema.$ref = errorBRef;
+      }
+    }
+  }
+  return document;
+}
+
+interface ResponseLike {
+  description?: string;
+  content?: Record<string, { schema?: { $ref?: string } }>;
 }

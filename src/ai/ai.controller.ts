@@ -1,18 +1,39 @@
 import { Body, Controller, Get, HttpCode, Post, Req, Res } from '@nestjs/common';
-import { ApiBearerAuth, ApiCookieAuth, ApiOkResponse, ApiProduces, ApiTags } from '@nestjs/swagger';
+import { ApiOkResponse, ApiTags } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
 import { ConfigService } from '@nestjs/config';
 import type { AppConfig } from '../config/app.config';
-import { CurrentUser, Public } from '../common/auth/auth.decorators';
+import { CurrentUser } from '../common/auth/auth.decorators';
 import type { SessionUser } from '../common/auth/session-user';
 import { ErrorPresenter } from '../common/errors/error-presenter';
-import { ApiErrors } from '../common/openapi/api-errors';
+import { Endpoint, type EndpointOptions } from '../common/openapi/endpoint.decorator';
 import { AiService } from './ai.service';
-import { GenerateDto, GenerateResultDto } from './dto/generate.dto';
-import { ModelCatalogue, type ModelDescriptor } from './model-catalogue';
+import { GENERATE_EXAMPLE, GenerateDto, GenerateResultDto, ModelsDto } from './dto/generate.dto';
+import { ApiAiStreamResponse, STREAM_DESCRIPTION } from './dto/stream.dto';
+import { ModelCatalogue } from './model-catalogue';
 import { arrivalOf } from '../common/http/arrival';
 import { ServerTiming } from './server-timing';
 import { SseStreamSink, streamTo, TextStreamSink } from './stream-sinks';
+
+/** Shared by generate and stream: same body, same failures before the first byte. */
+const GENERATE: Omit<EndpointOptions<GenerateDto>, 'summary'> = {
+  access: 'session',
+  errors: [
+    { status: 400, description: 'Invalid input, or unknown `modelId` (`code`: UNKNOWN_MODEL)' },
+    402,
+    { status: 404, description: '`chatId` is not a chat of yours (`code`: NOT_FOUND)' },
+    {
+      status: 413,
+      description: 'Messages over the size limits, or JSON over 1 MB (`code`: PAYLOAD_TOO_LARGE)',
+    },
+    {
+      status: 429,
+      description: 'Daily limit (`DAILY_LIMIT_REACHED`) or the provider rate-limits (`RATE_LIMIT`)',
+    },
+    { status: 401, description: 'No session, or the provider refused our key (`INVALID_API_KEY`)' },
+  ],
+  body: { type: GenerateDto, example: GENERATE_EXAMPLE },
+};
 
 /** Spec "AI", envelope C. Replies carry `Server-Timing` (our code vs upstream). */
 @ApiTags('ai')
@@ -29,22 +50,17 @@ export class AiController {
 
   private readonly pingMs: number;
 
-  @Public()
   @Get('models')
-  @ApiOkResponse({
-    description:
-      '`{models: [{id, name, providerId, maxTokens, costPerToken, description, inputPrice, outputPrice, available}]}`',
-  })
-  models(): { models: ModelDescriptor[] } {
+  @Endpoint({ summary: 'List the available models', access: 'public', database: false })
+  @ApiOkResponse({ type: ModelsDto })
+  models(): ModelsDto {
     return { models: this.catalogue.list() };
   }
 
   @Post('generate')
   @HttpCode(200)
-  @ApiBearerAuth()
-  @ApiCookieAuth()
-  @ApiOkResponse({ type: GenerateResultDto })
-  @ApiErrors(400, 401, 402, 404, 413, 429, 500)
+  @Endpoint({ summary: 'Generate a whole reply', ...GENERATE })
+  @ApiOkResponse({ type: GenerateResultDto, description: 'Header `Server-Timing`' })
   async generate(
     @CurrentUser() user: SessionUser,
     @Body() dto: GenerateDto,
@@ -58,14 +74,8 @@ export class AiController {
   }
 
   @Post('stream')
-  @ApiBearerAuth()
-  @ApiCookieAuth()
-  @ApiProduces('text/plain', 'text/event-stream')
-  @ApiOkResponse({
-    description:
-      'Incremental text (`text/plain`), or with `Accept: text/event-stream` SSE events `delta` {text}, `done` {usage, cost, chatId}, `error` {error, code}. Header `X-Chat-Id`.',
-  })
-  @ApiErrors(400, 401, 402, 404, 413, 429, 500)
+  @Endpoint({ summary: 'Stream a reply', description: STREAM_DESCRIPTION, ...GENERATE })
+  @ApiAiStreamResponse()
   async stream(
     @CurrentUser() user: SessionUser,
     @Body() dto: GenerateDto,

@@ -1,28 +1,40 @@
 import { Body, Controller, HttpCode, Post } from '@nestjs/common';
-import { ApiBearerAuth, ApiCookieAuth, ApiOkResponse, ApiTags, PickType } from '@nestjs/swagger';
-import { ApiErrors } from '../common/openapi/api-errors';
+import { ApiOkResponse, ApiProperty, ApiTags, PickType } from '@nestjs/swagger';
+import { Endpoint } from '../common/openapi/endpoint.decorator';
 import { estimate, estimateTokens } from '../credits/pricing';
-import { GenerateDto } from './dto/generate.dto';
+import { GENERATE_EXAMPLE, GenerateDto } from './dto/generate.dto';
 import { ModelCatalogue } from './model-catalogue';
 
 export class EstimateDto extends PickType(GenerateDto, ['messages', 'modelId'] as const) {}
+
+export class EstimateResultDto {
+  @ApiProperty({ type: 'integer', example: 25, description: 'ceil(characters / 4)' })
+  estimatedTokens: number;
+  @ApiProperty({ type: 'integer', example: 1, description: 'credits' }) cost: number;
+}
 
 /**
  * POST /api/credits/estimate → `{estimatedTokens, cost}` (spec Limits 2). It lives with the AI
  * module because the credits module knows nothing of models.
  */
 @ApiTags('credits')
-@ApiBearerAuth()
-@ApiCookieAuth()
 @Controller('api/credits')
 export class EstimateController {
   constructor(private readonly catalogue: ModelCatalogue) {}
 
   @Post('estimate')
   @HttpCode(200)
-  @ApiOkResponse({ description: '{estimatedTokens: ceil(characters / 4), cost: credits}' })
-  @ApiErrors(400, 401)
-  estimate(@Body() dto: EstimateDto): { estimatedTokens: number; cost: number } {
+  @Endpoint({
+    summary: 'Estimate the cost of a message',
+    access: 'session',
+    errors: [{ status: 400, description: 'Invalid input, or unknown `modelId` (UNKNOWN_MODEL)' }],
+    body: {
+      type: EstimateDto,
+      example: { modelId: GENERATE_EXAMPLE.modelId, messages: GENERATE_EXAMPLE.messages },
+    },
+  })
+  @ApiOkResponse({ type: EstimateResultDto })
+  estimate(@Body() dto: EstimateDto): EstimateResultDto {
     const model = this.catalogue.require(dto.modelId);
     return { estimatedTokens: estimateTokens(dto.messages), cost: estimate(dto.messages, model) };
   }

@@ -1,5 +1,6 @@
 import type { Response } from 'express';
 import type { StreamSink } from './ai.service';
+import type { SseEvent } from './dto/stream.dto';
 import type { ServerTiming } from './server-timing';
 
 /**
@@ -122,7 +123,7 @@ export class SseStreamSink implements StreamSink {
     this.res.end();
   }
 
-  private event(name: string, data: object): void {
+  private event(name: SseEvent, data: object): void {
     if (!this.res.writableEnded)
       this.res.write(`event: ${name}\ndata: ${JSON.stringify(data)}\n\n`);
   }

@@ -1,22 +1,24 @@
 import { Body, Controller, Get, HttpCode, Post, Res, UseGuards } from '@nestjs/common';
 import { ConfigService } from '@nestjs/config';
-import {
-  ApiBody,
-  ApiCreatedResponse,
-  ApiFoundResponse,
-  ApiOkResponse,
-  ApiTags,
-} from '@nestjs/swagger';
+import { ApiCreatedResponse, ApiOkResponse, ApiTags } from '@nestjs/swagger';
 import type { Response } from 'express';
-import { CurrentUser, Public } from '../common/auth/auth.decorators';
+import { CurrentUser } from '../common/auth/auth.decorators';
 import type { SessionUser } from '../common/auth/session-user';
-import { ApiErrors } from '../common/openapi/api-errors';
+import { ApiRedirect } from '../common/openapi/api-redirect';
+import { Endpoint } from '../common/openapi/endpoint.decorator';
 import type { AppConfig } from '../config/app.config';
 import { mapUser } from '../users/dto/user.dto';
 import type { User } from '../users/user.entity';
 import { AuthThrottlerGuard } from './auth-throttler.guard';
 import { AuthService } from './auth.service';
-import { AuthResultDto, LoginDto, SessionDto, SignupDto } from './dto/auth.dto';
+import {
+  AuthProviderDto,
+  AuthProvidersDto,
+  AuthResultDto,
+  LoginDto,
+  SessionDto,
+  SignupDto,
+} from './dto/auth.dto';
 import { LocalAuthGuard } from './local.strategy';
 import { SESSION_COOKIE, sessionCookieOptions } from './session-cookie';
 
@@ -29,11 +31,18 @@ export class AuthController {
     private readonly config: ConfigService<AppConfig, true>,
   ) {}
 
-  @Public()
   @Post('signup')
   @UseGuards(AuthThrottlerGuard)
-  @ApiCreatedResponse({ type: AuthResultDto })
-  @ApiErrors(400, 409, 429)
+  @Endpoint({
+    summary: 'Sign up with email and password',
+    access: 'public',
+    errors: [{ status: 409, description: 'The email is taken (`code`: EMAIL_TAKEN)' }, 429],
+    body: {
+      type: SignupDto,
+      example: { email: 'ada@example.com', password: 'correct horse battery', name: 'Ada' },
+    },
+  })
+  @ApiCreatedResponse({ type: AuthResultDto, description: 'Also sets the httpOnly session cookie' })
   async signup(
     @Body() dto: SignupDto,
     @Res({ passthrough: true }) res: Response,
@@ -41,13 +50,19 @@ export class AuthController {
     return this.startSession(await this.auth.signup(dto), res);
   }
 
-  @Public()
   @Post('login')
   @HttpCode(200)
   @UseGuards(AuthThrottlerGuard, LocalAuthGuard)
-  @ApiBody({ type: LoginDto })
+  @Endpoint({
+    summary: 'Sign in with email and password',
+    access: 'public',
+    errors: [{ status: 401, description: 'Wrong email or password (`INVALID_CREDENTIALS`)' }, 429],
+    body: {
+      type: LoginDto,
+      example: { email: 'ada@example.com', password: 'correct horse battery' },
+    },
+  })
   @ApiOkResponse({ type: AuthResultDto, description: 'Also sets the httpOnly session cookie' })
-  @ApiErrors(401, 429)
   login(
     @CurrentUser() user: unknown,
     @Res({ passthrough: true }) res: Response,
@@ -56,15 +71,15 @@ export class AuthController {
     return this.startSession(user as User, res);
   }
 
-  @Public()
   @Post('signout')
-  @ApiFoundResponse({ description: 'Clears the session cookie and redirects to /' })
+  @Endpoint({ summary: 'Sign out', access: 'public', database: false })
+  @ApiRedirect('Clears the session cookie and redirects to /')
   signout(@Res() res: Response): void {
     res.clearCookie(SESSION_COOKIE, sessionCookieOptions(this.baseUrl)).redirect(302, '/');
   }
 
-  @Public()
   @Get('session')
+  @Endpoint({ summary: 'The current session', access: 'public' })
   @ApiOkResponse({ type: SessionDto, description: '`{}` without a session' })
   session(@CurrentUser() user?: SessionUser): SessionDto {
     if (!user) return {};
@@ -72,15 +87,10 @@ export class AuthController {
     return { user: { id: user.id, email: user.email, name: user.name, role: user.role }, expires };
   }
 
-  @Public()
   @Get('providers')
-  @ApiOkResponse({
-    description: 'Configured sign-in methods keyed by provider id (NextAuth shape)',
-  })
-  providers(): Record<
-    string,
-    { id: string; name: string; type: string; signinUrl: string; callbackUrl: string }
-  > {
+  @Endpoint({ summary: 'The configured sign-in methods', access: 'public', database: false })
+  @ApiOkResponse({ type: AuthProvidersDto })
+  providers(): Record<string, AuthProviderDto> {
     const base = this.baseUrl;
     const oauth = this.config.get('oauth', { infer: true });
     // A social provider is listed only with both its client id and secret (issue 6).

@@ -1,9 +1,10 @@
 import { Body, Controller, Get, Headers, HttpCode, Post } from '@nestjs/common';
-import { ApiBearerAuth, ApiCookieAuth, ApiHeader, ApiOkResponse, ApiTags } from '@nestjs/swagger';
+import { ApiHeader, ApiOkResponse, ApiTags } from '@nestjs/swagger';
 import { IDEMPOTENCY_HEADER } from './idempotency';
-import { CurrentUser, Public, Roles } from '../common/auth/auth.decorators';
+import { CurrentUser } from '../common/auth/auth.decorators';
 import type { SessionUser } from '../common/auth/session-user';
-import { ApiPaymentErrors } from './api-payment-errors';
+import { Endpoint } from '../common/openapi/endpoint.decorator';
+import { paymentErrors } from './api-payment-errors';
 import {
   ClientSecretDto,
   CreatePaymentIntentDto,
@@ -29,21 +30,28 @@ export class PaymentController {
     private readonly subscriptions: SubscriptionsService,
   ) {}
 
-  @Public()
   @Get('config')
+  @Endpoint({
+    summary: 'The publishable key and plans',
+    access: 'public',
+    database: false,
+    errors: paymentErrors(503),
+  })
   @ApiOkResponse({ type: PaymentConfigDto })
-  @ApiPaymentErrors(503)
   config(): PaymentConfigDto {
     return this.payments.paymentConfig();
   }
 
   @Post('create-subscription')
   @HttpCode(200)
-  @ApiBearerAuth()
-  @ApiCookieAuth()
+  @Endpoint({
+    summary: 'Subscribe to a plan',
+    access: 'session',
+    errors: paymentErrors(400, 402, 409, 502, 503),
+    body: { type: CreateSubscriptionDto, example: { priceId: 'price_basic_monthly' } },
+  })
   @ApiHeader(IDEMPOTENCY_HEADER)
   @ApiOkResponse({ type: SubscriptionCreatedDto })
-  @ApiPaymentErrors(400, 401, 402, 409, 502, 503)
   createSubscription(
     @CurrentUser() user: SessionUser,
     @Body() dto: CreateSubscriptionDto,
@@ -54,11 +62,14 @@ export class PaymentController {
 
   @Post('create-payment-intent')
   @HttpCode(200)
-  @ApiBearerAuth()
-  @ApiCookieAuth()
+  @Endpoint({
+    summary: 'Start a one-time payment',
+    access: 'session',
+    errors: paymentErrors(400, 402, 409, 502, 503),
+    body: { type: CreatePaymentIntentDto, example: { amount: 19.99, currency: 'usd' } },
+  })
   @ApiHeader(IDEMPOTENCY_HEADER)
   @ApiOkResponse({ type: ClientSecretDto })
-  @ApiPaymentErrors(400, 401, 402, 409, 502, 503)
   createPaymentIntent(
     @CurrentUser() user: SessionUser,
     @Body() dto: CreatePaymentIntentDto,
@@ -69,12 +80,17 @@ export class PaymentController {
 
   @Post('refund')
   @HttpCode(200)
-  @Roles('ADMIN')
-  @ApiBearerAuth()
-  @ApiCookieAuth()
+  @Endpoint({
+    summary: 'Refund a payment (admin)',
+    access: { roles: ['ADMIN'] },
+    errors: paymentErrors(400, 502, 503),
+    body: {
+      type: RefundDto,
+      example: { paymentIntentId: 'pi_3MtwBwLkdIwHu7ix28a3tqPa', amount: 5 },
+    },
+  })
   @ApiHeader(IDEMPOTENCY_HEADER)
   @ApiOkResponse({ type: RefundResponseDto })
-  @ApiPaymentErrors(400, 401, 403, 502, 503)
   refund(
     @CurrentUser() admin: SessionUser,
     @Body() dto: RefundDto,

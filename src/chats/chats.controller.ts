@@ -11,12 +11,12 @@ import {
   Put,
   Query,
 } from '@nestjs/common';
-import { ApiBearerAuth, ApiCookieAuth, ApiTags } from '@nestjs/swagger';
+import { ApiTags } from '@nestjs/swagger';
 import { CurrentUser } from '../common/auth/auth.decorators';
 import type { SessionUser } from '../common/auth/session-user';
 import { Page } from '../common/envelope/envelope';
 import { ApiEnvelopeB } from '../common/openapi/api-envelope';
-import { ApiErrors } from '../common/openapi/api-errors';
+import { Endpoint } from '../common/openapi/endpoint.decorator';
 import { PageQueryDto } from '../common/pagination/pagination';
 import { type ChatPage, ChatsService } from './chats.service';
 import {
@@ -35,15 +35,13 @@ import {
  * rename, unshare or delete it (403 for other members); anyone else gets 404.
  */
 @ApiTags('chats')
-@ApiBearerAuth()
-@ApiCookieAuth()
 @Controller('api/chats')
 export class ChatsController {
   constructor(private readonly chats: ChatsService) {}
 
   @Get()
+  @Endpoint({ summary: 'List my chats', access: 'session' })
   @ApiEnvelopeB(ChatDto, { paginated: true, description: 'newest updatedAt first' })
-  @ApiErrors(400, 401)
   async list(
     @CurrentUser() user: SessionUser,
     @Query() q: ChatListQueryDto,
@@ -52,15 +50,19 @@ export class ChatsController {
   }
 
   @Post()
+  @Endpoint({
+    summary: 'Create a chat',
+    access: 'session',
+    body: { type: ChatTitleDto, example: { title: 'Weekend in Lisbon' } },
+  })
   @ApiEnvelopeB(ChatDto, { status: 201 })
-  @ApiErrors(400, 401)
   async create(@CurrentUser() user: SessionUser, @Body() dto: ChatTitleDto): Promise<ChatDto> {
     return mapChat(await this.chats.create(user, dto.title), []);
   }
 
   @Get(':id')
+  @Endpoint({ summary: 'Read a chat with its messages', access: 'session', errors: [404] })
   @ApiEnvelopeB(ChatDto, { description: 'the owner or a member of its team; with messages' })
-  @ApiErrors(401, 404)
   async get(
     @CurrentUser() user: SessionUser,
     @Param('id', ParseUUIDPipe) id: string,
@@ -70,8 +72,13 @@ export class ChatsController {
   }
 
   @Patch(':id')
+  @Endpoint({
+    summary: 'Rename a chat',
+    access: 'session',
+    errors: [403, 404],
+    body: { type: ChatTitleDto, example: { title: 'Lisbon, rainy day plan' } },
+  })
   @ApiEnvelopeB(ChatDto, { description: 'the owner or a team OWNER/ADMIN' })
-  @ApiErrors(400, 401, 403, 404)
   async rename(
     @CurrentUser() user: SessionUser,
     @Param('id', ParseUUIDPipe) id: string,
@@ -82,8 +89,8 @@ export class ChatsController {
 
   @Delete(':id')
   @HttpCode(200)
+  @Endpoint({ summary: 'Delete a chat', access: 'session', errors: [403, 404] })
   @ApiEnvelopeB(null, { description: 'the owner or a team OWNER/ADMIN' })
-  @ApiErrors(401, 403, 404)
   async remove(
     @CurrentUser() user: SessionUser,
     @Param('id', ParseUUIDPipe) id: string,
@@ -95,7 +102,12 @@ export class ChatsController {
   @ApiEnvelopeB(ChatDto, {
     description: 'share (owner, with a team they belong to) or unshare (`teamId: null`)',
   })
-  @ApiErrors(400, 401, 403, 404)
+  @Endpoint({
+    summary: 'Share a chat with a team, or unshare it',
+    access: 'session',
+    errors: [403, 404],
+    body: { type: ChatTeamDto, example: { teamId: '0f8fad5b-d9cb-469f-a165-70867728950e' } },
+  })
   async setTeam(
     @CurrentUser() user: SessionUser,
     @Param('id', ParseUUIDPipe) id: string,
@@ -105,8 +117,8 @@ export class ChatsController {
   }
 
   @Get(':id/messages')
+  @Endpoint({ summary: "List a chat's messages", access: 'session', errors: [404] })
   @ApiEnvelopeB(MessageDto, { paginated: true, description: 'oldest first' })
-  @ApiErrors(400, 401, 404)
   async messages(
     @CurrentUser() user: SessionUser,
     @Param('id', ParseUUIDPipe) id: string,
@@ -119,15 +131,13 @@ export class ChatsController {
 
 /** GET /api/teams/{id}/chats: lives here because `chats` asks `teams`, never the reverse. */
 @ApiTags('teams')
-@ApiBearerAuth()
-@ApiCookieAuth()
 @Controller('api/teams/:id/chats')
 export class TeamChatsController {
   constructor(private readonly chats: ChatsService) {}
 
   @Get()
+  @Endpoint({ summary: 'List the chats shared with a team', access: 'session', errors: [404] })
   @ApiEnvelopeB(ChatDto, { paginated: true, description: 'any member; newest updatedAt first' })
-  @ApiErrors(400, 401, 404)
   async list(
     @CurrentUser() user: SessionUser,
     @Param('id', ParseUUIDPipe) id: string,

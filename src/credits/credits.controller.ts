@@ -1,16 +1,15 @@
 import { Controller, Get, Query } from '@nestjs/common';
-import { ApiBearerAuth, ApiCookieAuth, ApiOkResponse, ApiTags } from '@nestjs/swagger';
+import { ApiOkResponse, ApiTags } from '@nestjs/swagger';
 import { CurrentUser } from '../common/auth/auth.decorators';
 import type { SessionUser } from '../common/auth/session-user';
-import { ApiErrors } from '../common/openapi/api-errors';
+import { Endpoint } from '../common/openapi/endpoint.decorator';
 import { PageQueryDto } from '../common/pagination/pagination';
-import { CreditsUsageService, type CreditSummary } from './credits-usage.service';
-import { CreditsService, type LedgerEntry } from './credits.service';
+import { CreditsUsageService } from './credits-usage.service';
+import { CreditsService } from './credits.service';
+import { CreditSummaryDto, LedgerPageDto } from './dto/credits.dto';
 
 /** The session user's balance, daily usage and ledger (envelope C). */
 @ApiTags('credits')
-@ApiBearerAuth()
-@ApiCookieAuth()
 @Controller('api/credits')
 export class CreditsController {
   constructor(
@@ -19,21 +18,16 @@ export class CreditsController {
   ) {}
 
   @Get()
-  @ApiOkResponse({ description: '{balance, plan, dailyLimit, usedToday, heldCredits, resetsAt}' })
-  @ApiErrors(401)
-  summary(@CurrentUser() user: SessionUser): Promise<CreditSummary> {
+  @Endpoint({ summary: 'My balance and daily usage', access: 'session' })
+  @ApiOkResponse({ type: CreditSummaryDto })
+  summary(@CurrentUser() user: SessionUser): Promise<CreditSummaryDto> {
     return this.usage.summary(user.id);
   }
 
   @Get('transactions')
-  @ApiOkResponse({
-    description: '{data: [{id, amount, type, description, createdAt}], nextCursor}, newest first',
-  })
-  @ApiErrors(400, 401)
-  transactions(
-    @CurrentUser() user: SessionUser,
-    @Query() q: PageQueryDto,
-  ): Promise<{ data: LedgerEntry[]; nextCursor: string | null }> {
+  @Endpoint({ summary: 'My credit ledger, newest first', access: 'session' })
+  @ApiOkResponse({ type: LedgerPageDto })
+  transactions(@CurrentUser() user: SessionUser, @Query() q: PageQueryDto): Promise<LedgerPageDto> {
     return this.credits.listTransactions(user.id, q.limit, q.cursor);
   }
 }

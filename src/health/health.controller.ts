@@ -1,17 +1,33 @@
 import { Controller, Get } from '@nestjs/common';
-import { ApiOkResponse, ApiServiceUnavailableResponse, ApiTags } from '@nestjs/swagger';
+import { ApiOkResponse, ApiProperty, ApiPropertyOptional, ApiTags } from '@nestjs/swagger';
 import {
   HealthCheckError,
   HealthCheckService,
   type HealthCheckResult,
   TypeOrmHealthIndicator,
 } from '@nestjs/terminus';
-import { Public } from '../common/auth/auth.decorators';
+import { Endpoint } from '../common/openapi/endpoint.decorator';
 import { AppError, ErrorCode } from '../common/errors/app-error';
+
+class LiveDto {
+  @ApiProperty({ enum: ['ok'] }) status: 'ok';
+}
+
+/** Terminus' result: `info` (and `details`) map each indicator to `{status: 'up'}`. */
+class ReadyDto {
+  @ApiProperty({ enum: ['ok'] }) status: string;
+  @ApiPropertyOptional({
+    type: 'object',
+    additionalProperties: true,
+    example: { database: { status: 'up' } },
+  })
+  info?: object;
+  @ApiPropertyOptional({ type: 'object', additionalProperties: true }) error?: object;
+  @ApiPropertyOptional({ type: 'object', additionalProperties: true }) details?: object;
+}
 
 /** Liveness and readiness for operators and load balancers. */
 @ApiTags('health')
-@Public()
 @Controller('health')
 export class HealthController {
   constructor(
@@ -21,15 +37,22 @@ export class HealthController {
 
   /** 200 while the process runs; touches nothing else. */
   @Get('live')
-  @ApiOkResponse({ schema: { example: { status: 'ok' } } })
+  @Endpoint({ summary: 'Liveness', access: 'public', database: false })
+  @ApiOkResponse({ type: LiveDto })
   live(): { status: 'ok' } {
     return { status: 'ok' };
   }
 
   /** 200 when PostgreSQL answers `SELECT 1` within 1.5 s, else 503 `{error, code, details}`. */
   @Get('ready')
-  @ApiOkResponse({ schema: { example: { status: 'ok', info: { database: { status: 'up' } } } } })
-  @ApiServiceUnavailableResponse({ description: '`{error, code: "NOT_READY", details}`' })
+  @Endpoint({
+    summary: 'Readiness (PostgreSQL answers)',
+    access: 'public',
+    errors: [
+      { status: 503, description: 'PostgreSQL does not answer (`code`: NOT_READY, `details`)' },
+    ],
+  })
+  @ApiOkResponse({ type: ReadyDto })
   async ready(): Promise<HealthCheckResult> {
     try {
       return await this.health.check([() => this.db.pingCheck('database', { timeout: 1500 })]);

@@ -3,19 +3,24 @@ import { ApiOkResponse, ApiProperty, ApiPropertyOptional, ApiTags } from '@nestj
 import { IsOptional, IsString, MaxLength } from 'class-validator';
 import type { Request } from 'express';
 import { I18nService } from 'nestjs-i18n';
-import { Public } from '../common/auth/auth.decorators';
+import { Endpoint } from '../common/openapi/endpoint.decorator';
 import { resolveLocale } from './locale';
 
 export class MessagesDto {
-  @ApiPropertyOptional({ enum: ['en', 'zh'], description: 'other values fall back to en' })
+  @ApiPropertyOptional({
+    enum: ['en', 'zh'],
+    example: 'zh',
+    description: 'other values fall back to en',
+  })
   @IsOptional()
   @IsString()
   @MaxLength(35)
   locale?: string;
 }
 
-class MessageDto {
-  @ApiProperty() message: string;
+/** Named apart from the chats' MessageDto: schema names are global in the document. */
+class LocalizedMessageDto {
+  @ApiProperty({ example: 'Operation succeeded' }) message: string;
 }
 
 /** Spec "Localized API example": `{message}` from namespace `API` key `success`. */
@@ -24,11 +29,16 @@ class MessageDto {
 export class MessagesController {
   constructor(private readonly i18n: I18nService) {}
 
-  @Public()
   @Post()
   @HttpCode(200)
-  @ApiOkResponse({ type: MessageDto })
-  message(@Body() _dto: MessagesDto, @Req() req: Request): MessageDto {
+  @Endpoint({
+    summary: 'A localized message (spec example)',
+    access: 'public',
+    database: false,
+    body: { type: MessagesDto, example: { locale: 'zh' } },
+  })
+  @ApiOkResponse({ type: LocalizedMessageDto })
+  message(@Body() _dto: MessagesDto, @Req() req: Request): LocalizedMessageDto {
     // A failure here reaches the error filter, which answers 500 with API.error translated.
     return { message: this.i18n.t('API.success', { lang: resolveLocale(req) }) };
   }

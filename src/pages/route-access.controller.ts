@@ -1,8 +1,8 @@
 import { Controller, Get, Header, Headers, Query } from '@nestjs/common';
-import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
-import { CurrentUser, Public } from '../common/auth/auth.decorators';
+import { ApiOkResponse, ApiTags } from '@nestjs/swagger';
+import { CurrentUser } from '../common/auth/auth.decorators';
 import type { SessionUser } from '../common/auth/session-user';
-import { ApiErrors } from '../common/openapi/api-errors';
+import { Endpoint } from '../common/openapi/endpoint.decorator';
 import { RouteAccessDto, RouteAccessQueryDto, toRouteAccessDto } from './dto/route-access.dto';
 import { decideRoute } from './route-rules';
 
@@ -12,14 +12,16 @@ import { decideRoute } from './route-rules';
  * `Accept-Language` picks the locale of a prefix redirect. Invalid or missing path → 400.
  */
 @ApiTags('pages')
-@Public()
 @Controller('api/route-access')
 export class RouteAccessController {
   @Get()
   @Header('Cache-Control', 'private, no-store')
-  @ApiOperation({ summary: 'Page-route decision for a path (spec Authentication 7 and 8)' })
+  @Endpoint({
+    summary: 'Page-route decision for a path (spec Authentication 7 and 8)',
+    access: 'public',
+    database: false,
+  })
   @ApiOkResponse({ type: RouteAccessDto })
-  @ApiErrors(400)
   check(
     @Query() query: RouteAccessQueryDto,
     @CurrentUser() user: SessionUser | undefined,

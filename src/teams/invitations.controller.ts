@@ -8,12 +8,12 @@ import {
   ParseUUIDPipe,
   Post,
 } from '@nestjs/common';
-import { ApiBearerAuth, ApiCookieAuth, ApiResponse, ApiTags } from '@nestjs/swagger';
+import { ApiTags } from '@nestjs/swagger';
 import { CurrentUser } from '../common/auth/auth.decorators';
 import type { SessionUser } from '../common/auth/session-user';
 import { Clock } from '../common/clock/clock';
 import { ApiEnvelopeB } from '../common/openapi/api-envelope';
-import { ApiErrors } from '../common/openapi/api-errors';
+import { Endpoint } from '../common/openapi/endpoint.decorator';
 import {
   AcceptInvitationDto,
   CreatedInvitationDto,
@@ -28,8 +28,6 @@ import { TeamInvitationsService } from './team-invitations.service';
 
 /** A team's invitations (OWNER or ADMIN), envelope B. */
 @ApiTags('teams')
-@ApiBearerAuth()
-@ApiCookieAuth()
 @Controller('api/teams/:id/invitations')
 export class TeamInvitationsController {
   constructor(
@@ -38,9 +36,13 @@ export class TeamInvitationsController {
   ) {}
 
   @Post()
+  @Endpoint({
+    summary: 'Invite someone to a team by email',
+    access: 'session',
+    errors: [403, 404, { status: 409, description: 'Already a member (`code`: ALREADY_MEMBER)' }],
+    body: { type: CreateInvitationDto, example: { email: 'grace@example.com', role: 'MEMBER' } },
+  })
   @ApiEnvelopeB(CreatedInvitationDto, { status: 201, description: 'the token is shown only here' })
-  @ApiErrors(400, 401, 403, 404)
-  @ApiResponse({ status: 409, description: '`code`: ALREADY_MEMBER' })
   async create(
     @CurrentUser() user: SessionUser,
     @Param('id', ParseUUIDPipe) id: string,
@@ -55,7 +57,11 @@ export class TeamInvitationsController {
     isArray: true,
     description: 'not accepted or revoked; newest first',
   })
-  @ApiErrors(401, 403, 404)
+  @Endpoint({
+    summary: "List a team's pending invitations",
+    access: 'session',
+    errors: [403, 404],
+  })
   async list(
     @CurrentUser() user: SessionUser,
     @Param('id', ParseUUIDPipe) id: string,
@@ -66,8 +72,8 @@ export class TeamInvitationsController {
 
   @Delete(':invitationId')
   @HttpCode(200)
+  @Endpoint({ summary: 'Revoke an invitation', access: 'session', errors: [403, 404] })
   @ApiEnvelopeB(null, { description: 'revokes a pending invitation' })
-  @ApiErrors(401, 403, 404)
   async revoke(
     @CurrentUser() user: SessionUser,
     @Param('id', ParseUUIDPipe) id: string,
@@ -79,8 +85,6 @@ export class TeamInvitationsController {
 
 /** The session user's side of invitations, envelope B. */
 @ApiTags('teams')
-@ApiBearerAuth()
-@ApiCookieAuth()
 @Controller('api/invitations')
 export class InvitationsController {
   constructor(
@@ -89,8 +93,8 @@ export class InvitationsController {
   ) {}
 
   @Get()
+  @Endpoint({ summary: 'List invitations addressed to me', access: 'session' })
   @ApiEnvelopeB(MyInvitationDto, { isArray: true, description: 'pending, addressed to my email' })
-  @ApiErrors(401)
   async listMine(@CurrentUser() user: SessionUser): Promise<MyInvitationDto[]> {
     const now = this.clock.now();
     return (await this.invitations.listMine(user)).map((i) => mapMyInvitation(i, now));
@@ -98,13 +102,17 @@ export class InvitationsController {
 
   @Post('accept')
   @HttpCode(200)
-  @ApiEnvelopeB(TeamDto, { description: 'the team and my role; accepting again is the same' })
-  @ApiErrors(400, 401, 404)
-  @ApiResponse({ status: 403, description: '`code`: INVITATION_EMAIL_MISMATCH' })
-  @ApiResponse({
-    status: 410,
-    description: '`code`: INVITATION_GONE, `reason`: EXPIRED, REVOKED or USED',
+  @Endpoint({
+    summary: 'Accept an invitation',
+    access: 'session',
+    errors: [
+      { status: 403, description: 'Addressed to another email (`INVITATION_EMAIL_MISMATCH`)' },
+      404,
+      { status: 410, description: '`code`: INVITATION_GONE, `reason`: EXPIRED, REVOKED or USED' },
+    ],
+    body: { type: AcceptInvitationDto, example: { token: 'inv_4f9d2c7a1b8e4f3c9a6d5e2b1c0f8a7d' } },
   })
+  @ApiEnvelopeB(TeamDto, { description: 'the team and my role; accepting again is the same' })
   async accept(
     @CurrentUser() user: SessionUser,
     @Body() dto: AcceptInvitationDto,

@@ -8,15 +8,16 @@ import {
   ParseUUIDPipe,
   Patch,
 } from '@nestjs/common';
-import { ApiBearerAuth, ApiCookieAuth, ApiResponse, ApiTags } from '@nestjs/swagger';
+import { ApiTags } from '@nestjs/swagger';
 import { CurrentUser } from '../common/auth/auth.decorators';
 import type { SessionUser } from '../common/auth/session-user';
 import { ApiEnvelopeB } from '../common/openapi/api-envelope';
-import { ApiErrors } from '../common/openapi/api-errors';
+import type { ErrorSpec } from '../common/openapi/api-errors';
+import { Endpoint } from '../common/openapi/endpoint.decorator';
 import { ChangeMemberRoleDto, mapMember, TeamMemberDto } from './dto/team.dto';
 import { TeamMembersService } from './team-members.service';
 
-const LAST_OWNER = {
+const LAST_OWNER: ErrorSpec = {
   status: 409,
   description: '`code`: LAST_OWNER: the change would leave the team without an OWNER',
 };
@@ -26,15 +27,13 @@ const LAST_OWNER = {
  * anyone may leave (DELETE their own id) or lower their own role.
  */
 @ApiTags('teams')
-@ApiBearerAuth()
-@ApiCookieAuth()
 @Controller('api/teams/:id/members')
 export class TeamMembersController {
   constructor(private readonly members: TeamMembersService) {}
 
   @Get()
+  @Endpoint({ summary: "List a team's members", access: 'session', errors: [404] })
   @ApiEnvelopeB(TeamMemberDto, { isArray: true, description: 'any member; oldest first' })
-  @ApiErrors(401, 404)
   async list(
     @CurrentUser() user: SessionUser,
     @Param('id', ParseUUIDPipe) id: string,
@@ -43,9 +42,13 @@ export class TeamMembersController {
   }
 
   @Patch(':userId')
+  @Endpoint({
+    summary: "Change a member's role",
+    access: 'session',
+    errors: [403, 404, LAST_OWNER],
+    body: { type: ChangeMemberRoleDto, example: { role: 'ADMIN' } },
+  })
   @ApiEnvelopeB(TeamMemberDto)
-  @ApiErrors(400, 401, 403, 404)
-  @ApiResponse(LAST_OWNER)
   async changeRole(
     @CurrentUser() user: SessionUser,
     @Param('id', ParseUUIDPipe) id: string,
@@ -57,9 +60,12 @@ export class TeamMembersController {
 
   @Delete(':userId')
   @HttpCode(200)
+  @Endpoint({
+    summary: 'Remove a member, or leave the team',
+    access: 'session',
+    errors: [403, 404, LAST_OWNER],
+  })
   @ApiEnvelopeB(null, { description: 'removes the member; your own id leaves the team' })
-  @ApiErrors(401, 403, 404)
-  @ApiResponse(LAST_OWNER)
   async remove(
     @CurrentUser() user: SessionUser,
     @Param('id', ParseUUIDPipe) id: string,

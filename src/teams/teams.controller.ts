@@ -9,11 +9,11 @@ import {
   Patch,
   Post,
 } from '@nestjs/common';
-import { ApiBearerAuth, ApiCookieAuth, ApiTags } from '@nestjs/swagger';
+import { ApiTags } from '@nestjs/swagger';
 import { CurrentUser } from '../common/auth/auth.decorators';
 import type { SessionUser } from '../common/auth/session-user';
 import { ApiEnvelopeB } from '../common/openapi/api-envelope';
-import { ApiErrors } from '../common/openapi/api-errors';
+import { Endpoint } from '../common/openapi/endpoint.decorator';
 import {
   CreateTeamDto,
   mapTeam,
@@ -29,30 +29,32 @@ import { TeamsService } from './teams.service';
  * gets 403. Roles are read from the database on every request.
  */
 @ApiTags('teams')
-@ApiBearerAuth()
-@ApiCookieAuth()
 @Controller('api/teams')
 export class TeamsController {
   constructor(private readonly teams: TeamsService) {}
 
   @Post()
+  @Endpoint({
+    summary: 'Create a team',
+    access: 'session',
+    body: { type: CreateTeamDto, example: { name: 'Research', description: 'Papers and notes' } },
+  })
   @ApiEnvelopeB(TeamDto, { status: 201, description: 'the creator is OWNER' })
-  @ApiErrors(400, 401)
   async create(@CurrentUser() user: SessionUser, @Body() dto: CreateTeamDto): Promise<TeamDto> {
     const { team, role } = await this.teams.create(user, dto);
     return mapTeam(team, role);
   }
 
   @Get()
+  @Endpoint({ summary: 'List my teams', access: 'session' })
   @ApiEnvelopeB(TeamDto, { isArray: true, description: "the caller's teams by name" })
-  @ApiErrors(401)
   async list(@CurrentUser() user: SessionUser): Promise<TeamDto[]> {
     return (await this.teams.listMine(user)).map((t) => mapTeam(t.team, t.role));
   }
 
   @Get(':id')
+  @Endpoint({ summary: 'Read a team with its members', access: 'session', errors: [404] })
   @ApiEnvelopeB(TeamDetailDto, { description: 'any member' })
-  @ApiErrors(401, 404)
   async get(
     @CurrentUser() user: SessionUser,
     @Param('id', ParseUUIDPipe) id: string,
@@ -62,8 +64,13 @@ export class TeamsController {
   }
 
   @Patch(':id')
+  @Endpoint({
+    summary: 'Rename or describe a team',
+    access: 'session',
+    errors: [403, 404],
+    body: { type: UpdateTeamDto, example: { name: 'Research lab', description: null } },
+  })
   @ApiEnvelopeB(TeamDto, { description: 'OWNER or ADMIN' })
-  @ApiErrors(400, 401, 403, 404)
   async update(
     @CurrentUser() user: SessionUser,
     @Param('id', ParseUUIDPipe) id: string,
@@ -75,8 +82,8 @@ export class TeamsController {
 
   @Delete(':id')
   @HttpCode(200)
+  @Endpoint({ summary: 'Delete a team', access: 'session', errors: [403, 404] })
   @ApiEnvelopeB(null, { description: 'OWNER only; chats stay with their owners, unshared' })
-  @ApiErrors(401, 403, 404)
   async remove(
     @CurrentUser() user: SessionUser,
     @Param('id', ParseUUIDPipe) id: string,

@@ -11,24 +11,17 @@ import {
   UseInterceptors,
 } from '@nestjs/common';
 import { FileInterceptor } from '@nestjs/platform-express';
-import {
-  ApiBearerAuth,
-  ApiBody,
-  ApiConsumes,
-  ApiCookieAuth,
-  ApiOkResponse,
-  ApiProduces,
-  ApiTags,
-} from '@nestjs/swagger';
+import { ApiBody, ApiConsumes, ApiOkResponse, ApiTags } from '@nestjs/swagger';
 import type { Response } from 'express';
-import { CurrentUser, Public } from '../common/auth/auth.decorators';
+import { CurrentUser } from '../common/auth/auth.decorators';
 import type { SessionUser } from '../common/auth/session-user';
 import { ApiEnvelopeB } from '../common/openapi/api-envelope';
-import { ApiErrors } from '../common/openapi/api-errors';
+import { Endpoint } from '../common/openapi/endpoint.decorator';
 import { downloadHeaders, mapUpload, UploadBodyDto, UploadDto } from './dto/upload.dto';
 import type { UploadedFile as StoredUpload } from './sniffing-storage.engine';
 import { UploadLimitInterceptor } from './upload-limit.interceptor';
 import { UploadsService } from './uploads.service';
+import { UPLOAD_CONTENT_TYPES } from '../config/env.validation';
 
 /**
  * Spec "Upload", envelope B. A session is required (the spec leaves it open). The file streams
@@ -36,8 +29,6 @@ import { UploadsService } from './uploads.service';
  * UPLOAD_ALLOWED_TYPES or not matching its name → 415).
  */
 @ApiTags('uploads')
-@ApiBearerAuth()
-@ApiCookieAuth()
 @Controller('api/upload')
 export class UploadsController {
   constructor(private readonly uploads: UploadsService) {}
@@ -46,10 +37,19 @@ export class UploadsController {
   @Post()
   @HttpCode(200)
   @UseInterceptors(UploadLimitInterceptor, FileInterceptor('file'))
+  @Endpoint({
+    summary: 'Upload a file',
+    access: 'session',
+    errors: [
+      { status: 400, description: 'No `file` part, or a malformed form (`VALIDATION_FAILED`)' },
+      { status: 409, description: 'The stored name is taken; retry (`code`: CONFLICT)' },
+      413,
+      415,
+    ],
+  })
   @ApiConsumes('multipart/form-data')
   @ApiBody({ type: UploadBodyDto })
   @ApiEnvelopeB(UploadDto)
-  @ApiErrors(400, 401, 413, 415)
   async upload(
     @CurrentUser() user: SessionUser,
     @UploadedFile() file: StoredUpload | undefined,
@@ -59,8 +59,8 @@ export class UploadsController {
 
   /** Deletes the caller's upload → 200 `{success: true}`; another user's or absent → 404. */
   @Delete(':filename')
+  @Endpoint({ summary: 'Delete my upload', access: 'session', errors: [404] })
   @ApiEnvelopeB(null)
-  @ApiErrors(401, 404)
   async remove(
     @CurrentUser() user: SessionUser,
     @Param('filename') filename: string,
@@ -74,15 +74,18 @@ export class UploadsController {
  * an attachment, always with `nosniff`; a traversal or unknown name → 404.
  */
 @ApiTags('uploads')
-@Public()
 @Controller('uploads')
 export class UploadFilesController {
   constructor(private readonly uploads: UploadsService) {}
 
   @Get(':filename')
-  @ApiProduces('application/octet-stream')
-  @ApiOkResponse({ description: 'the file, with its sniffed Content-Type' })
-  @ApiErrors(404)
+  @Endpoint({ summary: 'Download an uploaded file', access: 'public', errors: [404] })
+  @ApiOkResponse({
+    description: 'The file with its sniffed type; anything but an image as an attachment',
+    content: Object.fromEntries(
+      UPLOAD_CONTENT_TYPES.map((type) => [type, { schema: { type: 'string', format: 'binary' } }]),
+    ),
+  })
   async download(
     @Param('filename') filename: string,
     @Res({ passthrough: true }) res: Response,

@@ -10,12 +10,13 @@ import {
   Put,
   Query,
 } from '@nestjs/common';
-import { ApiBearerAuth, ApiCookieAuth, ApiTags } from '@nestjs/swagger';
-import { CurrentUser, Roles } from '../common/auth/auth.decorators';
+import { ApiTags } from '@nestjs/swagger';
+import { CurrentUser } from '../common/auth/auth.decorators';
 import type { SessionUser } from '../common/auth/session-user';
 import { Page } from '../common/envelope/envelope';
 import { AppError, ErrorCode } from '../common/errors/app-error';
-import { ApiErrors } from '../common/openapi/api-errors';
+import { ApiEnvelopeB } from '../common/openapi/api-envelope';
+import { Endpoint } from '../common/openapi/endpoint.decorator';
 import { PageQueryDto } from '../common/pagination/pagination';
 import {
   AdminUserDto,
@@ -27,34 +28,48 @@ import {
 } from './dto/user.dto';
 import { UsersService } from './users.service';
 
+const ADMIN = { roles: ['ADMIN' as const] };
+
 /**
  * Spec "Users", envelope B. Deviation: list, create, update and delete need role ADMIN, and
  * GET by id is also open to the user themself (README "Deviations from the specification").
  */
 @ApiTags('users')
-@ApiBearerAuth()
-@ApiCookieAuth()
 @Controller('api/users')
 export class UsersController {
   constructor(private readonly users: UsersService) {}
 
   @Get()
-  @Roles('ADMIN')
-  @ApiErrors(401, 403)
+  @Endpoint({ summary: 'List users (admin)', access: ADMIN })
+  @ApiEnvelopeB(AdminUserDto, { paginated: true, description: 'newest first' })
   async list(@Query() q: PageQueryDto): Promise<Page<AdminUserDto>> {
     const page = await this.users.list(q.limit, q.cursor);
     return new Page(page.data.map(mapAdminUser), page.nextCursor);
   }
 
   @Post()
-  @Roles('ADMIN')
-  @ApiErrors(400, 401, 403, 409)
+  @Endpoint({
+    summary: 'Create a user (admin)',
+    access: ADMIN,
+    errors: [{ status: 409, description: 'The email is taken (`code`: EMAIL_TAKEN)' }],
+    body: {
+      type: CreateUserDto,
+      example: { email: 'grace@example.com', name: 'Grace Hopper', role: 'USER', plan: 'BASIC' },
+    },
+  })
+  @ApiEnvelopeB(AdminUserDto, { status: 201 })
   async create(@Body() dto: CreateUserDto): Promise<AdminUserDto> {
     return mapAdminUser(await this.users.create(dto));
   }
 
   @Get(':id')
-  @ApiErrors(401, 404)
+  @Endpoint({
+    summary: 'Read a user',
+    description: 'Yourself, or anyone for an admin (who also sees `paymentCustomerId`).',
+    access: 'session',
+    errors: [404],
+  })
+  @ApiEnvelopeB([UserDto, AdminUserDto])
   async get(
     @Param('id', ParseUUIDPipe) id: string,
     @CurrentUser() caller: SessionUser,
@@ -67,8 +82,14 @@ export class UsersController {
   }
 
   @Put(':id')
-  @Roles('ADMIN')
-  @ApiErrors(400, 401, 403, 404)
+  @Endpoint({
+    summary: 'Update a user (admin)',
+    description: 'A new `credits` balance is recorded as an ADJUSTMENT ledger entry.',
+    access: ADMIN,
+    errors: [404],
+    body: { type: UpdateUserDto, example: { name: 'Grace M. Hopper', plan: 'PRO', credits: 500 } },
+  })
+  @ApiEnvelopeB(AdminUserDto)
   async update(
     @Param('id', ParseUUIDPipe) id: string,
     @Body() dto: UpdateUserDto,
@@ -78,8 +99,8 @@ export class UsersController {
 
   @Delete(':id')
   @HttpCode(200)
-  @Roles('ADMIN')
-  @ApiErrors(401, 403, 404)
+  @Endpoint({ summary: 'Delete a user and their data (admin)', access: ADMIN, errors: [404] })
+  @ApiEnvelopeB(null)
   async remove(@Param('id', ParseUUIDPipe) id: string): Promise<void> {
     await this.users.remove(id);
   }

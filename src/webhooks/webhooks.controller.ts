@@ -1,9 +1,12 @@
 import { Controller, Headers, HttpCode, Post, Req, type RawBodyRequest } from '@nestjs/common';
-import { ApiHeader, ApiOkResponse, ApiTags } from '@nestjs/swagger';
+import { ApiBody, ApiHeader, ApiOkResponse, ApiProperty, ApiTags } from '@nestjs/swagger';
 import type { Request } from 'express';
-import { Public } from '../common/auth/auth.decorators';
-import { ApiErrors } from '../common/openapi/api-errors';
+import { Endpoint } from '../common/openapi/endpoint.decorator';
 import { WebhooksService } from './webhooks.service';
+
+class ReceivedDto {
+  @ApiProperty({ enum: [true] }) received: true;
+}
 
 /** Largest webhook body read when no JSON parser ran (same as the JSON limit). */
 const MAX_BODY_BYTES = 1024 * 1024;
@@ -32,7 +35,6 @@ async function rawBodyOf(req: RawBodyRequest<Request>): Promise<Buffer | undefin
  * `{error}` when the handler fails (the processor retries).
  */
 @ApiTags('webhooks')
-@Public()
 @Controller()
 export class WebhooksController {
   constructor(private readonly webhooks: WebhooksService) {}
@@ -41,8 +43,37 @@ export class WebhooksController {
   @HttpCode(200)
   // Lower case, as `@Headers` reads them, so the OpenAPI document lists each header once.
   @ApiHeader({ name: 'stripe-signature', required: false, description: 'or payment-signature' })
-  @ApiOkResponse({ schema: { example: { received: true } } })
-  @ApiErrors(400, 500)
+  @Endpoint({
+    summary: 'Receive a payment processor event',
+    access: 'public',
+    errors: [
+      { status: 400, description: 'Bad or missing signature (`WEBHOOK_SIGNATURE_INVALID`)' },
+      { status: 500, description: 'A handler failed (`WEBHOOK_HANDLER_FAILED`); redelivered' },
+    ],
+  })
+  @ApiBody({
+    description: 'The event exactly as the processor signed it (read raw, any content type)',
+    schema: { type: 'object', additionalProperties: true },
+    examples: {
+      example: {
+        value: {
+          id: 'evt_1PqExample',
+          type: 'payment_intent.succeeded',
+          data: {
+            object: {
+              id: 'pi_3MtwBwLkdIwHu7ix28a3tqPa',
+              metadata: {
+                type: 'credit_purchase',
+                userId: '6c1f1f9e-0a4e-4bd5-9a53-0d6f3b0d2c71',
+                credits: '1000',
+              },
+            },
+          },
+        },
+      },
+    },
+  })
+  @ApiOkResponse({ type: ReceivedDto })
   async receive(
     @Req() req: RawBodyRequest<Request>,
     @Headers('stripe-signature') stripeSignature?: string,

@@ -2,6 +2,7 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+import { call } from '../faults/support/http';
 import { freePort, spawnApp, waitForStatus } from '../support/spawn-app';
 
 const ROOT = resolve(__dirname, '..', '..');
@@ -56,10 +57,8 @@ describe('start-up', () => {
     it('starts its own PostgreSQL, keeps data across restarts, and explains a stale server', async () => {
       const first = spawnApp(env);
       await waitForStatus(first, `${base}/health/ready`, 200);
-      const signup = await fetch(`${base}/api/auth/signup`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({ email: 'persist@example.com', password: 'password123' }),
+      const signup = await call(base, 'POST', '/api/auth/signup', {
+        body: { email: 'persist@example.com', password: 'password123' },
       });
       expect(signup.status).toBe(201);
       first.child.kill('SIGTERM');
@@ -68,10 +67,8 @@ describe('start-up', () => {
       // Restart: the account is still there.
       const second = spawnApp(env);
       await waitForStatus(second, `${base}/health/ready`, 200);
-      const login = await fetch(`${base}/api/auth/login`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({ email: 'persist@example.com', password: 'password123' }),
+      const login = await call(base, 'POST', '/api/auth/login', {
+        body: { email: 'persist@example.com', password: 'password123' },
       });
       expect(login.status).toBe(200);
 

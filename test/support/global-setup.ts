@@ -3,6 +3,7 @@ import { DataSource } from 'typeorm';
 import { StartupError } from '../../src/common/errors/startup-error';
 import { startEmbeddedPostgres } from '../../src/database/embedded-postgres';
 import { MIGRATIONS_GLOB } from '../../src/database/migrations-path';
+import { prepareStatsDir } from './openapi/stats-summary';
 import { adminQuery, databaseUrl, TEST_DB_PREFIX } from './test-db';
 
 /**
@@ -12,6 +13,7 @@ import { adminQuery, databaseUrl, TEST_DB_PREFIX } from './test-db';
 export default async function globalSetup(): Promise<void> {
   // CI shows which runtime really ran the tests (the pinned devDependency `node`, not the system's).
   console.log(`\nTests run on Node.js ${process.version}`);
+  prepareStatsDir();
   if (process.env.DATABASE_URL) {
     process.env.TEST_PG_URL = process.env.DATABASE_URL;
   } else {

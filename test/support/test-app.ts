@@ -8,6 +8,8 @@ import { DataSource } from 'typeorm';
 import { AppModule } from '../../src/app.module';
 import { Clock } from '../../src/common/clock/clock';
 import { configureApp } from '../../src/app.setup';
+import type { OpenApiDocument, ResponseValidator } from './openapi/response-validator';
+import { validateResponses, validatorOf } from './openapi/validation-hook';
 import { adminQuery, databaseUrl, templateDb, TEST_DB_PREFIX } from './test-db';
 
 /** Secret used by test apps; tests sign their own tokens with it (and with others). */
@@ -52,8 +54,13 @@ export async function createTestApp(
     rawBody: true,
     logger: false,
   });
+  // First middleware: every answer of this app is checked against its live OpenAPI document.
+  const checks: { validator?: ResponseValidator } = {};
+  app.use(validateResponses(() => checks.validator));
   configureApp(app);
   await app.init();
+  const doc = await request(app.getHttpServer()).get('/api/docs-json').expect(200);
+  checks.validator = validatorOf(doc.body as OpenApiDocument);
   return {
     app,
     http: request(app.getHttpServer()),

@@ -73,15 +73,48 @@ export class GenerateDto {
   topP?: number;
 }
 
+/** A realistic generate/stream body for the OpenAPI document. */
+export const GENERATE_EXAMPLE: GenerateDto = {
+  modelId: 'gpt-4o-mini',
+  messages: [
+    { role: 'system', content: 'You are a concise travel assistant.' },
+    { role: 'user', content: 'Plan a rainy afternoon in Lisbon in three steps.' },
+  ],
+  maxTokens: 400,
+  temperature: 0.7,
+};
+
 export class UsageDto {
-  @ApiProperty() promptTokens: number;
-  @ApiProperty() completionTokens: number;
+  @ApiProperty({ type: 'integer', example: 42 }) promptTokens: number;
+  @ApiProperty({ type: 'integer', example: 128 }) completionTokens: number;
 }
 
 export class GenerateResultDto {
-  @ApiProperty() text: string;
+  @ApiProperty({ example: '1. Visit the Gulbenkian museum...' }) text: string;
   @ApiProperty({ type: UsageDto }) usage: UsageDto;
-  @ApiProperty({ description: 'credits charged (integer)' }) cost: number;
+  @ApiProperty({ type: 'integer', description: 'credits charged' }) cost: number;
   @ApiProperty({ format: 'uuid', description: 'the chat the exchange was saved in' })
   chatId: string;
+}
+
+/** One entry of GET /api/ai/models (spec "Model descriptor", extended form). */
+export class ModelDescriptorDto {
+  @ApiProperty({ example: 'gpt-4o-mini', description: 'send as `modelId`' }) id: string;
+  @ApiProperty({ example: 'GPT-4o mini' }) name: string;
+  @ApiProperty({ enum: ['openai', 'anthropic', 'google'] }) providerId: string;
+  @ApiProperty({ type: 'integer', description: 'context window, tokens' }) maxTokens: number;
+  @ApiProperty({
+    example: '0.0000006',
+    description: 'decimal string; credits = ceil(tokens × costPerToken × 1000)',
+  })
+  costPerToken: string;
+  @ApiPropertyOptional() description?: string;
+  @ApiPropertyOptional({ description: 'USD per thousand prompt tokens' }) inputPrice?: number;
+  @ApiPropertyOptional({ description: 'USD per thousand completion tokens' }) outputPrice?: number;
+  @ApiProperty({ description: "false when the model's provider has no API key configured" })
+  available: boolean;
+}
+
+export class ModelsDto {
+  @ApiProperty({ type: [ModelDescriptorDto] }) models: ModelDescriptorDto[];
 }

@@ -1,24 +1,18 @@
 import { Body, Controller, Post, Req, Res } from '@nestjs/common';
 import { ConfigService } from '@nestjs/config';
-import {
-  ApiBearerAuth,
-  ApiCookieAuth,
-  ApiOkResponse,
-  ApiOperation,
-  ApiProduces,
-  ApiTags,
-} from '@nestjs/swagger';
+import { ApiTags } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
 import { ChatsService } from '../../chats/chats.service';
 import { CurrentUser } from '../../common/auth/auth.decorators';
 import type { SessionUser } from '../../common/auth/session-user';
 import { ErrorPresenter } from '../../common/errors/error-presenter';
 import { arrivalOf } from '../../common/http/arrival';
-import { ApiErrors } from '../../common/openapi/api-errors';
+import { Endpoint } from '../../common/openapi/endpoint.decorator';
 import type { AppConfig } from '../../config/app.config';
 import { AiService } from '../ai.service';
 import { ServerTiming } from '../server-timing';
 import { streamTo } from '../stream-sinks';
+import { ApiUiMessageStreamResponse, UI_CHAT_DESCRIPTION } from './ui-chat-stream.dto';
 import { toChatMessages, UiChatDto } from './ui-chat.dto';
 import { UiMessageStreamSink } from './ui-message-stream.sink';
 
@@ -41,16 +35,37 @@ export class AiChatController {
   }
 
   @Post('chat')
-  @ApiBearerAuth()
-  @ApiCookieAuth()
-  @ApiOperation({
-    summary: 'Chat reply as an AI SDK UI message stream (useChat)',
-    description:
-      'Speaks the AI SDK chat transport: `id` is our chat id (continued when it is yours or shared with you, created otherwise), `messages` the UI messages; the last must be a user text. Answers SSE with header `x-vercel-ai-ui-message-stream: v1`: `start` (metadata `{chatId}`), `start-step`, `text-start`, `text-delta`…, `text-end`, `finish-step`, `finish` (metadata `{chatId, usage, cost}`), `[DONE]`; or `error` {errorText} after opening.',
+  @Endpoint({
+    summary: 'Stream a reply to an AI SDK chat (useChat)',
+    description: UI_CHAT_DESCRIPTION,
+    access: 'session',
+    errors: [
+      {
+        status: 400,
+        description: 'Invalid messages, or unknown `modelId` (`code`: UNKNOWN_MODEL)',
+      },
+      402,
+      { status: 404, description: "`id` is another user's chat (`code`: NOT_FOUND)" },
+      { status: 413, description: 'Messages over the size limits (`code`: PAYLOAD_TOO_LARGE)' },
+      {
+        status: 429,
+        description:
+          'Daily limit (`DAILY_LIMIT_REACHED`) or the provider rate-limits (`RATE_LIMIT`)',
+      },
+    ],
+    body: {
+      type: UiChatDto,
+      example: {
+        id: '6c1f1f9e-0a4e-4bd5-9a53-0d6f3b0d2c71',
+        messages: [
+          { id: 'msg_1', role: 'user', parts: [{ type: 'text', text: 'Plan a day in Lisbon' }] },
+        ],
+        trigger: 'submit-message',
+        modelId: 'gpt-4o-mini',
+      },
+    },
   })
-  @ApiProduces('text/event-stream')
-  @ApiOkResponse({ description: 'UI message stream (SSE), header `X-Chat-Id`' })
-  @ApiErrors(400, 401, 402, 404, 413, 429, 500)
+  @ApiUiMessageStreamResponse()
   async chat(
     @CurrentUser() user: SessionUser,
     @Body() body: UiChatDto,

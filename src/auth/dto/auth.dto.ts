@@ -2,6 +2,7 @@ import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { IsString } from 'class-validator';
 import { IsBoundedString, IsNormalizedEmail } from '../../common/validation/validators';
 import { UserDto } from '../../users/dto/user.dto';
+import { ROLES } from '../../users/user.entity';
 import { IsBcryptPassword } from './password.validator';
 
 /** POST /api/auth/signup body. */
@@ -25,8 +26,34 @@ export class AuthResultDto {
   accessToken: string;
 }
 
+export class SessionUserDto {
+  @ApiProperty({ format: 'uuid' }) id: string;
+  @ApiProperty({ example: 'ada@example.com' }) email: string;
+  @ApiProperty({ type: String, nullable: true }) name: string | null;
+  @ApiProperty({ enum: ROLES }) role: string;
+}
+
+/** GET /api/auth/session: `{}` without a session. */
 export class SessionDto {
-  @ApiPropertyOptional({ description: '{id, email, name, role}; absent without a session' })
-  user?: { id: string; email: string; name: string | null; role: string };
-  @ApiPropertyOptional({ description: 'ISO time the session expires' }) expires?: string;
+  @ApiPropertyOptional({ type: SessionUserDto, description: 'absent without a session' })
+  user?: SessionUserDto;
+  @ApiPropertyOptional({ format: 'date-time', description: 'when the session expires' })
+  expires?: string;
+}
+
+/** One sign-in method (NextAuth's providers shape). */
+export class AuthProviderDto {
+  @ApiProperty({ example: 'credentials' }) id: string;
+  @ApiProperty({ example: 'Credentials' }) name: string;
+  @ApiProperty({ enum: ['credentials', 'oauth'] }) type: string;
+  @ApiProperty({ example: 'http://localhost:3000/api/auth/login' }) signinUrl: string;
+  @ApiProperty({ example: 'http://localhost:3000/api/auth/callback/credentials' })
+  callbackUrl: string;
+}
+
+/** GET /api/auth/providers: the configured methods keyed by id; `google`, `github` optional. */
+export class AuthProvidersDto {
+  @ApiProperty({ type: AuthProviderDto }) credentials: AuthProviderDto;
+  @ApiPropertyOptional({ type: AuthProviderDto }) google?: AuthProviderDto;
+  @ApiPropertyOptional({ type: AuthProviderDto }) github?: AuthProviderDto;
 }

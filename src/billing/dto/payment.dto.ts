@@ -130,10 +130,14 @@ export class InvoicesDto {
 }
 
 /** `GET /api/payment/config`: what the frontend needs; never a secret. */
+export class PlanPriceDto {
+  @ApiProperty({ enum: ['BASIC', 'PRO'] }) plan: 'BASIC' | 'PRO';
+  @ApiProperty({ example: 'price_basic_monthly' }) priceId: string;
+}
+
 export class PaymentConfigDto {
   @ApiProperty({ type: String, nullable: true }) publishableKey: string | null;
-  @ApiProperty({ example: [{ plan: 'BASIC', priceId: 'price_basic_monthly' }] })
-  plans: { plan: 'BASIC' | 'PRO'; priceId: string }[];
+  @ApiProperty({ type: [PlanPriceDto] }) plans: PlanPriceDto[];
 }
 
 const idOf = (v: string | { id: string } | null | undefined): string | null =>

@@ -38,19 +38,24 @@ export class UpdateProfileDto {
 /** A user as every endpoint returns it: never the password hash or processor ids. */
 export class UserDto {
   @ApiProperty({ format: 'uuid' }) id: string;
-  @ApiProperty() email: string;
+  @ApiProperty({ example: 'ada@example.com' }) email: string;
   @ApiProperty({ nullable: true, type: String }) name: string | null;
   @ApiProperty({ nullable: true, type: String }) avatar: string | null;
   @ApiProperty({ enum: ROLES }) role: Role;
-  @ApiProperty({ description: 'credit balance (integer)' }) credits: number;
+  @ApiProperty({ type: 'integer', description: 'credit balance' }) credits: number;
   @ApiProperty({ enum: PLANS }) plan: Plan;
-  @ApiProperty() createdAt: string;
-  @ApiProperty() updatedAt: string;
+  @ApiProperty({ format: 'date-time' }) createdAt: string;
+  @ApiProperty({ format: 'date-time' }) updatedAt: string;
 }
 
 /** The admin view adds internal fields. */
 export class AdminUserDto extends UserDto {
   @ApiProperty({ nullable: true, type: String }) paymentCustomerId: string | null;
+}
+
+/** PUT /api/user/profile answer (spec Users: 200 `{user}`). */
+export class ProfileDto {
+  @ApiProperty({ type: UserDto }) user: UserDto;
 }
 
 export function mapUser(user: User): UserDto {

@@ -1,4 +1,5 @@
 import http, { type IncomingHttpHeaders } from 'node:http';
+import { checkRemoteAnswer } from '../../support/openapi/validation-hook';
 
 export interface Answer {
   status: number;
@@ -18,7 +19,8 @@ export interface RequestOptions {
 
 /**
  * One HTTP request with node:http, so paths, headers and bodies go out exactly as given
- * (malformed ones included). Resolves with the whole answer.
+ * (malformed ones included). Resolves with the whole answer, once it was checked against the
+ * service's OpenAPI document (see checkRemoteAnswer).
  */
 export function call(
   base: string,
@@ -52,7 +54,11 @@ export function call(
           } catch {
             json = undefined;
           }
-          resolve({ status: res.statusCode ?? 0, headers: res.headers, text, json });
+          const answer = { status: res.statusCode ?? 0, headers: res.headers, text, json };
+          checkRemoteAnswer(base, { method, path, ...answer, body: text }).then(
+            () => resolve(answer),
+            reject,
+          );
         });
       },
     );
@@ -123,6 +129,15 @@ export function openStream(
         req.on('error', (e) => done(`error: ${e.message}`));
       });
       req.removeListener('error', reject);
+      // The body streams on: the document check covers status and content type.
+      void checkRemoteAnswer(base, {
+        method: 'POST',
+        path,
+        status: res.statusCode ?? 0,
+        headers: res.headers,
+        body: undefined,
+        aborted: true,
+      });
       resolve({
         status: res.statusCode ?? 0,
         headers: res.headers,

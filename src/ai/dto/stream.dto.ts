@@ -1,0 +1,73 @@
+import { applyDecorators } from '@nestjs/common';
+import { ApiExtraModels, ApiOkResponse, ApiProperty, getSchemaPath } from '@nestjs/swagger';
+import { ErrorDto } from '../../common/openapi/error.dto';
+import { UsageDto } from './generate.dto';
+
+/** `event: delta`: the next piece of the reply. */
+export class StreamDeltaDto {
+  @ApiProperty({ example: 'Start at' }) text: string;
+}
+
+/** `event: done`: the reply is complete, charged and saved. */
+export class StreamDoneDto {
+  @ApiProperty({ type: UsageDto }) usage: UsageDto;
+  @ApiProperty({ type: 'integer', description: 'credits charged' }) cost: number;
+  @ApiProperty({ format: 'uuid', description: 'the chat the exchange was saved in' })
+  chatId: string;
+}
+
+/** The events of the SSE form of POST /api/ai/stream and their `data` (see SseStreamSink). */
+const SSE_EVENT_DATA = {
+  delta: StreamDeltaDto,
+  done: StreamDoneDto,
+  /** A failure after the stream opened: `{error, code}` as the error filter would say it. */
+  error: ErrorDto,
+};
+export type SseEvent = keyof typeof SSE_EVENT_DATA;
+export const SSE_EVENTS = Object.keys(SSE_EVENT_DATA) as SseEvent[];
+
+export const STREAM_DESCRIPTION =
+  'Answers by `Accept`: `text/plain` (default) streams the reply as incremental UTF-8 text; ' +
+  '`text/event-stream` sends Server-Sent Events: `: ping` comments until the first token, ' +
+  'then `event: delta` `data: StreamDeltaDto` per chunk, and one `event: done` ' +
+  '`data: StreamDoneDto` or one `event: error` `data: ErrorDto` (a failure after the stream ' +
+  'opened). Failures before the stream opens answer JSON with their status.';
+
+/**
+ * The 200 of POST /api/ai/stream: `text/plain`, and `text/event-stream` whose schema names each
+ * event with the schema of its `data` in `x-sse-events` (OpenAPI 3.0 cannot describe the
+ * frames themselves; the e2e response check reads this map).
+ */
+export function ApiAiStreamResponse() {
+  return applyDecorators(
+    ApiExtraModels(StreamDeltaDto, StreamDoneDto, ErrorDto),
+    ApiOkResponse({
+      description: 'The reply as it is generated. Headers `X-Chat-Id` and `Server-Timing`.',
+      headers: {
+        'X-Chat-Id': {
+          description: 'the chat the exchange is saved in',
+          schema: { type: 'string', format: 'uuid' },
+        },
+      },
+      content: {
+        'text/plain': {
+          schema: { type: 'string', description: 'the reply text, chunk by chunk' },
+          example: 'Start at the Gulbenkian museum...',
+        },
+        'text/event-stream': {
+          schema: {
+            type: 'string',
+            description: `SSE events: ${SSE_EVENTS.map((e) => `\`${e}\``).join(', ')}`,
+            'x-sse-events': Object.fromEntries(
+              Object.entries(SSE_EVENT_DATA).map(([e, dto]) => [e, { $ref: getSchemaPath(dto) }]),
+            ),
+          } as object,
+          example:
+            ': ping\n\nevent: delta\ndata: {"text":"Start at"}\n\n' +
+            'event: done\ndata: {"usage":{"promptTokens":42,"completionTokens":128},"cost":1,' +
+            '"chatId":"6c1f1f9e-0a4e-4bd5-9a53-0d6f3b0d2c71"}\n\n',
+        },
+      },
+    }),
+  );
+}

@@ -1,0 +1,53 @@
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { ErrorCode } from '../errors/app-error';
+
+/**
+ * Every error body (envelopes A and C): `error` (message in the request's language) and `code`.
+ * Some codes add the optional fields below (AppError `details`).
+ */
+export class ErrorDto {
+  @ApiProperty({ example: 'Authentication required' }) error: string;
+  @ApiProperty({ enum: ErrorCode, enumName: 'ErrorCode', example: ErrorCode.UNAUTHORIZED })
+  code: ErrorCode;
+  @ApiPropertyOptional({ type: 'integer', description: 'INSUFFICIENT_CREDITS: credits needed' })
+  required?: number;
+  @ApiPropertyOptional({ type: 'integer', description: 'INSUFFICIENT_CREDITS: the balance' })
+  balance?: number;
+  @ApiPropertyOptional({ type: 'integer', description: "DAILY_LIMIT_REACHED: the plan's limit" })
+  dailyLimit?: number;
+  @ApiPropertyOptional({ type: 'integer', description: 'DAILY_LIMIT_REACHED: used today' })
+  usedToday?: number;
+  @ApiPropertyOptional({ format: 'date-time', description: 'DAILY_LIMIT_REACHED: next reset' })
+  resetsAt?: string;
+  @ApiPropertyOptional({
+    enum: ['EXPIRED', 'REVOKED', 'USED'],
+    description: 'INVITATION_GONE: why',
+  })
+  reason?: string;
+  @ApiPropertyOptional({ type: [String], description: 'UNSUPPORTED_MEDIA_TYPE: what is allowed' })
+  allowedTypes?: string[];
+  @ApiPropertyOptional({ type: 'integer', description: 'PAYLOAD_TOO_LARGE (upload): the limit' })
+  limitBytes?: number;
+  @ApiPropertyOptional({ description: 'VALIDATION_FAILED (purchase): the USD ceiling' })
+  maxAmount?: number;
+  @ApiPropertyOptional({
+    type: 'integer',
+    description: 'VALIDATION_FAILED (purchase): most credits',
+  })
+  maxCredits?: number;
+  @ApiPropertyOptional({ description: "PAYMENT_FAILED: the processor's decline code" })
+  declineCode?: string;
+  @ApiPropertyOptional({ description: 'PAYMENT_REQUEST_INVALID: the parameter refused' })
+  param?: string;
+  @ApiPropertyOptional({
+    type: 'object',
+    additionalProperties: true,
+    description: 'NOT_READY: the health indicators',
+  })
+  details?: object;
+}
+
+/** An error on an envelope-B route (users, chats, upload, teams, invitations). */
+export class ErrorEnvelopeBDto extends ErrorDto {
+  @ApiProperty({ enum: [false] }) success: false;
+}
