@@ -3,9 +3,11 @@ import { ConfigService } from '@nestjs/config';
 import {
   ApiBody,
   ApiCreatedResponse,
+  ApiExtraModels,
   ApiFoundResponse,
   ApiOkResponse,
   ApiTags,
+  getSchemaPath,
 } from '@nestjs/swagger';
 import type { Response } from 'express';
 import { CurrentUser, Public } from '../common/auth/auth.decorators';
@@ -18,6 +20,8 @@ import { AuthThrottlerGuard } from './auth-throttler.guard';
 import { AuthService } from './auth.service';
 import { AuthResultDto, LoginDto, SessionDto, SignupDto } from './dto/auth.dto';
 import { LocalAuthGuard } from './local.strategy';
+import { MfaChallengeDto } from './two-factor/dto/two-factor.dto';
+import { TwoFactorLoginService } from './two-factor/two-factor-login.service';
 import { SESSION_COOKIE, sessionCookieOptions } from './session-cookie';
 
 /** Email-and-password sessions in envelope C; the session shapes follow NextAuth's. */
@@ -27,6 +31,7 @@ export class AuthController {
   constructor(
     private readonly auth: AuthService,
     private readonly config: ConfigService<AppConfig, true>,
+    private readonly twoFactorLogin: TwoFactorLoginService,
   ) {}
 
   @Public()
@@ -46,14 +51,20 @@ export class AuthController {
   @HttpCode(200)
   @UseGuards(AuthThrottlerGuard, LocalAuthGuard)
   @ApiBody({ type: LoginDto })
-  @ApiOkResponse({ type: AuthResultDto, description: 'Also sets the httpOnly session cookie' })
+  @ApiExtraModels(AuthResultDto, MfaChallengeDto)
+  @ApiOkResponse({
+    description:
+      'The session `{user, accessToken}` (also the httpOnly cookie); with two-factor on, ' +
+      '`{mfaRequired: true, mfaToken}` and no session, for POST /api/auth/2fa/verify',
+    schema: { oneOf: [AuthResultDto, MfaChallengeDto].map((m) => ({ $ref: getSchemaPath(m) })) },
+  })
   @ApiErrors(401, 429)
   login(
     @CurrentUser() user: unknown,
     @Res({ passthrough: true }) res: Response,
-  ): Promise<AuthResultDto> {
+  ): Promise<AuthResultDto | MfaChallengeDto> {
     // LocalAuthGuard put the full User entity on the request.
-    return this.startSession(user as User, res);
+    return this.twoFactorLogin.login(user as User, res);
   }
 
   @Public()
