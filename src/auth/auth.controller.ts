@@ -1,6 +1,12 @@
 import { Body, Controller, Get, HttpCode, Post, Res, UseGuards } from '@nestjs/common';
 import { ConfigService } from '@nestjs/config';
-import { ApiCreatedResponse, ApiOkResponse, ApiTags } from '@nestjs/swagger';
+import {
+  ApiCreatedResponse,
+  ApiExtraModels,
+  ApiOkResponse,
+  ApiTags,
+  getSchemaPath,
+} from '@nestjs/swagger';
 import type { Response } from 'express';
 import { CurrentUser } from '../common/auth/auth.decorators';
 import type { SessionUser } from '../common/auth/session-user';
@@ -20,6 +26,8 @@ import {
   SignupDto,
 } from './dto/auth.dto';
 import { LocalAuthGuard } from './local.strategy';
+import { MfaChallengeDto } from './two-factor/dto/two-factor.dto';
+import { TwoFactorLoginService } from './two-factor/two-factor-login.service';
 import { SESSION_COOKIE, sessionCookieOptions } from './session-cookie';
 
 /** Email-and-password sessions in envelope C; the session shapes follow NextAuth's. */
@@ -29,6 +37,7 @@ export class AuthController {
   constructor(
     private readonly auth: AuthService,
     private readonly config: ConfigService<AppConfig, true>,
+    private readonly twoFactorLogin: TwoFactorLoginService,
   ) {}
 
   @Post('signup')
@@ -55,6 +64,8 @@ export class AuthController {
   @UseGuards(AuthThrottlerGuard, LocalAuthGuard)
   @Endpoint({
     summary: 'Sign in with email and password',
+    description:
+      'With two-factor on, answers `{mfaRequired: true, mfaToken}` and no session: finish with POST /api/auth/2fa/verify.',
     access: 'public',
     errors: [{ status: 401, description: 'Wrong email or password (`INVALID_CREDENTIALS`)' }, 429],
     body: {
@@ -62,13 +73,19 @@ export class AuthController {
       example: { email: 'ada@example.com', password: 'correct horse battery' },
     },
   })
-  @ApiOkResponse({ type: AuthResultDto, description: 'Also sets the httpOnly session cookie' })
+  @ApiExtraModels(AuthResultDto, MfaChallengeDto)
+  @ApiOkResponse({
+    description:
+      'The session `{user, accessToken}` (also the httpOnly cookie); with two-factor on, ' +
+      '`{mfaRequired: true, mfaToken}` and no session, for POST /api/auth/2fa/verify',
+    schema: { oneOf: [AuthResultDto, MfaChallengeDto].map((m) => ({ $ref: getSchemaPath(m) })) },
+  })
   login(
     @CurrentUser() user: unknown,
     @Res({ passthrough: true }) res: Response,
-  ): Promise<AuthResultDto> {
+  ): Promise<AuthResultDto | MfaChallengeDto> {
     // LocalAuthGuard put the full User entity on the request.
-    return this.startSession(user as User, res);
+    return this.twoFactorLogin.login(user as User, res);
   }
 
   @Post('signout')

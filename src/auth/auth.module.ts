@@ -2,7 +2,10 @@ import { Module } from '@nestjs/common';
 import { ConfigService } from '@nestjs/config';
 import { JwtModule } from '@nestjs/jwt';
 import { PassportModule } from '@nestjs/passport';
-import { ThrottlerModule } from '@nestjs/throttler';
+import { ThrottlerModule, ThrottlerStorage } from '@nestjs/throttler';
+import { TypeOrmModule } from '@nestjs/typeorm';
+import { Clock } from '../common/clock/clock';
+import { SecretBox } from '../common/crypto/secret-box';
 import type { AppConfig } from '../config/app.config';
 import { UsersModule } from '../users/users.module';
 import { AuthThrottlerGuard, EMAIL_THROTTLER, emailTracker } from './auth-throttler.guard';
@@ -12,10 +15,26 @@ import { JwtStrategy } from './jwt.strategy';
 import { LocalAuthGuard, LocalStrategy } from './local.strategy';
 import { RedisThrottlerStorage } from './redis-throttler.storage';
 import { ProtectedController } from './protected.controller';
+import { PasswordController } from './password.controller';
+import { SessionIssuer } from './session-issuer.service';
+import {
+  FailureCounter,
+  MemoryFailureCounter,
+  RedisFailureCounter,
+} from './two-factor/failure-counter';
+import { MfaTokenService } from './two-factor/mfa-token.service';
+import { TwoFactorAdminController } from './two-factor/two-factor-admin.controller';
+import { TwoFactorAttempts } from './two-factor/two-factor-attempts';
+import { TwoFactorCodesService } from './two-factor/two-factor-codes.service';
+import { TwoFactorLoginService } from './two-factor/two-factor-login.service';
+import { TwoFactorController } from './two-factor/two-factor.controller';
+import { RecoveryCode, TwoFactor } from './two-factor/two-factor.entity';
+import { TwoFactorService } from './two-factor/two-factor.service';
 
 @Module({
   imports: [
     UsersModule,
+    TypeOrmModule.forFeature([TwoFactor, RecoveryCode]),
     PassportModule,
     JwtModule.registerAsync({
       inject: [ConfigService],
@@ -49,9 +68,44 @@ import { ProtectedController } from './protected.controller';
       },
     }),
   ],
-  controllers: [AuthController, ProtectedController],
-  providers: [AuthService, JwtStrategy, LocalStrategy, LocalAuthGuard, AuthThrottlerGuard],
-  // Social login (src/social) starts sessions with the same tokens.
-  exports: [AuthService],
+  controllers: [
+    AuthController,
+    ProtectedController,
+    PasswordController,
+    TwoFactorController,
+    TwoFactorAdminController,
+  ],
+  providers: [
+    AuthService,
+    JwtStrategy,
+    LocalStrategy,
+    LocalAuthGuard,
+    AuthThrottlerGuard,
+    SessionIssuer,
+    {
+      provide: SecretBox,
+      inject: [ConfigService],
+      useFactory: (config: ConfigService<AppConfig, true>) =>
+        new SecretBox(config.get('auth', { infer: true }).encryptionKey as string),
+    },
+    {
+      // Failed 2FA codes are counted where the rate limits are: Redis when configured.
+      provide: FailureCounter,
+      inject: [ThrottlerStorage, Clock, ConfigService],
+      useFactory: (storage: unknown, clock: Clock, config: ConfigService<AppConfig, true>) => {
+        const memory = new MemoryFailureCounter(clock);
+        if (!(storage instanceof RedisThrottlerStorage)) return memory;
+        const prefix = config.get('auth', { infer: true }).redisKeyPrefix;
+        return new RedisFailureCounter(storage.redis, prefix, memory);
+      },
+    },
+    TwoFactorAttempts,
+    TwoFactorCodesService,
+    TwoFactorService,
+    MfaTokenService,
+    TwoFactorLoginService,
+  ],
+  // Social login (src/social) starts sessions with the same tokens and the same second step.
+  exports: [AuthService, SessionIssuer, TwoFactorLoginService],
 })
 export class AuthModule {}

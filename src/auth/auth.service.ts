@@ -3,9 +3,12 @@ import { ConfigService } from '@nestjs/config';
 import { JwtService } from '@nestjs/jwt';
 import * as bcrypt from 'bcrypt';
 import type { SessionTokenPayload } from '../common/auth/session-user';
+import { AppError, ErrorCode } from '../common/errors/app-error';
 import type { AppConfig } from '../config/app.config';
 import type { User } from '../users/user.entity';
 import { UsersService } from '../users/users.service';
+import { DataSource } from 'typeorm';
+import { InjectDataSource } from '@nestjs/typeorm';
 import type { SignupDto } from './dto/auth.dto';
 
 /** bcrypt cost factor (2^12 rounds, about 200 ms on a 2-core machine). */
@@ -27,6 +30,7 @@ export class AuthService {
     private readonly users: UsersService,
     private readonly jwt: JwtService,
     private readonly config: ConfigService<AppConfig, true>,
+    @InjectDataSource() private readonly dataSource: DataSource,
   ) {}
 
   /** Creates an email-and-password account. Throws AppError EMAIL_TAKEN (409). */
@@ -52,9 +56,31 @@ export class AuthService {
     return this.users.applyAdminEmails(user);
   }
 
-  /** Signs `{sub, role}` with AUTH_SECRET; lifetime AUTH_SESSION_MAX_AGE seconds. */
-  async issueToken(user: Pick<User, 'id' | 'role'>): Promise<IssuedToken> {
-    const payload: SessionTokenPayload = { sub: user.id, role: user.role };
+  /**
+   * Replaces the user's password after checking the current one, and raises the token version
+   * in the same transaction, which ends every session issued before (issue 13). Returns the
+   * user afterwards, for the caller's fresh token. Throws AppError PASSWORD_NOT_SET (409, a
+   * social-only account), INVALID_CREDENTIALS (401, wrong current password).
+   */
+  async changePassword(userId: string, current: string, next: string): Promise<User> {
+    const user = await this.users.get(userId);
+    if (!user.password)
+      throw new AppError(ErrorCode.PASSWORD_NOT_SET, 'This account has no password');
+    if (!(await bcrypt.compare(current, user.password)))
+      throw new AppError(ErrorCode.INVALID_CREDENTIALS, 'The current password is not correct');
+    const hash = await bcrypt.hash(next, BCRYPT_COST);
+    return this.dataSource.transaction(async (m) => {
+      await this.users.setPasswordHash(userId, hash, m);
+      return this.users.bumpTokenVersion(userId, m);
+    });
+  }
+
+  /**
+   * Signs `{sub, role, ver}` with AUTH_SECRET (`ver`: the user's token version); lifetime
+   * AUTH_SESSION_MAX_AGE seconds.
+   */
+  async issueToken(user: Pick<User, 'id' | 'role' | 'tokenVersion'>): Promise<IssuedToken> {
+    const payload: SessionTokenPayload = { sub: user.id, role: user.role, ver: user.tokenVersion };
     const accessToken = await this.jwt.signAsync(payload);
     const maxAge = this.config.get('auth', { infer: true }).sessionMaxAge;
     return { accessToken, exp: Math.floor(Date.now() / 1000) + maxAge };

@@ -14,7 +14,9 @@ const fromCookie = (req: Request): string | null => req.cookies?.[SESSION_COOKIE
 /**
  * Reads the session from `Authorization: Bearer` or the session cookie. Only HS256 is accepted,
  * so `alg: none` and other algorithms fail. The user is re-read, so a deleted account's token
- * stops working and a changed role applies at once.
+ * stops working and a changed role applies at once. Refused too: a token with a `typ` (the
+ * two-factor `mfa` token is not a session), and one whose `ver` is not the user's current token
+ * version (a password or two-factor change ended it).
  */
 @Injectable()
 export class JwtStrategy extends PassportStrategy(Strategy, 'jwt') {
@@ -38,9 +40,9 @@ export class JwtStrategy extends PassportStrategy(Strategy, 'jwt') {
   }
 
   async validate(payload: SessionTokenPayload): Promise<SessionUser | null> {
-    if (typeof payload.sub !== 'string') return null;
+    if (typeof payload.sub !== 'string' || payload.typ !== undefined) return null;
     const user = await this.users.findSessionUser(payload.sub);
-    if (!user) return null;
+    if (!user || (payload.ver ?? 0) !== user.tokenVersion) return null;
     return { id: user.id, email: user.email, name: user.name, role: user.role, exp: payload.exp };
   }
 }

@@ -37,6 +37,19 @@ export interface AppConfig {
     redisKeyPrefix: string;
     adminEmails: string[];
     signupCredits: number;
+    /**
+     * AES-256-GCM key (32 bytes, base64) for secrets at rest; undefined outside production until
+     * resolved by `resolveEncryptionKey`.
+     */
+    encryptionKey?: string;
+  };
+  twoFactor: {
+    /** Issuer shown by authenticator apps (TWO_FACTOR_ISSUER, default `AI Chat`). */
+    issuer: string;
+    /** Failed codes per user, and per client IP, before 429 (default 5). */
+    maxFailures: number;
+    /** How long failures count, and a lockout lasts, in seconds (default 900). */
+    lockoutSeconds: number;
   };
   /** Social login (spec Authentication 2–3); a provider without id and secret is not offered. */
   oauth: { google: OAuthClientConfig; github: OAuthClientConfig };
@@ -134,8 +147,8 @@ const list = (v?: string): string[] =>
 
 /**
  * Builds the typed configuration from raw variables (process.env plus test overrides).
- * Throws an Error naming each invalid variable; in production a missing AUTH_SECRET or
- * DATABASE_URL is such an error.
+ * Throws an Error naming each invalid variable; in production a missing AUTH_SECRET,
+ * ENCRYPTION_KEY or DATABASE_URL is such an error.
  */
 export function buildConfig(raw: Record<string, string | undefined>): AppConfig {
   const env = validateEnv(raw);
@@ -165,6 +178,12 @@ export function buildConfig(raw: Record<string, string | undefined>): AppConfig 
       redisKeyPrefix: env.REDIS_KEY_PREFIX ?? 'throttler:',
       adminEmails: list(env.ADMIN_EMAILS).map((e) => e.toLowerCase()),
       signupCredits: env.SIGNUP_CREDITS ?? 100,
+      encryptionKey: env.ENCRYPTION_KEY,
+    },
+    twoFactor: {
+      issuer: env.TWO_FACTOR_ISSUER ?? 'AI Chat',
+      maxFailures: env.TWO_FACTOR_MAX_FAILURES ?? 5,
+      lockoutSeconds: env.TWO_FACTOR_LOCKOUT_SECONDS ?? 900,
     },
     oauth: {
       google: {

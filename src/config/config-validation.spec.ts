@@ -90,3 +90,22 @@ describe('paired settings', () => {
     expect(error({ [secret]: 'client-secret' })).not.toContain('client-secret');
   });
 });
+
+/** ENCRYPTION_KEY (issue 13): 32 bytes in base64, required in production. */
+describe('encryption key configuration', () => {
+  const prod = {
+    NODE_ENV: 'production',
+    DATABASE_URL: 'postgres://u@db/app',
+    AUTH_SECRET: 'x'.repeat(32),
+  };
+  const key = Buffer.alloc(32, 1).toString('base64');
+
+  it('is required in production and must be 32 bytes of base64', () => {
+    expect(error(prod)).toMatch(/ENCRYPTION_KEY/);
+    expect(error({ ...prod, ENCRYPTION_KEY: key })).toBe('');
+    for (const bad of [Buffer.alloc(16).toString('base64'), 'not base64 at all', key.slice(0, -1)])
+      expect(error({ ENCRYPTION_KEY: bad })).toMatch(/ENCRYPTION_KEY must be 32 bytes/);
+    expect(buildConfig({ ENCRYPTION_KEY: key }).auth.encryptionKey).toBe(key);
+    expect(buildConfig({}).auth.encryptionKey).toBeUndefined();
+  });
+});

@@ -104,6 +104,20 @@ export class EnvironmentVariables {
   @IsOptional() @Transform(toInt) @IsInt() @Min(60) AUTH_SESSION_MAX_AGE?: number;
   @IsOptional() @Transform(toInt) @IsInt() @Min(1) AUTH_RATE_LIMIT_PER_MINUTE?: number;
   @IsOptional() @Transform(toBool) @IsBoolean() TRUST_PROXY?: boolean;
+  /** AES-256-GCM key for secrets at rest (two-factor secrets): 32 bytes, standard base64. */
+  @ValidateIf(
+    (o: EnvironmentVariables) => o.NODE_ENV === 'production' || o.ENCRYPTION_KEY !== undefined,
+  )
+  @Transform(emptyToUndefined)
+  @IsString({ message: 'ENCRYPTION_KEY is required in production' })
+  @Matches(/^[A-Za-z0-9+/]{43}=$/, {
+    message:
+      'ENCRYPTION_KEY must be 32 bytes in base64 (44 characters), e.g. `openssl rand -base64 32`',
+  })
+  ENCRYPTION_KEY?: string;
+  @IsOptional() @Transform(emptyToUndefined) @IsString() @MaxLength(64) TWO_FACTOR_ISSUER?: string;
+  @IsOptional() @Transform(toInt) @IsInt() @Min(1) @Max(1000) TWO_FACTOR_MAX_FAILURES?: number;
+  @IsOptional() @Transform(toInt) @IsInt() @Min(1) @Max(86400) TWO_FACTOR_LOCKOUT_SECONDS?: number;
   /** Shared rate-limit counters for several instances; unset → per-instance memory. */
   @IsOptional()
   @Transform(emptyToUndefined)

@@ -3,7 +3,9 @@ import { ConfigService } from '@nestjs/config';
 import type { CookieOptions, Request, Response } from 'express';
 import { AuthService } from '../auth/auth.service';
 import { SESSION_COOKIE, sessionCookieOptions } from '../auth/session-cookie';
+import { TwoFactorLoginService } from '../auth/two-factor/two-factor-login.service';
 import { AppError, ErrorCode } from '../common/errors/app-error';
+import { resolveLocale } from '../i18n/locale';
 import type { AppConfig } from '../config/app.config';
 import type { User } from '../users/user.entity';
 import { DEFAULT_CALLBACK_URL, safeCallbackUrl } from './callback-url';
@@ -15,6 +17,8 @@ import { SocialAuthService } from './social-auth.service';
 
 /** Where every refused or failed social login lands, with `?error=<code>`. */
 export const SIGNIN_PAGE = '/auth/signin';
+/** Where a social login with two-factor on continues (after `/{locale}`), with `?token=`. */
+export const TWO_FACTOR_PAGE = '/auth/2fa';
 
 // A provider's `error` is passed on only when it looks like an OAuth error code.
 const PROVIDER_ERROR = /^[A-Za-z0-9_.-]{1,64}$/;
@@ -34,6 +38,7 @@ export class OAuthFlowService {
     private readonly social: SocialAuthService,
     private readonly auth: AuthService,
     private readonly config: ConfigService<AppConfig, true>,
+    private readonly twoFactorLogin: TwoFactorLoginService,
   ) {}
 
   /**
@@ -63,6 +68,8 @@ export class OAuthFlowService {
    * Otherwise redirects to `/auth/signin?error=` the provider's error (e.g. `access_denied`),
    * `OAuthCallback` (wrong or missing state, failed code exchange), `OAuthAccountNotLinked` or
    * `OAuthCreateAccount`. The state cookie is cleared either way, so a state serves once.
+   * With two-factor on, no session: a redirect to `/{locale}/auth/2fa?token=<mfaToken>` (plus
+   * the accepted `callbackUrl`), whose page calls POST /api/auth/2fa/verify (issue 13).
    * Throws AppError NOT_FOUND (404) when the provider is not configured.
    */
   async callback(provider: SocialProvider, req: Request, res: Response): Promise<void> {
@@ -71,6 +78,13 @@ export class OAuthFlowService {
     const done = await this.complete(provider, req);
     if ('error' in done) {
       this.redirect(res, `${SIGNIN_PAGE}?error=${encodeURIComponent(done.error)}`);
+      return;
+    }
+    const mfaToken = await this.twoFactorLogin.challengeFor(done.user);
+    if (mfaToken) {
+      const query = new URLSearchParams({ token: mfaToken });
+      if (done.callbackUrl) query.set('callbackUrl', done.callbackUrl);
+      this.redirect(res, `/${resolveLocale(req)}${TWO_FACTOR_PAGE}?${query.toString()}`);
       return;
     }
     const { accessToken } = await this.auth.issueToken(done.user);

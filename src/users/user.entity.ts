@@ -37,6 +37,12 @@ export class User {
   @Column({ type: 'varchar', length: 10, default: 'FREE' }) plan: Plan;
   @Column({ type: 'varchar', length: 255, nullable: true }) paymentCustomerId: string | null;
 
+  /**
+   * Carried in session tokens as `ver`; raised when the password or two-factor state changes,
+   * which ends every session issued before (issue 13).
+   */
+  @Column({ type: 'integer', default: 0 }) tokenVersion: number;
+
   @CreateDateColumn({ type: 'timestamptz', precision: 3 }) createdAt: Date;
   @UpdateDateColumn({ type: 'timestamptz', precision: 3 }) updatedAt: Date;
 }

@@ -22,6 +22,8 @@ export interface NewUser {
   passwordHash?: string | null;
 }
 
+type SessionRow = Pick<User, 'id' | 'email' | 'name' | 'role' | 'tokenVersion'>;
+
 const isUniqueViolation = (e: unknown) =>
   e instanceof QueryFailedError && (e as QueryFailedError & { code?: string }).code === '23505';
 
@@ -96,17 +98,38 @@ export class UsersService {
   }
 
   /**
-   * The session fields of user `id` (`{id, email, name, role}`), or null when the account is
-   * gone. Read on every authenticated request, so one indexed row and four columns, without
-   * entity hydration, as a prepared statement.
+   * The session fields of user `id` (`{id, email, name, role, tokenVersion}`), or null when the
+   * account is gone. Read on every authenticated request, so one indexed row and five columns,
+   * without entity hydration, as a prepared statement.
    */
-  async findSessionUser(id: string): Promise<Pick<User, 'id' | 'email' | 'name' | 'role'> | null> {
-    const [row] = await preparedQuery<Pick<User, 'id' | 'email' | 'name' | 'role'>>(
+  async findSessionUser(id: string): Promise<SessionRow | null> {
+    const [row] = await preparedQuery<SessionRow>(
       this.users.manager.connection,
-      'SELECT id, email, name, role FROM users WHERE id = $1',
+      'SELECT id, email, name, role, "tokenVersion" FROM users WHERE id = $1',
       [id],
     );
     return row ?? null;
+  }
+
+  /**
+   * Raises the user's token version by one, which ends every session token issued before
+   * (issue 13); returns the user as it is afterwards, for a fresh token. `manager`: inside the
+   * caller's transaction. Throws AppError USER_NOT_FOUND (404).
+   */
+  async bumpTokenVersion(id: string, manager?: EntityManager): Promise<User> {
+    const m = manager ?? this.dataSource.manager;
+    await m.query(
+      `UPDATE users SET "tokenVersion" = "tokenVersion" + 1, "updatedAt" = now() WHERE id = $1`,
+      [id],
+    );
+    const user = await m.findOneBy(User, { id });
+    if (!user) throw new AppError(ErrorCode.USER_NOT_FOUND, 'User not found');
+    return user;
+  }
+
+  /** Stores a new bcrypt hash as the user's password (the caller checked the old one). */
+  async setPasswordHash(id: string, passwordHash: string, manager?: EntityManager): Promise<void> {
+    await (manager ?? this.dataSource.manager).update(User, { id }, { password: passwordHash });
   }
 
   findByEmail(email: string): Promise<User | null> {

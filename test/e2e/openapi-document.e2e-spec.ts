@@ -98,7 +98,7 @@ describe('OpenAPI document completeness', () => {
           if (!media.schema) problems.push(`${name} ${status} ${type}: no schema`);
           if (s >= 400 && media.schema?.$ref !== errorSchema)
             problems.push(`${name} ${status}: error body is not ${errorSchema}`);
-          if (s < 300 && type === 'application/json' && !media.schema?.$ref && !media.schema?.type)
+          if (s < 300 && type === 'application/json' && !isTyped(media.schema))
             problems.push(`${name} ${status}: untyped JSON body`);
         }
       }
@@ -165,3 +165,11 @@ describe('OpenAPI document completeness', () => {
     expect(mismatches).toEqual([]);
   });
 });
+
+/** A schema that names its shape: a reference, a type, or a choice of those (`oneOf`/`anyOf`). */
+function isTyped(schema: Record<string, unknown> | undefined): boolean {
+  if (!schema) return false;
+  if (schema.$ref || schema.type) return true;
+  const choice = (schema.oneOf ?? schema.anyOf) as Record<string, unknown>[] | undefined;
+  return !!choice?.length && choice.every(isTyped);
+}

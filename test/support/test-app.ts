@@ -14,6 +14,8 @@ import { adminQuery, databaseUrl, templateDb, TEST_DB_PREFIX } from './test-db';
 
 /** Secret used by test apps; tests sign their own tokens with it (and with others). */
 export const TEST_AUTH_SECRET = 'test-secret-0123456789-0123456789-abcdef';
+/** ENCRYPTION_KEY of test apps (32 bytes, base64). */
+export const TEST_ENCRYPTION_KEY = Buffer.alloc(32, 7).toString('base64');
 
 export interface TestApp {
   app: INestApplication;
@@ -42,6 +44,7 @@ export async function createTestApp(
         DATABASE_URL: databaseUrl(dbName),
         DB_POOL_SIZE: '4',
         AUTH_SECRET: TEST_AUTH_SECRET,
+        ENCRYPTION_KEY: TEST_ENCRYPTION_KEY,
         AUTH_RATE_LIMIT_PER_MINUTE: '10000',
         ...env,
       }),

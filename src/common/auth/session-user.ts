@@ -10,10 +10,16 @@ export interface SessionUser {
   exp?: number;
 }
 
-/** Claims of the HS256 session token: `sub` is the user id; `iat`/`exp` in Unix seconds. */
+/**
+ * Claims of the HS256 session token: `sub` is the user id; `ver` the user's token version when
+ * it was issued (absent in tokens older than issue 13: version 0); `iat`/`exp` in Unix seconds.
+ * A session token has no `typ`: tokens with one (the two-factor `mfa` token) are not sessions.
+ */
 export interface SessionTokenPayload {
   sub: string;
   role: Role;
+  ver?: number;
+  typ?: string;
   iat?: number;
   exp?: number;
 }

@@ -1,7 +1,7 @@
 import { ArgumentsHost, Catch, ExceptionFilter } from '@nestjs/common';
 import type { Request, Response } from 'express';
 import { envelopeFor } from '../envelope/envelope';
-import { AppError, ErrorCode } from './app-error';
+import { AppError, ErrorCode, RateLimitedError } from './app-error';
 import { ErrorPresenter } from './error-presenter';
 
 /**
@@ -45,6 +45,8 @@ export class AllExceptionsFilter implements ExceptionFilter {
       res.end();
       return;
     }
+    if (exception instanceof RateLimitedError)
+      res.setHeader('Retry-After', String(exception.retryAfterSeconds));
     const payload = { error: body.error, code: body.code, ...body.details };
     res
       .status(body.status)

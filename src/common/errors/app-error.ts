@@ -39,6 +39,18 @@ export enum ErrorCode {
   INVITATION_GONE = 'INVITATION_GONE',
   /** Uploads: the file's bytes are not an allowed type, or not the type its name or part claims. */
   UNSUPPORTED_MEDIA_TYPE = 'UNSUPPORTED_MEDIA_TYPE',
+  /** Two-factor: the TOTP or recovery code is wrong, already used, or of an old step. */
+  TWO_FACTOR_CODE_INVALID = 'TWO_FACTOR_CODE_INVALID',
+  /** Two-factor: the mfaToken of the second login step is missing, forged or expired. */
+  MFA_TOKEN_INVALID = 'MFA_TOKEN_INVALID',
+  /** Two-factor: setup while it is already on. */
+  TWO_FACTOR_ALREADY_ENABLED = 'TWO_FACTOR_ALREADY_ENABLED',
+  /** Two-factor: disable, new recovery codes or admin reset while it is off. */
+  TWO_FACTOR_NOT_ENABLED = 'TWO_FACTOR_NOT_ENABLED',
+  /** Two-factor: enable without a pending setup. */
+  TWO_FACTOR_SETUP_REQUIRED = 'TWO_FACTOR_SETUP_REQUIRED',
+  /** Password change on an account that has no password (social sign-in only). */
+  PASSWORD_NOT_SET = 'PASSWORD_NOT_SET',
 }
 
 /** The one exhaustive mapping from code to HTTP status (a new code cannot go unmapped). */
@@ -80,6 +92,12 @@ export const ERROR_STATUS: Record<ErrorCode, HttpStatus> = {
   INVITATION_EMAIL_MISMATCH: HttpStatus.FORBIDDEN,
   INVITATION_GONE: HttpStatus.GONE,
   UNSUPPORTED_MEDIA_TYPE: HttpStatus.UNSUPPORTED_MEDIA_TYPE,
+  TWO_FACTOR_CODE_INVALID: HttpStatus.UNAUTHORIZED,
+  MFA_TOKEN_INVALID: HttpStatus.UNAUTHORIZED,
+  TWO_FACTOR_ALREADY_ENABLED: HttpStatus.CONFLICT,
+  TWO_FACTOR_NOT_ENABLED: HttpStatus.CONFLICT,
+  TWO_FACTOR_SETUP_REQUIRED: HttpStatus.CONFLICT,
+  PASSWORD_NOT_SET: HttpStatus.CONFLICT,
 };
 
 /** A domain error: services throw it, the global filter maps `code` to a status and body. */
@@ -98,6 +116,17 @@ export class AppError extends Error {
 
   get status(): HttpStatus {
     return this.statusOverride ?? ERROR_STATUS[this.code];
+  }
+}
+
+/** 429 RATE_LIMITED whose answer carries `Retry-After: <retryAfterSeconds>` (set by the filter). */
+export class RateLimitedError extends AppError {
+  constructor(
+    message: string,
+    /** Whole seconds until a new attempt is counted (at least 1). */
+    readonly retryAfterSeconds: number,
+  ) {
+    super(ErrorCode.RATE_LIMITED, message);
   }
 }
 

@@ -173,7 +173,10 @@ function validFor(
       const props = schema.properties ?? {};
       const model: Record<string, fc.Arbitrary<unknown>> = {};
       for (const [key, sub] of Object.entries(props)) model[key] = validFor(sub, doc, world, key);
-      return fc.record(model, { requiredKeys: schema.required ?? [] });
+      // `required` may name keys without a declared schema (open objects such as UI message
+      // parts); fast-check refuses those, and there is nothing to generate for them anyway.
+      const requiredKeys = (schema.required ?? []).filter((k) => k in props);
+      return fc.record(model, { requiredKeys });
     }
     case 'array':
       return fc.array(validFor(schema.items ?? {}, doc, world), {

@@ -1,0 +1,19 @@
+import { ApiProperty } from '@nestjs/swagger';
+import { IsString, MaxLength } from 'class-validator';
+import { IsBcryptPassword } from './password.validator';
+
+/** POST /api/auth/password body. */
+export class ChangePasswordDto {
+  @ApiProperty({ example: 'correct horse battery' })
+  @IsString()
+  @MaxLength(200)
+  currentPassword: string;
+
+  @ApiProperty({
+    example: 'staple battery horse correct',
+    minLength: 8,
+    description: '8 to 72 bytes (UTF-8)',
+  })
+  @IsBcryptPassword()
+  newPassword: string;
+}
