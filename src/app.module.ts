@@ -23,6 +23,7 @@ import { DatabaseModule } from './database/database.module';
 import { HealthModule } from './health/health.module';
 import { AppI18nModule } from './i18n/i18n.module';
 import { PagesModule } from './pages/pages.module';
+import { TagsModule } from './tags/tags.module';
 import { TeamsModule } from './teams/teams.module';
 import { UploadsModule } from './uploads/uploads.module';
 import { UsersModule } from './users/users.module';
@@ -81,6 +82,7 @@ export class AppModule {
         AuthGithubModule,
         TeamsModule,
         ChatsModule,
+        TagsModule,
         AiModule,
         BillingModule,
         WebhooksModule,
