@@ -8,6 +8,7 @@ import { AuthGithubModule } from './auth-github/auth-github.module';
 import { AuthGoogleModule } from './auth-google/auth-google.module';
 import { AuthModule } from './auth/auth.module';
 import { BillingModule } from './billing/billing.module';
+import { BookmarksModule } from './bookmarks/bookmarks.module';
 import { ChatsModule } from './chats/chats.module';
 import { ClockModule } from './common/clock/clock';
 import { JwtAuthGuard } from './common/auth/jwt-auth.guard';
@@ -83,6 +84,7 @@ export class AppModule {
         TeamsModule,
         ChatsModule,
         TagsModule,
+        BookmarksModule,
         AiModule,
         BillingModule,
         WebhooksModule,

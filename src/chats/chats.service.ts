@@ -64,6 +64,17 @@ export class ChatsService {
   }
 
   /**
+   * A message of a chat the caller may read, with its chat; NOT_FOUND (404) for an absent message
+   * or one in a chat the caller cannot read (bookmarks, issue 12 §2).
+   */
+  async requireMessageAccess(user: SessionUser, messageId: string): Promise<Message> {
+    const message = await this.messages.findOneBy({ id: messageId });
+    if (!message) throw new AppError(ErrorCode.NOT_FOUND, 'Message not found');
+    await this.requireChatAccess(user, message.chatId, 'read');
+    return message;
+  }
+
+  /**
    * For a chat id the client chose (the AI SDK chat transport's `id`): `existing` when the
    * caller may read that chat, `new` when no chat has the id yet. Another user's chat is
    * NOT_FOUND (404), as in requireChatAccess.
