@@ -24,6 +24,7 @@ import { DatabaseModule } from './database/database.module';
 import { HealthModule } from './health/health.module';
 import { AppI18nModule } from './i18n/i18n.module';
 import { PagesModule } from './pages/pages.module';
+import { SharesModule } from './shares/shares.module';
 import { TagsModule } from './tags/tags.module';
 import { TeamsModule } from './teams/teams.module';
 import { UploadsModule } from './uploads/uploads.module';
@@ -85,6 +86,7 @@ export class AppModule {
         ChatsModule,
         TagsModule,
         BookmarksModule,
+        SharesModule,
         AiModule,
         BillingModule,
         WebhooksModule,
