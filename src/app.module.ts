@@ -8,6 +8,7 @@ import { AuthGithubModule } from './auth-github/auth-github.module';
 import { AuthGoogleModule } from './auth-google/auth-google.module';
 import { AuthModule } from './auth/auth.module';
 import { BillingModule } from './billing/billing.module';
+import { BookmarksModule } from './bookmarks/bookmarks.module';
 import { ChatsModule } from './chats/chats.module';
 import { ClockModule } from './common/clock/clock';
 import { JwtAuthGuard } from './common/auth/jwt-auth.guard';
@@ -23,6 +24,8 @@ import { DatabaseModule } from './database/database.module';
 import { HealthModule } from './health/health.module';
 import { AppI18nModule } from './i18n/i18n.module';
 import { PagesModule } from './pages/pages.module';
+import { SharesModule } from './shares/shares.module';
+import { TagsModule } from './tags/tags.module';
 import { TeamsModule } from './teams/teams.module';
 import { UploadsModule } from './uploads/uploads.module';
 import { UsersModule } from './users/users.module';
@@ -81,6 +84,9 @@ export class AppModule {
         AuthGithubModule,
         TeamsModule,
         ChatsModule,
+        TagsModule,
+        BookmarksModule,
+        SharesModule,
         AiModule,
         BillingModule,
         WebhooksModule,

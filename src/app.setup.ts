@@ -39,6 +39,7 @@ const TAGS: [name: string, description: string][] = [
   ['auth', 'Sign-up, email and password sessions, social login'],
   ['users', 'Accounts (admin) and the own profile'],
   ['chats', 'Chats and their messages (envelope B)'],
+  ['organising', 'Private chat tags, message bookmarks and public share links (envelope B)'],
   ['teams', 'Teams, members, invitations and shared chats (envelope B)'],
   ['ai', 'Models, whole and streamed replies, metered in credits'],
   ['credits', 'Balance, daily usage, ledger and cost estimates'],

@@ -226,7 +226,11 @@ export class AiService {
     // connections, the reply waits for one round trip instead of two. Both are awaited before
     // the first failure is thrown, so nothing is left running after the request ends.
     const [settled, saved] = await Promise.allSettled([
-      this.holds.settle(a.hold, price, description),
+      this.holds.settle(a.hold, price, description, {
+        modelId: a.model.id,
+        promptTokens: usage.promptTokens,
+        completionTokens: usage.completionTokens,
+      }),
       this.chats.saveExchange(a.user, {
         chatId: a.isNewChat ? undefined : a.chatId,
         newChatId: a.isNewChat ? a.chatId : undefined,

@@ -10,17 +10,20 @@ const iso = (column: string) =>
  * chats × 20 messages is not hydrated into 1050 entities and 2100 `Date`s only to be written out
  * again (bench scenario 2: TypeORM hydration, row parsing and dates were half the CPU).
  *
- * `where` is a condition on `c` (chats) using `$1…$k`; the cursor and the limit come after
- * (`params` gets them appended). Returns rows `ChatDto & {sortAt}` (sortAt: the `updatedAt`
- * timestamptz for the next cursor), newest `updatedAt` first, at most `limit` rows.
+ * `where` is a condition on `c` (chats) using `$1…$k`; the viewer, the cursor and the limit come
+ * after (`params` gets them appended). `viewerId` is the caller: each chat carries only the
+ * caller's own tags (issue 12 §1, tags are private), by name. Returns `ChatDto` rows, newest
+ * `updatedAt` first, at most `limit` rows.
  */
 export function chatPageSql(
   where: string,
   params: unknown[],
+  viewerId: string,
   cursor: { at: Date; id: string } | undefined,
   limit: number,
 ): { sql: string; params: unknown[] } {
-  const all = [...params];
+  const all = [...params, viewerId];
+  const viewer = `$${all.length}::uuid`;
   let keyset = '';
   if (cursor) {
     all.push(cursor.at, cursor.id);
@@ -35,7 +38,13 @@ export function chatPageSql(
           'content', m.content, 'createdAt', ${iso('m."createdAt"')}
         ) ORDER BY m."createdAt", m.seq)
         FROM messages m WHERE m."chatId" = c.id
-      ), '[]'::json) AS messages
+      ), '[]'::json) AS messages,
+      COALESCE((
+        SELECT json_agg(json_build_object('id', t.id, 'name', t.name, 'color', t.color)
+          ORDER BY lower(t.name), t.id)
+        FROM chat_tags ct JOIN tags t ON t.id = ct."tagId"
+        WHERE ct."chatId" = c.id AND t."userId" = ${viewer}
+      ), '[]'::json) AS tags
     FROM chats c
     WHERE (${where})${keyset}
     ORDER BY c."updatedAt" DESC, c.id DESC
@@ -45,3 +54,17 @@ export function chatPageSql(
 
 /** A row of `chatPageSql`. */
 export type ChatPageRow = ChatDto & { messages: NonNullable<ChatDto['messages']> };
+
+/**
+ * Condition on `c` for `?tag=` (issue 12 §1): the chat carries every tag of `$n` (uuid[]) and each
+ * of them is a tag of the user `$m`, so another user's tag id matches nothing.
+ */
+export function allTagsSql(tagIdsParam: number, userParam: number): string {
+  return `NOT EXISTS (
+      SELECT 1 FROM unnest($${tagIdsParam}::uuid[]) AS wanted(id)
+      WHERE NOT EXISTS (
+        SELECT 1 FROM chat_tags ct JOIN tags t ON t.id = ct."tagId"
+        WHERE ct."chatId" = c.id AND ct."tagId" = wanted.id AND t."userId" = $${userParam}::uuid
+      )
+    )`;
+}

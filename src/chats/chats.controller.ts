@@ -46,7 +46,7 @@ export class ChatsController {
     @CurrentUser() user: SessionUser,
     @Query() q: ChatListQueryDto,
   ): Promise<Page<ChatDto>> {
-    return toChatPage(await this.chats.list(user, q.scope ?? 'own', q.limit, q.cursor));
+    return toChatPage(await this.chats.list(user, q.scope ?? 'own', q.limit, q.cursor, q.tag));
   }
 
   @Post()
@@ -57,7 +57,7 @@ export class ChatsController {
   })
   @ApiEnvelopeB(ChatDto, { status: 201 })
   async create(@CurrentUser() user: SessionUser, @Body() dto: ChatTitleDto): Promise<ChatDto> {
-    return mapChat(await this.chats.create(user, dto.title), []);
+    return mapChat(await this.chats.create(user, dto.title), [], []);
   }
 
   @Get(':id')
@@ -67,8 +67,7 @@ export class ChatsController {
     @CurrentUser() user: SessionUser,
     @Param('id', ParseUUIDPipe) id: string,
   ): Promise<ChatDto> {
-    const { chat, messages } = await this.chats.get(user, id);
-    return mapChat(chat, messages);
+    return this.chats.get(user, id);
   }
 
   @Patch(':id')
@@ -84,7 +83,8 @@ export class ChatsController {
     @Param('id', ParseUUIDPipe) id: string,
     @Body() dto: ChatTitleDto,
   ): Promise<ChatDto> {
-    return mapChat(await this.chats.rename(user, id, dto.title));
+    const chat = await this.chats.rename(user, id, dto.title);
+    return mapChat(chat, await this.chats.tagsOf(user, id));
   }
 
   @Delete(':id')
@@ -113,7 +113,8 @@ export class ChatsController {
     @Param('id', ParseUUIDPipe) id: string,
     @Body() dto: ChatTeamDto,
   ): Promise<ChatDto> {
-    return mapChat(await this.chats.setTeam(user, id, dto.teamId));
+    const chat = await this.chats.setTeam(user, id, dto.teamId);
+    return mapChat(chat, await this.chats.tagsOf(user, id));
   }
 
   @Get(':id/messages')

@@ -1,14 +1,15 @@
 import { randomUUID } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
-import { In, QueryFailedError, Repository } from 'typeorm';
+import { QueryFailedError, Repository } from 'typeorm';
 import type { SessionUser } from '../common/auth/session-user';
 import { AppError, ErrorCode } from '../common/errors/app-error';
 import { decodeCursor, pageSize, toPage } from '../common/pagination/pagination';
 import { hasTeamRole } from '../teams/team-role';
 import { TeamsService } from '../teams/teams.service';
 import { Chat } from './chat.entity';
-import { chatPageSql, type ChatPageRow } from './chat-list.sql';
+import { allTagsSql, chatPageSql, type ChatPageRow } from './chat-list.sql';
+import type { ChatTagDto } from './dto/chat.dto';
 import { preparedQuery } from '../database/prepared';
 import { Message, type MessageRole } from './message.entity';
 
@@ -24,11 +25,6 @@ export type ChatScope = 'own' | 'all';
 
 /** Title of a chat saved from an exchange whose first message is empty. */
 export const DEFAULT_CHAT_TITLE = 'New chat';
-
-export interface ChatWithMessages {
-  chat: Chat;
-  messages: Message[];
-}
 
 /** A page of chats as the API shows them (`ChatDto`, each with its messages). */
 export interface ChatPage {
@@ -68,6 +64,17 @@ export class ChatsService {
   }
 
   /**
+   * A message of a chat the caller may read, with its chat; NOT_FOUND (404) for an absent message
+   * or one in a chat the caller cannot read (bookmarks, issue 12 §2).
+   */
+  async requireMessageAccess(user: SessionUser, messageId: string): Promise<Message> {
+    const message = await this.messages.findOneBy({ id: messageId });
+    if (!message) throw new AppError(ErrorCode.NOT_FOUND, 'Message not found');
+    await this.requireChatAccess(user, message.chatId, 'read');
+    return message;
+  }
+
+  /**
    * For a chat id the client chose (the AI SDK chat transport's `id`): `existing` when the
    * caller may read that chat, `new` when no chat has the id yet. Another user's chat is
    * NOT_FOUND (404), as in requireChatAccess.
@@ -85,21 +92,26 @@ export class ChatsService {
 
   /**
    * The caller's chats (`own`), or also those shared with their teams (`all`), newest
-   * `updatedAt` first, each with its messages (two queries, no N+1).
+   * `updatedAt` first, each with its messages and the caller's tags (one statement). `tagIds`
+   * keeps the chats carrying all of those tags of the caller's (issue 12 §1).
    */
   async list(
     user: SessionUser,
     scope: ChatScope,
     limit?: number,
     cursor?: string,
+    tagIds: string[] = [],
   ): Promise<ChatPage> {
     const teamIds = scope === 'all' ? await this.teams.teamIdsOf(user.id) : [];
-    return teamIds.length
-      ? this.page(limit, cursor, 'c."userId" = $1 OR c."teamId" = ANY($2::uuid[])', [
-          user.id,
-          teamIds,
-        ])
-      : this.page(limit, cursor, 'c."userId" = $1', [user.id]);
+    let where = teamIds.length
+      ? '(c."userId" = $1 OR c."teamId" = ANY($2::uuid[]))'
+      : 'c."userId" = $1';
+    const params: unknown[] = teamIds.length ? [user.id, teamIds] : [user.id];
+    if (tagIds.length) {
+      params.push([...new Set(tagIds)]);
+      where += ` AND ${allTagsSql(params.length, 1)}`;
+    }
+    return this.page(user, limit, cursor, where, params);
   }
 
   /** Chats shared with a team, like `list`; any member may list (404 for non-members). */
@@ -110,16 +122,32 @@ export class ChatsService {
     cursor?: string,
   ): Promise<ChatPage> {
     await this.teams.requireTeamRole(user, teamId, 'MEMBER');
-    return this.page(limit, cursor, 'c."teamId" = $1', [teamId]);
+    return this.page(user, limit, cursor, 'c."teamId" = $1', [teamId]);
   }
 
   create(user: SessionUser, title: string): Promise<Chat> {
     return this.chats.save(this.chats.create({ title, userId: user.id, teamId: null }));
   }
 
-  async get(user: SessionUser, chatId: string): Promise<ChatWithMessages> {
+  /**
+   * One chat as `GET /api/chats` lists it (the same statement: messages and the caller's tags),
+   * 404 unless the caller may read it.
+   */
+  async get(user: SessionUser, chatId: string): Promise<ChatPageRow> {
     const chat = await this.requireChatAccess(user, chatId, 'read');
-    return { chat, messages: (await this.messagesOf([chat.id])).get(chat.id) ?? [] };
+    const q = chatPageSql('c.id = $1', [chat.id], user.id, undefined, 1);
+    const [row] = await preparedQuery<ChatPageRow>(this.chats.manager.connection, q.sql, q.params);
+    if (!row) throw chatNotFound(); // deleted meanwhile
+    return row;
+  }
+
+  /** The caller's own tags on a chat, by name (tags are private, issue 12 §1). */
+  async tagsOf(user: SessionUser, chatId: string): Promise<ChatTagDto[]> {
+    return this.chats.manager.query(
+      `SELECT t.id, t.name, t.color FROM chat_tags ct JOIN tags t ON t.id = ct."tagId"
+       WHERE ct."chatId" = $1 AND t."userId" = $2 ORDER BY lower(t.name), t.id`,
+      [chatId, user.id],
+    );
   }
 
   /** Renames the chat; bumps `updatedAt`. */
@@ -252,29 +280,16 @@ export class ChatsService {
 
   /** One keyset page of chats matching `where` (SQL on `c`), newest `updatedAt` first. */
   private async page(
+    user: SessionUser,
     limit: number | undefined,
     cursor: string | undefined,
     where: string,
     params: unknown[],
   ): Promise<ChatPage> {
     const size = pageSize(limit);
-    const q = chatPageSql(where, params, cursor ? decodeCursor(cursor) : undefined, size + 1);
+    const at = cursor ? decodeCursor(cursor) : undefined;
+    const q = chatPageSql(where, params, user.id, at, size + 1);
     const rows = await preparedQuery<ChatPageRow>(this.chats.manager.connection, q.sql, q.params);
     return toPage(rows, size, (c) => new Date(c.updatedAt));
-  }
-
-  private async messagesOf(chatIds: string[]): Promise<Map<string, Message[]>> {
-    const map = new Map<string, Message[]>();
-    if (chatIds.length === 0) return map;
-    const rows = await this.messages.find({
-      where: { chatId: In(chatIds) },
-      order: { createdAt: 'ASC', seq: 'ASC' },
-    });
-    for (const row of rows) {
-      const list = map.get(row.chatId) ?? [];
-      list.push(row);
-      map.set(row.chatId, list);
-    }
-    return map;
   }
 }

@@ -18,6 +18,13 @@ export interface OpenHold {
   requestId: string;
 }
 
+/** What a settled request used, recorded on its CONSUMPTION entry for usage statistics. */
+export interface RecordedUsage {
+  modelId: string;
+  promptTokens: number;
+  completionTokens: number;
+}
+
 export interface Settlement {
   /** Credits consumed (the CONSUMPTION entry is `-charged`). */
   charged: number;
@@ -50,6 +57,15 @@ const ADMISSION_SQL = `WITH ${DAY_CTE}, u AS (
    SELECT u.credits AS balance, u.used, u.held, u."dailyLimit", ${RESETS_AT} AS "resetsAt",
      hold.id
    FROM u LEFT JOIN hold ON true`;
+
+/** `$5…$7` of the settle statements: model id, prompt and completion tokens (null when unknown). */
+function usageParams(usage: RecordedUsage | undefined): (string | number | null)[] {
+  return [
+    usage?.modelId.slice(0, 100) ?? null,
+    usage?.promptTokens ?? null,
+    usage?.completionTokens ?? null,
+  ];
+}
 
 /** A row of the admission statement in `hold`: today's usage, and the hold when one was made. */
 interface AdmissionRow {
@@ -130,9 +146,15 @@ export class CreditHoldsService implements OnApplicationBootstrap, OnApplication
    * (reference `consumption:<requestId>`, unique) and returns the rest. Idempotent: a second
    * settle of the same request charges nothing more. When the cost exceeds the hold (the prompt
    * estimate undercounted), the difference is taken from the balance down to 0 and any
-   * shortfall is named in the entry's description.
+   * shortfall is named in the entry's description. `usage` (model and tokens) is written as
+   * columns of the same entry, by the same statement.
    */
-  async settle(hold: OpenHold, actualCost: number, description: string): Promise<Settlement> {
+  async settle(
+    hold: OpenHold,
+    actualCost: number,
+    description: string,
+    usage?: RecordedUsage,
+  ): Promise<Settlement> {
     if (!Number.isInteger(actualCost) || actualCost < 0)
       throw new RangeError(`invalid cost: ${actualCost}`);
     const reference = `consumption:${hold.requestId}`;
@@ -148,10 +170,11 @@ export class CreditHoldsService implements OnApplicationBootstrap, OnApplication
          UPDATE users SET credits = credits + (h.amount - $2) FROM h WHERE users.id = h."userId"
          RETURNING users.id
        )
-       INSERT INTO credit_transactions ("userId", amount, type, description, reference)
-       SELECT u.id, -$2::int, 'CONSUMPTION', $3, $4 FROM u
+       INSERT INTO credit_transactions
+         ("userId", amount, type, description, reference, "modelId", "promptTokens", "completionTokens")
+       SELECT u.id, -$2::int, 'CONSUMPTION', $3, $4, $5, $6, $7 FROM u
        RETURNING -amount AS charged`,
-      [hold.id, actualCost, desc, reference],
+      [hold.id, actualCost, desc, reference, ...usageParams(usage)],
     );
     if (fast) return { charged: fast.charged, shortfall: 0 };
     return this.dataSource.transaction(async (m) => {
@@ -177,9 +200,16 @@ export class CreditHoldsService implements OnApplicationBootstrap, OnApplication
       const note =
         shortfall > 0 ? ` (shortfall of ${shortfall} credits not covered by the balance)` : '';
       await m.query(
-        `INSERT INTO credit_transactions ("userId", amount, type, description, reference)
-         VALUES ($1, $2, 'CONSUMPTION', $3, $4)`,
-        [hold.userId, -charged, (description + note).slice(0, 500), reference],
+        `INSERT INTO credit_transactions
+           ("userId", amount, type, description, reference, "modelId", "promptTokens", "completionTokens")
+         VALUES ($1, $2, 'CONSUMPTION', $3, $4, $5, $6, $7)`,
+        [
+          hold.userId,
+          -charged,
+          (description + note).slice(0, 500),
+          reference,
+          ...usageParams(usage),
+        ],
       );
       return { charged, shortfall };
     });

@@ -39,5 +39,10 @@ export class CreditTransaction {
   @Column({ type: 'varchar', length: 255, nullable: true })
   reference: string | null;
 
+  /** CONSUMPTION of an AI request: the model and the tokens charged (issue 12 §7); else null. */
+  @Column({ type: 'varchar', length: 100, nullable: true }) modelId: string | null;
+  @Column({ type: 'integer', nullable: true }) promptTokens: number | null;
+  @Column({ type: 'integer', nullable: true }) completionTokens: number | null;
+
   @CreateDateColumn({ type: 'timestamptz', precision: 3 }) createdAt: Date;
 }

@@ -6,12 +6,14 @@ import { CreditTransaction } from './credit-transaction.entity';
 import { CreditsUsageService } from './credits-usage.service';
 import { CreditsController } from './credits.controller';
 import { CreditsService } from './credits.service';
+import { UsageStatsController, UserUsageStatsController } from './usage-stats.controller';
+import { UsageStatsService } from './usage-stats.service';
 
 /** Owns balances, holds and the ledger; other modules change credits only through it. */
 @Module({
   imports: [TypeOrmModule.forFeature([CreditTransaction, CreditHold])],
-  controllers: [CreditsController],
-  providers: [CreditsService, CreditHoldsService, CreditsUsageService],
+  controllers: [CreditsController, UsageStatsController, UserUsageStatsController],
+  providers: [CreditsService, CreditHoldsService, CreditsUsageService, UsageStatsService],
   exports: [CreditsService, CreditHoldsService, CreditsUsageService],
 })
 export class CreditsModule {}

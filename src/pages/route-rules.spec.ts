@@ -48,6 +48,8 @@ const TABLE: [string, RouteDecision, RouteDecision, RouteDecision][] = [
   ['/zh/auth/signup', ALLOW, ALLOW, ALLOW],
   ['/en/unauthorized', ALLOW, ALLOW, ALLOW],
   ['/zh/payment/success?payment_intent=pi_1', ALLOW, ALLOW, ALLOW],
+  ['/en/share/3q2-7wEjdQ_x9Jk1c0bZ5mH8tLr4uVvA2yN6pQsDfGh', ALLOW, ALLOW, ALLOW],
+  ['/zh/SHARE/abc', ALLOW, ALLOW, ALLOW],
   ['/en/pricing', ALLOW, ALLOW, ALLOW],
   // Not page paths: the rules do not apply
   ['/api/users', ALLOW, ALLOW, ALLOW],

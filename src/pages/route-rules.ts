@@ -40,8 +40,17 @@ const SERVICE_ROOTS = new Set(['health']);
 const LOCALE_LIKE = /^[a-z]{2}(?:[-_][a-z0-9]{2,8})*$/i;
 /** Characters no page path may hold once decoded (backslash, C0 controls, DEL). */
 const FORBIDDEN_CHARS = /[\\\u0000-\u001f\u007f]/; // eslint-disable-line no-control-regex
-/** Spec "Page routes": sign-in, sign-up, unauthorized and payment success never redirect. */
-export const PUBLIC_PAGES = ['auth/signin', 'auth/signup', 'unauthorized', 'payment/success'];
+/**
+ * Spec "Page routes": sign-in, sign-up, unauthorized and payment success never redirect; nor
+ * does `share/{token}`, a chat's public link (issue 12 §6), opened signed out.
+ */
+export const PUBLIC_PAGES = [
+  'auth/signin',
+  'auth/signup',
+  'unauthorized',
+  'payment/success',
+  'share',
+];
 const MAX_PATH_LENGTH = 2048;
 
 /**

@@ -1,5 +1,6 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { IsIn, IsOptional, IsUUID, ValidateIf } from 'class-validator';
+import { Transform } from 'class-transformer';
+import { ArrayMaxSize, IsArray, IsIn, IsOptional, IsUUID, ValidateIf } from 'class-validator';
 import { PageQueryDto } from '../../common/pagination/pagination';
 import { IsBoundedString } from '../../common/validation/validators';
 import type { Chat } from '../chat.entity';
@@ -16,6 +17,18 @@ export class ChatListQueryDto extends PageQueryDto {
   @IsOptional()
   @IsIn(['own', 'all'])
   scope?: 'own' | 'all';
+
+  @ApiPropertyOptional({
+    type: [String],
+    format: 'uuid',
+    description: 'one of my tag ids; repeated, chats carrying all of them',
+  })
+  @IsOptional()
+  @Transform(({ value }) => (typeof value === 'string' ? [value] : value))
+  @IsArray()
+  @ArrayMaxSize(20)
+  @IsUUID('all', { each: true })
+  tag?: string[];
 }
 
 /** PUT /api/chats/{id}/team: a team id shares the chat, `null` unshares it. */
@@ -35,6 +48,13 @@ export class MessageDto {
   @ApiProperty() createdAt: string;
 }
 
+/** A tag as a chat carries it: only the caller's own tags (issue 12 §1, tags are private). */
+export class ChatTagDto {
+  @ApiProperty({ format: 'uuid' }) id: string;
+  @ApiProperty() name: string;
+  @ApiProperty({ type: String, nullable: true, example: '#3b82f6' }) color: string | null;
+}
+
 export class ChatDto {
   @ApiProperty({ format: 'uuid' }) id: string;
   @ApiProperty() title: string;
@@ -48,6 +68,8 @@ export class ChatDto {
   teamId: string | null;
   @ApiProperty() createdAt: string;
   @ApiProperty() updatedAt: string;
+  @ApiProperty({ type: [ChatTagDto], description: "the caller's own tags on it, by name" })
+  tags: ChatTagDto[];
   @ApiPropertyOptional({ type: [MessageDto], description: 'oldest first' }) messages?: MessageDto[];
 }
 
@@ -62,7 +84,7 @@ export function mapMessage(m: Message): MessageDto {
   };
 }
 
-export function mapChat(chat: Chat, messages?: Message[]): ChatDto {
+export function mapChat(chat: Chat, tags: ChatTagDto[], messages?: Message[]): ChatDto {
   return {
     id: chat.id,
     title: chat.title,
@@ -70,6 +92,7 @@ export function mapChat(chat: Chat, messages?: Message[]): ChatDto {
     teamId: chat.teamId,
     createdAt: chat.createdAt.toISOString(),
     updatedAt: chat.updatedAt.toISOString(),
+    tags,
     ...(messages ? { messages: messages.map(mapMessage) } : {}),
   };
 }

@@ -1,7 +1,7 @@
 /**
  * Which response envelope a path uses (spec "Response envelopes"): B `{success, data | error}`
- * for the users, chats, upload, teams and invitations routes, C (a plain object, `{error, code}`
- * on failure) for everything else. Decided by path so that errors raised before routing
+ * for the users, chats, upload, teams, invitations, tags, bookmarks and share routes, C (a plain
+ * object, `{error, code}` on failure) for everything else. Decided by path so that errors raised before routing
  * (malformed JSON, oversized bodies) still answer in the route's envelope.
  */
 export type Envelope = 'B' | 'C';
@@ -12,6 +12,9 @@ const ENVELOPE_B_PREFIXES = [
   '/api/upload',
   '/api/teams',
   '/api/invitations',
+  '/api/tags',
+  '/api/bookmarks',
+  '/api/share',
 ];
 
 /** `path` is the request path without its query string. */

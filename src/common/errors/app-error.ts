@@ -51,6 +51,10 @@ export enum ErrorCode {
   TWO_FACTOR_SETUP_REQUIRED = 'TWO_FACTOR_SETUP_REQUIRED',
   /** Password change on an account that has no password (social sign-in only). */
   PASSWORD_NOT_SET = 'PASSWORD_NOT_SET',
+  /** A per-user limit (e.g. 100 tags) would be exceeded. */
+  LIMIT_REACHED = 'LIMIT_REACHED',
+  /** Tags: the caller already has a tag of that name (case-insensitively). */
+  TAG_NAME_TAKEN = 'TAG_NAME_TAKEN',
 }
 
 /** The one exhaustive mapping from code to HTTP status (a new code cannot go unmapped). */
@@ -98,6 +102,8 @@ export const ERROR_STATUS: Record<ErrorCode, HttpStatus> = {
   TWO_FACTOR_NOT_ENABLED: HttpStatus.CONFLICT,
   TWO_FACTOR_SETUP_REQUIRED: HttpStatus.CONFLICT,
   PASSWORD_NOT_SET: HttpStatus.CONFLICT,
+  LIMIT_REACHED: HttpStatus.CONFLICT,
+  TAG_NAME_TAKEN: HttpStatus.CONFLICT,
 };
 
 /** A domain error: services throw it, the global filter maps `code` to a status and body. */

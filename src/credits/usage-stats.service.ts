@@ -1,0 +1,100 @@
+import { Injectable } from '@nestjs/common';
+import { ConfigService } from '@nestjs/config';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource } from 'typeorm';
+import { Clock } from '../common/clock/clock';
+import { AppError, ErrorCode } from '../common/errors/app-error';
+import type { AppConfig } from '../config/app.config';
+import { preparedQuery } from '../database/prepared';
+import type { UsageGroup, UsageRowDto, UsageStatsDto } from './dto/usage-stats.dto';
+import { USAGE_BY_DAY_SQL, USAGE_BY_MODEL_SQL } from './usage-stats.sql';
+
+/** Issue 12 §7: at most this many days in one range. */
+export const MAX_USAGE_DAYS = 366;
+/** Days in the range when `from` is not given (ending `to`). */
+export const DEFAULT_USAGE_DAYS = 30;
+
+const DAY_MS = 86_400_000;
+const dayNumber = (date: string) => Date.parse(`${date}T00:00:00Z`) / DAY_MS;
+const dateOf = (day: number) => new Date(day * DAY_MS).toISOString().slice(0, 10);
+
+interface Row {
+  day?: string;
+  modelId?: string | null;
+  requests: number;
+  promptTokens: string;
+  completionTokens: string;
+  credits: string;
+}
+
+/**
+ * Usage statistics per local day or per model, computed from the ledger: each metered request
+ * is one CONSUMPTION entry carrying its model and tokens, so the credits add up to the ledger.
+ */
+@Injectable()
+export class UsageStatsService {
+  constructor(
+    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly clock: Clock,
+    private readonly config: ConfigService<AppConfig, true>,
+  ) {}
+
+  /**
+   * Usage of `userId` from local day `from` to `to` (inclusive, `YYYY-MM-DD` in APP_TIMEZONE;
+   * default the last 30 days up to today). Throws VALIDATION_FAILED (400) when `from` is after
+   * `to` or the range is over 366 days.
+   */
+  async usage(
+    userId: string,
+    q: { from?: string; to?: string; groupBy?: UsageGroup },
+  ): Promise<UsageStatsDto> {
+    const timezone = this.config.get('app', { infer: true }).timezone;
+    const to = q.to ?? localDate(this.clock.now(), timezone);
+    const from = q.from ?? dateOf(dayNumber(to) - (DEFAULT_USAGE_DAYS - 1));
+    const days = dayNumber(to) - dayNumber(from) + 1;
+    if (days < 1) throw new AppError(ErrorCode.VALIDATION_FAILED, 'from must not be after to');
+    if (days > MAX_USAGE_DAYS)
+      throw new AppError(ErrorCode.VALIDATION_FAILED, `at most ${MAX_USAGE_DAYS} days`);
+    const groupBy = q.groupBy ?? 'day';
+    const rows = await preparedQuery<Row>(
+      this.dataSource,
+      groupBy === 'day' ? USAGE_BY_DAY_SQL : USAGE_BY_MODEL_SQL,
+      [userId, from, to, timezone],
+    );
+    const data: UsageRowDto[] = rows.map((r) => ({
+      ...(groupBy === 'day' ? { day: r.day } : { modelId: r.modelId ?? null }),
+      requests: r.requests,
+      promptTokens: Number(r.promptTokens),
+      completionTokens: Number(r.completionTokens),
+      credits: Number(r.credits),
+    }));
+    const totals = { requests: 0, promptTokens: 0, completionTokens: 0, credits: 0 };
+    for (const r of data) {
+      totals.requests += r.requests;
+      totals.promptTokens += r.promptTokens;
+      totals.completionTokens += r.completionTokens;
+      totals.credits += r.credits;
+    }
+    return { from, to, groupBy, timezone, data, totals };
+  }
+
+  /** As `usage`, for an admin reading any user: USER_NOT_FOUND (404) for an unknown id. */
+  async usageOf(
+    userId: string,
+    q: { from?: string; to?: string; groupBy?: UsageGroup },
+  ): Promise<UsageStatsDto> {
+    const [found] = await this.dataSource.query('SELECT 1 FROM users WHERE id = $1', [userId]);
+    if (!found) throw new AppError(ErrorCode.USER_NOT_FOUND, 'User not found');
+    return this.usage(userId, q);
+  }
+}
+
+/** The local calendar date (`YYYY-MM-DD`) of `at` in `timeZone`. */
+export function localDate(at: Date, timeZone: string): string {
+  return new Intl.DateTimeFormat('en-CA', {
+    timeZone,
+    year: 'numeric',
+    month: '2-digit',
+    day: '2-digit',
+  }).format(at);
+}

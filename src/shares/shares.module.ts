@@ -1,0 +1,14 @@
+import { Module } from '@nestjs/common';
+import { TypeOrmModule } from '@nestjs/typeorm';
+import { ChatsModule } from '../chats/chats.module';
+import { ChatShare } from './chat-share.entity';
+import { ChatShareController, PublicShareController } from './shares.controller';
+import { SharesService } from './shares.service';
+
+/** Public read-only share links of chats (issue 12 §6). Owns `chat_shares`. */
+@Module({
+  imports: [TypeOrmModule.forFeature([ChatShare]), ChatsModule],
+  controllers: [ChatShareController, PublicShareController],
+  providers: [SharesService],
+})
+export class SharesModule {}

@@ -1,0 +1,91 @@
+import { createHash, randomBytes } from 'node:crypto';
+import { Injectable } from '@nestjs/common';
+import { ConfigService } from '@nestjs/config';
+import { InjectRepository } from '@nestjs/typeorm';
+import { Repository } from 'typeorm';
+import { ChatsService } from '../chats/chats.service';
+import type { SessionUser } from '../common/auth/session-user';
+import { AppError, ErrorCode } from '../common/errors/app-error';
+import type { AppConfig } from '../config/app.config';
+import { ChatShare, type ShareSnapshot } from './chat-share.entity';
+import type { ShareLinkDto, ShareStatusDto, SharedChatDto } from './dto/share.dto';
+
+const hashToken = (token: string) => createHash('sha256').update(token).digest('hex');
+const linkNotFound = () => new AppError(ErrorCode.NOT_FOUND, 'Share link not found');
+
+/** ISO 8601 in UTC with milliseconds, as `Date.prototype.toISOString` writes it. */
+const iso = (column: string) =>
+  `to_char(${column} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
+
+/**
+ * Public read-only share links (issue 12 §6). The owner makes, refreshes and revokes a chat's
+ * one link; anyone holding the token reads the snapshot taken when it was made.
+ */
+@Injectable()
+export class SharesService {
+  constructor(
+    @InjectRepository(ChatShare) private readonly shares: Repository<ChatShare>,
+    private readonly chats: ChatsService,
+    private readonly config: ConfigService<AppConfig, true>,
+  ) {}
+
+  /**
+   * Makes the chat's link, or refreshes it: a new token (the old one stops working) and a new
+   * snapshot of the title and every message, copied in one statement. Owner only: 403 for a
+   * team member, 404 for anyone else.
+   */
+  async share(user: SessionUser, chatId: string): Promise<ShareLinkDto> {
+    await this.requireOwner(user, chatId);
+    const token = randomBytes(32).toString('base64url');
+    await this.shares.query(
+      `INSERT INTO chat_shares ("chatId", "tokenHash", snapshot)
+       SELECT c.id, $2, jsonb_build_object('title', c.title, 'messages', COALESCE((
+           SELECT jsonb_agg(jsonb_build_object('role', m.role, 'content', m.content,
+             'createdAt', ${iso('m."createdAt"')}) ORDER BY m."createdAt", m.seq)
+           FROM messages m WHERE m."chatId" = c.id
+         ), '[]'::jsonb))
+       FROM chats c WHERE c.id = $1
+       ON CONFLICT ("chatId") DO UPDATE
+         SET "tokenHash" = EXCLUDED."tokenHash", snapshot = EXCLUDED.snapshot, "createdAt" = now()`,
+      [chatId, hashToken(token)],
+    );
+    const base = this.config.get('app', { infer: true }).baseUrl;
+    return { token, url: `${base}/share/${token}` };
+  }
+
+  /** Whether the chat has a link (owner only, as `share`). */
+  async status(user: SessionUser, chatId: string): Promise<ShareStatusDto> {
+    await this.requireOwner(user, chatId);
+    const link = await this.shares.findOneBy({ chatId });
+    return { shared: !!link, createdAt: link ? link.createdAt.toISOString() : null };
+  }
+
+  /** Revokes the link (owner only); 404 when there is none. */
+  async revoke(user: SessionUser, chatId: string): Promise<void> {
+    await this.requireOwner(user, chatId);
+    const { affected } = await this.shares.delete({ chatId });
+    if (!affected) throw linkNotFound();
+  }
+
+  /** The snapshot behind a token; 404 for an unknown or revoked token. */
+  async open(token: string): Promise<SharedChatDto> {
+    const link = await this.shares.findOneBy({ tokenHash: hashToken(token) });
+    if (!link) throw linkNotFound();
+    const snapshot: ShareSnapshot = link.snapshot;
+    return {
+      title: snapshot.title,
+      sharedAt: link.createdAt.toISOString(),
+      messages: snapshot.messages.map((m) => ({
+        role: m.role,
+        content: m.content,
+        createdAt: m.createdAt,
+      })),
+    };
+  }
+
+  private async requireOwner(user: SessionUser, chatId: string): Promise<void> {
+    const chat = await this.chats.requireChatAccess(user, chatId, 'read');
+    if (chat.userId !== user.id)
+      throw new AppError(ErrorCode.FORBIDDEN, 'Only the chat owner may manage its share link');
+  }
+}
