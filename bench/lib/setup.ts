@@ -114,6 +114,7 @@ export async function setup(o: SetupOptions): Promise<BenchEnv> {
         DATABASE_URL: started.url,
         LOG_LEVEL: process.env.BENCH_LOG_LEVEL ?? 'warn',
         AUTH_SECRET: randomBytes(32).toString('hex'),
+        ENCRYPTION_KEY: randomBytes(32).toString('base64'),
         AUTH_RATE_LIMIT_PER_MINUTE: '100000',
         OPENAI_API_KEY: 'sk-bench-local',
         OPENAI_BASE_URL: `${providerOrigin}/v1`,
