@@ -98,6 +98,12 @@ export class ModelCatalogue {
     return this.models;
   }
 
+  /** The available model `id`, or undefined (unknown, or its provider has no key). */
+  find(id: string): ModelDescriptor | undefined {
+    const model = this.byId.get(id);
+    return model?.available ? model : undefined;
+  }
+
   /** The available model `id`; throws AppError UNKNOWN_MODEL (400) otherwise. */
   require(id: string): ModelDescriptor {
     const model = this.byId.get(id);
