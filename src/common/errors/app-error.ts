@@ -51,6 +51,8 @@ export enum ErrorCode {
   TWO_FACTOR_SETUP_REQUIRED = 'TWO_FACTOR_SETUP_REQUIRED',
   /** Password change on an account that has no password (social sign-in only). */
   PASSWORD_NOT_SET = 'PASSWORD_NOT_SET',
+  /** AI: a model parameter the model's provider does not accept (never silently dropped). */
+  UNSUPPORTED_PARAMETER = 'UNSUPPORTED_PARAMETER',
 }
 
 /** The one exhaustive mapping from code to HTTP status (a new code cannot go unmapped). */
@@ -98,6 +100,7 @@ export const ERROR_STATUS: Record<ErrorCode, HttpStatus> = {
   TWO_FACTOR_NOT_ENABLED: HttpStatus.CONFLICT,
   TWO_FACTOR_SETUP_REQUIRED: HttpStatus.CONFLICT,
   PASSWORD_NOT_SET: HttpStatus.CONFLICT,
+  UNSUPPORTED_PARAMETER: HttpStatus.BAD_REQUEST,
 };
 
 /** A domain error: services throw it, the global filter maps `code` to a status and body. */
