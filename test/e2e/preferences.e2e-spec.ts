@@ -79,6 +79,17 @@ describe('Preferences: GET/PUT /api/user/preferences (issue 12 §3)', () => {
     expect((await get(bob).expect(200)).body.theme).toBe('dark');
   });
 
+  it("refuses a preferred value the default model's provider does not take", async () => {
+    const res = await put(bob, { defaultModelId: 'claude-haiku-4-5', temperature: 0.5 });
+    expect(res.status).toBe(400);
+    expect(res.body).toEqual({
+      error: 'temperature (from your preferences) is not supported by claude-haiku-4-5',
+      code: 'UNSUPPORTED_PARAMETER',
+    });
+    // Without a default model, the values are checked when a request picks one.
+    await put(bob, { temperature: 0.5 }).expect(200);
+  });
+
   it('accepts a systemPrompt of exactly 4000 characters', async () => {
     const systemPrompt = 'y'.repeat(4000);
     expect((await put(bob, { systemPrompt }).expect(200)).body.systemPrompt).toBe(systemPrompt);

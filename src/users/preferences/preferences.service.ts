@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { ModelCatalogue } from '../../ai/model-catalogue';
+import { checkParameters } from '../../ai/model-parameters';
 import { AppError, ErrorCode } from '../../common/errors/app-error';
 import { ValidationFailedError } from '../../common/validation/validation.pipe';
 import { preparedQuery } from '../../database/prepared';
@@ -44,18 +45,31 @@ export class PreferencesService {
   /**
    * Replaces the stored preferences with `dto` (absent and null fields go back to their
    * defaults). Throws ValidationFailedError (400) naming `defaultModelId` when it is not a model
-   * of the catalogue, or not available.
+   * of the catalogue, or not available, and AppError UNSUPPORTED_PARAMETER (400) or
+   * ValidationFailedError (naming the field) when that model does not take a preferred value.
    */
   async put(userId: string, dto: UpdatePreferencesDto): Promise<PreferencesDto> {
     const stored = toStored(dto);
-    if (stored.defaultModelId !== undefined && !this.catalogue.find(stored.defaultModelId)) {
-      throw new ValidationFailedError([
-        {
-          property: 'defaultModelId',
-          constraint: 'knownModel',
-          message: `defaultModelId: unknown or unavailable model "${stored.defaultModelId}"`,
-        },
-      ]);
+    if (stored.defaultModelId !== undefined) {
+      const model = this.catalogue.find(stored.defaultModelId);
+      if (!model) {
+        throw new ValidationFailedError([
+          {
+            property: 'defaultModelId',
+            constraint: 'knownModel',
+            message: `defaultModelId: unknown or unavailable model "${stored.defaultModelId}"`,
+          },
+        ]);
+      }
+      // The default model must take the preferred values (another model is checked when used).
+      const { temperature, topP, maxTokens, systemPrompt } = stored;
+      const values = { temperature, topP, maxTokens, systemPrompt };
+      checkParameters(model.id, model.parameters, values, {
+        temperature: 'preferences',
+        topP: 'preferences',
+        maxTokens: 'preferences',
+        systemPrompt: 'preferences',
+      });
     }
     await this.dataSource.query(`UPDATE users SET preferences = $2::jsonb WHERE id = $1`, [
       userId,
