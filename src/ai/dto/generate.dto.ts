@@ -63,7 +63,18 @@ export const GENERATE_EXAMPLE: GenerateDto = {
 
 export class UsageDto {
   @ApiProperty({ type: 'integer', example: 42 }) promptTokens: number;
-  @ApiProperty({ type: 'integer', example: 128 }) completionTokens: number;
+  @ApiProperty({
+    type: 'integer',
+    example: 128,
+    description: 'all generated tokens, reasoning included (billed alike)',
+  })
+  completionTokens: number;
+  @ApiPropertyOptional({
+    type: 'integer',
+    example: 64,
+    description: 'of completionTokens, the reasoning tokens, when the provider reports them',
+  })
+  reasoningTokens?: number;
 }
 
 export class GenerateResultDto {

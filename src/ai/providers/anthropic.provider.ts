@@ -47,6 +47,7 @@ export class AnthropicProvider implements ModelProvider {
           message.usage,
           message.usage?.output_tokens,
           usageFallback(req.messages, text),
+          message.usage?.output_tokens_details?.thinking_tokens,
         ),
       };
     } catch (err) {
@@ -65,6 +66,7 @@ export class AnthropicProvider implements ModelProvider {
     let text = '';
     let input: AnthropicInputUsage | undefined;
     let outputTokens: number | undefined;
+    let thinkingTokens: number | undefined;
     let stopped = false;
     try {
       const stream = await client.messages.create(
@@ -95,8 +97,11 @@ export class AnthropicProvider implements ModelProvider {
               };
             }
             outputTokens = u.output_tokens;
+            thinkingTokens = u.output_tokens_details?.thinking_tokens ?? thinkingTokens;
             const fallback = usageFallback(req.messages, text);
-            yield { usage: normaliseAnthropicUsage(input, outputTokens, fallback) };
+            yield {
+              usage: normaliseAnthropicUsage(input, outputTokens, fallback, thinkingTokens),
+            };
             break;
           }
           case 'message_stop':
