@@ -7,6 +7,8 @@ import { CurrentUser } from '../common/auth/auth.decorators';
 import type { SessionUser } from '../common/auth/session-user';
 import { ErrorPresenter } from '../common/errors/error-presenter';
 import { Endpoint, type EndpointOptions } from '../common/openapi/endpoint.decorator';
+import type { StoredPreferences } from '../users/preferences/preferences.dto';
+import { PreferencesService } from '../users/preferences/preferences.service';
 import { AiService } from './ai.service';
 import { GENERATE_EXAMPLE, GenerateDto, GenerateResultDto, ModelsDto } from './dto/generate.dto';
 import { ApiAiStreamResponse, STREAM_DESCRIPTION } from './dto/stream.dto';
@@ -19,7 +21,13 @@ import { SseStreamSink, streamTo, TextStreamSink } from './stream-sinks';
 const GENERATE: Omit<EndpointOptions<GenerateDto>, 'summary'> = {
   access: 'session',
   errors: [
-    { status: 400, description: 'Invalid input, or unknown `modelId` (`code`: UNKNOWN_MODEL)' },
+    {
+      status: 400,
+      description:
+        'Invalid input (`VALIDATION_FAILED` naming the field, also for `modelId` named nowhere ' +
+        "and values outside the model's range), unknown `modelId` (`UNKNOWN_MODEL`), or a " +
+        'parameter the model does not accept (`UNSUPPORTED_PARAMETER`)',
+    },
     402,
     { status: 404, description: '`chatId` is not a chat of yours (`code`: NOT_FOUND)' },
     {
@@ -43,6 +51,7 @@ export class AiController {
     private readonly ai: AiService,
     private readonly catalogue: ModelCatalogue,
     private readonly errors: ErrorPresenter,
+    private readonly preferences: PreferencesService,
     config: ConfigService<AppConfig, true>,
   ) {
     this.pingMs = config.get('ai', { infer: true }).ssePingMs;
@@ -82,13 +91,29 @@ export class AiController {
     @Req() req: Request,
     @Res() res: Response,
   ): Promise<void> {
-    const sse = (req.headers.accept ?? '').includes('text/event-stream');
+    // An Accept header naming a format decides; otherwise the preferred `streamFormat`. Those
+    // preferences are handed to admission, which would read them anyway: no extra query.
+    const accept = req.headers.accept ?? '';
+    let sse = accept.includes('text/event-stream');
+    let preferences: StoredPreferences | null | undefined;
+    if (!sse && !accept.includes('text/plain')) {
+      preferences = await this.preferences.stored(user.id);
+      sse = preferences?.streamFormat === 'sse';
+    }
     const present = (err: unknown) => this.errors.present(err, req);
     const sink = sse
       ? new SseStreamSink(res, present, this.pingMs)
       : new TextStreamSink(res, present);
     await streamTo(res, sink, (signal) =>
-      this.ai.stream(user, dto, sink, signal, new ServerTiming(arrivalOf(req))),
+      this.ai.stream(
+        user,
+        dto,
+        sink,
+        signal,
+        new ServerTiming(arrivalOf(req)),
+        undefined,
+        preferences,
+      ),
     );
   }
 }

@@ -1,10 +1,11 @@
 import { Module } from '@nestjs/common';
 import { ChatsModule } from '../chats/chats.module';
+import { UsersModule } from '../users/users.module';
 import { CreditsModule } from '../credits/credits.module';
 import { AiController } from './ai.controller';
 import { AiService } from './ai.service';
 import { EstimateController } from './estimate.controller';
-import { ModelCatalogue } from './model-catalogue';
+import { CatalogueModule } from './catalogue.module';
 import { ProviderStrategy } from './provider-strategy.service';
 import { AiChatController } from './ui-chat/ai-chat.controller';
 import { AnthropicProvider } from './providers/anthropic.provider';
@@ -12,15 +13,8 @@ import { GoogleProvider } from './providers/google.provider';
 import { OpenAiProvider } from './providers/openai.provider';
 
 @Module({
-  imports: [CreditsModule, ChatsModule],
+  imports: [CreditsModule, ChatsModule, CatalogueModule, UsersModule],
   controllers: [AiController, AiChatController, EstimateController],
-  providers: [
-    AiService,
-    ModelCatalogue,
-    ProviderStrategy,
-    OpenAiProvider,
-    AnthropicProvider,
-    GoogleProvider,
-  ],
+  providers: [AiService, ProviderStrategy, OpenAiProvider, AnthropicProvider, GoogleProvider],
 })
 export class AiModule {}

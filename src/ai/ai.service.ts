@@ -14,13 +14,12 @@ import {
   holdAmount,
   type TokenUsage,
 } from '../credits/pricing';
-import {
-  MAX_CONTENT_CHARS,
-  MAX_OUTPUT_TOKENS,
-  type GenerateDto,
-  type GenerateResultDto,
-} from './dto/generate.dto';
-import { ModelCatalogue, type ModelDescriptor } from './model-catalogue';
+import { ValidationFailedError } from '../common/validation/validation.pipe';
+import type { StoredPreferences } from '../users/preferences/preferences.dto';
+import { PreferencesService } from '../users/preferences/preferences.service';
+import { MAX_CONTENT_CHARS, type GenerateDto, type GenerateResultDto } from './dto/generate.dto';
+import { ModelCatalogue, type ModelDescriptor, reasoningBudget } from './model-catalogue';
+import { checkParameters, resolveParameters } from './model-parameters';
 import { classifyProviderError } from './provider-errors';
 import { ProviderStrategy } from './provider-strategy.service';
 import {
@@ -76,6 +75,7 @@ export class AiService {
     private readonly strategy: ProviderStrategy,
     private readonly holds: CreditHoldsService,
     private readonly chats: ChatsService,
+    private readonly preferences: PreferencesService,
     config: ConfigService<AppConfig, true>,
   ) {
     const ai = config.get('ai', { infer: true });
@@ -85,8 +85,13 @@ export class AiService {
   private readonly retry: RetryOptions;
 
   /**
-   * Checks and reserves before any upstream call. Throws UNKNOWN_MODEL (400),
-   * PAYLOAD_TOO_LARGE (413), NOT_FOUND (404, chat), DAILY_LIMIT_REACHED (429),
+   * Checks and reserves before any upstream call. The effective parameters (request > chat >
+   * preferences > default, issue 12 §4) are resolved first, so the hold's worst case uses the
+   * effective `maxTokens` plus the model's reasoning budget. Reads: the chat (access check, which
+   * brings its settings) and the caller's preferences, in parallel; `preferences` skips the
+   * latter when the caller already has them. Throws VALIDATION_FAILED (400, `modelId` named
+   * nowhere, or a value out of the model's range), UNKNOWN_MODEL (400), UNSUPPORTED_PARAMETER
+   * (400), PAYLOAD_TOO_LARGE (413), NOT_FOUND (404, chat), DAILY_LIMIT_REACHED (429),
    * INSUFFICIENT_CREDITS (402).
    */
   async admit(
@@ -94,8 +99,8 @@ export class AiService {
     dto: GenerateDto,
     signal?: AbortSignal,
     newChatId?: string,
+    preferences?: StoredPreferences | null,
   ): Promise<Admission> {
-    const model = this.catalogue.require(dto.modelId);
     const chars = dto.messages.reduce((n, m) => n + codePoints(m.content), 0);
     if (chars > MAX_CONTENT_CHARS) {
       throw new AppError(
@@ -103,20 +108,35 @@ export class AiService {
         `Messages exceed ${MAX_CONTENT_CHARS} characters`,
       );
     }
-    if (dto.chatId) await this.chats.requireChatAccess(user, dto.chatId, 'read');
-    const maxTokens = dto.maxTokens ?? MAX_OUTPUT_TOKENS;
+    const [chat, prefs] = await Promise.all([
+      dto.chatId ? this.chats.requireChatAccess(user, dto.chatId, 'read') : undefined,
+      preferences !== undefined ? preferences : this.preferences.stored(user.id),
+    ]);
+    const effective = resolveParameters(dto, chat?.settings, prefs);
+    if (!effective.modelId) throw noModel();
+    const model = this.catalogue.require(effective.modelId);
+    const { values } = effective;
+    checkParameters(model.id, model.parameters, values, effective.sources);
+    const messages = values.systemPrompt
+      ? [{ role: 'system', content: values.systemPrompt }, ...dto.messages]
+      : dto.messages;
+    const budget = reasoningBudget(model);
     const hold = await this.holds.hold(
       user.id,
-      holdAmount(dto.messages, model, maxTokens),
+      holdAmount(messages, model, values.maxTokens + budget),
       randomUUID(),
-      estimate(dto.messages, model),
+      estimate(messages, model),
     );
     const request: GenerateRequest = {
       model: model.id,
-      messages: dto.messages,
-      maxTokens,
-      temperature: dto.temperature,
-      topP: dto.topP,
+      messages,
+      maxTokens: values.maxTokens,
+      temperature: values.temperature,
+      topP: values.topP,
+      presencePenalty: values.presencePenalty,
+      frequencyPenalty: values.frequencyPenalty,
+      stop: values.stop,
+      reasoningBudget: budget || undefined,
       signal,
     };
     return {
@@ -164,8 +184,9 @@ export class AiService {
     signal: AbortSignal,
     timing = new ServerTiming(),
     newChatId?: string,
+    preferences?: StoredPreferences | null,
   ): Promise<void> {
-    const a = await this.admit(user, dto, signal, newChatId);
+    const a = await this.admit(user, dto, signal, newChatId, preferences);
     sink.admitted(a.chatId, timing);
     let iterator!: AsyncIterator<StreamChunk>;
     let first: IteratorResult<StreamChunk>;
@@ -215,7 +236,7 @@ export class AiService {
   ): Promise<{ cost: number; usage: TokenUsage }> {
     const estimated = !outcome.usage;
     const usage = outcome.usage ?? {
-      promptTokens: estimateTokens(a.dto.messages),
+      promptTokens: estimateTokens(a.request.messages),
       completionTokens: Math.ceil(codePoints(outcome.text) / 4),
     };
     const price = cost(usage, a.model);
@@ -248,4 +269,16 @@ export class AiService {
     await this.holds.release(a.hold);
     return err instanceof ProviderError ? classifyProviderError(err) : err;
   }
+}
+
+/** 400 naming `modelId`: no model in the request, the chat's settings or the preferences. */
+function noModel(): ValidationFailedError {
+  return new ValidationFailedError([
+    {
+      property: 'modelId',
+      constraint: 'isDefined',
+      message:
+        "modelId: name a model (none in the request, the chat's settings or your preferences)",
+    },
+  ]);
 }

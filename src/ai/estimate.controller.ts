@@ -1,11 +1,14 @@
 import { Body, Controller, HttpCode, Post } from '@nestjs/common';
 import { ApiOkResponse, ApiProperty, ApiTags, PickType } from '@nestjs/swagger';
+import { IsString, MaxLength } from 'class-validator';
 import { Endpoint } from '../common/openapi/endpoint.decorator';
 import { estimate, estimateTokens } from '../credits/pricing';
 import { GENERATE_EXAMPLE, GenerateDto } from './dto/generate.dto';
 import { ModelCatalogue } from './model-catalogue';
 
-export class EstimateDto extends PickType(GenerateDto, ['messages', 'modelId'] as const) {}
+export class EstimateDto extends PickType(GenerateDto, ['messages'] as const) {
+  @ApiProperty({ example: 'gpt-4o-mini' }) @IsString() @MaxLength(200) modelId: string;
+}
 
 export class EstimateResultDto {
   @ApiProperty({ type: 'integer', example: 25, description: 'ceil(characters / 4)' })
@@ -30,7 +33,7 @@ export class EstimateController {
     errors: [{ status: 400, description: 'Invalid input, or unknown `modelId` (UNKNOWN_MODEL)' }],
     body: {
       type: EstimateDto,
-      example: { modelId: GENERATE_EXAMPLE.modelId, messages: GENERATE_EXAMPLE.messages },
+      example: { modelId: GENERATE_EXAMPLE.modelId!, messages: GENERATE_EXAMPLE.messages },
     },
   })
   @ApiOkResponse({ type: EstimateResultDto })

@@ -18,6 +18,13 @@ describe('model catalogue', () => {
     }
   });
 
+  it('marks every default model with its capabilities, and every reasoning one with a budget', () => {
+    for (const m of DEFAULT_MODELS) {
+      expect(m.capabilities?.length).toBeGreaterThan(0);
+      expect(m.capabilities?.includes('reasoning')).toBe(m.reasoningBudget !== undefined);
+    }
+  });
+
   it('accepts numbers for costPerToken and keeps them exact as strings', () => {
     const [m] = validateCatalogue([entry({ costPerToken: 0.000002 })], 'f.json');
     expect(m.costPerToken).toBe('0.000002');
@@ -30,6 +37,17 @@ describe('model catalogue', () => {
     ['an unknown provider', [entry({ providerId: 'acme' })], /providerId/],
     ['an unknown field', [entry({ secret: 1 })], /secret/],
     ['an empty list', [], /non-empty/],
+    ['an unknown capability', [entry({ capabilities: ['telepathy'] })], /capabilities/],
+    [
+      'a reasoning model without a budget',
+      [entry({ capabilities: ['reasoning'] })],
+      /reasoningBudget/,
+    ],
+    [
+      'a budget under 1024',
+      [entry({ capabilities: ['reasoning'], reasoningBudget: 10 })],
+      /reasoningBudget/,
+    ],
   ])('rejects %s, naming the file', (_name, raw, message) => {
     expect(() => validateCatalogue(raw, 'models.json')).toThrow(message);
     expect(() => validateCatalogue(raw, 'models.json')).toThrow(/models.json/);

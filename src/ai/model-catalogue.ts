@@ -2,6 +2,8 @@ import { Injectable } from '@nestjs/common';
 import { ConfigService } from '@nestjs/config';
 import { plainToInstance } from 'class-transformer';
 import {
+  ArrayUnique,
+  IsArray,
   IsIn,
   IsInt,
   IsNumber,
@@ -17,9 +19,15 @@ import { readFileSync } from 'node:fs';
 import { AppError, ErrorCode } from '../common/errors/app-error';
 import type { AppConfig } from '../config/app.config';
 import { DEFAULT_MODELS } from './default-models';
+import { parameterRules, type ParameterRules } from './model-parameters';
 
 export const PROVIDER_IDS = ['openai', 'anthropic', 'google'] as const;
 export type ProviderId = (typeof PROVIDER_IDS)[number];
+/** What a model can do beyond text in, text out. More kinds (e.g. embeddings) may follow. */
+export const CAPABILITIES = ['vision', 'tools', 'reasoning'] as const;
+export type Capability = (typeof CAPABILITIES)[number];
+/** Anthropic's smallest thinking budget (`budget_tokens` ≥ 1024). */
+export const MIN_REASONING_BUDGET = 1024;
 
 /** One catalogue entry as configured (MODELS_FILE is a JSON array of these). */
 export class ModelEntry {
@@ -36,12 +44,32 @@ export class ModelEntry {
   @IsOptional() @IsNumber() @Min(0) inputPrice?: number;
   /** USD per thousand completion tokens. */
   @IsOptional() @IsNumber() @Min(0) outputPrice?: number;
+  /** `vision`, `tools`, `reasoning`; none when absent. */
+  @IsOptional()
+  @IsArray()
+  @ArrayUnique()
+  @IsIn(CAPABILITIES, { each: true })
+  capabilities?: Capability[];
+  /**
+   * Reasoning models: the thinking tokens allowed per request on top of `maxTokens`, sent to the
+   * provider (OpenAI max_completion_tokens, Anthropic thinking.budget_tokens, Gemini
+   * thinkingBudget) and held as completion tokens. Required with `reasoning`, at least 1024.
+   */
+  @IsOptional() @IsInt() @Min(MIN_REASONING_BUDGET) reasoningBudget?: number;
 }
 
 /** Spec "Model descriptor", extended form, as `GET /api/ai/models` returns it. */
 export interface ModelDescriptor extends ModelEntry {
   /** False when the model's provider has no API key configured. */
   available: boolean;
+  capabilities: Capability[];
+  /** The parameters the model accepts, with their ranges (absent: unsupported). */
+  parameters: ParameterRules;
+}
+
+/** The reasoning budget held and sent for `model` (0 for a model that does not reason). */
+export function reasoningBudget(model: ModelEntry): number {
+  return model.capabilities?.includes('reasoning') ? (model.reasoningBudget ?? 0) : 0;
 }
 
 /**
@@ -59,6 +87,8 @@ export function validateCatalogue(raw: unknown, source: string): ModelEntry[] {
     for (const e of validateSync(entry, { whitelist: true, forbidNonWhitelisted: true })) {
       problems.push(`[${i}] ${e.property}: ${Object.values(e.constraints ?? {}).join(', ')}`);
     }
+    if (entry.capabilities?.includes('reasoning') && entry.reasoningBudget === undefined)
+      problems.push(`[${i}] reasoningBudget: required for a reasoning model`);
     if (typeof entry.costPerToken === 'string' && /^[\d.e-]+$/i.test(entry.costPerToken)) {
       if (!new Decimal(entry.costPerToken).gt(0)) problems.push(`[${i}] costPerToken: must be > 0`);
     }
@@ -90,12 +120,23 @@ export class ModelCatalogue {
       anthropic: !!config.get('anthropic', { infer: true }).apiKey,
       google: !!config.get('gemini', { infer: true }).apiKey,
     };
-    this.models = entries.map((m) => ({ ...m, available: keyed[m.providerId] }));
+    this.models = entries.map((m) => ({
+      ...m,
+      available: keyed[m.providerId],
+      capabilities: m.capabilities ?? [],
+      parameters: parameterRules(m.providerId, reasoningBudget(m) > 0),
+    }));
     this.byId = new Map(this.models.map((m) => [m.id, m]));
   }
 
   list(): ModelDescriptor[] {
     return this.models;
+  }
+
+  /** The available model `id`, or undefined (unknown, or its provider has no key). */
+  find(id: string): ModelDescriptor | undefined {
+    const model = this.byId.get(id);
+    return model?.available ? model : undefined;
   }
 
   /** The available model `id`; throws AppError UNKNOWN_MODEL (400) otherwise. */

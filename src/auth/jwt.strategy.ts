@@ -43,6 +43,13 @@ export class JwtStrategy extends PassportStrategy(Strategy, 'jwt') {
     if (typeof payload.sub !== 'string' || payload.typ !== undefined) return null;
     const user = await this.users.findSessionUser(payload.sub);
     if (!user || (payload.ver ?? 0) !== user.tokenVersion) return null;
-    return { id: user.id, email: user.email, name: user.name, role: user.role, exp: payload.exp };
+    return {
+      id: user.id,
+      email: user.email,
+      name: user.name,
+      role: user.role,
+      exp: payload.exp,
+      locale: user.locale ?? undefined,
+    };
   }
 }

@@ -30,7 +30,7 @@ export function chatPageSql(
     keyset = ` AND (c."updatedAt", c.id) < ($${all.length - 1}::timestamptz, $${all.length}::uuid)`;
   }
   all.push(limit);
-  const sql = `SELECT c.id, c.title, c."userId", c."teamId",
+  const sql = `SELECT c.id, c.title, c."userId", c."teamId", COALESCE(c.settings, '{}') AS settings,
       ${iso('c."createdAt"')} AS "createdAt", ${iso('c."updatedAt"')} AS "updatedAt",
       COALESCE((
         SELECT json_agg(json_build_object(

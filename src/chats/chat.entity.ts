@@ -9,6 +9,7 @@ import {
   PrimaryGeneratedColumn,
   UpdateDateColumn,
 } from 'typeorm';
+import type { ModelParametersDto as ChatSettings } from '../ai/dto/model-parameters.dto';
 import { Team } from '../teams/team.entity';
 import { User } from '../users/user.entity';
 import { Message } from './message.entity';
@@ -34,6 +35,9 @@ export class Chat {
   @ManyToOne(() => Team, { onDelete: 'SET NULL' })
   @JoinColumn({ name: 'teamId' })
   team?: Team;
+
+  /** Model parameters of this chat (issue 12 §4); null when it has none. */
+  @Column({ type: 'jsonb', nullable: true }) settings: ChatSettings | null;
 
   @OneToMany(() => Message, (m) => m.chat)
   messages?: Message[];

@@ -27,6 +27,7 @@ import {
   mapChat,
   mapMessage,
   MessageDto,
+  UpdateChatDto,
 } from './dto/chat.dto';
 
 /**
@@ -72,18 +73,28 @@ export class ChatsController {
 
   @Patch(':id')
   @Endpoint({
-    summary: 'Rename a chat',
+    summary: 'Rename a chat, or set its model parameters',
+    description:
+      "`settings` replaces the chat's model parameters (`{}` clears them); AI requests in this " +
+      'chat use them where the request names none. With a `modelId`, each value is checked ' +
+      'against that model (400 UNSUPPORTED_PARAMETER, or VALIDATION_FAILED naming the field).',
     access: 'session',
     errors: [403, 404],
-    body: { type: ChatTitleDto, example: { title: 'Lisbon, rainy day plan' } },
+    body: {
+      type: UpdateChatDto,
+      example: {
+        title: 'Lisbon, rainy day plan',
+        settings: { modelId: 'gpt-4o-mini', temperature: 0.2, stop: ['\n\n'] },
+      },
+    },
   })
   @ApiEnvelopeB(ChatDto, { description: 'the owner or a team OWNER/ADMIN' })
-  async rename(
+  async update(
     @CurrentUser() user: SessionUser,
     @Param('id', ParseUUIDPipe) id: string,
-    @Body() dto: ChatTitleDto,
+    @Body() dto: UpdateChatDto,
   ): Promise<ChatDto> {
-    const chat = await this.chats.rename(user, id, dto.title);
+    const chat = await this.chats.update(user, id, dto);
     return mapChat(chat, await this.chats.tagsOf(user, id));
   }
 

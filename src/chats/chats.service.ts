@@ -7,9 +7,12 @@ import { AppError, ErrorCode } from '../common/errors/app-error';
 import { decodeCursor, pageSize, toPage } from '../common/pagination/pagination';
 import { hasTeamRole } from '../teams/team-role';
 import { TeamsService } from '../teams/teams.service';
+import { ModelCatalogue } from '../ai/model-catalogue';
+import { ValidationFailedError } from '../common/validation/validation.pipe';
 import { Chat } from './chat.entity';
 import { allTagsSql, chatPageSql, type ChatPageRow } from './chat-list.sql';
-import type { ChatTagDto } from './dto/chat.dto';
+import { chatSettingsToStore } from './chat-settings';
+import type { ChatTagDto, UpdateChatDto } from './dto/chat.dto';
 import { preparedQuery } from '../database/prepared';
 import { Message, type MessageRole } from './message.entity';
 
@@ -41,6 +44,7 @@ export class ChatsService {
     @InjectRepository(Chat) private readonly chats: Repository<Chat>,
     @InjectRepository(Message) private readonly messages: Repository<Message>,
     private readonly teams: TeamsService,
+    private readonly catalogue: ModelCatalogue,
   ) {}
 
   /**
@@ -150,10 +154,21 @@ export class ChatsService {
     );
   }
 
-  /** Renames the chat; bumps `updatedAt`. */
-  async rename(user: SessionUser, chatId: string, title: string): Promise<Chat> {
+  /**
+   * Renames the chat and/or replaces its settings (`{}` clears them); bumps `updatedAt`.
+   * Throws VALIDATION_FAILED (400) when neither is given or the settings do not fit their
+   * model, UNSUPPORTED_PARAMETER (400), and the access errors of requireChatAccess.
+   */
+  async update(user: SessionUser, chatId: string, dto: UpdateChatDto): Promise<Chat> {
+    if (dto.title === undefined && dto.settings === undefined) {
+      throw new ValidationFailedError([
+        { property: 'title', constraint: 'isDefined', message: 'title or settings is required' },
+      ]);
+    }
     const chat = await this.requireChatAccess(user, chatId, 'write');
-    chat.title = title;
+    if (dto.title !== undefined) chat.title = dto.title;
+    if (dto.settings !== undefined)
+      chat.settings = chatSettingsToStore(this.catalogue, dto.settings);
     return this.chats.save(chat);
   }
 

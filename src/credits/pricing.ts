@@ -9,7 +9,10 @@ export interface PricedModel {
 /** Normalised token usage of one call (LLM APIs' prompt and completion tokens). */
 export interface TokenUsage {
   promptTokens: number;
+  /** Everything the model generated, reasoning (thinking) tokens included: all billed. */
   completionTokens: number;
+  /** Of `completionTokens`, the reasoning tokens, when the provider reports them (not added again). */
+  reasoningTokens?: number;
 }
 
 export interface ChatMessageInput {

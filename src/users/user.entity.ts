@@ -7,6 +7,7 @@ import {
   PrimaryGeneratedColumn,
   UpdateDateColumn,
 } from 'typeorm';
+import type { StoredPreferences } from './preferences/preferences.dto';
 
 export const ROLES = ['USER', 'ADMIN'] as const;
 export type Role = (typeof ROLES)[number];
@@ -42,6 +43,9 @@ export class User {
    * which ends every session issued before (issue 13).
    */
   @Column({ type: 'integer', default: 0 }) tokenVersion: number;
+
+  /** The preference panel (issue 12 §3); null until first saved. See preferences.dto.ts. */
+  @Column({ type: 'jsonb', nullable: true }) preferences: StoredPreferences | null;
 
   @CreateDateColumn({ type: 'timestamptz', precision: 3 }) createdAt: Date;
   @UpdateDateColumn({ type: 'timestamptz', precision: 3 }) updatedAt: Date;

@@ -1,17 +1,25 @@
 import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
+import { CatalogueModule } from '../ai/catalogue.module';
 import { CreditsModule } from '../credits/credits.module';
 import { UploadsModule } from '../uploads/uploads.module';
 import { Account } from './account.entity';
+import { PreferencesController } from './preferences/preferences.controller';
+import { PreferencesService } from './preferences/preferences.service';
 import { ProfileController } from './profile.controller';
 import { User } from './user.entity';
 import { UsersController } from './users.controller';
 import { UsersService } from './users.service';
 
 @Module({
-  imports: [TypeOrmModule.forFeature([User, Account]), CreditsModule, UploadsModule],
-  controllers: [UsersController, ProfileController],
-  providers: [UsersService],
-  exports: [UsersService],
+  imports: [
+    TypeOrmModule.forFeature([User, Account]),
+    CreditsModule,
+    UploadsModule,
+    CatalogueModule,
+  ],
+  controllers: [UsersController, ProfileController, PreferencesController],
+  providers: [UsersService, PreferencesService],
+  exports: [UsersService, PreferencesService],
 })
 export class UsersModule {}

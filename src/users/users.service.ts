@@ -11,6 +11,7 @@ import type { UpdateProfileDto, UpdateUserDto } from './dto/user.dto';
 import { Account } from './account.entity';
 import { User, type Plan, type Role } from './user.entity';
 import { preparedQuery } from '../database/prepared';
+import type { Locale } from '../i18n/locale';
 
 export interface NewUser {
   email: string;
@@ -22,7 +23,10 @@ export interface NewUser {
   passwordHash?: string | null;
 }
 
-type SessionRow = Pick<User, 'id' | 'email' | 'name' | 'role' | 'tokenVersion'>;
+type SessionRow = Pick<User, 'id' | 'email' | 'name' | 'role' | 'tokenVersion'> & {
+  /** The stored preference `locale`, null when unset. */
+  locale: Locale | null;
+};
 
 const isUniqueViolation = (e: unknown) =>
   e instanceof QueryFailedError && (e as QueryFailedError & { code?: string }).code === '23505';
@@ -98,14 +102,16 @@ export class UsersService {
   }
 
   /**
-   * The session fields of user `id` (`{id, email, name, role, tokenVersion}`), or null when the
-   * account is gone. Read on every authenticated request, so one indexed row and five columns,
-   * without entity hydration, as a prepared statement.
+   * The session fields of user `id` (`{id, email, name, role, tokenVersion, locale}`), or null
+   * when the account is gone. Read on every authenticated request, so one indexed row and six
+   * columns, without entity hydration, as a prepared statement. `locale` is the preference panel's
+   * (issue 12 §3), read here so translated errors need no query of their own.
    */
   async findSessionUser(id: string): Promise<SessionRow | null> {
     const [row] = await preparedQuery<SessionRow>(
       this.users.manager.connection,
-      'SELECT id, email, name, role, "tokenVersion" FROM users WHERE id = $1',
+      `SELECT id, email, name, role, "tokenVersion", preferences->>'locale' AS locale
+       FROM users WHERE id = $1`,
       [id],
     );
     return row ?? null;

@@ -46,14 +46,22 @@ describe('AI generate: three providers, metered and saved', () => {
   });
 
   it.each([
-    // [model, server, usage as the provider reports it, expected usage, expected cost]
-    ['gpt-4o', 'openai', { usage: { prompt_tokens: 600, completion_tokens: 300 } }, [600, 300], 9],
+    // [model, server, usage as the provider reports it, expected usage, expected cost, reasoning]
+    [
+      'gpt-4o',
+      'openai',
+      { usage: { prompt_tokens: 600, completion_tokens: 300 } },
+      [600, 300],
+      9,
+      undefined,
+    ],
     [
       'claude-haiku-4-5',
       'anthropic',
       { usage: { input_tokens: 1000, output_tokens: 400 } },
       [1000, 400],
       7,
+      undefined,
     ],
     [
       'gemini-2.5-flash',
@@ -61,16 +69,17 @@ describe('AI generate: three providers, metered and saved', () => {
       { usage: { promptTokenCount: 100, candidatesTokenCount: 300, thoughtsTokenCount: 1000 } },
       [100, 1300],
       4,
+      1000,
     ],
   ] as const)(
     '%s: exact usage, exact cost, one CONSUMPTION entry, chat saved',
-    async (model, server, reply, [pt, ct], price) => {
+    async (model, server, reply, [pt, ct], price, reasoningTokens) => {
       const u = await newUser(t);
       p[server].reply = { text: 'Hi!', ...reply } as never;
       const res = await t.http.post('/api/ai/generate').set(u.auth).send(ask(model)).expect(200);
       expect(res.body).toEqual({
         text: 'Hi!',
-        usage: { promptTokens: pt, completionTokens: ct },
+        usage: { promptTokens: pt, completionTokens: ct, reasoningTokens },
         cost: price,
         chatId: expect.any(String),
       });

@@ -118,7 +118,17 @@ describe('Chats: CRUD, pagination and owner-only access', () => {
       const one = (await t.http.get(`/api/chats/${row.id}`).set(u.auth).expect(200)).body.data;
       expect(row).toStrictEqual(one);
       expect(Object.keys(row).sort()).toEqual(
-        ['createdAt', 'id', 'messages', 'tags', 'teamId', 'title', 'updatedAt', 'userId'].sort(),
+        [
+          'createdAt',
+          'id',
+          'messages',
+          'settings',
+          'tags',
+          'teamId',
+          'title',
+          'updatedAt',
+          'userId',
+        ].sort(),
       );
       expect(new Date(row.updatedAt).toISOString()).toBe(row.updatedAt);
     }

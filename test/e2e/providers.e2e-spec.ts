@@ -294,7 +294,11 @@ describe('Gemini wire details', () => {
       usage: { promptTokenCount: 12, candidatesTokenCount: 30, thoughtsTokenCount: 100 },
     };
     const chunks = await collect(new GoogleProvider(config(KEY)).stream(request('gemini-2.5-pro')));
-    expect(lastUsage(chunks)).toEqual({ promptTokens: 12, completionTokens: 130 });
+    expect(lastUsage(chunks)).toEqual({
+      promptTokens: 12,
+      completionTokens: 130,
+      reasoningTokens: 100,
+    });
   });
 
   it("reads a 429's RetryInfo.retryDelay when no Retry-After header is sent", async () => {

@@ -9,7 +9,13 @@ import {
 
 export interface AnthropicReply extends WireReply {
   /** Reported usage (default 10 input + 20 output tokens). */
-  usage?: { input_tokens: number; output_tokens: number };
+  usage?: {
+    input_tokens: number;
+    /** Includes `thinking_tokens`, as the API counts them. */
+    output_tokens: number;
+    /** Extended thinking: a thinking block precedes the text and usage reports this count. */
+    thinking_tokens?: number;
+  };
   /**
    * Streamed replies: the cumulative `output_tokens` of successive `message_delta` events
    * (default one event with `usage.output_tokens`). The last value is the real count.
@@ -49,11 +55,16 @@ export class AnthropicTestServer extends WireTestServer<AnthropicReply> {
       cache_read_input_tokens: 0,
       service_tier: 'standard',
     };
+    const thinking = usage.thinking_tokens !== undefined;
+    const details = thinking
+      ? { output_tokens_details: { thinking_tokens: usage.thinking_tokens } }
+      : {};
+    const thinkingBlock = { type: 'thinking', thinking: 'Let me think…', signature: 'sig-test' };
     if (!req.body?.stream) {
       return this.sendJson(res, 200, {
         ...message,
-        content: [{ type: 'text', text, citations: null }],
-        usage: { ...inputUsage, output_tokens: usage.output_tokens },
+        content: [...(thinking ? [thinkingBlock] : []), { type: 'text', text, citations: null }],
+        usage: { ...inputUsage, output_tokens: usage.output_tokens, ...details },
       });
     }
 
@@ -71,6 +82,23 @@ export class AnthropicTestServer extends WireTestServer<AnthropicReply> {
           },
         }),
       },
+      ...(thinking
+        ? [
+            {
+              data: event('content_block_start', {
+                index: 0,
+                content_block: { type: 'thinking', thinking: '', signature: '' },
+              }),
+            },
+            {
+              data: event('content_block_delta', {
+                index: 0,
+                delta: { type: 'thinking_delta', thinking: thinkingBlock.thinking },
+              }),
+            },
+            { data: event('content_block_stop', { index: 0 }) },
+          ]
+        : []),
       {
         data: event('content_block_start', { index: 0, content_block: { type: 'text', text: '' } }),
       },
@@ -86,7 +114,7 @@ export class AnthropicTestServer extends WireTestServer<AnthropicReply> {
       ...steps.map((output_tokens) => ({
         data: event('message_delta', {
           delta: { stop_reason: 'end_turn', stop_sequence: null },
-          usage: { output_tokens },
+          usage: { output_tokens, ...details },
         }),
       })),
       { data: event('message_stop', {}) },

@@ -40,10 +40,12 @@ export class GeminiTestServer extends WireTestServer<GeminiReply> {
         (usage.candidatesTokenCount ?? 0) +
         (usage.thoughtsTokenCount ?? 0),
     };
-    const response = (piece: string, last: boolean) => ({
+    // A thinking model's first chunk starts with a thought summary part (never shown to users).
+    const thought = usage.thoughtsTokenCount ? [{ text: 'Thinking it over…', thought: true }] : [];
+    const response = (piece: string, last: boolean, first = false) => ({
       candidates: [
         {
-          content: { parts: [{ text: piece }], role: 'model' },
+          content: { parts: [...(first ? thought : []), { text: piece }], role: 'model' },
           index: 0,
           ...(last ? { finishReason: 'STOP' } : {}),
         },
@@ -52,11 +54,11 @@ export class GeminiTestServer extends WireTestServer<GeminiReply> {
       modelVersion: model,
       responseId: 'resp-test',
     });
-    if (method === 'generateContent') return this.sendJson(res, 200, response(text, true));
+    if (method === 'generateContent') return this.sendJson(res, 200, response(text, true, true));
 
     const pieces = this.split(text);
     const frames: SseFrame[] = pieces.map((piece, i) => ({
-      data: `data: ${JSON.stringify(response(piece, i === pieces.length - 1))}\r\n\r\n`,
+      data: `data: ${JSON.stringify(response(piece, i === pieces.length - 1, i === 0))}\r\n\r\n`,
       text: true,
     }));
     await this.sendSse(res, frames);

@@ -11,7 +11,12 @@ export type { RecordedRequest } from './wire-server';
 
 export interface OpenAiReply extends WireReply {
   /** Reported usage (default 10 prompt + 20 completion tokens); `null` sends no usage at all. */
-  usage?: { prompt_tokens: number; completion_tokens: number } | null;
+  usage?: {
+    prompt_tokens: number;
+    /** Reasoning models: includes `completion_tokens_details.reasoning_tokens`. */
+    completion_tokens: number;
+    completion_tokens_details?: { reasoning_tokens: number };
+  } | null;
 }
 
 /**

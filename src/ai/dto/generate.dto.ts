@@ -1,24 +1,20 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
+import { CAPABILITIES, type Capability } from '../model-catalogue';
+import { MAX_OUTPUT_TOKENS, ModelParametersDto } from './model-parameters.dto';
 import {
-  IsInt,
-  IsNumber,
   IsOptional,
   IsUUID,
-  Max,
-  Min,
   ArrayMaxSize,
   ArrayMinSize,
   IsArray,
   IsIn,
   IsString,
-  MaxLength,
   MinLength,
   ValidateNested,
 } from 'class-validator';
 
-/** Spec Limits 4: at most 1000 output tokens per request. */
-export const MAX_OUTPUT_TOKENS = 1000;
+export { MAX_OUTPUT_TOKENS };
 /** Total characters of message content accepted in one request (413 above). */
 export const MAX_CONTENT_CHARS = 200_000;
 
@@ -34,8 +30,12 @@ export class ChatMessageDto {
   content: string;
 }
 
-/** POST /api/ai/generate body (spec AI). */
-export class GenerateDto {
+/**
+ * POST /api/ai/generate and /api/ai/stream body (spec AI), with the custom model parameters
+ * (issue 12 §4): each is the request's, else the chat's settings, else the preferences', else
+ * the default. `modelId` is required only when neither the chat nor the preferences name one.
+ */
+export class GenerateDto extends ModelParametersDto {
   @ApiProperty({ type: [ChatMessageDto], minItems: 1, maxItems: 200 })
   @IsArray()
   @ArrayMinSize(1)
@@ -44,33 +44,10 @@ export class GenerateDto {
   @Type(() => ChatMessageDto)
   messages: ChatMessageDto[];
 
-  @ApiProperty({ example: 'gpt-4o-mini' }) @IsString() @MaxLength(200) modelId: string;
-
   @ApiPropertyOptional({ format: 'uuid', description: 'continue this chat (own or shared)' })
   @IsOptional()
   @IsUUID()
   chatId?: string;
-
-  @ApiPropertyOptional({ minimum: 1, maximum: MAX_OUTPUT_TOKENS, default: MAX_OUTPUT_TOKENS })
-  @IsOptional()
-  @IsInt()
-  @Min(1)
-  @Max(MAX_OUTPUT_TOKENS)
-  maxTokens?: number;
-
-  @ApiPropertyOptional({ minimum: 0, maximum: 2 })
-  @IsOptional()
-  @IsNumber()
-  @Min(0)
-  @Max(2)
-  temperature?: number;
-
-  @ApiPropertyOptional({ minimum: 0, maximum: 1 })
-  @IsOptional()
-  @IsNumber()
-  @Min(0)
-  @Max(1)
-  topP?: number;
 }
 
 /** A realistic generate/stream body for the OpenAPI document. */
@@ -86,7 +63,18 @@ export const GENERATE_EXAMPLE: GenerateDto = {
 
 export class UsageDto {
   @ApiProperty({ type: 'integer', example: 42 }) promptTokens: number;
-  @ApiProperty({ type: 'integer', example: 128 }) completionTokens: number;
+  @ApiProperty({
+    type: 'integer',
+    example: 128,
+    description: 'all generated tokens, reasoning included (billed alike)',
+  })
+  completionTokens: number;
+  @ApiPropertyOptional({
+    type: 'integer',
+    example: 64,
+    description: 'of completionTokens, the reasoning tokens, when the provider reports them',
+  })
+  reasoningTokens?: number;
 }
 
 export class GenerateResultDto {
@@ -95,6 +83,34 @@ export class GenerateResultDto {
   @ApiProperty({ type: 'integer', description: 'credits charged' }) cost: number;
   @ApiProperty({ format: 'uuid', description: 'the chat the exchange was saved in' })
   chatId: string;
+}
+
+export class ParameterRangeDto {
+  @ApiProperty({ example: 0 }) min: number;
+  @ApiProperty({ example: 2 }) max: number;
+}
+
+export class StopRuleDto {
+  @ApiProperty({ type: 'integer', example: 4 }) maxItems: number;
+}
+
+export class SystemPromptRuleDto {
+  @ApiProperty({ type: 'integer', example: 4000 }) maxLength: number;
+}
+
+/**
+ * The parameters a model accepts, with their ranges. A parameter that is absent is not supported
+ * by the model's provider: sending it (or inheriting it from chat settings or preferences) is
+ * 400 UNSUPPORTED_PARAMETER.
+ */
+export class ModelParameterRulesDto {
+  @ApiProperty({ type: ParameterRangeDto }) maxTokens: ParameterRangeDto;
+  @ApiProperty({ type: SystemPromptRuleDto }) systemPrompt: SystemPromptRuleDto;
+  @ApiPropertyOptional({ type: ParameterRangeDto }) temperature?: ParameterRangeDto;
+  @ApiPropertyOptional({ type: ParameterRangeDto }) topP?: ParameterRangeDto;
+  @ApiPropertyOptional({ type: ParameterRangeDto }) presencePenalty?: ParameterRangeDto;
+  @ApiPropertyOptional({ type: ParameterRangeDto }) frequencyPenalty?: ParameterRangeDto;
+  @ApiPropertyOptional({ type: StopRuleDto }) stop?: StopRuleDto;
 }
 
 /** One entry of GET /api/ai/models (spec "Model descriptor", extended form). */
@@ -113,6 +129,14 @@ export class ModelDescriptorDto {
   @ApiPropertyOptional({ description: 'USD per thousand completion tokens' }) outputPrice?: number;
   @ApiProperty({ description: "false when the model's provider has no API key configured" })
   available: boolean;
+  @ApiProperty({ enum: CAPABILITIES, isArray: true, example: ['vision', 'tools'] })
+  capabilities: Capability[];
+  @ApiPropertyOptional({
+    type: 'integer',
+    description: 'reasoning models: thinking tokens per request, held and billed as completion',
+  })
+  reasoningBudget?: number;
+  @ApiProperty({ type: ModelParameterRulesDto }) parameters: ModelParameterRulesDto;
 }
 
 export class ModelsDto {

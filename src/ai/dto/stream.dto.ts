@@ -27,11 +27,12 @@ export type SseEvent = keyof typeof SSE_EVENT_DATA;
 export const SSE_EVENTS = Object.keys(SSE_EVENT_DATA) as SseEvent[];
 
 export const STREAM_DESCRIPTION =
-  'Answers by `Accept`: `text/plain` (default) streams the reply as incremental UTF-8 text; ' +
+  'Answers by `Accept`: `text/plain` streams the reply as incremental UTF-8 text; ' +
   '`text/event-stream` sends Server-Sent Events: `: ping` comments until the first token, ' +
   'then `event: delta` `data: StreamDeltaDto` per chunk, and one `event: done` ' +
   '`data: StreamDoneDto` or one `event: error` `data: ErrorDto` (a failure after the stream ' +
-  'opened). Failures before the stream opens answer JSON with their status.';
+  'opened). An `Accept` naming neither follows the preferred `streamFormat` (default text). ' +
+  'Failures before the stream opens answer JSON with their status.';
 
 /**
  * The 200 of POST /api/ai/stream: `text/plain`, and `text/event-stream` whose schema names each

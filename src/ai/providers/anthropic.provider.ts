@@ -11,8 +11,9 @@ const LABEL = 'Anthropic';
 
 /**
  * Adapter over the official `@anthropic-ai/sdk` (Messages API). ANTHROPIC_BASE_URL replaces the
- * SDK's host (without `/v1`). No SDK retries. SDK 1.12 has no `temperature`/`top_p` params, so
- * those request fields are not sent to Anthropic.
+ * SDK's host (without `/v1`). No SDK retries. SDK 1.12 has no `temperature`/`top_p` or penalty
+ * params: the catalogue marks them unsupported for Anthropic, so admission refuses them (400
+ * UNSUPPORTED_PARAMETER) and they never reach this adapter.
  */
 @Injectable()
 export class AnthropicProvider implements ModelProvider {
@@ -46,6 +47,7 @@ export class AnthropicProvider implements ModelProvider {
           message.usage,
           message.usage?.output_tokens,
           usageFallback(req.messages, text),
+          message.usage?.output_tokens_details?.thinking_tokens,
         ),
       };
     } catch (err) {
@@ -64,6 +66,7 @@ export class AnthropicProvider implements ModelProvider {
     let text = '';
     let input: AnthropicInputUsage | undefined;
     let outputTokens: number | undefined;
+    let thinkingTokens: number | undefined;
     let stopped = false;
     try {
       const stream = await client.messages.create(
@@ -94,8 +97,11 @@ export class AnthropicProvider implements ModelProvider {
               };
             }
             outputTokens = u.output_tokens;
+            thinkingTokens = u.output_tokens_details?.thinking_tokens ?? thinkingTokens;
             const fallback = usageFallback(req.messages, text);
-            yield { usage: normaliseAnthropicUsage(input, outputTokens, fallback) };
+            yield {
+              usage: normaliseAnthropicUsage(input, outputTokens, fallback, thinkingTokens),
+            };
             break;
           }
           case 'message_stop':
@@ -119,7 +125,11 @@ export class AnthropicProvider implements ModelProvider {
   }
 }
 
-/** Request body shared by generate and stream: system messages joined into `system`. */
+/**
+ * Request body shared by generate and stream: system messages joined into `system`, `stop` as
+ * `stop_sequences`. A reasoning budget turns on extended thinking (`budget_tokens`), and since
+ * thinking counts toward `max_tokens`, that becomes maxTokens + the budget.
+ */
 function params(req: GenerateRequest) {
   const system = req.messages
     .filter((m) => m.role === 'system')
@@ -127,7 +137,11 @@ function params(req: GenerateRequest) {
     .join('\n\n');
   return {
     model: req.model,
-    max_tokens: req.maxTokens,
+    max_tokens: req.maxTokens + (req.reasoningBudget ?? 0),
+    ...(req.reasoningBudget
+      ? { thinking: { type: 'enabled' as const, budget_tokens: req.reasoningBudget } }
+      : {}),
+    ...(req.stop?.length ? { stop_sequences: req.stop } : {}),
     ...(system ? { system } : {}),
     messages: req.messages
       .filter((m) => m.role !== 'system')

@@ -102,7 +102,9 @@ export class GoogleProvider implements ModelProvider {
 
 /**
  * The request: system messages joined into `config.systemInstruction`, `assistant` turns as
- * role `model`. `fetch` is the per-call recording fetch (see recordRetryAfter).
+ * role `model`, the sampling fields in `config` (undefined ones are not sent). A reasoning budget
+ * is `thinkingConfig.thinkingBudget`; thinking counts toward `maxOutputTokens`, which becomes
+ * maxTokens + the budget. `fetch` is the per-call recording fetch (see recordRetryAfter).
  */
 function params(req: GenerateRequest, fetch: typeof globalThis.fetch): GenerateContentParameters {
   const system = req.messages
@@ -120,9 +122,13 @@ function params(req: GenerateRequest, fetch: typeof globalThis.fetch): GenerateC
     contents,
     config: {
       ...(system ? { systemInstruction: system } : {}),
-      maxOutputTokens: req.maxTokens,
+      maxOutputTokens: req.maxTokens + (req.reasoningBudget ?? 0),
       temperature: req.temperature,
       topP: req.topP,
+      presencePenalty: req.presencePenalty,
+      frequencyPenalty: req.frequencyPenalty,
+      ...(req.stop?.length ? { stopSequences: req.stop } : {}),
+      ...(req.reasoningBudget ? { thinkingConfig: { thinkingBudget: req.reasoningBudget } } : {}),
       abortSignal: req.signal,
       automaticContinuation: false,
       httpOptions: { fetch },

@@ -11,6 +11,17 @@ export interface GenerateRequest {
   temperature?: number;
   /** Nucleus sampling, 0..1. */
   topP?: number;
+  /** −2..2 (OpenAI, Gemini). */
+  presencePenalty?: number;
+  /** −2..2 (OpenAI, Gemini). */
+  frequencyPenalty?: number;
+  /** Stop sequences, at most 4. */
+  stop?: string[];
+  /**
+   * Reasoning models: thinking tokens allowed on top of `maxTokens`; the adapter raises the
+   * provider's output limit by this much and sets its thinking budget to it.
+   */
+  reasoningBudget?: number;
   /** Aborts the upstream HTTP request (client disconnect). */
   signal?: AbortSignal;
 }

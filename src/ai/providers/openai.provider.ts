@@ -89,7 +89,11 @@ export class OpenAiProvider implements ModelProvider {
     return this.client;
   }
 
-  /** The body fields shared by generate and stream; undefined sampling fields are not sent. */
+  /**
+   * The body fields shared by generate and stream; undefined fields are not sent. Reasoning
+   * models take `max_completion_tokens` (it covers reasoning and visible tokens, so it is
+   * maxTokens + the reasoning budget) and refuse `max_tokens`; the others keep `max_tokens`.
+   */
   private params(req: GenerateRequest) {
     return {
       model: req.model,
@@ -97,9 +101,14 @@ export class OpenAiProvider implements ModelProvider {
         role: m.role as 'user' | 'assistant' | 'system',
         content: m.content,
       })),
-      max_tokens: req.maxTokens,
+      ...(req.reasoningBudget
+        ? { max_completion_tokens: req.maxTokens + req.reasoningBudget }
+        : { max_tokens: req.maxTokens }),
       temperature: req.temperature,
       top_p: req.topP,
+      presence_penalty: req.presencePenalty,
+      frequency_penalty: req.frequencyPenalty,
+      stop: req.stop,
     };
   }
 }

@@ -110,6 +110,7 @@ describe('normaliseGeminiUsage', () => {
     expect(normaliseGeminiUsage(usageMetadata, noChars)).toEqual({
       promptTokens: 12,
       completionTokens: 130,
+      reasoningTokens: 100,
     });
   });
 
@@ -120,6 +121,7 @@ describe('normaliseGeminiUsage', () => {
     expect(normaliseGeminiUsage({ promptTokenCount: 7, thoughtsTokenCount: 4 }, noChars)).toEqual({
       promptTokens: 7,
       completionTokens: 4,
+      reasoningTokens: 4,
     });
   });
 
@@ -132,6 +134,43 @@ describe('normaliseGeminiUsage', () => {
     expect(normaliseGeminiUsage({ promptTokenCount: 3 }, chars)).toEqual({
       promptTokens: 3,
       completionTokens: 4,
+    });
+  });
+});
+
+// Reasoning models bill their reasoning tokens as completion tokens, exactly once.
+describe('reasoning tokens, per provider', () => {
+  it('OpenAI: reasoning_tokens are already inside completion_tokens, never added again', () => {
+    const usage = {
+      prompt_tokens: 100,
+      completion_tokens: 700,
+      completion_tokens_details: { reasoning_tokens: 640 },
+    };
+    expect(normaliseOpenAiUsage(usage, noChars)).toEqual({
+      promptTokens: 100,
+      completionTokens: 700,
+      reasoningTokens: 640,
+    });
+  });
+
+  it('Anthropic: output_tokens already include the thinking tokens', () => {
+    expect(normaliseAnthropicUsage({ input_tokens: 50 }, 1500, noChars, 1200)).toEqual({
+      promptTokens: 50,
+      completionTokens: 1500,
+      reasoningTokens: 1200,
+    });
+    expect(normaliseAnthropicUsage({ input_tokens: 50 }, 30, noChars, null)).toEqual({
+      promptTokens: 50,
+      completionTokens: 30,
+    });
+  });
+
+  it('Gemini: thoughtsTokenCount is added to candidatesTokenCount (it is not inside it)', () => {
+    const usage = { promptTokenCount: 8, candidatesTokenCount: 40, thoughtsTokenCount: 900 };
+    expect(normaliseGeminiUsage(usage, noChars)).toEqual({
+      promptTokens: 8,
+      completionTokens: 940,
+      reasoningTokens: 900,
     });
   });
 });

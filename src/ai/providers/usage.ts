@@ -4,6 +4,13 @@ import { codePoints, type ChatMessageInput, type TokenUsage } from '../../credit
  * Usage normalisation for every provider: each SDK reports tokens in its own shape, and all of
  * them become `{promptTokens, completionTokens}` (non-negative integers, the basis of the charge).
  * A count the provider leaves out is estimated as ceil(characters / 4) rather than charged as 0.
+ *
+ * Reasoning models bill their reasoning tokens as completion tokens (spec v1.1.0 "newer model
+ * families"). Where they sit differs per provider, so each rule is here:
+ * - OpenAI `completion_tokens` already includes `completion_tokens_details.reasoning_tokens`;
+ * - Anthropic `output_tokens` already includes the thinking (`output_tokens_details.thinking_tokens`);
+ * - Gemini `candidatesTokenCount` does NOT include `thoughtsTokenCount`: they are added.
+ * `reasoningTokens` reports that part for information; it is never added a second time.
  */
 
 /** Characters (Unicode code points) of the prompt and the reply, for the fallback estimate. */
@@ -29,8 +36,16 @@ const estimate = (chars: number): number => Math.ceil(chars / 4);
 /** OpenAI's `usage` object (chat completions, and the last streamed chunk with `include_usage`). */
 export interface OpenAiUsage {
   prompt_tokens?: number | null;
+  /** Includes the reasoning tokens. */
   completion_tokens?: number | null;
+  completion_tokens_details?: { reasoning_tokens?: number | null } | null;
 }
+
+/** `{reasoningTokens}` when a count was reported, else nothing (no key). */
+const reasoning = (n: number | null | undefined): { reasoningTokens?: number } => {
+  const count = whole(n);
+  return count === undefined ? {} : { reasoningTokens: count };
+};
 
 /**
  * `{promptTokens, completionTokens}` from OpenAI's usage. When an OpenAI-compatible server
@@ -43,6 +58,7 @@ export function normaliseOpenAiUsage(
   return {
     promptTokens: whole(usage?.prompt_tokens) ?? estimate(fallback.promptChars),
     completionTokens: whole(usage?.completion_tokens) ?? estimate(fallback.completionChars),
+    ...reasoning(usage?.completion_tokens_details?.reasoning_tokens),
   };
 }
 
@@ -59,12 +75,14 @@ export interface AnthropicInputUsage {
 /**
  * `{promptTokens, completionTokens}` from Anthropic's usage. `lastOutputTokens` is the reply's
  * `usage.output_tokens`, or in a stream the LAST `message_delta.usage.output_tokens`: that value
- * is cumulative, so the deltas must never be summed.
+ * is cumulative, so the deltas must never be summed. It includes the extended-thinking tokens;
+ * `thinkingTokens` (`output_tokens_details.thinking_tokens`, of the same event) only reports them.
  */
 export function normaliseAnthropicUsage(
   input: AnthropicInputUsage | null | undefined,
   lastOutputTokens: number | null | undefined,
   fallback: UsageFallback,
+  thinkingTokens?: number | null,
 ): TokenUsage {
   const inputTokens = whole(input?.input_tokens);
   return {
@@ -75,6 +93,7 @@ export function normaliseAnthropicUsage(
           (whole(input?.cache_creation_input_tokens) ?? 0) +
           (whole(input?.cache_read_input_tokens) ?? 0),
     completionTokens: whole(lastOutputTokens) ?? estimate(fallback.completionChars),
+    ...reasoning(thinkingTokens),
   };
 }
 
@@ -103,5 +122,6 @@ export function normaliseGeminiUsage(
       candidates === undefined && thoughts === undefined
         ? estimate(fallback.completionChars)
         : (candidates ?? 0) + (thoughts ?? 0),
+    ...reasoning(thoughts),
   };
 }

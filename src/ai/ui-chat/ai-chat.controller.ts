@@ -42,7 +42,10 @@ export class AiChatController {
     errors: [
       {
         status: 400,
-        description: 'Invalid messages, or unknown `modelId` (`code`: UNKNOWN_MODEL)',
+        description:
+          'Invalid messages or parameters (`VALIDATION_FAILED`, also for `modelId` named ' +
+          'nowhere), unknown `modelId` (`UNKNOWN_MODEL`), or a parameter the model does not ' +
+          'accept (`UNSUPPORTED_PARAMETER`)',
       },
       402,
       { status: 404, description: "`id` is another user's chat (`code`: NOT_FOUND)" },
@@ -74,15 +77,9 @@ export class AiChatController {
   ): Promise<void> {
     const messages = toChatMessages(body.messages);
     const existing = (await this.chats.clientChatId(user, body.id)) === 'existing';
-    const { modelId, maxTokens, temperature, topP } = body;
-    const dto = {
-      messages,
-      modelId,
-      maxTokens,
-      temperature,
-      topP,
-      chatId: existing ? body.id : undefined,
-    };
+    // eslint-disable-next-line @typescript-eslint/no-unused-vars
+    const { id, messages: _ui, trigger, messageId, ...parameters } = body;
+    const dto = { ...parameters, messages, chatId: existing ? id : undefined };
     const sink = new UiMessageStreamSink(res, (err) => this.errors.present(err, req), this.pingMs);
     await streamTo(res, sink, (signal) =>
       this.ai.stream(user, dto, sink, signal, new ServerTiming(arrivalOf(req)), body.id),

@@ -47,8 +47,9 @@ export class UiMessageDto {
 
 /**
  * POST /api/ai/chat body: the AI SDK chat transport's request (`{id, messages, trigger,
- * messageId}`) plus our fields, sent with the transport's `body` option (`modelId`, and
- * optionally `maxTokens`, `temperature`, `topP` as in /api/ai/generate).
+ * messageId}`) plus our fields, sent with the transport's `body` option: the model parameters
+ * of /api/ai/generate (`modelId`, `temperature`, `topP`, `maxTokens`, `systemPrompt`,
+ * `presencePenalty`, `frequencyPenalty`, `stop`), each optional as there.
  */
 export class UiChatDto extends OmitType(GenerateDto, ['messages', 'chatId'] as const) {
   @ApiProperty({

@@ -1,6 +1,16 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { Transform } from 'class-transformer';
-import { ArrayMaxSize, IsArray, IsIn, IsOptional, IsUUID, ValidateIf } from 'class-validator';
+import { Transform, Type } from 'class-transformer';
+import {
+  ArrayMaxSize,
+  IsArray,
+  IsIn,
+  IsObject,
+  IsOptional,
+  IsUUID,
+  ValidateIf,
+  ValidateNested,
+} from 'class-validator';
+import { ModelParametersDto } from '../../ai/dto/model-parameters.dto';
 import { PageQueryDto } from '../../common/pagination/pagination';
 import { IsBoundedString } from '../../common/validation/validators';
 import type { Chat } from '../chat.entity';
@@ -9,6 +19,28 @@ import { MESSAGE_ROLES, type Message, type MessageRole } from '../message.entity
 /** POST /api/chats and PATCH /api/chats/{id}: a title of 1 to 200 characters. */
 export class ChatTitleDto {
   @IsBoundedString(1, 200) title: string;
+}
+
+/** A chat's model parameters (issue 12 §4): the AI request's fields, each optional. */
+export class ChatSettingsDto extends ModelParametersDto {}
+
+/**
+ * PATCH /api/chats/{id}: a new title, new settings (replacing the old; `{}` clears them), or
+ * both. Settings are checked against their model (or, without one, stored as they are and
+ * checked when a request uses them).
+ */
+export class UpdateChatDto {
+  @IsBoundedString(1, 200, true) title?: string;
+
+  @ApiPropertyOptional({
+    type: ChatSettingsDto,
+    description: 'replaces the settings; `{}` clears them',
+  })
+  @IsOptional()
+  @IsObject()
+  @ValidateNested()
+  @Type(() => ChatSettingsDto)
+  settings?: ChatSettingsDto;
 }
 
 /** GET /api/chats: `scope=all` adds the chats shared with the caller's teams. */
@@ -66,6 +98,11 @@ export class ChatDto {
     description: 'team it is shared with',
   })
   teamId: string | null;
+  @ApiProperty({
+    type: ChatSettingsDto,
+    description: 'model parameters for replies in this chat (`{}`: none)',
+  })
+  settings: ChatSettingsDto;
   @ApiProperty() createdAt: string;
   @ApiProperty() updatedAt: string;
   @ApiProperty({ type: [ChatTagDto], description: "the caller's own tags on it, by name" })
@@ -90,6 +127,7 @@ export function mapChat(chat: Chat, tags: ChatTagDto[], messages?: Message[]): C
     title: chat.title,
     userId: chat.userId,
     teamId: chat.teamId,
+    settings: chat.settings ?? {},
     createdAt: chat.createdAt.toISOString(),
     updatedAt: chat.updatedAt.toISOString(),
     tags,

@@ -1,3 +1,4 @@
+import type { Locale } from '../../i18n/locale';
 import type { Role } from '../../users/user.entity';
 
 /** Spec "Session user": the authenticated caller, attached to the request by the JWT guard. */
@@ -8,6 +9,8 @@ export interface SessionUser {
   role: Role;
   /** Session expiry in Unix seconds (the token's `exp`). */
   exp?: number;
+  /** The language stored in the user's preferences; used when a request names none. */
+  locale?: Locale;
 }
 
 /**

@@ -55,6 +55,8 @@ export enum ErrorCode {
   LIMIT_REACHED = 'LIMIT_REACHED',
   /** Tags: the caller already has a tag of that name (case-insensitively). */
   TAG_NAME_TAKEN = 'TAG_NAME_TAKEN',
+  /** AI: a model parameter the model's provider does not accept (never silently dropped). */
+  UNSUPPORTED_PARAMETER = 'UNSUPPORTED_PARAMETER',
 }
 
 /** The one exhaustive mapping from code to HTTP status (a new code cannot go unmapped). */
@@ -104,6 +106,7 @@ export const ERROR_STATUS: Record<ErrorCode, HttpStatus> = {
   PASSWORD_NOT_SET: HttpStatus.CONFLICT,
   LIMIT_REACHED: HttpStatus.CONFLICT,
   TAG_NAME_TAKEN: HttpStatus.CONFLICT,
+  UNSUPPORTED_PARAMETER: HttpStatus.BAD_REQUEST,
 };
 
 /** A domain error: services throw it, the global filter maps `code` to a status and body. */

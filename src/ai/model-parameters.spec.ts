@@ -1,0 +1,76 @@
+import { AppError } from '../common/errors/app-error';
+import { ValidationFailedError } from '../common/validation/validation.pipe';
+import { checkParameters, parameterRules, resolveParameters } from './model-parameters';
+
+describe('resolveParameters (issue 12 §4 precedence)', () => {
+  it('takes each field from the request, else the chat, else the preferences, else the default', () => {
+    const r = resolveParameters(
+      { topP: 0.1 },
+      { modelId: 'chat-model', temperature: 0.2, topP: 0.9 },
+      { defaultModelId: 'pref-model', temperature: 0.3, maxTokens: 300, systemPrompt: 'P' },
+    );
+    expect(r.modelId).toBe('chat-model');
+    expect(r.values).toEqual({ topP: 0.1, temperature: 0.2, maxTokens: 300, systemPrompt: 'P' });
+    expect(r.sources).toEqual({
+      modelId: 'chat',
+      topP: 'request',
+      temperature: 'chat',
+      maxTokens: 'preferences',
+      systemPrompt: 'preferences',
+    });
+  });
+
+  it('defaults maxTokens to 1000 and leaves the rest unset; no model anywhere is undefined', () => {
+    const r = resolveParameters({}, null, null);
+    expect(r).toEqual({
+      modelId: undefined,
+      values: { maxTokens: 1000 },
+      sources: { maxTokens: 'default' },
+    });
+  });
+
+  it('treats null as unset (a cleared preference does not hide a lower layer)', () => {
+    const chat = { temperature: null as unknown as number };
+    expect(resolveParameters({}, chat, { temperature: 0.5 }).values.temperature).toBe(0.5);
+  });
+});
+
+describe('checkParameters', () => {
+  const openai = parameterRules('openai', false);
+  it('accepts values inside the ranges', () => {
+    expect(() =>
+      checkParameters('m', openai, { temperature: 2, topP: 0, presencePenalty: -2, stop: ['a'] }),
+    ).not.toThrow();
+  });
+
+  it('refuses what the provider lacks with UNSUPPORTED_PARAMETER, naming the source', () => {
+    const anthropic = parameterRules('anthropic', false);
+    const err = (() => {
+      try {
+        checkParameters(
+          'claude',
+          anthropic,
+          { frequencyPenalty: 1 },
+          { frequencyPenalty: 'preferences' },
+        );
+      } catch (e) {
+        return e;
+      }
+    })() as AppError;
+    expect(err).toBeInstanceOf(AppError);
+    expect(err.code).toBe('UNSUPPORTED_PARAMETER');
+    expect(err.message).toBe('frequencyPenalty (from your preferences) is not supported by claude');
+    // Reasoning OpenAI models take no sampling field at all.
+    expect(() => checkParameters('o', parameterRules('openai', true), { topP: 1 })).toThrow(
+      AppError,
+    );
+  });
+
+  it('refuses a value out of the model range with VALIDATION_FAILED naming the field', () => {
+    const tight = { ...openai, temperature: { min: 0, max: 1 } };
+    expect(() => checkParameters('m', tight, { temperature: 1.5 })).toThrow(ValidationFailedError);
+    expect(() => checkParameters('m', tight, { temperature: 1.5 })).toThrow(
+      'temperature (from the request) must be between 0 and 1 for m',
+    );
+  });
+});

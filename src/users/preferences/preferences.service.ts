@@ -1,0 +1,80 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource } from 'typeorm';
+import { ModelCatalogue } from '../../ai/model-catalogue';
+import { checkParameters } from '../../ai/model-parameters';
+import { AppError, ErrorCode } from '../../common/errors/app-error';
+import { ValidationFailedError } from '../../common/validation/validation.pipe';
+import { preparedQuery } from '../../database/prepared';
+import {
+  mapPreferences,
+  type PreferencesDto,
+  type StoredPreferences,
+  toStored,
+  type UpdatePreferencesDto,
+} from './preferences.dto';
+
+/**
+ * The preference panel (issue 12 §3): one JSONB document in `users.preferences`, null until the
+ * first PUT. The stored `locale` also reaches the session user (UsersService.findSessionUser),
+ * so translated errors follow it when a request names no language.
+ */
+@Injectable()
+export class PreferencesService {
+  constructor(
+    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly catalogue: ModelCatalogue,
+  ) {}
+
+  /** What user `userId` stored (null: nothing yet). One indexed row, one column. */
+  async stored(userId: string): Promise<StoredPreferences | null> {
+    const [row] = await preparedQuery<{ preferences: StoredPreferences | null }>(
+      this.dataSource,
+      'SELECT preferences FROM users WHERE id = $1',
+      [userId],
+    );
+    if (!row) throw new AppError(ErrorCode.USER_NOT_FOUND, 'User not found');
+    return row.preferences;
+  }
+
+  /** Every field, with defaults where nothing is stored. */
+  async get(userId: string): Promise<PreferencesDto> {
+    return mapPreferences(await this.stored(userId));
+  }
+
+  /**
+   * Replaces the stored preferences with `dto` (absent and null fields go back to their
+   * defaults). Throws ValidationFailedError (400) naming `defaultModelId` when it is not a model
+   * of the catalogue, or not available, and AppError UNSUPPORTED_PARAMETER (400) or
+   * ValidationFailedError (naming the field) when that model does not take a preferred value.
+   */
+  async put(userId: string, dto: UpdatePreferencesDto): Promise<PreferencesDto> {
+    const stored = toStored(dto);
+    if (stored.defaultModelId !== undefined) {
+      const model = this.catalogue.find(stored.defaultModelId);
+      if (!model) {
+        throw new ValidationFailedError([
+          {
+            property: 'defaultModelId',
+            constraint: 'knownModel',
+            message: `defaultModelId: unknown or unavailable model "${stored.defaultModelId}"`,
+          },
+        ]);
+      }
+      // The default model must take the preferred values (another model is checked when used).
+      const { temperature, topP, maxTokens, systemPrompt } = stored;
+      const values = { temperature, topP, maxTokens, systemPrompt };
+      checkParameters(model.id, model.parameters, values, {
+        temperature: 'preferences',
+        topP: 'preferences',
+        maxTokens: 'preferences',
+        systemPrompt: 'preferences',
+      });
+    }
+    await this.dataSource.query(`UPDATE users SET preferences = $2::jsonb WHERE id = $1`, [
+      userId,
+      JSON.stringify(stored),
+    ]);
+    return mapPreferences(stored);
+  }
+}
