@@ -163,10 +163,12 @@ describe.each(UPLOAD_DRIVERS)('Uploads: large files stream to %s storage (v1.3.0
     const [row] = await t.db.query(`SELECT size FROM uploads WHERE filename = $1`, [filename]);
     expect(Number(row.size)).toBe(FILE_BYTES);
     // Holding the file (memory storage, a buffered body) would add 50 MB of array buffers while
-    // it arrives. RSS is the looser check: the allocator keeps pages freed during the transfer.
+    // it arrives: that is the precise check. RSS is the looser one: the allocator keeps pages
+    // freed during the transfer, and this process also runs the local S3 server, so on a busy
+    // machine (GC running late) it was seen at up to 1.34× the file; the bound is 1.5×.
     expect(growth.samples).toBeGreaterThanOrEqual(2);
     expect(growth.buffers).toBeLessThan(MAX_BUFFERS[driver]);
-    expect(growth.rss).toBeLessThan(FILE_BYTES);
+    expect(growth.rss).toBeLessThan(1.5 * FILE_BYTES);
   }, 180_000); // 50 MB through the S3 protocol: minutes, not seconds, on a loaded 2-core machine
 
   it('removes the partial file when the client aborts mid-upload', async () => {
