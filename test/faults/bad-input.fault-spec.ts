@@ -165,6 +165,9 @@ describe('bad input sweep over the OpenAPI document', () => {
     ],
     ['a denormal amount', '/api/payment/create-payment-intent', '{"amount":3e-323}', {}, false],
     ['5 000 nested arrays', '/api/chats', '['.repeat(5000) + ']'.repeat(5000), {}, false],
+    // PostgreSQL cannot store U+0000 in text (found on PUT /api/user/profile's name).
+    ['a NUL character in text', '/api/chats', '{"title":"a\\u0000b"}', {}, false],
+    ['a NUL character in a key', '/api/chats', '{"title":"ok","\\u0000":1}', {}, false],
     [
       '3 000 nested objects',
       '/api/chats',

@@ -34,34 +34,39 @@ function flatten(errors: ValidationError[], prefix = ''): Violation[] {
  */
 export const MAX_INPUT_DEPTH = 32;
 
-/** True when `value` nests arrays or objects more than `limit` deep (iterative: no recursion). */
-function nestedDeeperThan(value: unknown, limit: number): boolean {
+/**
+ * What makes `value` unacceptable before any DTO rule: arrays or objects nested more than
+ * `limit` deep, or a string (value or key) holding U+0000, which PostgreSQL cannot store in text
+ * (it would fail the statement: a 500 instead of a 400). Iterative: no recursion.
+ */
+function inputProblem(value: unknown, limit: number): string | undefined {
   const stack: [unknown, number][] = [[value, 0]];
   while (stack.length) {
     const [v, depth] = stack.pop()!;
+    if (typeof v === 'string') {
+      if (v.includes('\u0000')) return 'Text must not contain the NUL character (U+0000)';
+      continue;
+    }
     if (v === null || typeof v !== 'object') continue;
-    if (depth >= limit) return true;
-    for (const child of Object.values(v)) stack.push([child, depth + 1]);
+    if (depth >= limit) return `Input is nested deeper than ${limit} levels`;
+    for (const [key, child] of Object.entries(v)) stack.push([key, depth], [child, depth + 1]);
   }
-  return false;
+  return undefined;
 }
 
-/** ValidationPipe that first refuses input nested deeper than MAX_INPUT_DEPTH. */
+/** ValidationPipe that first refuses input too deep or holding NUL characters (inputProblem). */
 class DepthLimitedValidationPipe extends ValidationPipe {
   async transform(value: unknown, metadata: ArgumentMetadata): Promise<unknown> {
-    if (nestedDeeperThan(value, MAX_INPUT_DEPTH))
-      throw new AppError(
-        ErrorCode.VALIDATION_FAILED,
-        `Input is nested deeper than ${MAX_INPUT_DEPTH} levels`,
-      );
+    const problem = inputProblem(value, MAX_INPUT_DEPTH);
+    if (problem) throw new AppError(ErrorCode.VALIDATION_FAILED, problem);
     return super.transform(value, metadata);
   }
 }
 
 /**
  * Global validation: unknown fields are refused (no mass assignment), values are transformed to
- * their DTO types, input nested deeper than MAX_INPUT_DEPTH is refused, and failures answer 400
- * `{error, code: "VALIDATION_FAILED"}`.
+ * their DTO types, input nested deeper than MAX_INPUT_DEPTH or holding U+0000 is refused, and
+ * failures answer 400 `{error, code: "VALIDATION_FAILED"}`.
  */
 export function createValidationPipe(): ValidationPipe {
   return new DepthLimitedValidationPipe({
