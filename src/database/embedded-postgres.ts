@@ -17,6 +17,8 @@ export interface EmbeddedOptions {
   port: number;
   /** The variable that sets `dir`, named in error messages (default EMBEDDED_PG_DIR). */
   dirSetting?: string;
+  /** The variable that sets `port`, named in error messages (default EMBEDDED_PG_PORT). */
+  portSetting?: string;
   /** Called with the server's own log lines; silent by default. */
   onLog?: (line: string) => void;
 }
@@ -65,7 +67,7 @@ export async function startEmbeddedPostgres(opts: EmbeddedOptions): Promise<Embe
     throw new StaleEmbeddedServerError(
       `Embedded PostgreSQL could not start on port ${opts.port} with data in ${dir}` +
         (err ? `: ${String(err)}` : '') +
-        '. Another process probably holds the port; stop it or set EMBEDDED_PG_PORT or DATABASE_URL.',
+        `. Another process probably holds the port; stop it or set ${opts.portSetting ?? 'EMBEDDED_PG_PORT'} or DATABASE_URL.`,
     );
   }
   return {

@@ -21,6 +21,7 @@ export default async function globalSetup(): Promise<void> {
       dir: process.env.EMBEDDED_PG_TEST_DIR ?? '.data/pg-test',
       port: Number(process.env.EMBEDDED_PG_TEST_PORT ?? 54330),
       dirSetting: 'EMBEDDED_PG_TEST_DIR',
+      portSetting: 'EMBEDDED_PG_TEST_PORT',
     }).catch(exitOnStartupError);
     (globalThis as { __EMBEDDED_PG__?: unknown }).__EMBEDDED_PG__ = server;
     process.env.TEST_PG_URL = `${server.baseUrl}/postgres`;

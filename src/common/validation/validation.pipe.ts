@@ -54,10 +54,15 @@ function inputProblem(value: unknown, limit: number): string | undefined {
   return undefined;
 }
 
-/** ValidationPipe that first refuses input too deep or holding NUL characters (inputProblem). */
+/**
+ * ValidationPipe that first refuses a body or query too deep or holding NUL characters
+ * (inputProblem). Route parameters are left to their own pipes and lookups (a file name with
+ * %00 is simply not found, as before).
+ */
 class DepthLimitedValidationPipe extends ValidationPipe {
   async transform(value: unknown, metadata: ArgumentMetadata): Promise<unknown> {
-    const problem = inputProblem(value, MAX_INPUT_DEPTH);
+    const checked = metadata.type === 'body' || metadata.type === 'query';
+    const problem = checked ? inputProblem(value, MAX_INPUT_DEPTH) : undefined;
     if (problem) throw new AppError(ErrorCode.VALIDATION_FAILED, problem);
     return super.transform(value, metadata);
   }
