@@ -11,11 +11,9 @@ import {
   Min,
   MinLength,
 } from 'class-validator';
+import { MAX_OUTPUT_TOKENS, MAX_SYSTEM_PROMPT } from '../../common/limits';
 
-/** Spec Limits 4: at most 1000 output tokens per request. */
-export const MAX_OUTPUT_TOKENS = 1000;
-/** Longest system prompt of a request, chat settings or preferences (characters). */
-export const MAX_SYSTEM_PROMPT = 4000;
+export { MAX_OUTPUT_TOKENS, MAX_SYSTEM_PROMPT };
 /** Most stop sequences any provider accepts on every model (OpenAI: 4). */
 export const MAX_STOP_SEQUENCES = 4;
 

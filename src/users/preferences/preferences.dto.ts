@@ -10,17 +10,13 @@ import {
   Min,
   MinLength,
 } from 'class-validator';
+import { MAX_OUTPUT_TOKENS, MAX_SYSTEM_PROMPT } from '../../common/limits';
 import { LOCALES, type Locale } from '../../i18n/locale';
 
 export const THEMES = ['system', 'light', 'dark'] as const;
 export type Theme = (typeof THEMES)[number];
 export const STREAM_FORMATS = ['text', 'sse'] as const;
 export type StreamFormat = (typeof STREAM_FORMATS)[number];
-
-/** Longest system prompt kept in preferences or chat settings (characters). */
-export const MAX_SYSTEM_PROMPT_CHARS = 4000;
-/** Spec Limits 4: at most 1000 output tokens per request (also the default). */
-export const PREFERENCE_MAX_TOKENS = 1000;
 
 /**
  * PUT /api/user/preferences: every field optional. The body replaces what is stored, so a field
@@ -68,13 +64,13 @@ export class UpdatePreferencesDto {
   @IsOptional()
   @IsInt()
   @Min(1)
-  @Max(PREFERENCE_MAX_TOKENS)
+  @Max(MAX_OUTPUT_TOKENS)
   maxTokens?: number | null;
 
-  @ApiPropertyOptional({ nullable: true, type: String, maxLength: MAX_SYSTEM_PROMPT_CHARS })
+  @ApiPropertyOptional({ nullable: true, type: String, maxLength: MAX_SYSTEM_PROMPT })
   @IsOptional()
   @IsString()
-  @MaxLength(MAX_SYSTEM_PROMPT_CHARS)
+  @MaxLength(MAX_SYSTEM_PROMPT)
   systemPrompt?: string | null;
 
   @ApiPropertyOptional({
@@ -108,7 +104,7 @@ export class PreferencesDto {
   temperature: number | null;
   @ApiProperty({ nullable: true, type: Number, description: "null: the model's default" })
   topP: number | null;
-  @ApiProperty({ type: 'integer', default: PREFERENCE_MAX_TOKENS }) maxTokens: number;
+  @ApiProperty({ type: 'integer', default: MAX_OUTPUT_TOKENS }) maxTokens: number;
   @ApiProperty({ nullable: true, type: String }) systemPrompt: string | null;
   @ApiProperty({ enum: STREAM_FORMATS, default: 'text' }) streamFormat: StreamFormat;
 }
@@ -122,7 +118,7 @@ export function mapPreferences(stored: StoredPreferences | null | undefined): Pr
     defaultModelId: p.defaultModelId ?? null,
     temperature: p.temperature ?? null,
     topP: p.topP ?? null,
-    maxTokens: p.maxTokens ?? PREFERENCE_MAX_TOKENS,
+    maxTokens: p.maxTokens ?? MAX_OUTPUT_TOKENS,
     systemPrompt: p.systemPrompt ?? null,
     streamFormat: p.streamFormat ?? 'text',
   };
