@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { QueryFailedError, Repository } from 'typeorm';
@@ -10,6 +9,7 @@ import { TeamsService } from '../teams/teams.service';
 import { ModelCatalogue } from '../ai/model-catalogue';
 import { ValidationFailedError } from '../common/validation/validation.pipe';
 import { Chat } from './chat.entity';
+import { type Exchange, saveExchangeSql } from './chat-exchange.sql';
 import { allTagsSql, chatPageSql, type ChatPageRow } from './chat-list.sql';
 import { chatSettingsToStore } from './chat-settings';
 import type { ChatTagDto, UpdateChatDto } from './dto/chat.dto';
@@ -242,52 +242,15 @@ export class ChatsService {
    * `chatId`: a new chat titled with the first 50 characters of the first message (or
    * DEFAULT_CHAT_TITLE), every input message with its role upper-cased, then the reply as
    * ASSISTANT. With `chatId` (access already checked by the caller): only the last input message
-   * and the reply. `system` messages are never stored. Bumps the chat's `updatedAt`.
+   * and the reply. `system` messages are never stored. Bumps the chat's `updatedAt`. One
+   * statement (saveExchangeSql). Throws NOT_FOUND when the chat was deleted meanwhile.
    */
-  async saveExchange(
-    user: SessionUser,
-    input: {
-      chatId?: string;
-      /** Id for the new chat (lets a stream announce it before saving). */
-      newChatId?: string;
-      messages: { role: string; content: string }[];
-      reply: string;
-    },
-  ): Promise<string> {
-    const stored = input.messages.filter((m) => m.role !== 'system');
-    const toStore = input.chatId ? stored.slice(-1) : stored;
-    const rows = [
-      ...toStore.map((msg) => ({
-        role: msg.role.toUpperCase(),
-        content: msg.content,
-        by: user.id,
-      })),
-      { role: 'ASSISTANT', content: input.reply, by: null },
-    ];
-    // One statement (atomic, one round trip): create or touch the chat, then insert the messages
-    // in order, so `seq` follows the conversation.
-    const chat = input.chatId
-      ? `UPDATE chats SET "updatedAt" = now() WHERE id = $4 RETURNING id`
-      : `INSERT INTO chats (id, title, "userId") VALUES ($4, $5, $6) RETURNING id`;
-    const title = Array.from(stored[0]?.content.trim() ?? '')
-      .slice(0, 50)
-      .join('');
+  async saveExchange(user: SessionUser, input: Exchange): Promise<string> {
+    const q = saveExchangeSql(user.id, input, DEFAULT_CHAT_TITLE);
     const [saved] = await preparedQuery<{ chatId: string }>(
       this.chats.manager.connection,
-      `WITH chat AS (${chat})
-       INSERT INTO messages ("chatId", "userId", role, content)
-       SELECT chat.id, m.by, m.role, m.content
-       FROM chat, unnest($1::uuid[], $2::varchar[], $3::text[]) WITH ORDINALITY AS m(by, role, content, n)
-       ORDER BY m.n
-       RETURNING "chatId"`,
-      [
-        rows.map((r) => r.by),
-        rows.map((r) => r.role),
-        rows.map((r) => r.content),
-        ...(input.chatId
-          ? [input.chatId]
-          : [input.newChatId ?? randomUUID(), title || DEFAULT_CHAT_TITLE, user.id]),
-      ],
+      q.sql,
+      q.params,
     );
     if (!saved) throw chatNotFound(); // deleted while the reply was being generated
     return saved.chatId;
