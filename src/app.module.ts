@@ -6,6 +6,8 @@ import { LoggerModule } from 'nestjs-pino';
 import { AiModule } from './ai/ai.module';
 import { AuthGithubModule } from './auth-github/auth-github.module';
 import { AuthGoogleModule } from './auth-google/auth-google.module';
+import { GatewayModule } from './gateway/gateway.module';
+import { KeysModule } from './keys/keys.module';
 import { AuthModule } from './auth/auth.module';
 import { BillingModule } from './billing/billing.module';
 import { BookmarksModule } from './bookmarks/bookmarks.module';
@@ -80,6 +82,7 @@ export class AppModule {
         CreditsModule,
         UsersModule,
         AuthModule,
+        KeysModule,
         AuthGoogleModule,
         AuthGithubModule,
         TeamsModule,
@@ -88,6 +91,7 @@ export class AppModule {
         BookmarksModule,
         SharesModule,
         AiModule,
+        GatewayModule,
         BillingModule,
         WebhooksModule,
         UploadsModule,

@@ -7,7 +7,7 @@ import { STATUS_CODES } from 'node:http';
 import { Logger } from 'nestjs-pino';
 import { envelopeFor } from './common/envelope/envelope';
 import { stampArrival } from './common/http/arrival';
-import { ErrorDto, ErrorEnvelopeBDto } from './common/openapi/error.dto';
+import { ErrorDto, ErrorEnvelopeBDto, OpenAiErrorDto } from './common/openapi/error.dto';
 import { bodyParserErrors } from './common/errors/all-exceptions.filter';
 import type { AppConfig } from './config/app.config';
 
@@ -43,6 +43,8 @@ const TAGS: [name: string, description: string][] = [
   ['teams', 'Teams, members, invitations and shared chats (envelope B)'],
   ['ai', 'Models, whole and streamed replies, metered in credits'],
   ['credits', 'Balance, daily usage, ledger and cost estimates'],
+  ['api keys', 'Personal API keys for scripts and apps (`Authorization: Bearer sk-…`)'],
+  ['openai-compatible', 'The OpenAI Chat Completions wire protocol under /v1, metered in credits'],
   ['payments', 'Subscriptions, payments, credit purchases, refunds and invoices'],
   ['webhooks', 'Events from the payment processor'],
   ['uploads', 'File uploads and downloads'],
@@ -71,15 +73,19 @@ export function buildOpenApiDocument(app: NestExpressApplication, baseUrl: strin
   for (const [name, description] of TAGS) builder.addTag(name, description);
   const document = SwaggerModule.createDocument(app, builder.build());
   const errorRef = `#/components/schemas/${ErrorDto.name}`;
-  const errorBRef = `#/components/schemas/${ErrorEnvelopeBDto.name}`;
+  const swapTo = {
+    B: `#/components/schemas/${ErrorEnvelopeBDto.name}`,
+    openai: `#/components/schemas/${OpenAiErrorDto.name}`,
+    C: errorRef,
+  };
   for (const [path, item] of Object.entries(document.paths)) {
-    const envelopeB = envelopeFor(path.replace(/\{[^}]+\}/g, 'x')) === 'B';
+    const envelope = envelopeFor(path.replace(/\{[^}]+\}/g, 'x'));
     for (const op of Object.values(item) as { responses?: Record<string, ResponseLike> }[]) {
       for (const [status, response] of Object.entries(op?.responses ?? {})) {
         // OpenAPI requires a description; a typed answer without one gets its reason phrase.
         response.description ||= STATUS_CODES[status] ?? status;
         const schema = response.content?.['application/json']?.schema;
-        if (envelopeB && schema?.$ref === errorRef) schema.$ref = errorBRef;
+        if (schema?.$ref === errorRef) schema.$ref = swapTo[envelope];
       }
     }
   }

@@ -20,6 +20,7 @@ import { SseStreamSink, streamTo, TextStreamSink } from './stream-sinks';
 /** Shared by generate and stream: same body, same failures before the first byte. */
 const GENERATE: Omit<EndpointOptions<GenerateDto>, 'summary'> = {
   access: 'session',
+  scope: 'ai',
   errors: [
     {
       status: 400,

@@ -16,5 +16,6 @@ import { OpenAiProvider } from './providers/openai.provider';
   imports: [CreditsModule, ChatsModule, CatalogueModule, UsersModule],
   controllers: [AiController, AiChatController, EstimateController],
   providers: [AiService, ProviderStrategy, OpenAiProvider, AnthropicProvider, GoogleProvider],
+  exports: [AiService],
 })
 export class AiModule {}

@@ -42,6 +42,14 @@ export interface Admission {
   /** Id of the chat the exchange goes to; a new chat gets this id when it is saved. */
   chatId: string;
   isNewChat: boolean;
+  /** False: settle only, save no chat (`/v1` without `store: true`, issue 14). */
+  store: boolean;
+}
+
+/** Per-call choices of callers other than the `/api/ai` routes. */
+export interface CallOptions {
+  /** Save the exchange as a chat (default true). */
+  store?: boolean;
 }
 
 /** Where a streamed reply goes (text/plain or SSE, see stream-sinks.ts). */
@@ -100,6 +108,7 @@ export class AiService {
     signal?: AbortSignal,
     newChatId?: string,
     preferences?: StoredPreferences | null,
+    options: CallOptions = {},
   ): Promise<Admission> {
     const chars = dto.messages.reduce((n, m) => n + codePoints(m.content), 0);
     if (chars > MAX_CONTENT_CHARS) {
@@ -126,6 +135,7 @@ export class AiService {
       holdAmount(messages, model, values.maxTokens + budget),
       randomUUID(),
       estimate(messages, model),
+      user.apiKey?.id,
     );
     const request: GenerateRequest = {
       model: model.id,
@@ -148,6 +158,7 @@ export class AiService {
       hold,
       chatId: dto.chatId ?? newChatId ?? randomUUID(),
       isNewChat: !dto.chatId,
+      store: options.store ?? true,
     };
   }
 
@@ -156,8 +167,10 @@ export class AiService {
     user: SessionUser,
     dto: GenerateDto,
     timing = new ServerTiming(),
+    preferences?: StoredPreferences | null,
+    options?: CallOptions,
   ): Promise<GenerateResultDto> {
-    const admission = await this.admit(user, dto);
+    const admission = await this.admit(user, dto, undefined, undefined, preferences, options);
     let outcome: Outcome;
     try {
       outcome = await timing.upstream(() =>
@@ -185,8 +198,9 @@ export class AiService {
     timing = new ServerTiming(),
     newChatId?: string,
     preferences?: StoredPreferences | null,
+    options?: CallOptions,
   ): Promise<void> {
-    const a = await this.admit(user, dto, signal, newChatId, preferences);
+    const a = await this.admit(user, dto, signal, newChatId, preferences, options);
     sink.admitted(a.chatId, timing);
     let iterator!: AsyncIterator<StreamChunk>;
     let first: IteratorResult<StreamChunk>;
@@ -252,12 +266,14 @@ export class AiService {
         promptTokens: usage.promptTokens,
         completionTokens: usage.completionTokens,
       }),
-      this.chats.saveExchange(a.user, {
-        chatId: a.isNewChat ? undefined : a.chatId,
-        newChatId: a.isNewChat ? a.chatId : undefined,
-        messages: a.dto.messages,
-        reply: outcome.text,
-      }),
+      a.store
+        ? this.chats.saveExchange(a.user, {
+            chatId: a.isNewChat ? undefined : a.chatId,
+            newChatId: a.isNewChat ? a.chatId : undefined,
+            messages: a.dto.messages,
+            reply: outcome.text,
+          })
+        : undefined,
     ]);
     if (settled.status === 'rejected') throw settled.reason;
     if (saved.status === 'rejected') throw saved.reason;

@@ -30,6 +30,7 @@ export class EstimateController {
   @Endpoint({
     summary: 'Estimate the cost of a message',
     access: 'session',
+    scope: 'ai',
     errors: [{ status: 400, description: 'Invalid input, or unknown `modelId` (UNKNOWN_MODEL)' }],
     body: {
       type: EstimateDto,

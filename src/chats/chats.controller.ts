@@ -41,7 +41,7 @@ export class ChatsController {
   constructor(private readonly chats: ChatsService) {}
 
   @Get()
-  @Endpoint({ summary: 'List my chats', access: 'session' })
+  @Endpoint({ summary: 'List my chats', access: 'session', scope: 'chats:read' })
   @ApiEnvelopeB(ChatDto, { paginated: true, description: 'newest updatedAt first' })
   async list(
     @CurrentUser() user: SessionUser,
@@ -54,6 +54,7 @@ export class ChatsController {
   @Endpoint({
     summary: 'Create a chat',
     access: 'session',
+    scope: 'chats:write',
     body: { type: ChatTitleDto, example: { title: 'Weekend in Lisbon' } },
   })
   @ApiEnvelopeB(ChatDto, { status: 201 })
@@ -62,7 +63,12 @@ export class ChatsController {
   }
 
   @Get(':id')
-  @Endpoint({ summary: 'Read a chat with its messages', access: 'session', errors: [404] })
+  @Endpoint({
+    summary: 'Read a chat with its messages',
+    access: 'session',
+    scope: 'chats:read',
+    errors: [404],
+  })
   @ApiEnvelopeB(ChatDto, { description: 'the owner or a member of its team; with messages' })
   async get(
     @CurrentUser() user: SessionUser,
@@ -79,6 +85,7 @@ export class ChatsController {
       'chat use them where the request names none. With a `modelId`, each value is checked ' +
       'against that model (400 UNSUPPORTED_PARAMETER, or VALIDATION_FAILED naming the field).',
     access: 'session',
+    scope: 'chats:write',
     errors: [403, 404],
     body: {
       type: UpdateChatDto,
@@ -100,7 +107,12 @@ export class ChatsController {
 
   @Delete(':id')
   @HttpCode(200)
-  @Endpoint({ summary: 'Delete a chat', access: 'session', errors: [403, 404] })
+  @Endpoint({
+    summary: 'Delete a chat',
+    access: 'session',
+    scope: 'chats:write',
+    errors: [403, 404],
+  })
   @ApiEnvelopeB(null, { description: 'the owner or a team OWNER/ADMIN' })
   async remove(
     @CurrentUser() user: SessionUser,
@@ -129,7 +141,12 @@ export class ChatsController {
   }
 
   @Get(':id/messages')
-  @Endpoint({ summary: "List a chat's messages", access: 'session', errors: [404] })
+  @Endpoint({
+    summary: "List a chat's messages",
+    access: 'session',
+    scope: 'chats:read',
+    errors: [404],
+  })
   @ApiEnvelopeB(MessageDto, { paginated: true, description: 'oldest first' })
   async messages(
     @CurrentUser() user: SessionUser,
@@ -148,7 +165,12 @@ export class TeamChatsController {
   constructor(private readonly chats: ChatsService) {}
 
   @Get()
-  @Endpoint({ summary: 'List the chats shared with a team', access: 'session', errors: [404] })
+  @Endpoint({
+    summary: 'List the chats shared with a team',
+    access: 'session',
+    scope: 'chats:read',
+    errors: [404],
+  })
   @ApiEnvelopeB(ChatDto, { paginated: true, description: 'any member; newest updatedAt first' })
   async list(
     @CurrentUser() user: SessionUser,

@@ -31,6 +31,8 @@ export interface AppConfig {
     /** Session lifetime in seconds. */
     sessionMaxAge: number;
     rateLimitPerMinute: number;
+    /** Requests per minute of one personal API key (API_KEY_RPM, default 60; issue 14). */
+    apiKeyRpm: number;
     /** Redis holding the rate-limit counters of all instances (REDIS_URL); undefined: memory. */
     redisUrl?: string;
     /** Prefix of those Redis keys (REDIS_KEY_PREFIX, default `throttler:`). */
@@ -174,6 +176,7 @@ export function buildConfig(raw: Record<string, string | undefined>): AppConfig 
       secret: env.AUTH_SECRET,
       sessionMaxAge: env.AUTH_SESSION_MAX_AGE ?? 2592000,
       rateLimitPerMinute: env.AUTH_RATE_LIMIT_PER_MINUTE ?? 10,
+      apiKeyRpm: env.API_KEY_RPM ?? 60,
       redisUrl: env.REDIS_URL,
       redisKeyPrefix: env.REDIS_KEY_PREFIX ?? 'throttler:',
       adminEmails: list(env.ADMIN_EMAILS).map((e) => e.toLowerCase()),

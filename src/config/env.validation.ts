@@ -103,6 +103,7 @@ export class EnvironmentVariables {
   AUTH_SECRET?: string;
   @IsOptional() @Transform(toInt) @IsInt() @Min(60) AUTH_SESSION_MAX_AGE?: number;
   @IsOptional() @Transform(toInt) @IsInt() @Min(1) AUTH_RATE_LIMIT_PER_MINUTE?: number;
+  @IsOptional() @Transform(toInt) @IsInt() @Min(1) API_KEY_RPM?: number;
   @IsOptional() @Transform(toBool) @IsBoolean() TRUST_PROXY?: boolean;
   /** AES-256-GCM key for secrets at rest (two-factor secrets): 32 bytes, standard base64. */
   @ValidateIf(

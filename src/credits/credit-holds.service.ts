@@ -16,6 +16,8 @@ export interface OpenHold {
   /** Credits reserved. */
   amount: number;
   requestId: string;
+  /** The API key the request came through; its CONSUMPTION entry records it. */
+  keyId?: string;
 }
 
 /** What a settled request used, recorded on its CONSUMPTION entry for usage statistics. */
@@ -38,25 +40,39 @@ const DAILY_LIMITS_JSON = JSON.stringify(DAILY_LIMITS);
 /**
  * The admission statement of `hold` (one round trip, text built once): $1 user, $2 now, $3 time
  * zone, $4 amount, $5 daily estimate or null, $6 daily limits by plan (JSON), $7 default limit,
- * $8 request id, $9 hold TTL in seconds.
+ * $8 request id, $9 hold TTL in seconds, $10 API key id or null. `k` checks the key's own daily
+ * limit (`api_key_admits`, migration ApiKeys: it locks the key row and reads fresh counts, so
+ * parallel requests through one key take turns), worst case included: consumed today + held +
+ * this hold must fit.
  */
 const ADMISSION_SQL = `WITH ${DAY_CTE}, u AS (
      SELECT id, credits, ${USED_TODAY} AS used, ${HELD} AS held,
        COALESCE(($6::jsonb ->> plan)::int, $7) AS "dailyLimit"
      FROM users WHERE id = $1
+   ), k AS (
+     SELECT CASE WHEN $10::uuid IS NULL THEN true
+       ELSE api_key_admits($10::uuid, $4::int, (SELECT start FROM day)) END AS ok
    ), taken AS (
-     UPDATE users SET credits = users.credits - $4 FROM u
-     WHERE users.id = u.id AND users.credits >= $4
+     UPDATE users SET credits = users.credits - $4 FROM u, k
+     WHERE users.id = u.id AND users.credits >= $4 AND k.ok
        AND ($5::int IS NULL OR u.used + u.held + $5 <= u."dailyLimit")
      RETURNING users.id
    ), hold AS (
-     INSERT INTO credit_holds ("userId", amount, "requestId", "expiresAt")
-     SELECT id, $4, $8, now() + make_interval(secs => $9) FROM taken
+     INSERT INTO credit_holds ("userId", amount, "requestId", "expiresAt", "keyId")
+     SELECT id, $4, $8, now() + make_interval(secs => $9), $10::uuid FROM taken
      RETURNING id
    )
    SELECT u.credits AS balance, u.used, u.held, u."dailyLimit", ${RESETS_AT} AS "resetsAt",
-     hold.id
-   FROM u LEFT JOIN hold ON true`;
+     k.ok AS "keyAdmits", hold.id
+   FROM u CROSS JOIN k LEFT JOIN hold ON true`;
+
+/** Today's consumption through key `$1` (same day as the admission's `$2`/`$3`), and its limit. */
+const KEY_USAGE_SQL = `WITH ${DAY_CTE}
+   SELECT k."dailyCreditLimit" AS "limit",
+     (SELECT COALESCE(-SUM(ct.amount), 0)::int FROM credit_transactions ct, day
+       WHERE ct."keyId" = k.id AND ct.type = 'CONSUMPTION' AND ct."createdAt" >= day.start
+         AND ct."createdAt" < day.start + interval '1 day') AS used
+   FROM api_keys k WHERE k.id = $1`;
 
 /** `$5…$7` of the settle statements: model id, prompt and completion tokens (null when unknown). */
 function usageParams(usage: RecordedUsage | undefined): (string | number | null)[] {
@@ -74,6 +90,8 @@ interface AdmissionRow {
   held: number;
   dailyLimit: number;
   resetsAt: Date;
+  /** False when the API key's own daily limit refused the hold. */
+  keyAdmits: boolean;
   /** The new hold's id; null when none was made. */
   id: string | null;
 }
@@ -101,13 +119,16 @@ export class CreditHoldsService implements OnApplicationBootstrap, OnApplication
    * Limits 3 in the same statement: today's consumption + open holds + the estimate must not
    * exceed the plan's daily limit. Throws USER_NOT_FOUND, DAILY_LIMIT_REACHED (429, with
    * `dailyLimit`, `usedToday`, `resetsAt`; checked first) or INSUFFICIENT_CREDITS (402, with
-   * `required` and `balance`).
+   * `required` and `balance`). With `keyId` (a request through a personal API key, issue 14), the
+   * key's `dailyCreditLimit` is checked in the same statement against the whole hold; over it →
+   * KEY_DAILY_LIMIT_REACHED (429, with `dailyCreditLimit`, `usedToday`, `resetsAt`).
    */
   async hold(
     userId: string,
     amount: number,
     requestId: string,
     dailyEstimate?: number,
+    keyId?: string,
   ): Promise<OpenHold> {
     if (!Number.isInteger(amount) || amount <= 0) throw new RangeError(`invalid hold: ${amount}`);
     const ttl = this.config.get('credits', { infer: true }).holdTtlSeconds;
@@ -115,9 +136,10 @@ export class CreditHoldsService implements OnApplicationBootstrap, OnApplication
     // One statement, one round trip before the upstream call: read today's usage, then the
     // conditional decrement and the hold row, which commit together or not at all. The balance
     // condition is re-checked on the locked row, so parallel requests cannot overspend.
+    const now = this.clock.now();
     const [row] = await preparedQuery<AdmissionRow>(this.dataSource, ADMISSION_SQL, [
       userId,
-      this.clock.now(),
+      now,
       tz,
       amount,
       dailyEstimate ?? null,
@@ -125,15 +147,32 @@ export class CreditHoldsService implements OnApplicationBootstrap, OnApplication
       DEFAULT_DAILY_LIMIT,
       requestId,
       ttl,
+      keyId ?? null,
     ]);
     if (!row) throw new AppError(ErrorCode.USER_NOT_FOUND, 'User not found');
-    if (row.id) return { id: row.id, userId, amount, requestId };
+    if (row.id) return { id: row.id, userId, amount, requestId, keyId };
     if (dailyEstimate !== undefined && row.used + row.held + dailyEstimate > row.dailyLimit) {
       throw new AppError(ErrorCode.DAILY_LIMIT_REACHED, 'Daily usage limit reached', {
         dailyLimit: row.dailyLimit,
         usedToday: row.used,
         resetsAt: new Date(row.resetsAt).toISOString(),
       });
+    }
+    if (keyId && !row.keyAdmits) {
+      const [key] = await preparedQuery<{ limit: number; used: number }>(
+        this.dataSource,
+        KEY_USAGE_SQL,
+        [keyId, now, tz],
+      );
+      throw new AppError(
+        ErrorCode.KEY_DAILY_LIMIT_REACHED,
+        "API key's daily credit limit reached",
+        {
+          dailyCreditLimit: key?.limit ?? null,
+          usedToday: key?.used ?? 0,
+          resetsAt: new Date(row.resetsAt).toISOString(),
+        },
+      );
     }
     throw new AppError(ErrorCode.INSUFFICIENT_CREDITS, 'Insufficient credits', {
       required: amount,
@@ -171,10 +210,10 @@ export class CreditHoldsService implements OnApplicationBootstrap, OnApplication
          RETURNING users.id
        )
        INSERT INTO credit_transactions
-         ("userId", amount, type, description, reference, "modelId", "promptTokens", "completionTokens")
-       SELECT u.id, -$2::int, 'CONSUMPTION', $3, $4, $5, $6, $7 FROM u
+         ("userId", amount, type, description, reference, "modelId", "promptTokens", "completionTokens", "keyId")
+       SELECT u.id, -$2::int, 'CONSUMPTION', $3, $4, $5, $6, $7, $8::uuid FROM u
        RETURNING -amount AS charged`,
-      [hold.id, actualCost, desc, reference, ...usageParams(usage)],
+      [hold.id, actualCost, desc, reference, ...usageParams(usage), hold.keyId ?? null],
     );
     if (fast) return { charged: fast.charged, shortfall: 0 };
     return this.dataSource.transaction(async (m) => {
@@ -201,14 +240,15 @@ export class CreditHoldsService implements OnApplicationBootstrap, OnApplication
         shortfall > 0 ? ` (shortfall of ${shortfall} credits not covered by the balance)` : '';
       await m.query(
         `INSERT INTO credit_transactions
-           ("userId", amount, type, description, reference, "modelId", "promptTokens", "completionTokens")
-         VALUES ($1, $2, 'CONSUMPTION', $3, $4, $5, $6, $7)`,
+           ("userId", amount, type, description, reference, "modelId", "promptTokens", "completionTokens", "keyId")
+         VALUES ($1, $2, 'CONSUMPTION', $3, $4, $5, $6, $7, $8)`,
         [
           hold.userId,
           -charged,
           (description + note).slice(0, 500),
           reference,
           ...usageParams(usage),
+          hold.keyId ?? null,
         ],
       );
       return { charged, shortfall };

@@ -43,6 +43,8 @@ export class CreditTransaction {
   @Column({ type: 'varchar', length: 100, nullable: true }) modelId: string | null;
   @Column({ type: 'integer', nullable: true }) promptTokens: number | null;
   @Column({ type: 'integer', nullable: true }) completionTokens: number | null;
+  /** CONSUMPTION through an API key: the key's id (issue 14). */
+  @Column({ type: 'uuid', nullable: true }) keyId: string | null;
 
   @CreateDateColumn({ type: 'timestamptz', precision: 3 }) createdAt: Date;
 }

@@ -3,7 +3,7 @@ import { ApiOkResponse, ApiTags } from '@nestjs/swagger';
 import { CurrentUser } from '../common/auth/auth.decorators';
 import type { SessionUser } from '../common/auth/session-user';
 import { Endpoint } from '../common/openapi/endpoint.decorator';
-import { PageQueryDto } from '../common/pagination/pagination';
+import { LedgerQueryDto } from './dto/ledger-query.dto';
 import { CreditsUsageService } from './credits-usage.service';
 import { CreditsService } from './credits.service';
 import { CreditSummaryDto, LedgerPageDto } from './dto/credits.dto';
@@ -18,16 +18,23 @@ export class CreditsController {
   ) {}
 
   @Get()
-  @Endpoint({ summary: 'My balance and daily usage', access: 'session' })
+  @Endpoint({ summary: 'My balance and daily usage', access: 'session', scope: 'credits:read' })
   @ApiOkResponse({ type: CreditSummaryDto })
   summary(@CurrentUser() user: SessionUser): Promise<CreditSummaryDto> {
     return this.usage.summary(user.id);
   }
 
   @Get('transactions')
-  @Endpoint({ summary: 'My credit ledger, newest first', access: 'session' })
+  @Endpoint({
+    summary: 'My credit ledger, newest first',
+    access: 'session',
+    scope: 'credits:read',
+  })
   @ApiOkResponse({ type: LedgerPageDto })
-  transactions(@CurrentUser() user: SessionUser, @Query() q: PageQueryDto): Promise<LedgerPageDto> {
-    return this.credits.listTransactions(user.id, q.limit, q.cursor);
+  transactions(
+    @CurrentUser() user: SessionUser,
+    @Query() q: LedgerQueryDto,
+  ): Promise<LedgerPageDto> {
+    return this.credits.listTransactions(user.id, q.limit, q.cursor, q.keyId);
   }
 }

@@ -12,6 +12,8 @@ export interface LedgerEntry {
   amount: number;
   type: CreditTransactionType;
   description: string;
+  /** The API key a CONSUMPTION came through (issue 14); null otherwise. */
+  keyId: string | null;
   createdAt: string;
 }
 
@@ -174,6 +176,7 @@ export class CreditsService {
     userId: string,
     limit?: number,
     cursor?: string,
+    keyId?: string,
   ): Promise<{ data: LedgerEntry[]; nextCursor: string | null }> {
     const size = pageSize(limit);
     const qb = this.dataSource
@@ -184,6 +187,7 @@ export class CreditsService {
       .addOrderBy('t.id', 'DESC')
       .take(size + 1);
     if (cursor) qb.andWhere('(t.createdAt, t.id) < (:at, :id)', decodeCursor(cursor));
+    if (keyId) qb.andWhere('t.keyId = :keyId', { keyId });
     const page = toPage(await qb.getMany(), size, (t) => t.createdAt);
     return {
       data: page.data.map((t) => ({
@@ -191,6 +195,7 @@ export class CreditsService {
         amount: t.amount,
         type: t.type,
         description: t.description,
+        keyId: t.keyId,
         createdAt: t.createdAt.toISOString(),
       })),
       nextCursor: page.nextCursor,

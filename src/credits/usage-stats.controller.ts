@@ -16,7 +16,12 @@ export class UsageStatsController {
   constructor(private readonly stats: UsageStatsService) {}
 
   @Get()
-  @Endpoint({ summary: 'My usage per day or per model', description: RANGE, access: 'session' })
+  @Endpoint({
+    summary: 'My usage per day, per model or per API key',
+    description: RANGE,
+    access: 'session',
+    scope: 'credits:read',
+  })
   @ApiOkResponse({ type: UsageStatsDto })
   usage(@CurrentUser() user: SessionUser, @Query() q: UsageQueryDto): Promise<UsageStatsDto> {
     return this.stats.usage(user.id, q);

@@ -7,7 +7,7 @@ import { AppError, ErrorCode } from '../common/errors/app-error';
 import type { AppConfig } from '../config/app.config';
 import { preparedQuery } from '../database/prepared';
 import type { UsageGroup, UsageRowDto, UsageStatsDto } from './dto/usage-stats.dto';
-import { USAGE_BY_DAY_SQL, USAGE_BY_MODEL_SQL } from './usage-stats.sql';
+import { USAGE_BY_DAY_SQL, USAGE_BY_KEY_SQL, USAGE_BY_MODEL_SQL } from './usage-stats.sql';
 
 /** Issue 12 §7: at most this many days in one range. */
 export const MAX_USAGE_DAYS = 366;
@@ -15,12 +15,18 @@ export const MAX_USAGE_DAYS = 366;
 export const DEFAULT_USAGE_DAYS = 30;
 
 const DAY_MS = 86_400_000;
+const SQL_BY_GROUP: Record<UsageGroup, string> = {
+  day: USAGE_BY_DAY_SQL,
+  model: USAGE_BY_MODEL_SQL,
+  key: USAGE_BY_KEY_SQL,
+};
 const dayNumber = (date: string) => Date.parse(`${date}T00:00:00Z`) / DAY_MS;
 const dateOf = (day: number) => new Date(day * DAY_MS).toISOString().slice(0, 10);
 
 interface Row {
   day?: string;
   modelId?: string | null;
+  keyId?: string | null;
   requests: number;
   promptTokens: string;
   completionTokens: string;
@@ -56,13 +62,18 @@ export class UsageStatsService {
     if (days > MAX_USAGE_DAYS)
       throw new AppError(ErrorCode.VALIDATION_FAILED, `at most ${MAX_USAGE_DAYS} days`);
     const groupBy = q.groupBy ?? 'day';
-    const rows = await preparedQuery<Row>(
-      this.dataSource,
-      groupBy === 'day' ? USAGE_BY_DAY_SQL : USAGE_BY_MODEL_SQL,
-      [userId, from, to, timezone],
-    );
+    const rows = await preparedQuery<Row>(this.dataSource, SQL_BY_GROUP[groupBy], [
+      userId,
+      from,
+      to,
+      timezone,
+    ]);
     const data: UsageRowDto[] = rows.map((r) => ({
-      ...(groupBy === 'day' ? { day: r.day } : { modelId: r.modelId ?? null }),
+      ...(groupBy === 'day'
+        ? { day: r.day }
+        : groupBy === 'model'
+          ? { modelId: r.modelId ?? null }
+          : { keyId: r.keyId ?? null }),
       requests: r.requests,
       promptTokens: Number(r.promptTokens),
       completionTokens: Number(r.completionTokens),

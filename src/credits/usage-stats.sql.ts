@@ -5,7 +5,7 @@
  * by PostgreSQL (DST-correct), so the range scan uses the (userId, createdAt) index.
  */
 const CONSUMED = `consumed AS (
-  SELECT (ct."createdAt" AT TIME ZONE $4)::date AS day, ct."modelId", ct.amount,
+  SELECT (ct."createdAt" AT TIME ZONE $4)::date AS day, ct."modelId", ct."keyId", ct.amount,
     ct."promptTokens", ct."completionTokens"
   FROM credit_transactions ct
   WHERE ct."userId" = $1 AND ct.type = 'CONSUMPTION'
@@ -30,3 +30,9 @@ export const USAGE_BY_MODEL_SQL = `WITH ${CONSUMED}
   SELECT c."modelId", ${SUMS}
   FROM consumed c
   GROUP BY c."modelId" ORDER BY credits DESC, c."modelId" NULLS LAST`;
+
+/** One row per API key used in the range (null: requests made with a session), issue 14. */
+export const USAGE_BY_KEY_SQL = `WITH ${CONSUMED}
+  SELECT c."keyId", ${SUMS}
+  FROM consumed c
+  GROUP BY c."keyId" ORDER BY credits DESC, c."keyId" NULLS FIRST`;

@@ -39,6 +39,7 @@ export class AiChatController {
     summary: 'Stream a reply to an AI SDK chat (useChat)',
     description: UI_CHAT_DESCRIPTION,
     access: 'session',
+    scope: 'ai',
     errors: [
       {
         status: 400,

@@ -3,40 +3,75 @@ import { Reflector } from '@nestjs/core';
 import { AuthGuard } from '@nestjs/passport';
 import { AppError, ErrorCode } from '../errors/app-error';
 import type { Request } from 'express';
+import { API_KEY_PREFIX, API_SCOPE_KEY, type ApiScope } from './api-scopes';
 import { IS_PUBLIC_KEY } from './auth.decorators';
-import { SESSION_COOKIE } from './session-user';
+import { SESSION_COOKIE, type SessionUser } from './session-user';
 
 /**
  * Deny by default: every route needs a valid session (Bearer token or cookie) unless marked
  * `@Public()`. Public routes still read a session when one is sent (e.g. GET /api/auth/session).
  * Failure → 401 `{error, code: "UNAUTHORIZED"}` (spec Authentication 5).
+ *
+ * A personal API key (`Bearer sk-…`, strategy `api-key`, issue 14) authenticates too, but only
+ * where the route names a scope the key has (`@Endpoint({scope})`); elsewhere 403
+ * INSUFFICIENT_SCOPE, and on public routes it is ignored (they answer as to no session). A
+ * revoked, expired or unknown key is 401 INVALID_API_KEY.
  */
 @Injectable()
-export class JwtAuthGuard extends AuthGuard('jwt') {
+export class JwtAuthGuard extends AuthGuard(['jwt', 'api-key']) {
   constructor(private readonly reflector: Reflector) {
     super();
   }
 
   async canActivate(context: ExecutionContext): Promise<boolean> {
-    if (!this.isPublic(context)) return (await super.canActivate(context)) as boolean;
+    const req = context.switchToHttp().getRequest<Request & { user?: SessionUser }>();
+    if (!this.isPublic(context)) {
+      await super.canActivate(context);
+      this.checkScope(context, req.user);
+      return true;
+    }
     // Public and no credentials at all: nothing to read (keeps /health/live cheap).
-    const req = context.switchToHttp().getRequest<Request>();
     if (!req.headers.authorization && !req.cookies?.[SESSION_COOKIE]) return true;
     try {
       await super.canActivate(context);
     } catch {
       // An invalid token on a public route simply means "no session".
     }
+    if (req.user?.apiKey && !this.scopeOf(context)) req.user = undefined;
     return true;
   }
 
   handleRequest<T>(err: unknown, user: T, _info: unknown, context: ExecutionContext): T {
-    // `err` comes only from reading the user (e.g. the database is down): that is not "no
-    // session", so it goes to the error filter instead of becoming a 401.
+    // `err` comes only from reading the user (e.g. the database is down) or a key over its
+    // rate: that is not "no session", so it goes to the error filter instead of becoming a 401.
     if (err) throw err;
     if (user) return user;
     if (this.isPublic(context)) return undefined as T;
+    const auth = context.switchToHttp().getRequest<Request>().headers.authorization;
+    if (auth?.startsWith(`Bearer ${API_KEY_PREFIX}`))
+      throw new AppError(ErrorCode.INVALID_API_KEY, 'Invalid API key: revoked, expired or unknown');
     throw new AppError(ErrorCode.UNAUTHORIZED, 'Authentication required');
+  }
+
+  private checkScope(context: ExecutionContext, user: SessionUser | undefined): void {
+    if (!user?.apiKey) return;
+    const scope = this.scopeOf(context);
+    if (!scope || !user.apiKey.scopes.includes(scope)) {
+      throw new AppError(
+        ErrorCode.INSUFFICIENT_SCOPE,
+        scope
+          ? `This API key lacks the "${scope}" scope`
+          : 'This route is not reachable with an API key; sign in instead',
+        scope ? { requiredScope: scope } : undefined,
+      );
+    }
+  }
+
+  private scopeOf(context: ExecutionContext): ApiScope | undefined {
+    return this.reflector.getAllAndOverride<ApiScope | undefined>(API_SCOPE_KEY, [
+      context.getHandler(),
+      context.getClass(),
+    ]);
   }
 
   private isPublic(context: ExecutionContext): boolean {

@@ -1,5 +1,6 @@
 import type { Locale } from '../../i18n/locale';
 import type { Role } from '../../users/user.entity';
+import type { ApiScope } from './api-scopes';
 
 /** Spec "Session user": the authenticated caller, attached to the request by the JWT guard. */
 export interface SessionUser {
@@ -11,6 +12,8 @@ export interface SessionUser {
   exp?: number;
   /** The language stored in the user's preferences; used when a request names none. */
   locale?: Locale;
+  /** Set when the caller authenticated with a personal API key instead of a session. */
+  apiKey?: { id: string; scopes: ApiScope[] };
 }
 
 /**

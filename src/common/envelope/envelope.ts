@@ -4,7 +4,7 @@
  * object, `{error, code}` on failure) for everything else. Decided by path so that errors raised before routing
  * (malformed JSON, oversized bodies) still answer in the route's envelope.
  */
-export type Envelope = 'B' | 'C';
+export type Envelope = 'B' | 'C' | 'openai';
 
 const ENVELOPE_B_PREFIXES = [
   '/api/users',
@@ -19,6 +19,8 @@ const ENVELOPE_B_PREFIXES = [
 
 /** `path` is the request path without its query string. */
 export function envelopeFor(path: string): Envelope {
+  // The OpenAI wire protocol (issue 14): OpenAI's bodies and `{error: {message, type, code}}`.
+  if (path === '/v1' || path.startsWith('/v1/')) return 'openai';
   return ENVELOPE_B_PREFIXES.some((p) => path === p || path.startsWith(`${p}/`)) ? 'B' : 'C';
 }
 

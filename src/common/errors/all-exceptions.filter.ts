@@ -1,8 +1,11 @@
 import { ArgumentsHost, Catch, ExceptionFilter } from '@nestjs/common';
 import type { Request, Response } from 'express';
+import { Clock } from '../clock/clock';
 import { envelopeFor } from '../envelope/envelope';
+import { ValidationFailedError } from '../validation/validation.pipe';
 import { AppError, ErrorCode, RateLimitedError } from './app-error';
-import { ErrorPresenter } from './error-presenter';
+import { ErrorPresenter, type PresentedError } from './error-presenter';
+import { openAiErrorBody } from './openai-error';
 
 /**
  * Express error middleware placed after the body parsers: turns their errors into AppErrors
@@ -30,11 +33,16 @@ export function bodyParserErrors(
 
 /**
  * The one place errors become HTTP answers (through ErrorPresenter). Every body has `error`
- * (human message, translated) and `code`; envelope-B routes add `success: false`.
+ * (human message, translated) and `code`; envelope-B routes add `success: false`; `/v1` routes
+ * answer OpenAI's `{error: {message, type, code, param}}`. A 429 says when to retry
+ * (`Retry-After`, seconds): the rate limiter's window, or the daily limit's reset.
  */
 @Catch()
 export class AllExceptionsFilter implements ExceptionFilter {
-  constructor(private readonly presenter: ErrorPresenter) {}
+  constructor(
+    private readonly presenter: ErrorPresenter,
+    private readonly clock: Clock,
+  ) {}
 
   catch(exception: unknown, host: ArgumentsHost): void {
     const ctx = host.switchToHttp();
@@ -45,11 +53,29 @@ export class AllExceptionsFilter implements ExceptionFilter {
       res.end();
       return;
     }
-    if (exception instanceof RateLimitedError)
-      res.setHeader('Retry-After', String(exception.retryAfterSeconds));
+    const retryAfter = this.retryAfter(exception, body);
+    if (retryAfter !== undefined) res.setHeader('Retry-After', String(retryAfter));
+    const envelope = envelopeFor(req.path);
+    if (envelope === 'openai') {
+      res.status(body.status).json(openAiErrorBody(body, paramOf(exception)));
+      return;
+    }
     const payload = { error: body.error, code: body.code, ...body.details };
-    res
-      .status(body.status)
-      .json(envelopeFor(req.path) === 'B' ? { success: false, ...payload } : payload);
+    res.status(body.status).json(envelope === 'B' ? { success: false, ...payload } : payload);
   }
+
+  private retryAfter(exception: unknown, body: PresentedError): number | undefined {
+    if (exception instanceof RateLimitedError) return exception.retryAfterSeconds;
+    const resetsAt = body.details?.resetsAt;
+    if (body.status !== 429 || typeof resetsAt !== 'string') return undefined;
+    return Math.max(1, Math.ceil((Date.parse(resetsAt) - this.clock.now().getTime()) / 1000));
+  }
+}
+
+/** The request field an error is about, for OpenAI's `param`. */
+function paramOf(exception: unknown): string | null {
+  if (exception instanceof ValidationFailedError) return exception.violations[0]?.property ?? null;
+  if (exception instanceof AppError && typeof exception.details?.param === 'string')
+    return exception.details.param;
+  return null;
 }

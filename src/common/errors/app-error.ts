@@ -57,6 +57,10 @@ export enum ErrorCode {
   TAG_NAME_TAKEN = 'TAG_NAME_TAKEN',
   /** AI: a model parameter the model's provider does not accept (never silently dropped). */
   UNSUPPORTED_PARAMETER = 'UNSUPPORTED_PARAMETER',
+  /** API keys: the route is outside the key's scopes (or never reachable with a key). */
+  INSUFFICIENT_SCOPE = 'INSUFFICIENT_SCOPE',
+  /** API keys: the key's own `dailyCreditLimit` is reached (with `dailyCreditLimit`, `usedToday`, `resetsAt`). */
+  KEY_DAILY_LIMIT_REACHED = 'KEY_DAILY_LIMIT_REACHED',
 }
 
 /** The one exhaustive mapping from code to HTTP status (a new code cannot go unmapped). */
@@ -107,6 +111,8 @@ export const ERROR_STATUS: Record<ErrorCode, HttpStatus> = {
   LIMIT_REACHED: HttpStatus.CONFLICT,
   TAG_NAME_TAKEN: HttpStatus.CONFLICT,
   UNSUPPORTED_PARAMETER: HttpStatus.BAD_REQUEST,
+  INSUFFICIENT_SCOPE: HttpStatus.FORBIDDEN,
+  KEY_DAILY_LIMIT_REACHED: HttpStatus.TOO_MANY_REQUESTS,
 };
 
 /** A domain error: services throw it, the global filter maps `code` to a status and body. */

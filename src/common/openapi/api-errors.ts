@@ -1,12 +1,12 @@
 import { applyDecorators } from '@nestjs/common';
 import { ApiExtraModels, ApiResponse, getSchemaPath } from '@nestjs/swagger';
-import { ErrorDto, ErrorEnvelopeBDto } from './error.dto';
+import { ErrorDto, ErrorEnvelopeBDto, OpenAiErrorDto } from './error.dto';
 
 const DESCRIPTIONS: Record<number, string> = {
   400: 'Invalid input or unreadable body (`code`: VALIDATION_FAILED, MALFORMED_JSON)',
-  401: 'No valid session (`code`: UNAUTHORIZED or INVALID_CREDENTIALS)',
+  401: 'No valid session (`code`: UNAUTHORIZED or INVALID_CREDENTIALS), or a revoked, expired or unknown API key (INVALID_API_KEY)',
   402: 'Insufficient credits (`code`: INSUFFICIENT_CREDITS)',
-  403: 'Role not allowed (`code`: FORBIDDEN)',
+  403: "Role not allowed (`code`: FORBIDDEN), or an API key without the route's scope (INSUFFICIENT_SCOPE)",
   404: 'Not found, or not yours (`code`: NOT_FOUND / USER_NOT_FOUND)',
   409: 'Conflict (`code`: EMAIL_TAKEN)',
   413: 'Body over 1 MB, or an upload over UPLOAD_MAX_BYTES (`code`: PAYLOAD_TOO_LARGE)',
@@ -32,7 +32,7 @@ export function ApiErrors(...errors: ErrorSpec[]) {
     } else byStatus.set(e.status, e.description);
   }
   return applyDecorators(
-    ApiExtraModels(ErrorDto, ErrorEnvelopeBDto),
+    ApiExtraModels(ErrorDto, ErrorEnvelopeBDto, OpenAiErrorDto),
     ...[...byStatus].map(([status, description]) =>
       ApiResponse({
         status,

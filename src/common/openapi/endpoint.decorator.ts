@@ -1,6 +1,7 @@
 import { applyDecorators, type Type } from '@nestjs/common';
-import { ApiBearerAuth, ApiBody, ApiCookieAuth, ApiOperation } from '@nestjs/swagger';
+import { ApiBearerAuth, ApiBody, ApiCookieAuth, ApiExtension, ApiOperation } from '@nestjs/swagger';
 import type { Role } from '../../users/user.entity';
+import { RequiresScope, type ApiScope } from '../auth/api-scopes';
 import { Public, Roles } from '../auth/auth.decorators';
 import { ApiErrors, type ErrorSpec } from './api-errors';
 
@@ -12,6 +13,12 @@ export interface EndpointOptions<B> {
   summary: string;
   description?: string;
   access: Access;
+  /**
+   * The scope a personal API key needs here (issue 14). Without one, a key is refused (403
+   * INSUFFICIENT_SCOPE): account, keys, two-factor, payments, teams administration and admin
+   * routes never name one. Shown as `x-api-key-scope`.
+   */
+  scope?: ApiScope;
   /**
    * Error statuses the route answers beyond the implied ones: 400 and 413 (the app-wide body
    * parsers refuse malformed or oversized bodies on any route), 401 (session), 403 (roles),
@@ -34,8 +41,8 @@ export interface EndpointOptions<B> {
 export function Endpoint<B>(opts: EndpointOptions<B>) {
   const { access } = opts;
   const implied: ErrorSpec[] = [400, 413];
-  if (access !== 'public') implied.push(401);
-  if (typeof access === 'object') implied.push(403);
+  if (access !== 'public') implied.push(401, 403); // 403: a role, or an API key's scope
+  if (opts.scope) implied.push(429); // the key's requests per minute (API_KEY_RPM)
   implied.push(500);
   // Session routes read the user on every request, so a database outage reaches them all.
   if (access !== 'public' || opts.database !== false) implied.push(503);
@@ -43,9 +50,14 @@ export function Endpoint<B>(opts: EndpointOptions<B>) {
   return applyDecorators(
     ApiOperation({
       summary: opts.summary,
-      description: opts.description,
+      description: opts.scope
+        ? [opts.description, `Reachable with an API key that has the \`${opts.scope}\` scope.`]
+            .filter(Boolean)
+            .join('\n\n')
+        : opts.description,
       ...(access === 'public' ? { security: [] } : {}),
     }),
+    ...(opts.scope ? [RequiresScope(opts.scope), ApiExtension('x-api-key-scope', opts.scope)] : []),
     ...(access === 'public'
       ? [Public()]
       : [

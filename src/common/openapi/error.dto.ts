@@ -20,6 +20,14 @@ export class ErrorDto {
   @ApiPropertyOptional({ format: 'date-time', description: 'DAILY_LIMIT_REACHED: next reset' })
   resetsAt?: string;
   @ApiPropertyOptional({
+    type: 'integer',
+    nullable: true,
+    description: "KEY_DAILY_LIMIT_REACHED: the API key's own daily limit",
+  })
+  dailyCreditLimit?: number | null;
+  @ApiPropertyOptional({ description: 'INSUFFICIENT_SCOPE: the scope the route needs' })
+  requiredScope?: string;
+  @ApiPropertyOptional({
     enum: ['EXPIRED', 'REVOKED', 'USED'],
     description: 'INVITATION_GONE: why',
   })
@@ -50,4 +58,30 @@ export class ErrorDto {
 /** An error on an envelope-B route (users, chats, upload, teams, invitations). */
 export class ErrorEnvelopeBDto extends ErrorDto {
   @ApiProperty({ enum: [false] }) success: false;
+}
+
+/** The `error` object of an OpenAI-style error (`/v1` routes). */
+export class OpenAiErrorBodyDto {
+  @ApiProperty({ example: 'Invalid API key: revoked, expired or unknown' }) message: string;
+  @ApiProperty({
+    example: 'invalid_request_error',
+    description:
+      'invalid_request_error, authentication_error, permission_error, insufficient_quota, ' +
+      'rate_limit_error or api_error',
+  })
+  type: string;
+  @ApiProperty({
+    type: String,
+    nullable: true,
+    example: 'invalid_api_key',
+    description: 'our `code`, lower-cased (e.g. insufficient_credits, daily_limit_reached)',
+  })
+  code: string | null;
+  @ApiProperty({ type: String, nullable: true, description: 'the request field at fault' })
+  param: string | null;
+}
+
+/** Every error of the `/v1` routes, in OpenAI's shape, so OpenAI clients raise their usual errors. */
+export class OpenAiErrorDto {
+  @ApiProperty({ type: OpenAiErrorBodyDto }) error: OpenAiErrorBodyDto;
 }

@@ -22,6 +22,13 @@ export class LedgerEntryDto implements LedgerEntry {
   @ApiProperty({ type: 'integer', example: -3 }) amount: number;
   @ApiProperty({ enum: CREDIT_TRANSACTION_TYPES }) type: CreditTransactionType;
   @ApiProperty({ example: 'gpt-4o-mini: 120 + 80 tokens' }) description: string;
+  @ApiProperty({
+    type: String,
+    format: 'uuid',
+    nullable: true,
+    description: 'the API key a consumption came through; null for sessions and other entries',
+  })
+  keyId: string | null;
   @ApiProperty({ format: 'date-time' }) createdAt: string;
 }
 

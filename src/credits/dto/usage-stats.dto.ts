@@ -1,7 +1,7 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { IsIn, IsISO8601, IsOptional, Matches } from 'class-validator';
 
-export const USAGE_GROUPS = ['day', 'model'] as const;
+export const USAGE_GROUPS = ['day', 'model', 'key'] as const;
 export type UsageGroup = (typeof USAGE_GROUPS)[number];
 
 const DATE = /^\d{4}-\d{2}-\d{2}$/;
@@ -51,6 +51,13 @@ export class UsageRowDto extends UsageTotalsDto {
     description: 'groupBy=model: the model (null for entries recorded before models were)',
   })
   modelId?: string | null;
+  @ApiPropertyOptional({
+    type: String,
+    format: 'uuid',
+    nullable: true,
+    description: 'groupBy=key: the API key (null: requests made with a session)',
+  })
+  keyId?: string | null;
 }
 
 /** Usage statistics computed from the ledger's CONSUMPTION entries (issue 12 §7). */

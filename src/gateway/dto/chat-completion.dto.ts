@@ -1,0 +1,231 @@
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { Type } from 'class-transformer';
+import {
+  Allow,
+  ArrayMaxSize,
+  ArrayMinSize,
+  IsArray,
+  IsBoolean,
+  IsDefined,
+  IsIn,
+  IsInt,
+  IsNumber,
+  IsObject,
+  IsOptional,
+  IsString,
+  Max,
+  MaxLength,
+  Min,
+  MinLength,
+  ValidateNested,
+} from 'class-validator';
+import { MAX_OUTPUT_TOKENS } from '../../common/limits';
+
+/** Roles of OpenAI's Chat Completions input we accept (`developer` is sent as `system`). */
+export const COMPLETION_ROLES = ['system', 'developer', 'user', 'assistant'] as const;
+
+/** One input message: `content` a string or text parts `[{type: "text", text}]`. */
+export class CompletionMessageDto {
+  @ApiProperty({ enum: COMPLETION_ROLES }) @IsIn(COMPLETION_ROLES) role: string;
+
+  @ApiProperty({
+    oneOf: [
+      { type: 'string' },
+      {
+        type: 'array',
+        items: {
+          type: 'object',
+          properties: { type: { enum: ['text'] }, text: { type: 'string' } },
+          required: ['type', 'text'],
+        },
+      },
+    ],
+    description: 'a string, or text parts',
+  })
+  @IsDefined()
+  content: unknown;
+
+  @ApiPropertyOptional({ maxLength: 64, description: 'accepted, not sent upstream' })
+  @IsOptional()
+  @IsString()
+  @MaxLength(64)
+  name?: string;
+}
+
+export class StreamOptionsDto {
+  @ApiPropertyOptional({ description: 'end the stream with a chunk carrying `usage` and `cost`' })
+  @IsOptional()
+  @IsBoolean()
+  include_usage?: boolean;
+}
+
+/**
+ * POST /v1/chat/completions, as OpenAI's Chat Completions API (issue 14). Fields OpenAI has
+ * that we cannot honour (several choices, log probabilities, tools, audio…) are accepted by
+ * the parser only to answer 400 `unsupported_parameter` naming them; any other unknown field
+ * is a 400 too.
+ */
+export class ChatCompletionRequestDto {
+  @ApiProperty({ example: 'gpt-4o-mini', description: 'an id of GET /v1/models' })
+  @IsString()
+  @MinLength(1)
+  @MaxLength(200)
+  model: string;
+
+  @ApiProperty({ type: [CompletionMessageDto], minItems: 1, maxItems: 200 })
+  @IsArray()
+  @ArrayMinSize(1)
+  @ArrayMaxSize(200)
+  @ValidateNested({ each: true })
+  @Type(() => CompletionMessageDto)
+  messages: CompletionMessageDto[];
+
+  @ApiPropertyOptional({ type: 'integer', minimum: 1, maximum: MAX_OUTPUT_TOKENS })
+  @IsOptional()
+  @IsInt()
+  @Min(1)
+  @Max(MAX_OUTPUT_TOKENS)
+  max_tokens?: number;
+
+  @ApiPropertyOptional({ type: 'integer', minimum: 1, maximum: MAX_OUTPUT_TOKENS })
+  @IsOptional()
+  @IsInt()
+  @Min(1)
+  @Max(MAX_OUTPUT_TOKENS)
+  max_completion_tokens?: number;
+
+  @ApiPropertyOptional({ minimum: 0, maximum: 2 })
+  @IsOptional()
+  @IsNumber()
+  @Min(0)
+  @Max(2)
+  temperature?: number;
+
+  @ApiPropertyOptional({ minimum: 0, maximum: 1 })
+  @IsOptional()
+  @IsNumber()
+  @Min(0)
+  @Max(1)
+  top_p?: number;
+
+  @ApiPropertyOptional({ minimum: -2, maximum: 2 })
+  @IsOptional()
+  @IsNumber()
+  @Min(-2)
+  @Max(2)
+  presence_penalty?: number;
+
+  @ApiPropertyOptional({ minimum: -2, maximum: 2 })
+  @IsOptional()
+  @IsNumber()
+  @Min(-2)
+  @Max(2)
+  frequency_penalty?: number;
+
+  @ApiPropertyOptional({
+    oneOf: [{ type: 'string' }, { type: 'array', items: { type: 'string' }, maxItems: 4 }],
+    description: 'up to 4 stop sequences',
+  })
+  @IsOptional()
+  stop?: unknown;
+
+  @ApiPropertyOptional({ default: false }) @IsOptional() @IsBoolean() stream?: boolean;
+
+  @ApiPropertyOptional({ type: StreamOptionsDto })
+  @IsOptional()
+  @IsObject()
+  @ValidateNested()
+  @Type(() => StreamOptionsDto)
+  stream_options?: StreamOptionsDto;
+
+  @ApiPropertyOptional({ default: false, description: 'true: save the exchange as a new chat' })
+  @IsOptional()
+  @IsBoolean()
+  store?: boolean;
+
+  @ApiPropertyOptional({ maxLength: 256, description: 'your end-user id; accepted, not used' })
+  @IsOptional()
+  @IsString()
+  @MaxLength(256)
+  user?: string;
+
+  @ApiPropertyOptional({ type: 'integer', description: 'accepted, not used (best effort at most)' })
+  @IsOptional()
+  @IsInt()
+  seed?: number;
+
+  @ApiPropertyOptional({ type: 'integer', enum: [1], description: 'only 1' })
+  @Allow()
+  n?: unknown;
+
+  // OpenAI fields we cannot honour: accepted by the parser only to be refused by name.
+  @Allow() logprobs?: unknown;
+  @Allow() top_logprobs?: unknown;
+  @Allow() logit_bias?: unknown;
+  @Allow() tools?: unknown;
+  @Allow() tool_choice?: unknown;
+  @Allow() functions?: unknown;
+  @Allow() function_call?: unknown;
+  @Allow() parallel_tool_calls?: unknown;
+  @Allow() response_format?: unknown;
+  @Allow() audio?: unknown;
+  @Allow() modalities?: unknown;
+  @Allow() prediction?: unknown;
+  @Allow() web_search_options?: unknown;
+  @Allow() reasoning_effort?: unknown;
+}
+
+/** Usage of a completion (tokens), and our charge in credits. */
+export class CompletionUsageDto {
+  @ApiProperty({ type: 'integer' }) prompt_tokens: number;
+  @ApiProperty({ type: 'integer' }) completion_tokens: number;
+  @ApiProperty({ type: 'integer' }) total_tokens: number;
+}
+
+export class CompletionMessageOutDto {
+  @ApiProperty({ enum: ['assistant'] }) role: 'assistant';
+  @ApiProperty() content: string;
+  @ApiProperty({ type: String, nullable: true }) refusal: null;
+}
+
+export class CompletionChoiceDto {
+  @ApiProperty({ type: 'integer', enum: [0] }) index: number;
+  @ApiProperty({ type: CompletionMessageOutDto }) message: CompletionMessageOutDto;
+  @ApiProperty({ type: Object, nullable: true }) logprobs: null;
+  @ApiProperty({ enum: ['stop', 'length'] }) finish_reason: 'stop' | 'length';
+}
+
+/** A whole completion (`object: "chat.completion"`). */
+export class ChatCompletionDto {
+  @ApiProperty({ example: 'chatcmpl-3f1c…' }) id: string;
+  @ApiProperty({ enum: ['chat.completion'] }) object: 'chat.completion';
+  @ApiProperty({ type: 'integer', description: 'Unix seconds' }) created: number;
+  @ApiProperty() model: string;
+  @ApiProperty({ type: [CompletionChoiceDto] }) choices: CompletionChoiceDto[];
+  @ApiProperty({ type: CompletionUsageDto }) usage: CompletionUsageDto;
+  @ApiProperty({ type: 'integer', description: 'credits charged (our extra field)' })
+  cost: number;
+  @ApiPropertyOptional({
+    format: 'uuid',
+    description: 'with `store: true`: the chat the exchange was saved to (our extra field)',
+  })
+  chat_id?: string;
+}
+
+/** One model of GET /v1/models. */
+export class OpenAiModelDto {
+  @ApiProperty({ example: 'gpt-4o-mini' }) id: string;
+  @ApiProperty({ enum: ['model'] }) object: 'model';
+  @ApiProperty({
+    type: 'integer',
+    description: 'Unix seconds (when this server loaded its catalogue)',
+  })
+  created: number;
+  @ApiProperty({ example: 'openai', description: 'the provider: openai, anthropic or google' })
+  owned_by: string;
+}
+
+export class OpenAiModelListDto {
+  @ApiProperty({ enum: ['list'] }) object: 'list';
+  @ApiProperty({ type: [OpenAiModelDto] }) data: OpenAiModelDto[];
+}

@@ -1,0 +1,127 @@
+import { Body, Controller, Get, HttpCode, Post, Req, Res } from '@nestjs/common';
+import { ApiExtraModels, ApiOkResponse, ApiTags } from '@nestjs/swagger';
+import type { Request, Response } from 'express';
+import { AiService } from '../ai/ai.service';
+import { ModelCatalogue } from '../ai/model-catalogue';
+import { ServerTiming } from '../ai/server-timing';
+import { streamTo } from '../ai/stream-sinks';
+import { CurrentUser } from '../common/auth/auth.decorators';
+import type { SessionUser } from '../common/auth/session-user';
+import { ErrorPresenter } from '../common/errors/error-presenter';
+import { arrivalOf } from '../common/http/arrival';
+import { Endpoint } from '../common/openapi/endpoint.decorator';
+import {
+  ChatCompletionDto,
+  ChatCompletionRequestDto,
+  OpenAiModelListDto,
+} from './dto/chat-completion.dto';
+import { ApiChatCompletionResponse } from './dto/completion-stream.dto';
+import { OpenAiStreamSink } from './openai-stream-sink';
+import { completionOf, toGenerateDto } from './openai-wire';
+
+const LOADED_AT = Math.floor(Date.now() / 1000);
+
+/**
+ * The OpenAI wire protocol (issue 14), so any OpenAI client works by changing its base URL and
+ * key. No metering of its own: every call goes through AiService (admission with the plan's and
+ * the key's daily limits and the worst-case hold, settlement, abort accounting). Errors are in
+ * OpenAI's shape (the error filter decides by the `/v1` path).
+ */
+@ApiTags('openai-compatible')
+@Controller('v1')
+export class GatewayController {
+  constructor(
+    private readonly ai: AiService,
+    private readonly catalogue: ModelCatalogue,
+    private readonly errors: ErrorPresenter,
+  ) {}
+
+  @Get('models')
+  @Endpoint({ summary: 'List the available models (OpenAI shape)', access: 'session', scope: 'ai' })
+  @ApiOkResponse({ type: OpenAiModelListDto })
+  models(): OpenAiModelListDto {
+    return {
+      object: 'list',
+      data: this.catalogue
+        .list()
+        .filter((m) => m.available)
+        .map((m) => ({ id: m.id, object: 'model', created: LOADED_AT, owned_by: m.providerId })),
+    };
+  }
+
+  @Post('chat/completions')
+  @HttpCode(200)
+  @Endpoint({
+    summary: 'Create a chat completion (OpenAI Chat Completions API)',
+    description:
+      '`stream: true` answers `text/event-stream` with `chat.completion.chunk` frames and ' +
+      '`data: [DONE]`. Metered in credits like `/api/ai/generate`; saved as a chat only with ' +
+      '`store: true`.',
+    access: 'session',
+    scope: 'ai',
+    errors: [
+      {
+        status: 400,
+        description:
+          'Invalid input, unknown model (`unknown_model`), or a field we cannot honour ' +
+          '(`unsupported_parameter`, `param` names it)',
+      },
+      402,
+      {
+        status: 429,
+        description:
+          "Daily limit of the plan (`daily_limit_reached`) or of the key (`key_daily_limit_reached`), the key's requests per minute (`rate_limited`), or the provider's (`rate_limit`); see Retry-After",
+      },
+    ],
+    body: {
+      type: ChatCompletionRequestDto,
+      example: {
+        model: 'gpt-4o-mini',
+        messages: [{ role: 'user', content: 'Say hello in French.' }],
+        max_tokens: 100,
+      },
+    },
+  })
+  @ApiExtraModels(ChatCompletionDto)
+  @ApiChatCompletionResponse()
+  async completions(
+    @CurrentUser() user: SessionUser,
+    @Body() body: ChatCompletionRequestDto,
+    @Req() req: Request,
+    @Res() res: Response,
+  ): Promise<void> {
+    const dto = toGenerateDto(body);
+    const store = body.store === true;
+    const timing = new ServerTiming(arrivalOf(req));
+    if (!body.stream) {
+      const result = await this.ai.generate(user, dto, timing, null, { store });
+      res.setHeader('Server-Timing', timing.header());
+      res
+        .status(200)
+        .json(
+          completionOf(
+            body.model,
+            result.text,
+            result.usage,
+            result.cost,
+            dto.maxTokens,
+            store ? result.chatId : undefined,
+          ),
+        );
+      return;
+    }
+    const sink = new OpenAiStreamSink(
+      res,
+      body.model,
+      {
+        includeUsage: body.stream_options?.include_usage === true,
+        maxTokens: dto.maxTokens,
+        store,
+      },
+      (err) => this.errors.present(err, req),
+    );
+    await streamTo(res, sink, (signal) =>
+      this.ai.stream(user, dto, sink, signal, timing, undefined, null, { store }),
+    );
+  }
+}

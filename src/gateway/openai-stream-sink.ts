@@ -1,0 +1,82 @@
+import type { Response } from 'express';
+import type { StreamSink } from '../ai/ai.service';
+import type { ServerTiming } from '../ai/server-timing';
+import type { TokenUsage } from '../credits/pricing';
+import type { PresentedError } from '../common/errors/error-presenter';
+import { openAiErrorBody } from '../common/errors/openai-error';
+import { completionId, finishReason, usageOf } from './openai-wire';
+
+/**
+ * `stream: true` of /v1/chat/completions (issue 14): `chat.completion.chunk` frames as OpenAI
+ * sends them (a first chunk with the role, one per text delta, one with `finish_reason`, with
+ * `stream_options.include_usage` one more with `usage` and our `cost` and empty `choices`),
+ * then `data: [DONE]`. The stream opens with the first token, so every failure before it
+ * answers with its HTTP status and an OpenAI error body; a failure after it is an `error`
+ * frame, which OpenAI clients raise as an APIError.
+ */
+export class OpenAiStreamSink implements StreamSink {
+  opened = false;
+  private readonly id = completionId();
+  private readonly created = Math.floor(Date.now() / 1000);
+
+  constructor(
+    private readonly res: Response,
+    private readonly model: string,
+    private readonly options: { includeUsage: boolean; maxTokens?: number; store: boolean },
+    private readonly present: (err: unknown) => PresentedError,
+  ) {}
+
+  admitted(): void {}
+
+  start(chatId: string, timing: ServerTiming): void {
+    const res = this.res;
+    res.status(200);
+    res.setHeader('Content-Type', 'text/event-stream; charset=utf-8');
+    res.setHeader('Cache-Control', 'no-cache, no-transform');
+    res.setHeader('X-Accel-Buffering', 'no');
+    res.setHeader('Server-Timing', timing.header());
+    if (this.options.store) res.setHeader('X-Chat-Id', chatId);
+    res.socket?.setNoDelay(true);
+    this.opened = true;
+    this.chunk([
+      { index: 0, delta: { role: 'assistant', content: '' }, logprobs: null, finish_reason: null },
+    ]);
+  }
+
+  text(delta: string): void {
+    this.chunk([{ index: 0, delta: { content: delta }, logprobs: null, finish_reason: null }]);
+  }
+
+  done(result: { usage: TokenUsage; cost: number; chatId: string }): void {
+    const reason = finishReason(result.usage, this.options.maxTokens);
+    this.chunk([{ index: 0, delta: {}, logprobs: null, finish_reason: reason }]);
+    if (this.options.includeUsage) {
+      this.chunk([], { usage: usageOf(result.usage), cost: result.cost });
+    }
+    this.write('[DONE]');
+    this.res.end();
+  }
+
+  error(err: unknown): void {
+    this.write(JSON.stringify(openAiErrorBody(this.present(err), null)));
+    this.res.end();
+  }
+
+  private chunk(choices: object[], extra?: object): void {
+    this.write(
+      JSON.stringify({
+        id: this.id,
+        object: 'chat.completion.chunk',
+        created: this.created,
+        model: this.model,
+        choices,
+        ...(this.options.includeUsage ? { usage: null } : {}),
+        ...extra,
+      }),
+    );
+  }
+
+  private write(data: string): void {
+    if (!this.res.writableEnded) this.res.write(`data: ${data}\n\n`);
+  }
+}

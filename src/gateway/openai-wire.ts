@@ -1,0 +1,136 @@
+import { randomUUID } from 'node:crypto';
+import type { GenerateDto } from '../ai/dto/generate.dto';
+import type { TokenUsage } from '../credits/pricing';
+import { AppError, ErrorCode } from '../common/errors/app-error';
+import { ValidationFailedError } from '../common/validation/validation.pipe';
+import type { ChatCompletionDto, ChatCompletionRequestDto } from './dto/chat-completion.dto';
+
+/** Fields of OpenAI's API we cannot honour, and the value each may take to mean "not used". */
+const UNSUPPORTED: Record<string, (v: unknown) => boolean> = {
+  n: (v) => v === 1,
+  logprobs: (v) => v === false,
+  top_logprobs: () => false,
+  logit_bias: (v) => typeof v === 'object' && v !== null && Object.keys(v).length === 0,
+  tools: (v) => Array.isArray(v) && v.length === 0,
+  tool_choice: (v) => v === 'none',
+  functions: (v) => Array.isArray(v) && v.length === 0,
+  function_call: (v) => v === 'none',
+  parallel_tool_calls: () => true,
+  response_format: (v) => (v as { type?: unknown })?.type === 'text',
+  audio: () => false,
+  modalities: (v) => Array.isArray(v) && v.length === 1 && v[0] === 'text',
+  prediction: () => false,
+  web_search_options: () => false,
+  reasoning_effort: () => false,
+};
+
+const invalid = (property: string, message: string) =>
+  new ValidationFailedError([{ property, constraint: 'openAiWire', message }]);
+
+/** The text of a message's `content`: a string, or the concatenated text parts. */
+function textOf(content: unknown, at: string): string {
+  if (typeof content === 'string') return content;
+  if (!Array.isArray(content)) throw invalid(at, `${at} must be a string or an array of parts`);
+  return content
+    .map((part: { type?: unknown; text?: unknown }, i) => {
+      if (part?.type !== 'text') {
+        throw new AppError(
+          ErrorCode.UNSUPPORTED_PARAMETER,
+          `${at}[${i}]: only text parts are supported`,
+          { param: `${at}[${i}].type` },
+        );
+      }
+      if (typeof part.text !== 'string') throw invalid(`${at}[${i}].text`, 'text must be a string');
+      return part.text;
+    })
+    .join('');
+}
+
+function stopOf(stop: unknown): string[] | undefined {
+  if (stop === undefined || stop === null) return undefined;
+  const list = typeof stop === 'string' ? [stop] : stop;
+  if (
+    !Array.isArray(list) ||
+    list.length > 4 ||
+    list.some((s) => typeof s !== 'string' || s.length === 0 || s.length > 100)
+  )
+    throw invalid('stop', 'stop must be a string or up to 4 strings of 1–100 characters');
+  return list.length ? (list as string[]) : undefined;
+}
+
+/**
+ * An OpenAI Chat Completions request as our GenerateDto (issue 14). Throws
+ * UNSUPPORTED_PARAMETER (400, `param` named) for OpenAI fields we cannot honour, and
+ * VALIDATION_FAILED (400) for content that is neither a string nor text parts, or empty.
+ */
+export function toGenerateDto(req: ChatCompletionRequestDto): GenerateDto {
+  for (const [field, harmless] of Object.entries(UNSUPPORTED)) {
+    const value = (req as unknown as Record<string, unknown>)[field];
+    if (value !== undefined && value !== null && !harmless(value)) {
+      throw new AppError(ErrorCode.UNSUPPORTED_PARAMETER, `${field} is not supported`, {
+        param: field,
+      });
+    }
+  }
+  const messages = req.messages.map((m, i) => {
+    const content = textOf(m.content, `messages[${i}].content`);
+    if (!content) throw invalid(`messages[${i}].content`, `messages[${i}].content is empty`);
+    const role = m.role === 'developer' ? 'system' : (m.role as 'system' | 'user' | 'assistant');
+    return { role, content };
+  });
+  return {
+    modelId: req.model,
+    messages,
+    maxTokens: req.max_completion_tokens ?? req.max_tokens,
+    temperature: req.temperature,
+    topP: req.top_p,
+    presencePenalty: req.presence_penalty,
+    frequencyPenalty: req.frequency_penalty,
+    stop: stopOf(req.stop),
+  };
+}
+
+/** OpenAI's usage object for our usage. */
+export function usageOf(u: TokenUsage) {
+  return {
+    prompt_tokens: u.promptTokens,
+    completion_tokens: u.completionTokens,
+    total_tokens: u.promptTokens + u.completionTokens,
+  };
+}
+
+/** `length` when the reply used every token allowed, else `stop`. */
+export function finishReason(u: TokenUsage, maxTokens: number | undefined): 'stop' | 'length' {
+  return maxTokens !== undefined && u.completionTokens >= maxTokens ? 'length' : 'stop';
+}
+
+/** A completion id in OpenAI's style. */
+export const completionId = () => `chatcmpl-${randomUUID().replaceAll('-', '')}`;
+
+/** The whole `chat.completion` answer. */
+export function completionOf(
+  model: string,
+  text: string,
+  usage: TokenUsage,
+  cost: number,
+  maxTokens: number | undefined,
+  chatId?: string,
+): ChatCompletionDto {
+  return {
+    id: completionId(),
+    object: 'chat.completion',
+    created: Math.floor(Date.now() / 1000),
+    model,
+    choices: [
+      {
+        index: 0,
+        message: { role: 'assistant', content: text, refusal: null },
+        logprobs: null,
+        finish_reason: finishReason(usage, maxTokens),
+      },
+    ],
+    usage: usageOf(usage),
+    cost,
+    ...(chatId ? { chat_id: chatId } : {}),
+  };
+}

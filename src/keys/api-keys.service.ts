@@ -1,0 +1,118 @@
+import { Injectable } from '@nestjs/common';
+import { InjectRepository } from '@nestjs/typeorm';
+import { IsNull, Repository } from 'typeorm';
+import { DEFAULT_API_SCOPES, type ApiScope } from '../common/auth/api-scopes';
+import { Clock } from '../common/clock/clock';
+import { AppError, ErrorCode } from '../common/errors/app-error';
+import type { ApiKeyDto, CreatedApiKeyDto } from './dto/api-key.dto';
+import { ApiKey } from './api-key.entity';
+import { hashKey, newKeySecret, prefixOf } from './key-secret';
+
+/** Issue 14: at most this many active (neither revoked nor expired) keys per user (409). */
+export const MAX_ACTIVE_KEYS = 20;
+
+const keyNotFound = () => new AppError(ErrorCode.NOT_FOUND, 'API key not found');
+
+/**
+ * Personal API keys: create (the secret is returned once and stored only as a hash), list,
+ * rename or re-limit, revoke. A user sees and changes only their own keys (404 otherwise).
+ */
+@Injectable()
+export class ApiKeysService {
+  constructor(
+    @InjectRepository(ApiKey) private readonly keys: Repository<ApiKey>,
+    private readonly clock: Clock,
+  ) {}
+
+  /**
+   * Creates a key. Throws VALIDATION_FAILED (400) for an `expiresAt` not in the future,
+   * LIMIT_REACHED (409) at MAX_ACTIVE_KEYS; a per-user advisory lock makes the count and the
+   * insert one decision.
+   */
+  async create(
+    userId: string,
+    input: {
+      name: string;
+      scopes?: ApiScope[];
+      expiresAt?: string;
+      dailyCreditLimit?: number | null;
+    },
+  ): Promise<CreatedApiKeyDto> {
+    const now = this.clock.now();
+    const expiresAt = input.expiresAt ? new Date(input.expiresAt) : null;
+    if (expiresAt && expiresAt <= now)
+      throw new AppError(ErrorCode.VALIDATION_FAILED, 'expiresAt must be in the future');
+    const key = newKeySecret();
+    const saved = await this.keys.manager.transaction(async (m) => {
+      await m.query(`SELECT pg_advisory_xact_lock(hashtextextended('api_keys:' || $1, 0))`, [
+        userId,
+      ]);
+      const [{ n }] = await m.query(
+        `SELECT count(*)::int AS n FROM api_keys WHERE "userId" = $1 AND "revokedAt" IS NULL
+           AND ("expiresAt" IS NULL OR "expiresAt" > $2)`,
+        [userId, now],
+      );
+      if (n >= MAX_ACTIVE_KEYS)
+        throw new AppError(ErrorCode.LIMIT_REACHED, `At most ${MAX_ACTIVE_KEYS} active API keys`);
+      return m.save(
+        m.create(ApiKey, {
+          userId,
+          name: input.name,
+          prefix: prefixOf(key),
+          keyHash: hashKey(key),
+          scopes: input.scopes ?? DEFAULT_API_SCOPES,
+          expiresAt,
+          dailyCreditLimit: input.dailyCreditLimit ?? null,
+        }),
+      );
+    });
+    return { ...mapKey(saved), key };
+  }
+
+  /** The caller's keys that are not revoked (expired ones included), newest first. */
+  async list(userId: string): Promise<ApiKeyDto[]> {
+    const rows = await this.keys.find({
+      where: { userId, revokedAt: IsNull() },
+      order: { createdAt: 'DESC', id: 'DESC' },
+    });
+    return rows.map(mapKey);
+  }
+
+  /** Renames or re-limits one of the caller's keys; NOT_FOUND (404) for another's or a revoked one. */
+  async update(
+    userId: string,
+    id: string,
+    patch: { name?: string; dailyCreditLimit?: number | null },
+  ): Promise<ApiKeyDto> {
+    const key = await this.keys.findOneBy({ id, userId, revokedAt: IsNull() });
+    if (!key) throw keyNotFound();
+    if (patch.name !== undefined) key.name = patch.name;
+    if (patch.dailyCreditLimit !== undefined) key.dailyCreditLimit = patch.dailyCreditLimit;
+    return mapKey(await this.keys.save(key));
+  }
+
+  /**
+   * Revokes a key at once: every instance reads the key from PostgreSQL on each request, so the
+   * next request with it is 401 everywhere. NOT_FOUND (404) for another's or a revoked key.
+   */
+  async revoke(userId: string, id: string): Promise<void> {
+    const result = await this.keys.update(
+      { id, userId, revokedAt: IsNull() },
+      { revokedAt: this.clock.now() },
+    );
+    if (!result.affected) throw keyNotFound();
+  }
+}
+
+export function mapKey(k: ApiKey): ApiKeyDto {
+  return {
+    id: k.id,
+    name: k.name,
+    prefix: k.prefix,
+    scopes: k.scopes,
+    expiresAt: k.expiresAt?.toISOString() ?? null,
+    dailyCreditLimit: k.dailyCreditLimit,
+    lastUsedAt: k.lastUsedAt?.toISOString() ?? null,
+    createdAt: k.createdAt.toISOString(),
+  };
+}

@@ -1,0 +1,18 @@
+import { Module } from '@nestjs/common';
+import { TypeOrmModule } from '@nestjs/typeorm';
+import { ApiKey } from './api-key.entity';
+import { ApiKeyStrategy } from './api-key.strategy';
+import { ApiKeysController } from './api-keys.controller';
+import { ApiKeysService } from './api-keys.service';
+
+/**
+ * Personal API keys (issue 14): owns `api_keys`, and the `api-key` Passport strategy that the
+ * global guard tries after the session strategy. Metering of key requests happens in ai and
+ * credits like any other (the key's id rides on the session user).
+ */
+@Module({
+  imports: [TypeOrmModule.forFeature([ApiKey])],
+  controllers: [ApiKeysController],
+  providers: [ApiKeysService, ApiKeyStrategy],
+})
+export class KeysModule {}
