@@ -8,7 +8,7 @@ import { completionId, finishReason, usageOf } from './openai-wire';
 
 /**
  * `stream: true` of /v1/chat/completions (issue 14): `chat.completion.chunk` frames as OpenAI
- * sends them (a first chunk with the role, one per text delta, one with `finish_reason`, with
+ * sends them, less `usage: null` on every chunk (a first chunk with the role, one per text delta, one with `finish_reason`, with
  * `stream_options.include_usage` one more with `usage` and our `cost` and empty `choices`),
  * then `data: [DONE]`. The stream opens with the first token, so every failure before it
  * answers with its HTTP status and an OpenAI error body; a failure after it is an `error`
@@ -70,7 +70,6 @@ export class OpenAiStreamSink implements StreamSink {
         created: this.created,
         model: this.model,
         choices,
-        ...(this.options.includeUsage ? { usage: null } : {}),
         ...extra,
       }),
     );

@@ -79,6 +79,24 @@ export class OpenAiErrorBodyDto {
   code: string | null;
   @ApiProperty({ type: String, nullable: true, description: 'the request field at fault' })
   param: string | null;
+  @ApiPropertyOptional({ type: 'integer', description: 'insufficient_credits: credits needed' })
+  required?: number;
+  @ApiPropertyOptional({ type: 'integer', description: 'insufficient_credits: the balance' })
+  balance?: number;
+  @ApiPropertyOptional({ type: 'integer', description: "daily_limit_reached: the plan's limit" })
+  dailyLimit?: number;
+  @ApiPropertyOptional({
+    type: 'integer',
+    nullable: true,
+    description: "key_daily_limit_reached: the key's limit",
+  })
+  dailyCreditLimit?: number | null;
+  @ApiPropertyOptional({ type: 'integer', description: 'the daily limits: credits used today' })
+  usedToday?: number;
+  @ApiPropertyOptional({ format: 'date-time', description: 'the daily limits: next reset' })
+  resetsAt?: string;
+  @ApiPropertyOptional({ description: 'insufficient_scope: the scope needed' })
+  requiredScope?: string;
 }
 
 /** Every error of the `/v1` routes, in OpenAI's shape, so OpenAI clients raise their usual errors. */

@@ -18,7 +18,7 @@ export class CompletionChunkChoiceDto {
   @ApiProperty({ type: 'integer', enum: [0] }) index: number;
   @ApiProperty({ type: CompletionDeltaDto }) delta: CompletionDeltaDto;
   @ApiProperty({ type: Object, nullable: true }) logprobs: null;
-  @ApiProperty({ type: String, enum: ['stop', 'length'], nullable: true })
+  @ApiProperty({ type: String, enum: ['stop', 'length', null], nullable: true })
   finish_reason: 'stop' | 'length' | null;
 }
 
@@ -32,10 +32,9 @@ export class ChatCompletionChunkDto {
   choices: CompletionChunkChoiceDto[];
   @ApiPropertyOptional({
     type: CompletionUsageDto,
-    nullable: true,
-    description: 'with `stream_options.include_usage`: null, then set in the last chunk',
+    description: 'with `stream_options.include_usage`: in the last chunk only',
   })
-  usage?: CompletionUsageDto | null;
+  usage?: CompletionUsageDto;
   @ApiPropertyOptional({ type: 'integer', description: 'the usage chunk: credits charged' })
   cost?: number;
 }

@@ -44,7 +44,7 @@ const METHODS = ['get', 'put', 'post', 'delete', 'patch', 'head', 'options'];
 export function outsideApi(method: string, path: string): string | undefined {
   if (path === '/api/docs' || path.startsWith('/api/docs')) return 'the OpenAPI page itself';
   if (method === 'OPTIONS') return 'CORS preflight';
-  if (!/^\/(api|health|uploads)(\/|$)/.test(path)) return 'page route (HTML, not in the API)';
+  if (!/^\/(api|health|uploads|v1)(\/|$)/.test(path)) return 'page route (HTML, not in the API)';
   return undefined;
 }
 
