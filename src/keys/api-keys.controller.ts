@@ -1,15 +1,5 @@
-import {
-  Body,
-  Controller,
-  Delete,
-  Get,
-  HttpCode,
-  Param,
-  ParseUUIDPipe,
-  Patch,
-  Post,
-} from '@nestjs/common';
-import { ApiNoContentResponse, ApiOkResponse, ApiCreatedResponse, ApiTags } from '@nestjs/swagger';
+import { Body, Controller, Delete, Get, Param, ParseUUIDPipe, Patch, Post } from '@nestjs/common';
+import { ApiOkResponse, ApiCreatedResponse, ApiTags } from '@nestjs/swagger';
 import { CurrentUser } from '../common/auth/auth.decorators';
 import type { SessionUser } from '../common/auth/session-user';
 import { Endpoint } from '../common/openapi/endpoint.decorator';
@@ -19,6 +9,7 @@ import {
   ApiKeyListDto,
   CreateApiKeyDto,
   CreatedApiKeyDto,
+  RevokedApiKeyDto,
   UpdateApiKeyDto,
 } from './dto/api-key.dto';
 
@@ -73,10 +64,12 @@ export class ApiKeysController {
   }
 
   @Delete(':id')
-  @HttpCode(204)
   @Endpoint({ summary: 'Revoke an API key, at once', access: 'session', errors: [404] })
-  @ApiNoContentResponse({ description: 'Revoked: the next request with it is 401' })
-  revoke(@CurrentUser() user: SessionUser, @Param('id', ParseUUIDPipe) id: string): Promise<void> {
+  @ApiOkResponse({ type: RevokedApiKeyDto, description: 'The next request with it is 401' })
+  revoke(
+    @CurrentUser() user: SessionUser,
+    @Param('id', ParseUUIDPipe) id: string,
+  ): Promise<RevokedApiKeyDto> {
     return this.keys.revoke(user.id, id);
   }
 }

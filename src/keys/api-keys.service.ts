@@ -95,12 +95,11 @@ export class ApiKeysService {
    * Revokes a key at once: every instance reads the key from PostgreSQL on each request, so the
    * next request with it is 401 everywhere. NOT_FOUND (404) for another's or a revoked key.
    */
-  async revoke(userId: string, id: string): Promise<void> {
-    const result = await this.keys.update(
-      { id, userId, revokedAt: IsNull() },
-      { revokedAt: this.clock.now() },
-    );
+  async revoke(userId: string, id: string): Promise<{ id: string; revokedAt: string }> {
+    const revokedAt = this.clock.now();
+    const result = await this.keys.update({ id, userId, revokedAt: IsNull() }, { revokedAt });
     if (!result.affected) throw keyNotFound();
+    return { id, revokedAt: revokedAt.toISOString() };
   }
 }
 

@@ -119,7 +119,7 @@ describe('API keys', () => {
     const u = await newUser(t);
     const key = await newKey(u);
     await t.http.get('/api/chats').set(key.auth).expect(200);
-    await t.http.delete(`/api/keys/${key.id}`).set(u.auth).expect(204);
+    await t.http.delete(`/api/keys/${key.id}`).set(u.auth).expect(200);
     const gone = await t.http.get('/api/chats').set(key.auth).expect(401);
     expect(gone.body.code).toBe('INVALID_API_KEY');
     expect((await t.http.get('/api/keys').set(u.auth)).body.keys).toEqual([]);

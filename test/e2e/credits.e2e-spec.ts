@@ -171,6 +171,7 @@ describe('credits: holds, daily limits, ledger', () => {
       amount: -4,
       type: 'CONSUMPTION',
       description: 'entry 4',
+      keyId: null,
       createdAt: expect.any(String),
     });
     const next = (

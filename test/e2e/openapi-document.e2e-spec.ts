@@ -34,6 +34,9 @@ const SRC = resolve(__dirname, '..', '..', 'src');
  * (each carries `@Endpoint`) has its summary, tag and security, a typed body for every answer,
  * and examples on request bodies; the security it declares is the one the guard applies.
  */
+/** The error body schema of each envelope (the error filter decides by path alike). */
+const ERROR_SCHEMAS = { B: 'ErrorEnvelopeBDto', C: 'ErrorDto', openai: 'OpenAiErrorDto' } as const;
+
 describe('OpenAPI document completeness', () => {
   let t: TestApp;
   let doc: Doc;
@@ -80,7 +83,8 @@ describe('OpenAPI document completeness', () => {
   it('types every answer: a schema per success body, the error schema per error status', () => {
     const problems: string[] = [];
     for (const { name, path, op } of ops) {
-      const errorSchema = `#/components/schemas/${envelopeFor(path.replace(/\{[^}]+\}/g, 'x')) === 'B' ? 'ErrorEnvelopeBDto' : 'ErrorDto'}`;
+      const envelope = envelopeFor(path.replace(/\{[^}]+\}/g, 'x'));
+      const errorSchema = `#/components/schemas/${ERROR_SCHEMAS[envelope]}`;
       const statuses = Object.keys(op.responses).map(Number);
       if (!statuses.some((s) => s >= 200 && s < 400)) problems.push(`${name}: no success answer`);
       for (const implied of [400, 413, 500])
@@ -157,7 +161,9 @@ describe('OpenAPI document completeness', () => {
     for (const { method, path, op, name } of ops) {
       const url = path.replace(/\{[^}]+\}/g, (p) => (p === '{filename}' ? 'x.txt' : randomUUID()));
       const res = await t.http[method as 'get'](url);
-      const refused = res.status === 401 && res.body?.code === 'UNAUTHORIZED';
+      // `/v1` answers in OpenAI's shape: `{error: {code: "unauthorized"}}`.
+      const code = res.body?.code ?? res.body?.error?.code?.toUpperCase();
+      const refused = res.status === 401 && code === 'UNAUTHORIZED';
       const isPublic = op.security?.length === 0;
       if (isPublic === refused)
         mismatches.push(`${name}: ${isPublic ? 'public' : 'secured'} but answered ${res.status}`);

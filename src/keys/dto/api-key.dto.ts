@@ -93,6 +93,12 @@ export class CreatedApiKeyDto extends ApiKeyDto {
   key: string;
 }
 
+/** DELETE /api/keys/{id}: the key is revoked from `revokedAt` on. */
+export class RevokedApiKeyDto {
+  @ApiProperty({ format: 'uuid' }) id: string;
+  @ApiProperty({ format: 'date-time' }) revokedAt: string;
+}
+
 export class ApiKeyListDto {
   @ApiProperty({ type: [ApiKeyDto], description: 'active and expired keys, newest first' })
   keys: ApiKeyDto[];
