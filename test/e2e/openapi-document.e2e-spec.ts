@@ -28,15 +28,14 @@ interface Doc {
 
 const METHODS = ['get', 'post', 'put', 'patch', 'delete'];
 const SRC = resolve(__dirname, '..', '..', 'src');
+/** The error body schema of each envelope (the error filter decides by path alike). */
+const ERROR_SCHEMAS = { B: 'ErrorEnvelopeBDto', C: 'ErrorDto', openai: 'OpenAiErrorDto' } as const;
 
 /**
  * The document is complete enough to generate a client from: every operation of the app
  * (each carries `@Endpoint`) has its summary, tag and security, a typed body for every answer,
  * and examples on request bodies; the security it declares is the one the guard applies.
  */
-/** The error body schema of each envelope (the error filter decides by path alike). */
-const ERROR_SCHEMAS = { B: 'ErrorEnvelopeBDto', C: 'ErrorDto', openai: 'OpenAiErrorDto' } as const;
-
 describe('OpenAPI document completeness', () => {
   let t: TestApp;
   let doc: Doc;
