@@ -71,7 +71,7 @@ export class AppModule {
                 }),
                 res: (res: { statusCode: number }) => ({ statusCode: res.statusCode }),
               },
-              redact: ['req.headers', 'res.headers', '*.password', '*.accessToken', '*.secret'],
+              redact: ['req.headers', 'res.headers', '*.password', '*.accessToken', '*.secret', '*.key'],
               autoLogging: { ignore: (req) => req.url === '/health/live' },
             },
           }),
