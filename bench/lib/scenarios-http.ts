@@ -12,7 +12,7 @@ export interface HttpConfig {
   generateDelayMs: number;
 }
 
-const side = (label: string, r: LoadResult): Side => ({
+export const side = (label: string, r: LoadResult): Side => ({
   label,
   rps: r.rps,
   p50: r.p50,
@@ -23,7 +23,7 @@ const side = (label: string, r: LoadResult): Side => ({
 const errorsOf = (r: LoadResult) => r.non2xx + r.errors + r.timeouts;
 
 /** Load with a warm-up (JIT, pools, connections, the connections' first burst), discarded. */
-function measured(cfg: HttpConfig, opts: Parameters<typeof load>[0]): Promise<LoadResult> {
+export function measured(cfg: HttpConfig, opts: Parameters<typeof load>[0]): Promise<LoadResult> {
   return load({ ...opts, warmupS: cfg.warmupS });
 }
 

@@ -116,6 +116,7 @@ export async function setup(o: SetupOptions): Promise<BenchEnv> {
         AUTH_SECRET: randomBytes(32).toString('hex'),
         ENCRYPTION_KEY: randomBytes(32).toString('base64'),
         AUTH_RATE_LIMIT_PER_MINUTE: '100000',
+        API_KEY_RPM: '100000000',
         OPENAI_API_KEY: 'sk-bench-local',
         OPENAI_BASE_URL: `${providerOrigin}/v1`,
         UPLOAD_DIR,
