@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { GenerateDto } from '../ai/dto/generate.dto';
+import { MAX_STOP_LENGTH, MAX_STOP_SEQUENCES } from '../ai/dto/model-parameters.dto';
 import type { TokenUsage } from '../credits/pricing';
 import { AppError, ErrorCode } from '../common/errors/app-error';
 import { ValidationFailedError } from '../common/validation/validation.pipe';
@@ -51,10 +52,13 @@ function stopOf(stop: unknown): string[] | undefined {
   const list = typeof stop === 'string' ? [stop] : stop;
   if (
     !Array.isArray(list) ||
-    list.length > 4 ||
-    list.some((s) => typeof s !== 'string' || s.length === 0 || s.length > 100)
+    list.length > MAX_STOP_SEQUENCES ||
+    list.some((s) => typeof s !== 'string' || s.length === 0 || s.length > MAX_STOP_LENGTH)
   )
-    throw invalid('stop', 'stop must be a string or up to 4 strings of 1–100 characters');
+    throw invalid(
+      'stop',
+      `stop must be a string or up to ${MAX_STOP_SEQUENCES} strings of 1–${MAX_STOP_LENGTH} characters`,
+    );
   return list.length ? (list as string[]) : undefined;
 }
 

@@ -1,3 +1,4 @@
+import { applyDecorators } from '@nestjs/common';
 import { ApiPropertyOptional } from '@nestjs/swagger';
 import {
   ArrayMaxSize,
@@ -16,6 +17,32 @@ import { MAX_OUTPUT_TOKENS, MAX_SYSTEM_PROMPT } from '../../common/limits';
 export { MAX_OUTPUT_TOKENS, MAX_SYSTEM_PROMPT };
 /** Most stop sequences any provider accepts on every model (OpenAI: 4). */
 export const MAX_STOP_SEQUENCES = 4;
+/** Longest stop sequence accepted (characters). */
+export const MAX_STOP_LENGTH = 200;
+
+/**
+ * An optional number in [min, max], validated and documented alike (also used by the `/v1`
+ * request, whose fields have OpenAI's names but the same ranges).
+ */
+export function IsOptionalInRange(
+  min: number,
+  max: number,
+  doc: { integer?: boolean; description?: string; default?: number } = {},
+) {
+  const { integer, ...rest } = doc;
+  return applyDecorators(
+    ApiPropertyOptional({
+      minimum: min,
+      maximum: max,
+      ...(integer ? { type: 'integer' } : {}),
+      ...rest,
+    }),
+    IsOptional(),
+    integer ? IsInt() : IsNumber(),
+    Min(min),
+    Max(max),
+  );
+}
 
 /**
  * The custom model parameters (issue 12 §4), shared by AI requests and chat settings. Ranges here
@@ -33,34 +60,12 @@ export class ModelParametersDto {
   @MaxLength(200)
   modelId?: string;
 
-  @ApiPropertyOptional({
-    minimum: 0,
-    maximum: 2,
-    description: "per provider, see the model's `parameters`",
-  })
-  @IsOptional()
-  @IsNumber()
-  @Min(0)
-  @Max(2)
+  @IsOptionalInRange(0, 2, { description: "per provider, see the model's `parameters`" })
   temperature?: number;
 
-  @ApiPropertyOptional({ minimum: 0, maximum: 1 })
-  @IsOptional()
-  @IsNumber()
-  @Min(0)
-  @Max(1)
-  topP?: number;
+  @IsOptionalInRange(0, 1) topP?: number;
 
-  @ApiPropertyOptional({
-    type: 'integer',
-    minimum: 1,
-    maximum: MAX_OUTPUT_TOKENS,
-    default: MAX_OUTPUT_TOKENS,
-  })
-  @IsOptional()
-  @IsInt()
-  @Min(1)
-  @Max(MAX_OUTPUT_TOKENS)
+  @IsOptionalInRange(1, MAX_OUTPUT_TOKENS, { integer: true, default: MAX_OUTPUT_TOKENS })
   maxTokens?: number;
 
   @ApiPropertyOptional({
@@ -72,19 +77,9 @@ export class ModelParametersDto {
   @MaxLength(MAX_SYSTEM_PROMPT)
   systemPrompt?: string;
 
-  @ApiPropertyOptional({ minimum: -2, maximum: 2 })
-  @IsOptional()
-  @IsNumber()
-  @Min(-2)
-  @Max(2)
-  presencePenalty?: number;
+  @IsOptionalInRange(-2, 2) presencePenalty?: number;
 
-  @ApiPropertyOptional({ minimum: -2, maximum: 2 })
-  @IsOptional()
-  @IsNumber()
-  @Min(-2)
-  @Max(2)
-  frequencyPenalty?: number;
+  @IsOptionalInRange(-2, 2) frequencyPenalty?: number;
 
   @ApiPropertyOptional({ type: [String], maxItems: MAX_STOP_SEQUENCES, example: ['\n\n'] })
   @IsOptional()
@@ -92,7 +87,7 @@ export class ModelParametersDto {
   @ArrayMaxSize(MAX_STOP_SEQUENCES)
   @IsString({ each: true })
   @MinLength(1, { each: true })
-  @MaxLength(200, { each: true })
+  @MaxLength(MAX_STOP_LENGTH, { each: true })
   stop?: string[];
 }
 

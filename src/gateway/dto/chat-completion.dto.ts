@@ -9,17 +9,15 @@ import {
   IsDefined,
   IsIn,
   IsInt,
-  IsNumber,
   IsObject,
   IsOptional,
   IsString,
-  Max,
   MaxLength,
-  Min,
   MinLength,
   ValidateNested,
 } from 'class-validator';
 import { MAX_OUTPUT_TOKENS } from '../../common/limits';
+import { IsOptionalInRange } from '../../ai/dto/model-parameters.dto';
 
 /** Roles of OpenAI's Chat Completions input we accept (`developer` is sent as `system`). */
 export const COMPLETION_ROLES = ['system', 'developer', 'user', 'assistant'] as const;
@@ -80,47 +78,17 @@ export class ChatCompletionRequestDto {
   @Type(() => CompletionMessageDto)
   messages: CompletionMessageDto[];
 
-  @ApiPropertyOptional({ type: 'integer', minimum: 1, maximum: MAX_OUTPUT_TOKENS })
-  @IsOptional()
-  @IsInt()
-  @Min(1)
-  @Max(MAX_OUTPUT_TOKENS)
-  max_tokens?: number;
+  @IsOptionalInRange(1, MAX_OUTPUT_TOKENS, { integer: true }) max_tokens?: number;
 
-  @ApiPropertyOptional({ type: 'integer', minimum: 1, maximum: MAX_OUTPUT_TOKENS })
-  @IsOptional()
-  @IsInt()
-  @Min(1)
-  @Max(MAX_OUTPUT_TOKENS)
-  max_completion_tokens?: number;
+  @IsOptionalInRange(1, MAX_OUTPUT_TOKENS, { integer: true }) max_completion_tokens?: number;
 
-  @ApiPropertyOptional({ minimum: 0, maximum: 2 })
-  @IsOptional()
-  @IsNumber()
-  @Min(0)
-  @Max(2)
-  temperature?: number;
+  @IsOptionalInRange(0, 2) temperature?: number;
 
-  @ApiPropertyOptional({ minimum: 0, maximum: 1 })
-  @IsOptional()
-  @IsNumber()
-  @Min(0)
-  @Max(1)
-  top_p?: number;
+  @IsOptionalInRange(0, 1) top_p?: number;
 
-  @ApiPropertyOptional({ minimum: -2, maximum: 2 })
-  @IsOptional()
-  @IsNumber()
-  @Min(-2)
-  @Max(2)
-  presence_penalty?: number;
+  @IsOptionalInRange(-2, 2) presence_penalty?: number;
 
-  @ApiPropertyOptional({ minimum: -2, maximum: 2 })
-  @IsOptional()
-  @IsNumber()
-  @Min(-2)
-  @Max(2)
-  frequency_penalty?: number;
+  @IsOptionalInRange(-2, 2) frequency_penalty?: number;
 
   @ApiPropertyOptional({
     oneOf: [{ type: 'string' }, { type: 'array', items: { type: 'string' }, maxItems: 4 }],
