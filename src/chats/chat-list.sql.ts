@@ -1,11 +1,18 @@
 import type { ChatDto } from './dto/chat.dto';
 
+/** Messages per chat in chat reads unless `?messages=` says otherwise (issue 20 §4). */
+export const DEFAULT_CHAT_MESSAGES = 20;
+/** Most messages per chat one chat read returns; the rest through GET /api/chats/{id}/messages. */
+export const MAX_CHAT_MESSAGES = 100;
+
 /** ISO 8601 in UTC with milliseconds, as `Date.prototype.toISOString` writes it. */
 const iso = (column: string) =>
   `to_char(${column} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
 
 /**
- * One keyset page of chats as `ChatDto`s, each with its messages oldest first, in one statement.
+ * One keyset page of chats as `ChatDto`s, each with its latest `messages` messages (oldest first
+ * among them), `messageCount` and `hasMoreMessages`, in one statement. The answer's size is
+ * bounded by the page, not by the history (issue 20 §4).
  * PostgreSQL builds the messages as JSON and the timestamps as ISO strings, so a page of 50
  * chats × 20 messages is not hydrated into 1050 entities and 2100 `Date`s only to be written out
  * again (bench scenario 2: TypeORM hydration, row parsing and dates were half the CPU).
@@ -21,6 +28,7 @@ export function chatPageSql(
   viewerId: string,
   cursor: { at: Date; id: string } | undefined,
   limit: number,
+  messages = DEFAULT_CHAT_MESSAGES,
 ): { sql: string; params: unknown[] } {
   const all = [...params, viewerId];
   const viewer = `$${all.length}::uuid`;
@@ -29,7 +37,11 @@ export function chatPageSql(
     all.push(cursor.at, cursor.id);
     keyset = ` AND (c."updatedAt", c.id) < ($${all.length - 1}::timestamptz, $${all.length}::uuid)`;
   }
+  all.push(messages);
+  const perChat = `$${all.length}::int`;
   all.push(limit);
+  // The latest messages come from the (chatId, createdAt, seq) index read backwards; the count
+  // is an index-only scan of the same index.
   const sql = `SELECT c.id, c.title, c."userId", c."teamId", COALESCE(c.settings, '{}') AS settings,
       ${iso('c."createdAt"')} AS "createdAt", ${iso('c."updatedAt"')} AS "updatedAt",
       COALESCE((
@@ -37,8 +49,12 @@ export function chatPageSql(
           'id', m.id, 'chatId', m."chatId", 'userId', m."userId", 'role', m.role,
           'content', m.content, 'createdAt', ${iso('m."createdAt"')}
         ) ORDER BY m."createdAt", m.seq)
-        FROM messages m WHERE m."chatId" = c.id
+        FROM (
+          SELECT * FROM messages WHERE "chatId" = c.id
+          ORDER BY "createdAt" DESC, seq DESC LIMIT ${perChat}
+        ) m
       ), '[]'::json) AS messages,
+      mc.n AS "messageCount", mc.n > ${perChat} AS "hasMoreMessages",
       COALESCE((
         SELECT json_agg(json_build_object('id', t.id, 'name', t.name, 'color', t.color)
           ORDER BY lower(t.name), t.id)
@@ -46,6 +62,7 @@ export function chatPageSql(
         WHERE ct."chatId" = c.id AND t."userId" = ${viewer}
       ), '[]'::json) AS tags
     FROM chats c
+    CROSS JOIN LATERAL (SELECT count(*)::int AS n FROM messages WHERE "chatId" = c.id) mc
     WHERE (${where})${keyset}
     ORDER BY c."updatedAt" DESC, c.id DESC
     LIMIT $${all.length}`;
@@ -53,7 +70,11 @@ export function chatPageSql(
 }
 
 /** A row of `chatPageSql`. */
-export type ChatPageRow = ChatDto & { messages: NonNullable<ChatDto['messages']> };
+export type ChatPageRow = ChatDto & {
+  messages: NonNullable<ChatDto['messages']>;
+  messageCount: number;
+  hasMoreMessages: boolean;
+};
 
 /**
  * Condition on `c` for `?tag=` (issue 12 §1): the chat carries every tag of `$n` (uuid[]) and each

@@ -22,6 +22,8 @@ import { type ChatPage, ChatsService } from './chats.service';
 import {
   ChatDto,
   ChatListQueryDto,
+  ChatPageQueryDto,
+  ChatReadQueryDto,
   ChatTeamDto,
   ChatTitleDto,
   mapChat,
@@ -47,7 +49,9 @@ export class ChatsController {
     @CurrentUser() user: SessionUser,
     @Query() q: ChatListQueryDto,
   ): Promise<Page<ChatDto>> {
-    return toChatPage(await this.chats.list(user, q.scope ?? 'own', q.limit, q.cursor, q.tag));
+    return toChatPage(
+      await this.chats.list(user, q.scope ?? 'own', q.limit, q.cursor, q.tag, q.messages),
+    );
   }
 
   @Post()
@@ -73,8 +77,9 @@ export class ChatsController {
   async get(
     @CurrentUser() user: SessionUser,
     @Param('id', ParseUUIDPipe) id: string,
+    @Query() q: ChatReadQueryDto,
   ): Promise<ChatDto> {
-    return this.chats.get(user, id);
+    return this.chats.get(user, id, q.messages);
   }
 
   @Patch(':id')
@@ -175,9 +180,9 @@ export class TeamChatsController {
   async list(
     @CurrentUser() user: SessionUser,
     @Param('id', ParseUUIDPipe) id: string,
-    @Query() q: PageQueryDto,
+    @Query() q: ChatPageQueryDto,
   ): Promise<Page<ChatDto>> {
-    return toChatPage(await this.chats.listForTeam(user, id, q.limit, q.cursor));
+    return toChatPage(await this.chats.listForTeam(user, id, q.limit, q.cursor, q.messages));
   }
 }
 

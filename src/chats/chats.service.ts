@@ -105,6 +105,7 @@ export class ChatsService {
     limit?: number,
     cursor?: string,
     tagIds: string[] = [],
+    messages?: number,
   ): Promise<ChatPage> {
     const teamIds = scope === 'all' ? await this.teams.teamIdsOf(user.id) : [];
     let where = teamIds.length
@@ -115,7 +116,7 @@ export class ChatsService {
       params.push([...new Set(tagIds)]);
       where += ` AND ${allTagsSql(params.length, 1)}`;
     }
-    return this.page(user, limit, cursor, where, params);
+    return this.page(user, limit, cursor, where, params, messages);
   }
 
   /** Chats shared with a team, like `list`; any member may list (404 for non-members). */
@@ -124,9 +125,10 @@ export class ChatsService {
     teamId: string,
     limit?: number,
     cursor?: string,
+    messages?: number,
   ): Promise<ChatPage> {
     await this.teams.requireTeamRole(user, teamId, 'MEMBER');
-    return this.page(user, limit, cursor, 'c."teamId" = $1', [teamId]);
+    return this.page(user, limit, cursor, 'c."teamId" = $1', [teamId], messages);
   }
 
   create(user: SessionUser, title: string): Promise<Chat> {
@@ -137,9 +139,9 @@ export class ChatsService {
    * One chat as `GET /api/chats` lists it (the same statement: messages and the caller's tags),
    * 404 unless the caller may read it.
    */
-  async get(user: SessionUser, chatId: string): Promise<ChatPageRow> {
+  async get(user: SessionUser, chatId: string, messages?: number): Promise<ChatPageRow> {
     const chat = await this.requireChatAccess(user, chatId, 'read');
-    const q = chatPageSql('c.id = $1', [chat.id], user.id, undefined, 1);
+    const q = chatPageSql('c.id = $1', [chat.id], user.id, undefined, 1, messages);
     const [row] = await preparedQuery<ChatPageRow>(this.chats.manager.connection, q.sql, q.params);
     if (!row) throw chatNotFound(); // deleted meanwhile
     return row;
@@ -263,10 +265,11 @@ export class ChatsService {
     cursor: string | undefined,
     where: string,
     params: unknown[],
+    messages?: number,
   ): Promise<ChatPage> {
     const size = pageSize(limit);
     const at = cursor ? decodeCursor(cursor) : undefined;
-    const q = chatPageSql(where, params, user.id, at, size + 1);
+    const q = chatPageSql(where, params, user.id, at, size + 1, messages);
     const rows = await preparedQuery<ChatPageRow>(this.chats.manager.connection, q.sql, q.params);
     return toPage(rows, size, (c) => new Date(c.updatedAt));
   }

@@ -103,6 +103,46 @@ describe('Chats: CRUD, pagination and owner-only access', () => {
     ]);
   });
 
+  it('bounds the messages of chat reads: the latest ?messages= (default 20, 0 none, at most 100), oldest first, with messageCount and hasMoreMessages', async () => {
+    const u = await newUser(t);
+    const texts = Array.from({ length: 25 }, (_, i) => `message ${i + 1}`);
+    const chat = await newChat(t, u, { title: 'long', messages: texts });
+    const short = await newChat(t, u, { title: 'short', messages: ['only one'] });
+    const contents = (c: { messages: { content: string }[] }) => c.messages.map((m) => m.content);
+
+    const byDefault = (await t.http.get(`/api/chats/${chat.id}`).set(u.auth).expect(200)).body.data;
+    expect(contents(byDefault)).toEqual(texts.slice(5));
+    expect(byDefault).toEqual(expect.objectContaining({ messageCount: 25, hasMoreMessages: true }));
+
+    const three = (await t.http.get(`/api/chats/${chat.id}?messages=3`).set(u.auth).expect(200))
+      .body.data;
+    expect(contents(three)).toEqual(['message 23', 'message 24', 'message 25']);
+    const none = (await t.http.get(`/api/chats/${chat.id}?messages=0`).set(u.auth).expect(200)).body
+      .data;
+    expect(none).toEqual(
+      expect.objectContaining({ messages: [], messageCount: 25, hasMoreMessages: true }),
+    );
+
+    const list = (await t.http.get('/api/chats?messages=2').set(u.auth).expect(200)).body.data;
+    const byId = Object.fromEntries(list.map((c: { id: string }) => [c.id, c]));
+    expect(contents(byId[chat.id])).toEqual(['message 24', 'message 25']);
+    expect(byId[short.id]).toEqual(
+      expect.objectContaining({ messageCount: 1, hasMoreMessages: false }),
+    );
+    expect(contents(byId[short.id])).toEqual(['only one']);
+
+    for (const bad of ['-1', '101', 'x', '1.5']) {
+      const res = await t.http.get(`/api/chats?messages=${bad}`).set(u.auth).expect(400);
+      expect(res.body.code).toBe('VALIDATION_FAILED');
+    }
+    // The rest of the history, through the paginated messages route.
+    const older = await t.http
+      .get(`/api/chats/${chat.id}/messages?limit=5`)
+      .set(u.auth)
+      .expect(200);
+    expect(older.body.data).toHaveLength(5);
+  });
+
   it('lists each chat exactly as GET /api/chats/:id shows it (fields, ISO times, escaping)', async () => {
     const u = await newUser(t);
     const tricky = [
@@ -120,7 +160,9 @@ describe('Chats: CRUD, pagination and owner-only access', () => {
       expect(Object.keys(row).sort()).toEqual(
         [
           'createdAt',
+          'hasMoreMessages',
           'id',
+          'messageCount',
           'messages',
           'settings',
           'tags',

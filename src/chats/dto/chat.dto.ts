@@ -4,13 +4,18 @@ import {
   ArrayMaxSize,
   IsArray,
   IsIn,
+  IsInt,
   IsObject,
   IsOptional,
   IsUUID,
+  Max,
+  Min,
   ValidateIf,
   ValidateNested,
 } from 'class-validator';
+import { applyDecorators } from '@nestjs/common';
 import { ModelParametersDto } from '../../ai/dto/model-parameters.dto';
+import { DEFAULT_CHAT_MESSAGES, MAX_CHAT_MESSAGES } from '../chat-list.sql';
 import { PageQueryDto } from '../../common/pagination/pagination';
 import { IsBoundedString } from '../../common/validation/validators';
 import type { Chat } from '../chat.entity';
@@ -43,8 +48,36 @@ export class UpdateChatDto {
   settings?: ChatSettingsDto;
 }
 
+/** `?messages=`: how many of each chat's latest messages a chat read returns (issue 20 §4). */
+function MessagesPerChat() {
+  return applyDecorators(
+    ApiPropertyOptional({
+      type: 'integer',
+      minimum: 0,
+      maximum: MAX_CHAT_MESSAGES,
+      default: DEFAULT_CHAT_MESSAGES,
+      description: "each chat's latest messages to include (0: none)",
+    }),
+    IsOptional(),
+    Type(() => Number),
+    IsInt(),
+    Min(0),
+    Max(MAX_CHAT_MESSAGES),
+  );
+}
+
+/** GET /api/chats/{id}. */
+export class ChatReadQueryDto {
+  @MessagesPerChat() messages?: number;
+}
+
+/** GET /api/teams/{id}/chats: a page, with `messages` per chat. */
+export class ChatPageQueryDto extends PageQueryDto {
+  @MessagesPerChat() messages?: number;
+}
+
 /** GET /api/chats: `scope=all` adds the chats shared with the caller's teams. */
-export class ChatListQueryDto extends PageQueryDto {
+export class ChatListQueryDto extends ChatPageQueryDto {
   @ApiPropertyOptional({ enum: ['own', 'all'], default: 'own' })
   @IsOptional()
   @IsIn(['own', 'all'])
@@ -107,7 +140,20 @@ export class ChatDto {
   @ApiProperty() updatedAt: string;
   @ApiProperty({ type: [ChatTagDto], description: "the caller's own tags on it, by name" })
   tags: ChatTagDto[];
-  @ApiPropertyOptional({ type: [MessageDto], description: 'oldest first' }) messages?: MessageDto[];
+  @ApiPropertyOptional({
+    type: [MessageDto],
+    description: 'chat reads: the latest `?messages=` (default 20), oldest first among them',
+  })
+  messages?: MessageDto[];
+  @ApiPropertyOptional({
+    type: 'integer',
+    description: 'with `messages`: all messages of the chat',
+  })
+  messageCount?: number;
+  @ApiPropertyOptional({
+    description: 'with `messages`: older messages exist (GET /api/chats/{id}/messages)',
+  })
+  hasMoreMessages?: boolean;
 }
 
 export function mapMessage(m: Message): MessageDto {
@@ -131,6 +177,12 @@ export function mapChat(chat: Chat, tags: ChatTagDto[], messages?: Message[]): C
     createdAt: chat.createdAt.toISOString(),
     updatedAt: chat.updatedAt.toISOString(),
     tags,
-    ...(messages ? { messages: messages.map(mapMessage) } : {}),
+    ...(messages
+      ? {
+          messages: messages.map(mapMessage),
+          messageCount: messages.length,
+          hasMoreMessages: false,
+        }
+      : {}),
   };
 }
