@@ -1,6 +1,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { invoiceObject, paymentIntentObject, rid, subscriptionObject } from './stripe-events';
+import { alipayReturn, confirmWallet, failAttempt, refundObject } from './stripe-wallets';
 
 export interface StripeRecordedRequest {
   method: string;
@@ -49,6 +50,7 @@ export class StripeTestServer {
   readonly customers = new Map<string, Record<string, any>>();
   readonly subscriptions = new Map<string, Record<string, any>>();
   readonly paymentIntents = new Map<string, Record<string, any>>();
+  readonly refunds = new Map<string, Record<string, any>>();
   /** Invoices by customer id, newest first. */
   readonly invoices = new Map<string, Record<string, any>[]>();
   private readonly idempotent = new Map<string, { fingerprint: string; body: unknown }>();
@@ -83,8 +85,73 @@ export class StripeTestServer {
       status: 'succeeded',
       amount_received: pi.amount,
       latest_charge: rid('ch'),
+      next_action: null,
+      last_payment_error: null,
     });
     return pi;
+  }
+
+  /** The customer authorised a wallet payment whose result is not known yet; returns it. */
+  processPaymentIntent(id: string): Record<string, any> {
+    return Object.assign(this.intent(id), { status: 'processing', next_action: null });
+  }
+
+  /** The attempt failed (e.g. the QR code was not paid): `requires_payment_method`; returns it. */
+  failPaymentIntent(id: string): Record<string, any> {
+    const pi = this.intent(id);
+    failAttempt(pi);
+    return pi;
+  }
+
+  /** The intent expired or was canceled; returns it. */
+  cancelPaymentIntent(id: string, reason = 'abandoned'): Record<string, any> {
+    return Object.assign(this.intent(id), {
+      status: 'canceled',
+      cancellation_reason: reason,
+      canceled_at: nowSeconds(),
+      next_action: null,
+    });
+  }
+
+  /**
+   * Settles a pending (wallet) refund as `succeeded` or `failed`; a failed one gives the amount
+   * back to the charge, as Stripe does. Returns the refund.
+   */
+  settleRefund(id: string, status: 'succeeded' | 'failed'): Record<string, any> {
+    const refund = this.refunds.get(id);
+    if (!refund) throw new Error(`no refund ${id}`);
+    if (refund.status === 'pending' && status === 'failed')
+      this.intent(refund.payment_intent).amount_refunded -= refund.amount;
+    return Object.assign(refund, {
+      status,
+      ...(status === 'failed' ? { failure_reason: 'unknown' } : {}),
+    });
+  }
+
+  private intent(id: string): Record<string, any> {
+    const pi = this.paymentIntents.get(id);
+    if (!pi) throw new Error(`no payment intent ${id}`);
+    return pi;
+  }
+
+  /**
+   * The Alipay authorisation page the customer is redirected to (no API key: it is the
+   * customer's browser): pays (or, with `?outcome=fail`, fails) the intent, then redirects to
+   * its return_url with Stripe's `payment_intent`, `…_client_secret` and `redirect_status`.
+   * `onAlipay` runs first (the CLI delivers the webhook there).
+   */
+  onAlipay?: (pi: Record<string, any>) => Promise<void>;
+  private async alipayAuthorize(id: string, fail: boolean, res: ServerResponse): Promise<void> {
+    const pi = this.paymentIntents.get(id);
+    if (!pi || pi.status !== 'requires_action') {
+      res.writeHead(404, { 'content-type': 'text/plain' }).end('No such payment');
+      return;
+    }
+    const location = alipayReturn(pi, fail ? 'failed' : 'succeeded');
+    if (fail) failAttempt(pi);
+    else this.succeedPaymentIntent(id);
+    await this.onAlipay?.(pi).catch(() => undefined);
+    res.writeHead(302, { location }).end();
   }
 
   /** Adds an invoice to a customer's list (newest first); amounts in minor units. */
@@ -134,6 +201,11 @@ export class StripeTestServer {
         .end(JSON.stringify(body));
     };
 
+    const alipay = /^\/alipay\/authorize\/([\w]+)$/.exec(path);
+    if (method === 'GET' && alipay) {
+      void this.alipayAuthorize(alipay[1], record.query.outcome === 'fail', res);
+      return;
+    }
     if (this.control && path.startsWith('/_test/')) {
       this.control(method, path).then(
         (r) => send(r.status, r.body),
@@ -209,8 +281,22 @@ export class StripeTestServer {
         metadata: b.metadata,
       });
       pi.description = b.description ?? null;
+      const refused = confirmWallet(pi, b, this.url);
+      if (refused) return refused;
       this.paymentIntents.set(pi.id, pi);
       return { body: pi };
+    }
+    if (method === 'POST' && resource === 'payment_intents' && path.endsWith('/cancel')) {
+      const pi = this.paymentIntents.get(id);
+      if (!pi) return missing('payment_intent', id, 'intent');
+      if (['succeeded', 'canceled', 'processing'].includes(pi.status))
+        return invalid(
+          `You cannot cancel this PaymentIntent because it has a status of ${pi.status}.`,
+          { code: 'payment_intent_unexpected_state' },
+        );
+      return {
+        body: this.cancelPaymentIntent(id, b.cancellation_reason ?? 'requested_by_customer'),
+      };
     }
     if (method === 'GET' && resource === 'payment_intents' && id) {
       const pi = this.paymentIntents.get(id);
@@ -260,18 +346,8 @@ export class StripeTestServer {
           param: 'amount',
         });
       pi.amount_refunded = (pi.amount_refunded ?? 0) + amount;
-      const refund = {
-        id: rid('re'),
-        object: 'refund',
-        amount,
-        charge: pi.latest_charge,
-        created: nowSeconds(),
-        currency: pi.currency,
-        metadata: b.metadata ?? {},
-        payment_intent: pi.id,
-        reason: null,
-        status: 'succeeded',
-      };
+      const refund = refundObject(pi, amount, b.metadata ?? {});
+      this.refunds.set(refund.id, refund);
       return { body: refund };
     }
     if (method === 'GET' && path === '/v1/invoices') {
