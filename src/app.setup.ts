@@ -45,6 +45,7 @@ const TAGS: [name: string, description: string][] = [
   ['credits', 'Balance, daily usage, ledger and cost estimates'],
   ['payments', 'Subscriptions, payments, credit purchases, refunds and invoices'],
   ['webhooks', 'Events from the payment processor'],
+  ['referrals', 'Referral code, link and rewards'],
   ['uploads', 'File uploads and downloads'],
   ['pages', 'Page-route decisions for frontends'],
   ['i18n', 'Localized messages'],
