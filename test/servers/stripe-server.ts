@@ -1,40 +1,10 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { invoiceObject, paymentIntentObject, rid, subscriptionObject } from './stripe-events';
-import { alipayReturn, confirmWallet, failAttempt, refundObject } from './stripe-wallets';
+import { parseForm, type StripeFailure, type StripeRecordedRequest } from './stripe-form';
+import { alipayAuthorize, confirmWallet, failAttempt, refundObject } from './stripe-wallets';
 
-export interface StripeRecordedRequest {
-  method: string;
-  /** Path without the query string, e.g. `/v1/payment_intents`. */
-  path: string;
-  query: Record<string, any>;
-  /** The form body, parsed with bracket notation. */
-  body: Record<string, any>;
-  stripeVersion?: string;
-  idempotencyKey?: string;
-  authorization?: string;
-}
-
-/** A Stripe error answer: `{error: {type, code, message, ...}}` with an HTTP status. */
-export interface StripeFailure {
-  status: number;
-  error: { type: string; message: string; code?: string; param?: string; decline_code?: string };
-}
-
-/** Parses Stripe's form encoding (`items[0][price]=x&expand[0]=y`) into objects and arrays. */
-export function parseForm(raw: string): Record<string, any> {
-  const root: Record<string, any> = {};
-  for (const pair of raw.split('&').filter(Boolean)) {
-    const [k, v = ''] = pair.split('=').map((s) => decodeURIComponent(s.replace(/\+/g, ' ')));
-    const keys = (k.match(/^[^[]+|\[[^\]]*\]/g) ?? []).map((p) => p.replace(/^\[|\]$/g, ''));
-    let node: any = root;
-    keys.forEach((key, i) => {
-      if (i === keys.length - 1) node[key] = v;
-      else node = node[key] ??= /^\d+$/.test(keys[i + 1]) ? [] : {};
-    });
-  }
-  return root;
-}
+export { parseForm, type StripeFailure, type StripeRecordedRequest };
 
 const nowSeconds = () => Math.floor(Date.now() / 1000);
 
@@ -134,25 +104,8 @@ export class StripeTestServer {
     return pi;
   }
 
-  /**
-   * The Alipay authorisation page the customer is redirected to (no API key: it is the
-   * customer's browser): pays (or, with `?outcome=fail`, fails) the intent, then redirects to
-   * its return_url with Stripe's `payment_intent`, `…_client_secret` and `redirect_status`.
-   * `onAlipay` runs first (the CLI delivers the webhook there).
-   */
+  /** Runs when the customer leaves Alipay's page (the CLI delivers the webhook there). */
   onAlipay?: (pi: Record<string, any>) => Promise<void>;
-  private async alipayAuthorize(id: string, fail: boolean, res: ServerResponse): Promise<void> {
-    const pi = this.paymentIntents.get(id);
-    if (!pi || pi.status !== 'requires_action') {
-      res.writeHead(404, { 'content-type': 'text/plain' }).end('No such payment');
-      return;
-    }
-    const location = alipayReturn(pi, fail ? 'failed' : 'succeeded');
-    if (fail) failAttempt(pi);
-    else this.succeedPaymentIntent(id);
-    await this.onAlipay?.(pi).catch(() => undefined);
-    res.writeHead(302, { location }).end();
-  }
 
   /** Adds an invoice to a customer's list (newest first); amounts in minor units. */
   addInvoice(customer: string, fields: Record<string, any> = {}): Record<string, any> {
@@ -203,7 +156,7 @@ export class StripeTestServer {
 
     const alipay = /^\/alipay\/authorize\/([\w]+)$/.exec(path);
     if (method === 'GET' && alipay) {
-      void this.alipayAuthorize(alipay[1], record.query.outcome === 'fail', res);
+      void alipayAuthorize(this, alipay[1], record.query.outcome === 'fail', res);
       return;
     }
     if (this.control && path.startsWith('/_test/')) {

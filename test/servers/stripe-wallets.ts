@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import type { ServerResponse } from 'node:http';
 import { rid } from './stripe-events';
 
 /**
@@ -178,4 +179,32 @@ export function chargeOf(pi: Record<string, any>): Record<string, any> {
     refunded: amountRefunded >= pi.amount,
     status: 'succeeded',
   };
+}
+
+/**
+ * The Alipay authorisation page the customer is redirected to (no API key: it is the
+ * customer's browser): pays (or, with `?outcome=fail`, fails) the intent, then redirects to
+ * its return_url with Stripe's `payment_intent`, `…_client_secret` and `redirect_status`.
+ * `server.onAlipay` runs before the redirect.
+ */
+export async function alipayAuthorize(
+  server: {
+    paymentIntents: Map<string, Record<string, any>>;
+    succeedPaymentIntent(id: string): Record<string, any>;
+    onAlipay?: (pi: Record<string, any>) => Promise<void>;
+  },
+  id: string,
+  fail: boolean,
+  res: ServerResponse,
+): Promise<void> {
+  const pi = server.paymentIntents.get(id);
+  if (!pi || pi.status !== 'requires_action') {
+    res.writeHead(404, { 'content-type': 'text/plain' }).end('No such payment');
+    return;
+  }
+  const location = alipayReturn(pi, fail ? 'failed' : 'succeeded');
+  if (fail) failAttempt(pi);
+  else server.succeedPaymentIntent(id);
+  await server.onAlipay?.(pi).catch(() => undefined);
+  res.writeHead(302, { location }).end();
 }
