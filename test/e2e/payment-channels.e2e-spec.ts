@@ -166,6 +166,25 @@ describe('Payment channels: card, Alipay and WeChat Pay purchases through Stripe
     expect((await ledgerOf(t, u.user.id)).credits).toBe(800);
   });
 
+  it('Alipay declined: the customer returns with redirect_status failed and the page says so', async () => {
+    const u = await newUser(t);
+    const res = await buy(u, { amount: 8, credits: 112, paymentMethod: 'alipay' }).expect(200);
+    const authorised = await fetch(`${res.body.nextAction.url}?outcome=fail`, {
+      redirect: 'manual',
+    });
+    const back = new URL(authorised.headers.get('location')!);
+    expect(back.pathname).toBe('/en/payment/success');
+    expect(back.searchParams.get('redirect_status')).toBe('failed');
+    const pi = stripe.paymentIntents.get(await intentOf(res.body.purchaseId))!;
+    expect(pi.status).toBe('requires_payment_method');
+    await send(stripeEvent('payment_intent.payment_failed', pi)).expect(200);
+    const page = await t.http.get(back.pathname + back.search).expect(200);
+    expect(page.text).toContain('Payment not completed');
+    expect((await ledgerOf(t, u.user.id)).credits).toBe(100);
+    // The redirect page serves an intent once.
+    expect((await fetch(res.body.nextAction.url, { redirect: 'manual' })).status).toBe(404);
+  });
+
   it('refuses what a method or currency does not allow', async () => {
     const u = await newUser(t);
     const cases: [Record<string, unknown>, number][] = [
