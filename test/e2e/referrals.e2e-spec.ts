@@ -250,9 +250,19 @@ describe('Referral rewards: granted once on the first paid payment, capped, reve
     await send(invoice({ billing_reason: 'subscription_create', amount_paid: 0 })).expect(200);
     expect(await bonuses(referrer.user.id)).toHaveLength(0);
     await send(invoice({ billing_reason: 'subscription_create' })).expect(200);
+    await send(invoice({ billing_reason: 'subscription_create' })).expect(200);
     expect(await bonuses(referrer.user.id)).toEqual([
       { amount: 100, reference: `referral:${friend.user.id}` },
     ]);
+    // The first invoice refunded in full: the reward goes back.
+    const refund = chargeObject({
+      paymentIntent: 'pi_invoice_1',
+      amount: 999,
+      amountRefunded: 999,
+    });
+    await send(stripeEvent('charge.refunded', refund)).expect(200);
+    expect(await ledgerOf(t, referrer.user.id)).toMatchObject({ credits: 100, ledgerSum: 100 });
+    expect((await overview(referrer)).recent[0].status).toBe('reversed');
   });
 
   it('social sign-in carries ?ref= through the state cookie to the new account', async () => {
