@@ -60,6 +60,9 @@ export class PurchaseEventsHandler {
     const purchase = await this.purchases.lockByIntent(pi, m);
     if (purchase && ASYNC_REFUND_METHODS.includes(purchase.method)) return 'deferred';
     const outcome = await this.creditPurchases.onChargeRefunded(charge, latePayment, m);
+    // The refund came before the payment's own event: the payment was granted just now.
+    if (purchase && latePayment?.id === pi && latePayment.status === 'succeeded')
+      await this.purchases.transition(pi, 'succeeded', m);
     if (purchase) await this.purchases.recordRefunded(pi, charge.amount_refunded, m);
     if (charge.amount > 0 && charge.amount_refunded >= charge.amount)
       await this.referralRewards.onPaymentRefunded(pi, m);
