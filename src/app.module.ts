@@ -26,6 +26,7 @@ import { DatabaseModule } from './database/database.module';
 import { HealthModule } from './health/health.module';
 import { AppI18nModule } from './i18n/i18n.module';
 import { PagesModule } from './pages/pages.module';
+import { ReferralsModule } from './referrals/referrals.module';
 import { SharesModule } from './shares/shares.module';
 import { TagsModule } from './tags/tags.module';
 import { TeamsModule } from './teams/teams.module';
@@ -101,6 +102,7 @@ export class AppModule {
         GatewayModule,
         BillingModule,
         WebhooksModule,
+        ReferralsModule,
         UploadsModule,
         HealthModule,
         AppI18nModule,

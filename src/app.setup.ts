@@ -47,6 +47,7 @@ const TAGS: [name: string, description: string][] = [
   ['openai-compatible', 'The OpenAI Chat Completions wire protocol under /v1, metered in credits'],
   ['payments', 'Subscriptions, payments, credit purchases, refunds and invoices'],
   ['webhooks', 'Events from the payment processor'],
+  ['referrals', 'Referral code, link and rewards'],
   ['uploads', 'File uploads and downloads'],
   ['pages', 'Page-route decisions for frontends'],
   ['i18n', 'Localized messages'],

@@ -17,6 +17,7 @@ export class AuthGithubController {
 
   @Get('signin/github')
   @ApiQuery({ name: 'callbackUrl', required: false, description: 'APP_BASE_URL or CORS_ORIGINS' })
+  @ApiQuery({ name: 'ref', required: false, description: 'referral code of a sign-up link' })
   @Endpoint({
     summary: 'Start signing in with GitHub',
     access: 'public',

@@ -7,6 +7,7 @@ import { TypeOrmModule } from '@nestjs/typeorm';
 import { Clock } from '../common/clock/clock';
 import { SecretBox } from '../common/crypto/secret-box';
 import type { AppConfig } from '../config/app.config';
+import { ReferralsModule } from '../referrals/referrals.module';
 import { UsersModule } from '../users/users.module';
 import { AuthThrottlerGuard, EMAIL_THROTTLER, emailTracker } from './auth-throttler.guard';
 import { AuthController } from './auth.controller';
@@ -34,6 +35,7 @@ import { TwoFactorService } from './two-factor/two-factor.service';
 @Module({
   imports: [
     UsersModule,
+    ReferralsModule,
     TypeOrmModule.forFeature([TwoFactor, RecoveryCode]),
     PassportModule,
     JwtModule.registerAsync({

@@ -9,6 +9,7 @@ import type { User } from '../users/user.entity';
 import { UsersService } from '../users/users.service';
 import { DataSource } from 'typeorm';
 import { InjectDataSource } from '@nestjs/typeorm';
+import { ReferralsService } from '../referrals/referrals.service';
 import type { SignupDto } from './dto/auth.dto';
 
 /** bcrypt cost factor (2^12 rounds, about 200 ms on a 2-core machine). */
@@ -31,12 +32,21 @@ export class AuthService {
     private readonly jwt: JwtService,
     private readonly config: ConfigService<AppConfig, true>,
     @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly referrals: ReferralsService,
   ) {}
 
-  /** Creates an email-and-password account. Throws AppError EMAIL_TAKEN (409). */
+  /**
+   * Creates an email-and-password account; `referralCode` records the referrer in the same
+   * transaction (an unknown code is ignored, issue 16). Throws AppError EMAIL_TAKEN (409).
+   */
   async signup(dto: SignupDto): Promise<User> {
     const passwordHash = await bcrypt.hash(dto.password, BCRYPT_COST);
-    return this.users.create({ email: dto.email, name: dto.name, passwordHash });
+    return this.users.create({
+      email: dto.email,
+      name: dto.name,
+      passwordHash,
+      afterCreate: (user, m) => this.referrals.attachAtSignup(user.id, dto.referralCode, m),
+    });
   }
 
   /**

@@ -2,9 +2,12 @@ import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { UsersModule } from '../users/users.module';
 import { BillingController } from './billing.controller';
+import { CreditPurchasesService } from './credit-purchases.service';
 import { CreditsPurchaseController } from './credits-purchase.controller';
 import { PaymentController } from './payment.controller';
 import { PaymentsService } from './payments.service';
+import { Purchase } from './purchase.entity';
+import { PurchasesService } from './purchases.service';
 import { StripeClient } from './stripe.client';
 import { Subscription } from './subscription.entity';
 import { SubscriptionsService } from './subscriptions.service';
@@ -14,9 +17,15 @@ import { SubscriptionsService } from './subscriptions.service';
  * adapter. Exports what the webhooks module needs.
  */
 @Module({
-  imports: [TypeOrmModule.forFeature([Subscription]), UsersModule],
+  imports: [TypeOrmModule.forFeature([Subscription, Purchase]), UsersModule],
   controllers: [PaymentController, CreditsPurchaseController, BillingController],
-  providers: [StripeClient, PaymentsService, SubscriptionsService],
-  exports: [StripeClient, SubscriptionsService],
+  providers: [
+    StripeClient,
+    PaymentsService,
+    SubscriptionsService,
+    CreditPurchasesService,
+    PurchasesService,
+  ],
+  exports: [StripeClient, SubscriptionsService, PurchasesService],
 })
 export class BillingModule {}

@@ -11,12 +11,11 @@ import {
   mapInvoice,
   mapRefund,
   type PaymentConfigDto,
-  type PurchaseCreditsDto,
   type RefundDto,
   type RefundResponseDto,
 } from './dto/payment.dto';
 import { idempotencyKey } from './idempotency';
-import { formatMajor, isTwoDecimalCurrency, maxCreditsFor, toMinorUnits } from './money';
+import { isTwoDecimalCurrency, toMinorUnits } from './money';
 import { StripeClient } from './stripe.client';
 
 /** Metadata `type` of a credit purchase (spec Payments rule 3); the webhook grants on it. */
@@ -65,47 +64,6 @@ export class PaymentsService {
           amount: minor(dto.amount),
           currency,
           metadata: { userId: user.id },
-        },
-        { idempotencyKey: key },
-      ),
-    );
-    return { clientSecret: intent.client_secret! };
-  }
-
-  /**
-   * A USD payment intent for a credit purchase with metadata `{userId, credits, type:
-   * 'credit_purchase'}` (rule 3); the credits are granted by the `payment_intent.succeeded`
-   * webhook. Throws 400 when `amount` exceeds PURCHASE_MAX_USD or `credits` exceeds
-   * `amount × CREDITS_PER_USD`, and the processor errors of StripeClient.call.
-   */
-  async purchaseCredits(
-    user: SessionUser,
-    dto: PurchaseCreditsDto,
-    clientKey?: string,
-  ): Promise<ClientSecretDto> {
-    const { purchaseMaxUsd, creditsPerUsd } = this.config.get('credits', { infer: true });
-    if (dto.amount > purchaseMaxUsd)
-      throw new AppError(
-        ErrorCode.VALIDATION_FAILED,
-        `amount must not be greater than ${purchaseMaxUsd} USD`,
-        { maxAmount: purchaseMaxUsd },
-      );
-    const maxCredits = maxCreditsFor(dto.amount, creditsPerUsd);
-    if (dto.credits > maxCredits)
-      throw new AppError(
-        ErrorCode.VALIDATION_FAILED,
-        `${dto.amount} USD buys at most ${maxCredits} credits (${creditsPerUsd} per USD)`,
-        { maxCredits },
-      );
-    const amount = minor(dto.amount);
-    const key = idempotencyKey(user.id, 'credit-purchase', clientKey);
-    const intent = await this.stripe.call('paymentIntents.create', (s) =>
-      s.paymentIntents.create(
-        {
-          amount,
-          currency: 'usd',
-          description: `${dto.credits} credits for ${formatMajor(amount)} USD`,
-          metadata: { userId: user.id, credits: String(dto.credits), type: CREDIT_PURCHASE },
         },
         { idempotencyKey: key },
       ),

@@ -75,6 +75,21 @@ export interface AppConfig {
     purchaseMaxUsd: number;
     /** Most credits one USD may buy (default 100). */
     creditsPerUsd: number;
+    /** Largest single credit purchase, CNY (default 7000; issue 16). */
+    purchaseMaxCny: number;
+    /** Most credits one CNY may buy (default 14). */
+    creditsPerCny: number;
+    /** A purchase still pending after this many seconds is checked against Stripe (default 7200). */
+    purchaseRecheckSeconds: number;
+  };
+  /** Referral rewards (issue 16), in credits. */
+  referrals: {
+    /** Granted to a referred user at sign-up (default 0). */
+    signupBonus: number;
+    /** Granted to the referrer at the referred user's first paid purchase (default 100). */
+    reward: number;
+    /** Most rewards one referrer earns per calendar month, UTC (default 20). */
+    monthlyCap: number;
   };
   teams: {
     /** Days before a team invitation expires (default 7). */
@@ -221,6 +236,14 @@ export function buildConfig(raw: Record<string, string | undefined>): AppConfig 
       holdSweepIntervalMs: env.HOLD_SWEEP_INTERVAL_MS ?? 60_000,
       purchaseMaxUsd: env.PURCHASE_MAX_USD ?? 1000,
       creditsPerUsd: env.CREDITS_PER_USD ?? 100,
+      purchaseMaxCny: env.PURCHASE_MAX_CNY ?? 7000,
+      creditsPerCny: env.CREDITS_PER_CNY ?? 14,
+      purchaseRecheckSeconds: env.PURCHASE_RECHECK_SECONDS ?? 7200,
+    },
+    referrals: {
+      signupBonus: env.REFERRAL_SIGNUP_BONUS ?? 0,
+      reward: env.REFERRAL_REWARD ?? 100,
+      monthlyCap: env.REFERRAL_MONTHLY_CAP ?? 20,
     },
     teams: { invitationTtlDays: env.INVITATION_TTL_DAYS ?? 7 },
     uploads: {

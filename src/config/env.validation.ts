@@ -171,6 +171,12 @@ export class EnvironmentVariables {
   @IsOptional() @Transform(emptyToUndefined) @IsUrl(HTTP_URL) STRIPE_API_BASE?: string;
   @IsOptional() @Transform(toNumber) @IsNumber() @IsPositive() PURCHASE_MAX_USD?: number;
   @IsOptional() @Transform(toInt) @IsInt() @Min(1) CREDITS_PER_USD?: number;
+  @IsOptional() @Transform(toNumber) @IsNumber() @IsPositive() PURCHASE_MAX_CNY?: number;
+  @IsOptional() @Transform(toInt) @IsInt() @Min(1) CREDITS_PER_CNY?: number;
+  @IsOptional() @Transform(toInt) @IsInt() @Min(1) PURCHASE_RECHECK_SECONDS?: number;
+  @IsOptional() @Transform(toInt) @IsInt() @Min(0) REFERRAL_SIGNUP_BONUS?: number;
+  @IsOptional() @Transform(toInt) @IsInt() @Min(1) REFERRAL_REWARD?: number;
+  @IsOptional() @Transform(toInt) @IsInt() @Min(0) REFERRAL_MONTHLY_CAP?: number;
 
   @IsOptional() @Transform(toInt) @IsInt() @Min(1) @Max(365) INVITATION_TTL_DAYS?: number;
 

@@ -1,4 +1,15 @@
-import { Controller, Get, Header, Headers, Next, Param, Redirect, Req, Res } from '@nestjs/common';
+import {
+  Controller,
+  Get,
+  Header,
+  Headers,
+  Next,
+  Param,
+  Query,
+  Redirect,
+  Req,
+  Res,
+} from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
 import type { NextFunction, Request, Response } from 'express';
 import { CurrentUser, Public } from '../common/auth/auth.decorators';
@@ -7,6 +18,8 @@ import { AppError, ErrorCode } from '../common/errors/app-error';
 import { isLocale, pickLocale } from './locale';
 import { PageRouter } from './page-router.service';
 import { paymentSuccessPage } from './payment-success.page';
+import { purchaseStatusPage } from './purchase-status.page';
+import { PurchasesService } from '../billing/purchases.service';
 
 /**
  * Page routes (spec "Page routes", Authentication 7 and 8): the payment success page, then every
@@ -17,7 +30,10 @@ import { paymentSuccessPage } from './payment-success.page';
 @Public()
 @Controller()
 export class PagesController {
-  constructor(private readonly router: PageRouter) {}
+  constructor(
+    private readonly router: PageRouter,
+    private readonly purchases: PurchasesService,
+  ) {}
 
   @Get('payment/success')
   @Redirect(undefined, 302)
@@ -31,15 +47,23 @@ export class PagesController {
     return { url: `/${pickLocale(acceptLanguage)}/payment/success${query}` };
   }
 
+  /**
+   * The processor's return address. With `?purchase=<id>` (issue 16: the Alipay return URL),
+   * the state and credits of that purchase (404 page for an unknown id); else a confirmation.
+   */
   @Get(':locale/payment/success')
   @Header('Cache-Control', 'no-store')
-  paymentSuccess(
+  async paymentSuccess(
     @Param('locale') locale: string,
+    @Query('purchase') purchaseId: unknown,
     @Res({ passthrough: true }) res: Response,
-  ): string {
+  ): Promise<string> {
     if (!isLocale(locale)) throw new AppError(ErrorCode.NOT_FOUND, 'Page not found');
     res.type('html');
-    return paymentSuccessPage(locale);
+    if (purchaseId === undefined) return paymentSuccessPage(locale);
+    const purchase = await this.purchases.publicView(purchaseId);
+    if (!purchase) res.status(404);
+    return purchaseStatusPage(locale, purchase);
   }
 
   /**

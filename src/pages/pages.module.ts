@@ -1,4 +1,5 @@
 import { Module } from '@nestjs/common';
+import { BillingModule } from '../billing/billing.module';
 import { FrontendFiles } from './frontend-files';
 import { PageRouter } from './page-router.service';
 import { PagesController } from './pages.controller';
@@ -9,6 +10,7 @@ import { RouteAccessController } from './route-access.controller';
  * placeholder), `GET /api/route-access`, and the payment success page.
  */
 @Module({
+  imports: [BillingModule],
   controllers: [RouteAccessController, PagesController],
   providers: [FrontendFiles, PageRouter],
 })

@@ -6,6 +6,7 @@ import { SESSION_COOKIE, sessionCookieOptions } from '../auth/session-cookie';
 import { TwoFactorLoginService } from '../auth/two-factor/two-factor-login.service';
 import { AppError, ErrorCode } from '../common/errors/app-error';
 import { resolveLocale } from '../i18n/locale';
+import { normaliseReferralCode } from '../referrals/referral-code';
 import type { AppConfig } from '../config/app.config';
 import type { User } from '../users/user.entity';
 import { DEFAULT_CALLBACK_URL, safeCallbackUrl } from './callback-url';
@@ -51,7 +52,9 @@ export class OAuthFlowService {
     const strategy = this.requireStrategy(provider);
     const { baseUrl, corsOrigins } = this.config.get('app', { infer: true });
     const callbackUrl = safeCallbackUrl(req.query.callbackUrl, baseUrl, corsOrigins);
-    const { state, cookie } = issueState(this.secret, provider.id, callbackUrl);
+    // Issue 16: a sign-up link's `?ref=` rides in the signed state cookie to the callback.
+    const ref = normaliseReferralCode(req.query.ref) ?? undefined;
+    const { state, cookie } = issueState(this.secret, provider.id, callbackUrl, Date.now(), ref);
     // Only the authorization redirect happens here: a `code` or `error` in this URL would make
     // passport finish a login instead, so the strategy sees an empty query.
     const bare = Object.create(req, { query: { value: {} }, body: { value: {} } }) as Request;
@@ -115,6 +118,7 @@ export class OAuthFlowService {
       const user = await this.social.validateSocialLogin(
         provider.id,
         outcome.user as SocialProfile,
+        bound.ref,
       );
       const { corsOrigins } = this.config.get('app', { infer: true });
       // Checked again: the configuration may have changed since the sign-in started.

@@ -7,12 +7,16 @@ export const STATE_TTL_SECONDS = 600;
 /** The cookie that binds a sign-in's state to the browser that started it. */
 export const stateCookieName = (provider: SocialProviderId): string => `oauth_state_${provider}`;
 
-/** Signed cookie content: provider, nonce (the `state` sent out), callbackUrl, expiry (ms). */
+/**
+ * Signed cookie content: provider, nonce (the `state` sent out), callbackUrl, expiry (ms), and
+ * the referral code of a sign-up link (issue 16).
+ */
 interface StatePayload {
   p: SocialProviderId;
   n: string;
   c?: string;
   e: number;
+  r?: string;
 }
 
 export interface IssuedState {
@@ -30,13 +34,15 @@ const sameBytes = (a: Buffer, b: Buffer): boolean => a.length === b.length && ti
 
 /**
  * A fresh state for one sign-in with `provider`: a 256-bit random nonce, and a cookie signed
- * with `secret` that carries it with the accepted `callbackUrl`. `now` in milliseconds.
+ * with `secret` that carries it with the accepted `callbackUrl` and the referral code `ref`.
+ * `now` in milliseconds.
  */
 export function issueState(
   secret: string,
   provider: SocialProviderId,
   callbackUrl: string | undefined,
   now = Date.now(),
+  ref?: string,
 ): IssuedState {
   const state = randomBytes(32).toString('base64url');
   const payload: StatePayload = {
@@ -44,6 +50,7 @@ export function issueState(
     n: state,
     c: callbackUrl,
     e: now + STATE_TTL_SECONDS * 1000,
+    r: ref,
   };
   const encoded = Buffer.from(JSON.stringify(payload)).toString('base64url');
   return { state, cookie: `${encoded}.${sign(secret, encoded).toString('base64url')}` };
@@ -51,7 +58,7 @@ export function issueState(
 
 /**
  * Checks a callback's `state` against the state cookie (constant-time). Returns the callbackUrl
- * stored at sign-in (`{}` when none), or null when the cookie is missing, forged, expired or
+ * and referral code stored at sign-in (`{}` when none), or null when the cookie is missing, forged, expired or
  * for another provider, or `state` is not its nonce (CSRF: a code started in another browser).
  */
 export function verifyState(
@@ -60,7 +67,7 @@ export function verifyState(
   cookie: unknown,
   state: unknown,
   now = Date.now(),
-): { callbackUrl?: string } | null {
+): { callbackUrl?: string; ref?: string } | null {
   if (typeof cookie !== 'string' || typeof state !== 'string' || !state) return null;
   const [encoded, signature, extra] = cookie.split('.');
   if (!encoded || !signature || extra !== undefined) return null;
@@ -73,5 +80,8 @@ export function verifyState(
   }
   if (payload.p !== provider || typeof payload.e !== 'number' || payload.e <= now) return null;
   if (!sameBytes(Buffer.from(state), Buffer.from(String(payload.n)))) return null;
-  return typeof payload.c === 'string' ? { callbackUrl: payload.c } : {};
+  return {
+    ...(typeof payload.c === 'string' ? { callbackUrl: payload.c } : {}),
+    ...(typeof payload.r === 'string' ? { ref: payload.r } : {}),
+  };
 }

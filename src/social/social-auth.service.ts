@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { AppError, ErrorCode } from '../common/errors/app-error';
 import type { User } from '../users/user.entity';
+import { ReferralsService } from '../referrals/referrals.service';
 import { UsersService } from '../users/users.service';
 import type { SocialProfile, SocialProviderId } from './social.interface';
 import { SocialLoginError, SocialLoginErrorCode } from './social-login.error';
@@ -13,7 +14,10 @@ const MAX_AVATAR = 2048;
 /** Account rules of social login, shared by every provider module. */
 @Injectable()
 export class SocialAuthService {
-  constructor(private readonly users: UsersService) {}
+  constructor(
+    private readonly users: UsersService,
+    private readonly referrals: ReferralsService,
+  ) {}
 
   /**
    * The user for a completed social login (spec Authentication 2), ADMIN_EMAILS applied:
@@ -24,19 +28,28 @@ export class SocialAuthService {
    * Throws SocialLoginError OAuthAccountNotLinked when the email belongs to a user but the
    * provider did not verify it (no takeover through an unverified address), and
    * OAuthCreateAccount when there is no verified email to create an account with.
+   * `referralCode` (issue 16) is recorded only when an account is created (case 3).
    */
-  async validateSocialLogin(provider: SocialProviderId, profile: SocialProfile): Promise<User> {
+  async validateSocialLogin(
+    provider: SocialProviderId,
+    profile: SocialProfile,
+    referralCode?: string,
+  ): Promise<User> {
     try {
-      return await this.resolve(provider, profile);
+      return await this.resolve(provider, profile, referralCode);
     } catch (err) {
       // Two first logins of one person raced and the other created the user: link to it.
       if (err instanceof AppError && err.code === ErrorCode.EMAIL_TAKEN)
-        return this.resolve(provider, profile);
+        return this.resolve(provider, profile, referralCode);
       throw err;
     }
   }
 
-  private async resolve(provider: SocialProviderId, profile: SocialProfile): Promise<User> {
+  private async resolve(
+    provider: SocialProviderId,
+    profile: SocialProfile,
+    referralCode?: string,
+  ): Promise<User> {
     const linked = await this.users.findByAccount(provider, profile.id);
     if (linked) return this.users.applyAdminEmails(linked);
 
@@ -59,6 +72,7 @@ export class SocialAuthService {
         email,
         name: profile.name?.trim().slice(0, MAX_NAME) || null,
         avatar: safeAvatar(profile.avatar),
+        afterCreate: (created, m) => this.referrals.attachAtSignup(created.id, referralCode, m),
       }));
     return this.users.applyAdminEmails(await this.users.linkAccount(user.id, provider, profile.id));
   }

@@ -21,6 +21,11 @@ export interface NewUser {
   plan?: Plan;
   /** bcrypt hash, or null for social-only and admin-created accounts. */
   passwordHash?: string | null;
+  /**
+   * Runs inside the creating transaction after the sign-up grant, e.g. to record a referral
+   * (issue 16); its failure undoes the whole sign-up.
+   */
+  afterCreate?: (user: User, m: EntityManager) => Promise<unknown>;
 }
 
 type SessionRow = Pick<User, 'id' | 'email' | 'name' | 'role' | 'tokenVersion'> & {
@@ -72,6 +77,7 @@ export class UsersService {
             m,
           );
         }
+        await input.afterCreate?.(user, m);
         return m.findOneByOrFail(User, { id: user.id });
       });
     } catch (err) {

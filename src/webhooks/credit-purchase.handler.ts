@@ -7,11 +7,19 @@ import { CREDIT_PURCHASE } from '../billing/payments.service';
 import { StripeClient } from '../billing/stripe.client';
 import { AppError, ErrorCode } from '../common/errors/app-error';
 import { CreditsService } from '../credits/credits.service';
+import { ReferralRewardsService } from '../referrals/referral-rewards.service';
 import { UsersService } from '../users/users.service';
 
 /** What a handler did; logged with the event (`applied`/`stale`: a subscription state). */
 export type HandlerOutcome =
-  'granted' | 'clawed-back' | 'applied' | 'stale' | 'duplicate' | 'ignored' | 'unknown-user';
+  | 'granted'
+  | 'clawed-back'
+  | 'applied'
+  | 'stale'
+  | 'duplicate'
+  | 'ignored'
+  | 'unknown-user'
+  | 'deferred';
 
 /** A paid credit purchase as carried by a payment intent or a checkout session. */
 export interface PaidPurchase {
@@ -42,6 +50,7 @@ export class CreditPurchaseHandler {
     private readonly credits: CreditsService,
     private readonly users: UsersService,
     private readonly stripe: StripeClient,
+    private readonly referralRewards: ReferralRewardsService,
   ) {}
 
   /** `payment_intent.succeeded` (spec Events): grants when metadata type is credit_purchase. */
@@ -63,6 +72,8 @@ export class CreditPurchaseHandler {
    * Adds `credits` to the user as one PURCHASE entry keyed by `reference` (unique, so a second
    * event for the same payment, even concurrent, grants nothing). A missing or malformed
    * `credits`, or a user id that does not exist, is logged and acknowledged, not retried.
+   * The grant also rewards the user's referrer when this is their first paid payment (issue 16),
+   * in the same transaction.
    */
   async grant(p: PaidPurchase, m: EntityManager): Promise<HandlerOutcome> {
     const credits = p.credits && /^\d{1,9}$/.test(p.credits) ? Number(p.credits) : 0;
@@ -83,7 +94,9 @@ export class CreditPurchaseHandler {
       p.reference,
       m,
     );
-    return granted ? 'granted' : 'duplicate';
+    if (!granted) return 'duplicate';
+    await this.referralRewards.onPaymentSucceeded(p.userId, p.reference, m);
+    return 'granted';
   }
 
   /**
@@ -124,20 +137,36 @@ export class CreditPurchaseHandler {
     await m.query('SELECT pg_advisory_xact_lock(hashtext($1))', [`refund:${pi}`]);
     if (latePayment?.id === pi && latePayment.status === 'succeeded')
       await this.onPaymentSucceeded(latePayment, m);
+    return this.takeBackShare(pi, charge.amount_refunded, charge.amount, charge.currency, m);
+  }
+
+  /**
+   * Takes back floor(granted × `refunded` / `paid`) credits (minor units, cumulative for the
+   * payment) of the purchase granted under `pi`, less what earlier refunds of it already took,
+   * as one REFUND entry bounded by the balance (a shortfall is written in its description).
+   * The caller holds the payment's refund lock (`refund:<pi>`) or its purchase row.
+   */
+  async takeBackShare(
+    pi: string,
+    refunded: number,
+    paid: number,
+    currency: string,
+    m: EntityManager,
+  ): Promise<HandlerOutcome> {
     const purchase = await this.credits.findByReference(pi, m);
     if (!purchase || purchase.type !== 'PURCHASE') return 'ignored';
 
-    const share = proportionalShare(purchase.amount, charge.amount_refunded, charge.amount);
+    const share = proportionalShare(purchase.amount, refunded, paid);
     const prefix = `refund:${pi}:`;
     const taken = -(await this.credits.sumByReferencePrefix(purchase.userId, prefix, m));
     const due = share - taken;
     if (due <= 0) return 'duplicate';
-    const refunded = `${formatMajor(charge.amount_refunded)} of ${formatMajor(charge.amount)}`;
+    const what = `${formatMajor(refunded)} of ${formatMajor(paid)}`;
     await this.credits.clawback(
       purchase.userId,
       due,
-      `${prefix}${charge.amount_refunded}`,
-      `Refund of ${refunded} ${charge.currency.toUpperCase()} (${pi}): ${due} credits taken back`,
+      `${prefix}${refunded}`,
+      `Refund of ${what} ${currency.toUpperCase()} (${pi}): ${due} credits taken back`,
       m,
     );
     return 'clawed-back';

@@ -10,10 +10,16 @@ import { AppError, ErrorCode } from '../common/errors/app-error';
 import { returning } from '../credits/sql';
 import { UsersService } from '../users/users.service';
 import { CreditPurchaseHandler, type HandlerOutcome } from './credit-purchase.handler';
+import { PurchaseEventsHandler } from './purchase-events.handler';
 
 /** Event types with an effect; any other verified event is acknowledged and not recorded. */
 export const HANDLED_EVENTS = [
   'payment_intent.succeeded',
+  'payment_intent.processing',
+  'payment_intent.payment_failed',
+  'payment_intent.canceled',
+  'charge.refund.updated',
+  'invoice.paid',
   'checkout.session.completed',
   'customer.subscription.created',
   'customer.subscription.updated',
@@ -50,6 +56,7 @@ export class WebhooksService {
     private readonly subscriptions: SubscriptionsService,
     private readonly purchases: CreditPurchaseHandler,
     private readonly users: UsersService,
+    private readonly purchaseEvents: PurchaseEventsHandler,
   ) {}
 
   /**
@@ -123,7 +130,18 @@ export class WebhooksService {
   ): Promise<HandlerOutcome> {
     switch (event.type) {
       case 'payment_intent.succeeded':
+        await this.purchaseEvents.onIntentState(event.data.object.id, 'succeeded', m);
         return this.purchases.onPaymentSucceeded(event.data.object, m);
+      case 'payment_intent.processing':
+        return this.purchaseEvents.onIntentState(event.data.object.id, 'processing', m);
+      case 'payment_intent.payment_failed':
+        return this.purchaseEvents.onIntentState(event.data.object.id, 'failed', m);
+      case 'payment_intent.canceled':
+        return this.purchaseEvents.onIntentState(event.data.object.id, 'canceled', m);
+      case 'charge.refund.updated':
+        return this.purchaseEvents.onRefundUpdated(event.data.object, m);
+      case 'invoice.paid':
+        return this.purchaseEvents.onInvoicePaid(event.data.object, m);
       case 'customer.subscription.created':
       case 'customer.subscription.updated':
         return this.subscriptions.sync(event.data.object, event.created, m);
@@ -132,7 +150,7 @@ export class WebhooksService {
       case 'checkout.session.completed':
         return this.onCheckoutCompleted(event.data.object, prefetched, m);
       case 'charge.refunded':
-        return this.purchases.onChargeRefunded(event.data.object, prefetched.paymentIntent, m);
+        return this.purchaseEvents.onChargeRefunded(event.data.object, prefetched.paymentIntent, m);
       default:
         return 'ignored';
     }
@@ -162,6 +180,8 @@ export class WebhooksService {
       outcome = await this.subscriptions.sync(prefetched.subscription, now, m);
     }
     if (session.metadata?.type === CREDIT_PURCHASE && session.payment_status === 'paid') {
+      const intent = idOf(session.payment_intent);
+      if (intent) await this.purchaseEvents.onIntentState(intent, 'succeeded', m);
       outcome = await this.purchases.grant(
         {
           userId,

@@ -59,6 +59,7 @@ export function paymentIntentObject(p: {
     latest_charge: succeeded ? rid('ch') : null,
     livemode: false,
     metadata: p.metadata ?? {},
+    next_action: null,
     payment_method: succeeded ? rid('pm') : null,
     payment_method_types: ['card'],
     status: p.status ?? 'succeeded',

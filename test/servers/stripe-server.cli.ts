@@ -1,5 +1,6 @@
 import { chargeObject, signatureFor, stripeEvent } from './stripe-events';
 import { StripeTestServer } from './stripe-server';
+import { chargeOf, isWallet } from './stripe-wallets';
 
 /**
  * `npx ts-node --transpile-only test/servers/stripe-server.cli.ts`: the local Stripe server from
@@ -7,7 +8,15 @@ import { StripeTestServer } from './stripe-server';
  * the API, it plays the customer and the processor's webhook sender:
  *
  *   POST /_test/payment_intents/{id}/succeed       pay → deliver payment_intent.succeeded
+ *   POST /_test/payment_intents/{id}/process       (wallets) deliver payment_intent.processing
+ *   POST /_test/payment_intents/{id}/fail          deliver payment_intent.payment_failed
+ *   POST /_test/payment_intents/{id}/cancel        deliver payment_intent.canceled
  *   POST /_test/payment_intents/{id}/refunded      deliver charge.refunded (refunds so far)
+ *   POST /_test/refunds/{id}/succeed | fail        settle a pending Alipay/WeChat Pay refund →
+ *                                                  deliver charge.refund.updated
+ *   GET  /alipay/authorize/{id}                    Alipay's page (the intent's next_action
+ *                                                  url): pays, delivers payment_intent.succeeded
+ *                                                  and redirects to the return_url
  *   POST /_test/subscriptions/{id}/activate        pay → deliver customer.subscription.updated
  *   POST /_test/subscriptions/{id}/cancel          deliver customer.subscription.deleted
  *
@@ -42,16 +51,33 @@ async function main(): Promise<void> {
     if (resource === 'payment_intents' && server.paymentIntents.has(id)) {
       if (action === 'succeed')
         return send('payment_intent.succeeded', server.succeedPaymentIntent(id));
+      if (action === 'process')
+        return send('payment_intent.processing', server.processPaymentIntent(id));
+      if (action === 'fail')
+        return send('payment_intent.payment_failed', server.failPaymentIntent(id));
+      if (action === 'cancel')
+        return send('payment_intent.canceled', server.cancelPaymentIntent(id));
       if (action === 'refunded') {
         const pi = server.paymentIntents.get(id)!;
-        const charge = chargeObject({
-          paymentIntent: id,
-          amount: pi.amount,
-          amountRefunded: pi.amount_refunded ?? 0,
-        });
+        const charge = isWallet(pi.payment_method_types)
+          ? chargeOf(pi)
+          : chargeObject({
+              paymentIntent: id,
+              amount: pi.amount,
+              amountRefunded: pi.amount_refunded ?? 0,
+            });
         return send('charge.refunded', charge);
       }
     }
+    if (
+      resource === 'refunds' &&
+      server.refunds.has(id) &&
+      (action === 'succeed' || action === 'fail')
+    )
+      return send(
+        'charge.refund.updated',
+        server.settleRefund(id, action === 'succeed' ? 'succeeded' : 'failed'),
+      );
     const sub = resource === 'subscriptions' ? server.subscriptions.get(id) : undefined;
     if (sub && action === 'activate') {
       sub.status = 'active';
@@ -64,6 +90,11 @@ async function main(): Promise<void> {
       return send('customer.subscription.deleted', sub);
     }
     return notFound;
+  };
+
+  server.onAlipay = async (pi) => {
+    if (pi.status === 'succeeded') await send('payment_intent.succeeded', pi);
+    else await send('payment_intent.payment_failed', pi);
   };
 
   await server.start(Number(process.env.MOCK_STRIPE_PORT ?? 12111));

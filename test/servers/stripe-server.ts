@@ -1,39 +1,10 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { invoiceObject, paymentIntentObject, rid, subscriptionObject } from './stripe-events';
+import { parseForm, type StripeFailure, type StripeRecordedRequest } from './stripe-form';
+import { alipayAuthorize, confirmWallet, failAttempt, refundObject } from './stripe-wallets';
 
-export interface StripeRecordedRequest {
-  method: string;
-  /** Path without the query string, e.g. `/v1/payment_intents`. */
-  path: string;
-  query: Record<string, any>;
-  /** The form body, parsed with bracket notation. */
-  body: Record<string, any>;
-  stripeVersion?: string;
-  idempotencyKey?: string;
-  authorization?: string;
-}
-
-/** A Stripe error answer: `{error: {type, code, message, ...}}` with an HTTP status. */
-export interface StripeFailure {
-  status: number;
-  error: { type: string; message: string; code?: string; param?: string; decline_code?: string };
-}
-
-/** Parses Stripe's form encoding (`items[0][price]=x&expand[0]=y`) into objects and arrays. */
-export function parseForm(raw: string): Record<string, any> {
-  const root: Record<string, any> = {};
-  for (const pair of raw.split('&').filter(Boolean)) {
-    const [k, v = ''] = pair.split('=').map((s) => decodeURIComponent(s.replace(/\+/g, ' ')));
-    const keys = (k.match(/^[^[]+|\[[^\]]*\]/g) ?? []).map((p) => p.replace(/^\[|\]$/g, ''));
-    let node: any = root;
-    keys.forEach((key, i) => {
-      if (i === keys.length - 1) node[key] = v;
-      else node = node[key] ??= /^\d+$/.test(keys[i + 1]) ? [] : {};
-    });
-  }
-  return root;
-}
+export { parseForm, type StripeFailure, type StripeRecordedRequest };
 
 const nowSeconds = () => Math.floor(Date.now() / 1000);
 
@@ -49,6 +20,7 @@ export class StripeTestServer {
   readonly customers = new Map<string, Record<string, any>>();
   readonly subscriptions = new Map<string, Record<string, any>>();
   readonly paymentIntents = new Map<string, Record<string, any>>();
+  readonly refunds = new Map<string, Record<string, any>>();
   /** Invoices by customer id, newest first. */
   readonly invoices = new Map<string, Record<string, any>[]>();
   private readonly idempotent = new Map<string, { fingerprint: string; body: unknown }>();
@@ -83,9 +55,57 @@ export class StripeTestServer {
       status: 'succeeded',
       amount_received: pi.amount,
       latest_charge: rid('ch'),
+      next_action: null,
+      last_payment_error: null,
     });
     return pi;
   }
+
+  /** The customer authorised a wallet payment whose result is not known yet; returns it. */
+  processPaymentIntent(id: string): Record<string, any> {
+    return Object.assign(this.intent(id), { status: 'processing', next_action: null });
+  }
+
+  /** The attempt failed (e.g. the QR code was not paid): `requires_payment_method`; returns it. */
+  failPaymentIntent(id: string): Record<string, any> {
+    const pi = this.intent(id);
+    failAttempt(pi);
+    return pi;
+  }
+
+  /** The intent expired or was canceled; returns it. */
+  cancelPaymentIntent(id: string, reason = 'abandoned'): Record<string, any> {
+    return Object.assign(this.intent(id), {
+      status: 'canceled',
+      cancellation_reason: reason,
+      canceled_at: nowSeconds(),
+      next_action: null,
+    });
+  }
+
+  /**
+   * Settles a pending (wallet) refund as `succeeded` or `failed`; a failed one gives the amount
+   * back to the charge, as Stripe does. Returns the refund.
+   */
+  settleRefund(id: string, status: 'succeeded' | 'failed'): Record<string, any> {
+    const refund = this.refunds.get(id);
+    if (!refund) throw new Error(`no refund ${id}`);
+    if (refund.status === 'pending' && status === 'failed')
+      this.intent(refund.payment_intent).amount_refunded -= refund.amount;
+    return Object.assign(refund, {
+      status,
+      ...(status === 'failed' ? { failure_reason: 'unknown' } : {}),
+    });
+  }
+
+  private intent(id: string): Record<string, any> {
+    const pi = this.paymentIntents.get(id);
+    if (!pi) throw new Error(`no payment intent ${id}`);
+    return pi;
+  }
+
+  /** Runs when the customer leaves Alipay's page (the CLI delivers the webhook there). */
+  onAlipay?: (pi: Record<string, any>) => Promise<void>;
 
   /** Adds an invoice to a customer's list (newest first); amounts in minor units. */
   addInvoice(customer: string, fields: Record<string, any> = {}): Record<string, any> {
@@ -134,6 +154,11 @@ export class StripeTestServer {
         .end(JSON.stringify(body));
     };
 
+    const alipay = /^\/alipay\/authorize\/([\w]+)$/.exec(path);
+    if (method === 'GET' && alipay) {
+      void alipayAuthorize(this, alipay[1], record.query.outcome === 'fail', res);
+      return;
+    }
     if (this.control && path.startsWith('/_test/')) {
       this.control(method, path).then(
         (r) => send(r.status, r.body),
@@ -209,8 +234,22 @@ export class StripeTestServer {
         metadata: b.metadata,
       });
       pi.description = b.description ?? null;
+      const refused = confirmWallet(pi, b, this.url);
+      if (refused) return refused;
       this.paymentIntents.set(pi.id, pi);
       return { body: pi };
+    }
+    if (method === 'POST' && resource === 'payment_intents' && path.endsWith('/cancel')) {
+      const pi = this.paymentIntents.get(id);
+      if (!pi) return missing('payment_intent', id, 'intent');
+      if (['succeeded', 'canceled', 'processing'].includes(pi.status))
+        return invalid(
+          `You cannot cancel this PaymentIntent because it has a status of ${pi.status}.`,
+          { code: 'payment_intent_unexpected_state' },
+        );
+      return {
+        body: this.cancelPaymentIntent(id, b.cancellation_reason ?? 'requested_by_customer'),
+      };
     }
     if (method === 'GET' && resource === 'payment_intents' && id) {
       const pi = this.paymentIntents.get(id);
@@ -260,18 +299,8 @@ export class StripeTestServer {
           param: 'amount',
         });
       pi.amount_refunded = (pi.amount_refunded ?? 0) + amount;
-      const refund = {
-        id: rid('re'),
-        object: 'refund',
-        amount,
-        charge: pi.latest_charge,
-        created: nowSeconds(),
-        currency: pi.currency,
-        metadata: b.metadata ?? {},
-        payment_intent: pi.id,
-        reason: null,
-        status: 'succeeded',
-      };
+      const refund = refundObject(pi, amount, b.metadata ?? {});
+      this.refunds.set(refund.id, refund);
       return { body: refund };
     }
     if (method === 'GET' && path === '/v1/invoices') {

@@ -19,6 +19,8 @@ export interface Dance {
 
 export interface DanceOptions {
   callbackUrl?: string;
+  /** A referral code sent as `?ref=` to the sign-in (issue 16). */
+  ref?: string;
   /** Replace the state cookie sent back (null: send none). */
   cookie?: string | null;
   /** Edit the provider's redirect back before following it. */
@@ -35,7 +37,10 @@ export async function oauthDance(
   provider: Provider,
   opts: DanceOptions = {},
 ): Promise<Dance> {
-  const query = opts.callbackUrl === undefined ? {} : { callbackUrl: opts.callbackUrl };
+  const query = {
+    ...(opts.callbackUrl === undefined ? {} : { callbackUrl: opts.callbackUrl }),
+    ...(opts.ref === undefined ? {} : { ref: opts.ref }),
+  };
   const start = await http.get(`/api/auth/signin/${provider}`).query(query).expect(302);
   expect(start.headers.location.startsWith(`${oauth.url}/${provider}/`)).toBe(true);
   const approved = await fetch(start.headers.location, { redirect: 'manual' });

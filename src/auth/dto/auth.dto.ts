@@ -1,5 +1,5 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { IsString } from 'class-validator';
+import { IsOptional, IsString, MaxLength } from 'class-validator';
 import { IsBoundedString, IsNormalizedEmail } from '../../common/validation/validators';
 import { UserDto } from '../../users/dto/user.dto';
 import { ROLES } from '../../users/user.entity';
@@ -12,6 +12,15 @@ export class SignupDto {
   @IsBcryptPassword()
   password: string;
   @IsBoundedString(1, 100, true) name?: string;
+  /** Issue 16: the `?ref=` of a referral link; an unknown code is ignored. */
+  @ApiPropertyOptional({
+    example: 'K7MZP4QX',
+    description: 'referral code; unknown ones are ignored',
+  })
+  @IsOptional()
+  @IsString()
+  @MaxLength(64)
+  referralCode?: string;
 }
 
 /** POST /api/auth/login body (spec Authentication 2: the credentials method). */

@@ -1,6 +1,7 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Transform } from 'class-transformer';
 import {
+  IsIn,
   IsInt,
   IsOptional,
   IsPositive,
@@ -13,6 +14,12 @@ import {
 } from 'class-validator';
 import Decimal from 'decimal.js';
 import type Stripe from 'stripe';
+import {
+  PAYMENT_METHODS,
+  type PaymentMethod,
+  PURCHASE_CURRENCIES,
+  type PurchaseCurrency,
+} from '../purchase.entity';
 
 /** Largest amount Stripe accepts in one charge: 999,999.99 in major units. */
 const PROCESSOR_MAX_MAJOR = 999_999.99;
@@ -58,19 +65,34 @@ export class CreatePaymentIntentDto {
 }
 
 /**
- * `POST /api/credits/purchase`: `amount` in USD (major units, ≤ PURCHASE_MAX_USD) for `credits`
- * (a positive integer, ≤ amount × CREDITS_PER_USD; the bounds are checked by the service).
+ * `POST /api/credits/purchase`: `amount` in `currency` (major units, ≤ PURCHASE_MAX_USD or
+ * PURCHASE_MAX_CNY) for `credits` (a positive integer, ≤ amount × CREDITS_PER_USD or
+ * CREDITS_PER_CNY; the bounds are checked by the service), paid with `paymentMethod` (issue 16:
+ * Alipay and WeChat Pay in `cny` only).
  */
 export class PurchaseCreditsDto {
-  @ApiProperty({ example: 10, description: 'USD, major units, at most two decimals' })
+  @ApiProperty({ example: 10, description: 'major units of `currency`, at most two decimals' })
   @IsMajorUnits()
   @IsPositive()
   amount: number;
 
-  @ApiProperty({ example: 1000, description: 'credits to receive, ≤ amount × CREDITS_PER_USD' })
+  @ApiProperty({ example: 1000, description: 'credits to receive, ≤ amount × credits per unit' })
   @IsInt()
   @IsPositive()
   credits: number;
+
+  @ApiPropertyOptional({ enum: PAYMENT_METHODS, default: 'card' })
+  @IsOptional()
+  @IsIn(PAYMENT_METHODS)
+  paymentMethod?: PaymentMethod;
+
+  @ApiPropertyOptional({
+    enum: PURCHASE_CURRENCIES,
+    description: 'default `usd` for card, `cny` for Alipay and WeChat Pay (which take only cny)',
+  })
+  @IsOptional()
+  @IsIn(PURCHASE_CURRENCIES)
+  currency?: PurchaseCurrency;
 }
 
 /** `POST /api/payment/refund`: the whole payment without `amount`, else `amount` major units. */

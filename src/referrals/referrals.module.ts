@@ -1,0 +1,19 @@
+import { Module } from '@nestjs/common';
+import { TypeOrmModule } from '@nestjs/typeorm';
+import { CreditsModule } from '../credits/credits.module';
+import { ReferralRewardsService } from './referral-rewards.service';
+import { Referral, ReferralCode } from './referral.entity';
+import { ReferralsController } from './referrals.controller';
+import { ReferralsService } from './referrals.service';
+
+/**
+ * Referral rewards (issue 16): codes, the referral fixed at sign-up (auth and social call
+ * `attachAtSignup`), and rewards granted and reversed from the payment webhooks.
+ */
+@Module({
+  imports: [TypeOrmModule.forFeature([Referral, ReferralCode]), CreditsModule],
+  controllers: [ReferralsController],
+  providers: [ReferralsService, ReferralRewardsService],
+  exports: [ReferralsService, ReferralRewardsService],
+})
+export class ReferralsModule {}

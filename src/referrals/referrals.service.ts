@@ -1,0 +1,116 @@
+import { Injectable, Logger } from '@nestjs/common';
+import { ConfigService } from '@nestjs/config';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource, type EntityManager } from 'typeorm';
+import type { AppConfig } from '../config/app.config';
+import { CreditsService } from '../credits/credits.service';
+import { returning } from '../credits/sql';
+import type { Locale } from '../i18n/locale';
+import type { ReferralOverviewDto } from './dto/referral.dto';
+import { generateReferralCode, maskName, normaliseReferralCode } from './referral-code';
+import type { ReferralStatus } from './referral.entity';
+
+/** Ledger reference prefix of a referrer's rewards (`referral:<referredId>`, `…:reversal`). */
+export const REWARD_REFERENCE = 'referral:';
+/** How many referred users `GET /api/referrals` lists. */
+const RECENT = 20;
+
+/** Referral codes, the referral fixed at sign-up, and the referrer's overview (issue 16). */
+@Injectable()
+export class ReferralsService {
+  private readonly logger = new Logger('Referrals');
+
+  constructor(
+    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly credits: CreditsService,
+    private readonly config: ConfigService<AppConfig, true>,
+  ) {}
+
+  /**
+   * The user's code, created on first use: random, retried on the (rare) collision with
+   * another user's code; concurrent first uses agree on one code.
+   */
+  async codeOf(userId: string): Promise<string> {
+    for (let attempt = 0; attempt < 5; attempt++) {
+      const [row] = await this.dataSource.query(
+        'SELECT code FROM referral_codes WHERE "userId" = $1',
+        [userId],
+      );
+      if (row) return row.code;
+      await this.dataSource.query(
+        `INSERT INTO referral_codes ("userId", code) VALUES ($1, $2) ON CONFLICT DO NOTHING`,
+        [userId, generateReferralCode()],
+      );
+    }
+    throw new Error('could not allocate a referral code');
+  }
+
+  /**
+   * At sign-up, inside the transaction creating `userId`: records who referred them when
+   * `code` names another user, and grants REFERRAL_SIGNUP_BONUS (a BONUS entry keyed
+   * `referral-signup:<userId>`). An unknown or malformed code, or the user's own, is ignored
+   * without an error (it tells nothing about which codes exist). A user already referred keeps
+   * their referrer. Returns whether a referral was recorded.
+   */
+  async attachAtSignup(userId: string, code: unknown, m: EntityManager): Promise<boolean> {
+    const normalised = normaliseReferralCode(code);
+    if (!normalised) return false;
+    const [owner] = await m.query('SELECT "userId" FROM referral_codes WHERE code = $1', [
+      normalised,
+    ]);
+    if (!owner || owner.userId === userId) return false;
+    const inserted = await returning<{ referredId: string }>(
+      m,
+      `INSERT INTO referrals ("referredId", "referrerId") VALUES ($1, $2)
+       ON CONFLICT DO NOTHING RETURNING "referredId"`,
+      [userId, owner.userId],
+    );
+    if (!inserted.length) return false;
+    const { signupBonus } = this.config.get('referrals', { infer: true });
+    if (signupBonus > 0)
+      await this.credits.grant(
+        userId,
+        signupBonus,
+        'BONUS',
+        'Referral sign-up bonus',
+        `referral-signup:${userId}`,
+        m,
+      );
+    this.logger.log({ referred: userId, referrer: owner.userId }, 'Referral recorded');
+    return true;
+  }
+
+  /**
+   * `GET /api/referrals`: the user's code and link, how many they invited and how many
+   * rewarded them, the net credits earned (rewards less reversals, from the ledger), and the
+   * latest referred users with masked names (never an email).
+   */
+  async overview(userId: string, locale: Locale): Promise<ReferralOverviewDto> {
+    const code = await this.codeOf(userId);
+    const { baseUrl } = this.config.get('app', { infer: true });
+    const [counts] = await this.dataSource.query(
+      `SELECT count(*)::int AS invited, count(*) FILTER (WHERE status = 'rewarded')::int AS rewarded
+       FROM referrals WHERE "referrerId" = $1`,
+      [userId],
+    );
+    const recent: { createdAt: Date; status: ReferralStatus; name: string | null }[] =
+      await this.dataSource.query(
+        `SELECT r."createdAt", r.status, u.name FROM referrals r
+         JOIN users u ON u.id = r."referredId"
+         WHERE r."referrerId" = $1 ORDER BY r."createdAt" DESC LIMIT ${RECENT}`,
+        [userId],
+      );
+    return {
+      code,
+      link: `${baseUrl}/${locale}/signup?ref=${code}`,
+      invited: counts.invited,
+      rewarded: counts.rewarded,
+      creditsEarned: await this.credits.sumByReferencePrefix(userId, REWARD_REFERENCE),
+      recent: recent.map((r) => ({
+        name: maskName(r.name),
+        joinedAt: new Date(r.createdAt).toISOString(),
+        status: r.status,
+      })),
+    };
+  }
+}
