@@ -22,6 +22,7 @@ import { loadConfig } from './config/load-config';
 import { CreditsModule } from './credits/credits.module';
 import { DatabaseModule } from './database/database.module';
 import { HealthModule } from './health/health.module';
+import { JobsModule } from './jobs/jobs.module';
 import { AppI18nModule } from './i18n/i18n.module';
 import { PagesModule } from './pages/pages.module';
 import { SharesModule } from './shares/shares.module';
@@ -77,6 +78,7 @@ export class AppModule {
         DatabaseModule,
         ClockModule,
         ErrorsModule,
+        JobsModule,
         CreditsModule,
         UsersModule,
         AuthModule,
