@@ -27,6 +27,7 @@ import { AppI18nModule } from './i18n/i18n.module';
 import { PagesModule } from './pages/pages.module';
 import { SharesModule } from './shares/shares.module';
 import { TagsModule } from './tags/tags.module';
+import { TasksModule } from './tasks/tasks.module';
 import { TeamsModule } from './teams/teams.module';
 import { UploadsModule } from './uploads/uploads.module';
 import { UsersModule } from './users/users.module';
@@ -90,6 +91,7 @@ export class AppModule {
         BookmarksModule,
         SharesModule,
         AiModule,
+        TasksModule,
         BillingModule,
         WebhooksModule,
         UploadsModule,

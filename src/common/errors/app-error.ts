@@ -57,6 +57,10 @@ export enum ErrorCode {
   TAG_NAME_TAKEN = 'TAG_NAME_TAKEN',
   /** AI: a model parameter the model's provider does not accept (never silently dropped). */
   UNSUPPORTED_PARAMETER = 'UNSUPPORTED_PARAMETER',
+  /** Tasks: the plan's number of scheduled tasks is reached (FREE 2, BASIC 10, PRO 50). */
+  TASK_LIMIT_REACHED = 'TASK_LIMIT_REACHED',
+  /** Tasks: two runs of the schedule are closer than the plan allows (60, 15, 5 minutes). */
+  SCHEDULE_TOO_FREQUENT = 'SCHEDULE_TOO_FREQUENT',
 }
 
 /** The one exhaustive mapping from code to HTTP status (a new code cannot go unmapped). */
@@ -107,6 +111,8 @@ export const ERROR_STATUS: Record<ErrorCode, HttpStatus> = {
   LIMIT_REACHED: HttpStatus.CONFLICT,
   TAG_NAME_TAKEN: HttpStatus.CONFLICT,
   UNSUPPORTED_PARAMETER: HttpStatus.BAD_REQUEST,
+  TASK_LIMIT_REACHED: HttpStatus.CONFLICT,
+  SCHEDULE_TOO_FREQUENT: HttpStatus.BAD_REQUEST,
 };
 
 /** A domain error: services throw it, the global filter maps `code` to a status and body. */
