@@ -10,13 +10,7 @@ import {
   Post,
   Query,
 } from '@nestjs/common';
-import {
-  ApiAcceptedResponse,
-  ApiCreatedResponse,
-  ApiNoContentResponse,
-  ApiOkResponse,
-  ApiTags,
-} from '@nestjs/swagger';
+import { ApiAcceptedResponse, ApiCreatedResponse, ApiOkResponse, ApiTags } from '@nestjs/swagger';
 import { CurrentUser } from '../common/auth/auth.decorators';
 import type { SessionUser } from '../common/auth/session-user';
 import { Endpoint } from '../common/openapi/endpoint.decorator';
@@ -26,6 +20,7 @@ import { TASK_EXAMPLE, WORKFLOW_EXAMPLE } from './dto/task-examples';
 import {
   mapRun,
   mapTask,
+  TaskDeletedDto,
   TaskDetailDto,
   TaskDto,
   TaskRunDto,
@@ -107,14 +102,15 @@ export class TasksController {
   }
 
   @Delete(':id')
-  @HttpCode(204)
+  @HttpCode(200)
   @Endpoint({ summary: 'Delete a task and its run history', access: 'session', errors: [NOT_MINE] })
-  @ApiNoContentResponse({ description: 'deleted' })
+  @ApiOkResponse({ type: TaskDeletedDto })
   async remove(
     @CurrentUser() user: SessionUser,
     @Param('id', ParseUUIDPipe) id: string,
-  ): Promise<void> {
+  ): Promise<TaskDeletedDto> {
     await this.tasks.remove(user, id);
+    return { id, deleted: true };
   }
 
   @Post(':id/run')

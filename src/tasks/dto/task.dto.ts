@@ -46,6 +46,12 @@ export class TaskDetailDto extends TaskDto {
   nextRuns: string[];
 }
 
+/** DELETE /api/tasks/{id}. */
+export class TaskDeletedDto {
+  @ApiProperty({ format: 'uuid' }) id: string;
+  @ApiProperty({ enum: [true] }) deleted: true;
+}
+
 export function mapTask(t: Task): TaskDto {
   return {
     id: t.id,
