@@ -67,9 +67,9 @@ export class TaskRunner implements OnModuleInit {
     const run = await this.runs.findOneByOrFail({ id: job.data.runId });
     const task = await this.tasks.findOneBy({ id: run.taskId });
     if (!task) return; // deleted meanwhile: its runs went with it
+    // Only a cancel aborts the call. The job's own signal (this instance stopping) is left
+    // alone: a run cut by a shutdown is retried elsewhere, not recorded as cancelled.
     const abort = new AbortController();
-    const onStop = () => abort.abort();
-    job.signal.addEventListener('abort', onStop);
     const poll = setInterval(() => {
       this.runs
         .query(`SELECT "cancelRequested" FROM task_runs WHERE id = $1`, [run.id])
@@ -81,7 +81,6 @@ export class TaskRunner implements OnModuleInit {
       await recordOutcome(this.runs.manager, task, run, result, this.clock.now());
     } finally {
       clearInterval(poll);
-      job.signal.removeEventListener('abort', onStop);
     }
   }
 

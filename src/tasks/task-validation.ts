@@ -1,6 +1,7 @@
 import { AppError, ErrorCode } from '../common/errors/app-error';
 import { ValidationFailedError } from '../common/validation/validation.pipe';
 import type { ModelCatalogue } from '../ai/model-catalogue';
+import { checkParameters } from '../ai/model-parameters';
 import type { TaskPromptDto } from './dto/task-input.dto';
 import { taskLimits } from './plan-limits';
 import { parseSchedule, ScheduleError, shortestGapMinutes, type TaskSchedule } from './schedule';
@@ -44,7 +45,7 @@ export function checkPrompt(dto: TaskPromptDto, catalogue: ModelCatalogue): Task
     dto.settings && Object.keys(dto.settings).length ? { ...dto.settings } : undefined;
   if (dto.messages) {
     if (!dto.modelId) throw invalid('prompt.modelId', 'prompt.modelId: name a model');
-    catalogue.require(dto.modelId);
+    fits(catalogue, dto.modelId, settings);
     const [stray] = checkTemplates([{ name: 'prompt', messages: dto.messages }]);
     if (stray) {
       const field = stray.field.replace('prompt.steps.0.', 'prompt.');
@@ -57,7 +58,7 @@ export function checkPrompt(dto: TaskPromptDto, catalogue: ModelCatalogue): Task
     const modelId = s.modelId ?? dto.modelId;
     if (!modelId)
       throw invalid(`prompt.steps.${i}.modelId`, `prompt.steps.${i}.modelId: name a model`);
-    catalogue.require(modelId);
+    fits(catalogue, modelId, settings);
     if (steps.findIndex((o) => o.name === s.name) !== i) {
       throw invalid(`prompt.steps.${i}.name`, `prompt.steps.${i}.name: "${s.name}" is used twice`);
     }
@@ -77,6 +78,12 @@ export function checkPrompt(dto: TaskPromptDto, catalogue: ModelCatalogue): Task
       messages: plain(s.messages),
     })),
   };
+}
+
+/** The model exists (UNKNOWN_MODEL) and accepts the settings (as an AI request would check). */
+function fits(catalogue: ModelCatalogue, modelId: string, settings: TaskPrompt['settings']): void {
+  const model = catalogue.require(modelId);
+  checkParameters(model.id, model.parameters, settings ?? {});
 }
 
 function plain(messages: { role: string; content: string }[]) {

@@ -107,6 +107,20 @@ describe('Scheduled tasks (issue 17 §2)', () => {
       .send(dailyTask({ prompt: { modelId: 'gpt-0', messages: [{ role: 'user', content: 'x' }] } }))
       .expect(400);
     expect(unknown.body.code).toBe('UNKNOWN_MODEL');
+    const unsupported = await t.http
+      .post('/api/tasks')
+      .set(u.auth)
+      .send(
+        dailyTask({
+          prompt: {
+            modelId: 'claude-haiku-4-5',
+            messages: [{ role: 'user', content: 'x' }],
+            settings: { presencePenalty: 1 },
+          },
+        }),
+      )
+      .expect(400);
+    expect(unsupported.body.code).toBe('UNSUPPORTED_PARAMETER');
     const stranger = await newUser(t);
     const chat = await t.http.post('/api/chats').set(stranger.auth).send({ title: 'Mine' });
     await t.http

@@ -149,7 +149,15 @@ export function mapRun(r: TaskRun): TaskRunDto {
     cost: r.cost,
     chatId: r.chatId,
     error: r.errorCode ? { code: r.errorCode, message: r.errorMessage ?? '' } : null,
-    steps: r.steps.map((s: StepRecord) => ({ ...s })),
+    // Fields named one by one: jsonb keeps keys in its own order, and answers read better in ours.
+    steps: r.steps.map((s: StepRecord) => ({
+      name: s.name,
+      status: s.status,
+      output: s.output,
+      usage: s.usage,
+      cost: s.cost,
+      error: s.error,
+    })),
     createdAt: r.createdAt.toISOString(),
   };
 }
