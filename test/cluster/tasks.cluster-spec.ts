@@ -4,7 +4,8 @@ import { freePort, spawnApp, type SpawnedApp, waitForStatus } from '../support/s
 
 /**
  * Scheduled tasks on two instances (issue 17): due tasks run exactly once although both
- * instances tick every 200 ms, and a run whose instance is killed mid-call is retried by the
+ * instances tick every 200 ms, a cancel reaching the other instance stops the run (the running
+ * instance polls the flag), and a run whose instance is killed mid-call is retried by the
  * other one (pg-boss heartbeat). Each instance talks to its own local OpenAI server, so the
  * test knows which instance is running a run.
  */
@@ -145,6 +146,37 @@ describe('scheduled tasks on two instances', () => {
     for (const id of ids) expect(await runs(id)).toHaveLength(1);
     expect(servers[0].requests.length + servers[1].requests.length).toBe(DUE_TASKS);
     await balanced(u.id);
+  });
+
+  it('cancels a run through the instance that is not running it', async () => {
+    const u = await proUser('cancel');
+    const created = await call(0, 'POST', '/api/tasks', u.auth, task('cancel me'));
+    for (const s of servers) {
+      s.requests.length = 0;
+      s.reply = { text: 'word '.repeat(30), chunks: 30, chunkDelayMs: 150 };
+    }
+    const queued = await call(0, 'POST', `/api/tasks/${created.body.id}/run`, u.auth, {});
+    let runner = -1;
+    while (runner < 0) {
+      runner = servers.findIndex((s) => s.requests.length > 0);
+      await sleep(50);
+    }
+    await sleep(800); // some words arrive
+    const path = `/api/tasks/${created.body.id}/runs/${queued.body.id}`;
+    const asked = await call(1 - runner, 'POST', `${path}/cancel`, u.auth, {});
+    expect(asked.status).toBe(200);
+    let run = asked.body;
+    while (run.status === 'running') {
+      await sleep(100);
+      run = (await call(1 - runner, 'GET', path, u.auth)).body;
+    }
+    expect(run.status).toBe('cancelled');
+    expect(run.cost).toBeGreaterThan(0);
+    expect(run.steps[0].output.length).toBeLessThan('word '.repeat(30).length);
+    expect(servers[runner].requests[0].aborted).toBe(true);
+    const after = await balanced(u.id);
+    expect(after.held).toBe(0);
+    for (const s of servers) s.reply = {};
   });
 
   it("retries a killed instance's run on the other instance", async () => {
