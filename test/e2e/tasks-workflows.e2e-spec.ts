@@ -185,6 +185,11 @@ describe('Workflows, cancellation and team targets (issue 17 §3, §4)', () => {
     await finished(t, u, task.id, queued.id, (r) => r.status === 'running');
     while (p.openai.requests.length === 0) await new Promise((r) => setTimeout(r, 50));
     await new Promise((r) => setTimeout(r, 600)); // some chunks arrive
+    // In flight: the worst case is held, as for any AI reply.
+    const [hold] = await t.db.query(`SELECT amount FROM credit_holds WHERE "userId" = $1`, [
+      u.user.id,
+    ]);
+    expect(hold.amount).toBeGreaterThan(0);
     const asked = await t.http
       .post(`/api/tasks/${task.id}/runs/${queued.id}/cancel`)
       .set(u.auth)
