@@ -76,6 +76,17 @@ describe('Job queue (src/jobs over pg-boss)', () => {
     await until(() => seen.includes('b'));
   });
 
+  it('keeps a cron schedule of a queue in the database (pg-boss sends its jobs)', async () => {
+    await jobs.registerHandler('test-cron', async () => undefined);
+    await jobs.schedule('test-cron', '0 8 * * *', { digest: true }, { timezone: 'Europe/Paris' });
+    const rows = await t.db.query(`SELECT name, cron, timezone, data FROM pgboss.schedule`);
+    expect(rows).toEqual([
+      { name: 'test-cron', cron: '0 8 * * *', timezone: 'Europe/Paris', data: { digest: true } },
+    ]);
+    await jobs.unschedule('test-cron');
+    expect(await t.db.query(`SELECT name FROM pgboss.schedule`)).toEqual([]);
+  });
+
   it('refuses a queue without a handler, and a second handler for a queue', async () => {
     await expect(jobs.enqueue('nobody', {})).rejects.toThrow(/not registered/);
     await expect(jobs.registerHandler('test-once', async () => undefined)).rejects.toThrow(
