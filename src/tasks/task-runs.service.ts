@@ -47,7 +47,9 @@ export class TaskRunsService {
     const run = await this.runs.save(
       this.runs.create({ taskId: task.id, userId: task.userId, trigger, scheduledFor, input }),
     );
-    await this.dispatch(run.id);
+    // On an instance without the queue (JOBS_ENABLED=false) the run stays queued: the scheduler
+    // of an instance with it hands over queued runs older than a minute (TaskScheduler.tick).
+    if (this.jobs.started) await this.dispatch(run.id);
     return run;
   }
 

@@ -298,6 +298,20 @@ describe('Scheduled tasks (issue 17 §2)', () => {
     await balanced(t, u);
   });
 
+  it('hands over a run left queued without a job (e.g. recorded on an instance without the queue)', async () => {
+    const u = await userOn('PRO');
+    const task = await createTask(t, u, dailyTask());
+    const [row] = await t.db.query(
+      `INSERT INTO task_runs ("taskId", "userId", trigger, "createdAt")
+       VALUES ($1, $2, 'manual', now() - interval '2 minutes') RETURNING id`,
+      [task.id, u.user.id],
+    );
+    await tick();
+    const run = await finished(t, u, task.id, row.id);
+    expect(run.status).toBe('succeeded');
+    await balanced(t, u);
+  });
+
   it('pages the run history', async () => {
     const u = await userOn('PRO');
     const task = await createTask(t, u, dailyTask());
