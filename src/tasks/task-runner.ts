@@ -102,6 +102,7 @@ export class TaskRunner implements OnModuleInit {
       try {
         await this.chats.requireChatAccess(user, chatId, 'read');
       } catch (err) {
+        if (!(err instanceof AppError)) throw err; // the database, not the access: retried
         return { status: 'failed', steps: done, chatId, error: errorOf(err), lostAccess: true };
       }
     }
