@@ -24,11 +24,13 @@ import { loadConfig } from './config/load-config';
 import { CreditsModule } from './credits/credits.module';
 import { DatabaseModule } from './database/database.module';
 import { HealthModule } from './health/health.module';
+import { JobsModule } from './jobs/jobs.module';
 import { AppI18nModule } from './i18n/i18n.module';
 import { PagesModule } from './pages/pages.module';
 import { ReferralsModule } from './referrals/referrals.module';
 import { SharesModule } from './shares/shares.module';
 import { TagsModule } from './tags/tags.module';
+import { TasksModule } from './tasks/tasks.module';
 import { TeamsModule } from './teams/teams.module';
 import { UploadsModule } from './uploads/uploads.module';
 import { UsersModule } from './users/users.module';
@@ -87,6 +89,7 @@ export class AppModule {
         DatabaseModule,
         ClockModule,
         ErrorsModule,
+        JobsModule,
         CreditsModule,
         UsersModule,
         AuthModule,
@@ -100,6 +103,7 @@ export class AppModule {
         SharesModule,
         AiModule,
         GatewayModule,
+        TasksModule,
         BillingModule,
         WebhooksModule,
         ReferralsModule,

@@ -42,6 +42,7 @@ const TAGS: [name: string, description: string][] = [
   ['organising', 'Private chat tags, message bookmarks and public share links (envelope B)'],
   ['teams', 'Teams, members, invitations and shared chats (envelope B)'],
   ['ai', 'Models, whole and streamed replies, metered in credits'],
+  ['tasks', 'Scheduled tasks and workflows, their runs, metered in credits'],
   ['credits', 'Balance, daily usage, ledger and cost estimates'],
   ['api keys', 'Personal API keys for scripts and apps (`Authorization: Bearer sk-…`)'],
   ['openai-compatible', 'The OpenAI Chat Completions wire protocol under /v1, metered in credits'],

@@ -3,6 +3,7 @@ import { ChatsModule } from '../chats/chats.module';
 import { UsersModule } from '../users/users.module';
 import { CreditsModule } from '../credits/credits.module';
 import { AiController } from './ai.controller';
+import { AiRunner } from './ai-runner.service';
 import { AiService } from './ai.service';
 import { EstimateController } from './estimate.controller';
 import { CatalogueModule } from './catalogue.module';
@@ -15,7 +16,15 @@ import { OpenAiProvider } from './providers/openai.provider';
 @Module({
   imports: [CreditsModule, ChatsModule, CatalogueModule, UsersModule],
   controllers: [AiController, AiChatController, EstimateController],
-  providers: [AiService, ProviderStrategy, OpenAiProvider, AnthropicProvider, GoogleProvider],
-  exports: [AiService],
+  providers: [
+    AiService,
+    AiRunner,
+    ProviderStrategy,
+    OpenAiProvider,
+    AnthropicProvider,
+    GoogleProvider,
+  ],
+  // AiService: the /v1 gateway; AiRunner: metered generations outside a request (scheduled tasks).
+  exports: [AiService, AiRunner],
 })
 export class AiModule {}

@@ -95,6 +95,25 @@ export interface AppConfig {
     /** Days before a team invitation expires (default 7). */
     invitationTtlDays: number;
   };
+  /** The job queue (src/jobs, pg-boss in schema `pgboss` of the service's database). */
+  jobs: {
+    /** JOBS_ENABLED (default true): start pg-boss and its workers on this instance. */
+    enabled: boolean;
+    /** How often an idle worker looks for jobs (seconds, default 2; at least 0.5). */
+    pollIntervalSeconds: number;
+    /** How often expired or silent jobs are retried and old ones archived (seconds, default 60). */
+    superviseIntervalSeconds: number;
+    /** Connections of pg-boss's own pool (default 4). */
+    poolSize: number;
+  };
+  tasks: {
+    /** How often each instance looks for due scheduled tasks (ms, default 15000). */
+    tickMs: number;
+    /** How often a running run checks whether it was cancelled (ms, default 1000). */
+    cancelPollMs: number;
+    /** A run's job is retried elsewhere when its worker is silent this long (s, default 30). */
+    runHeartbeatSeconds: number;
+  };
   uploads: {
     /** Where the bytes go: `disk` (in `dir`) or `s3` (in `s3`); STORAGE_DRIVER, default disk. */
     driver: StorageDriver;
@@ -246,6 +265,17 @@ export function buildConfig(raw: Record<string, string | undefined>): AppConfig 
       monthlyCap: env.REFERRAL_MONTHLY_CAP ?? 20,
     },
     teams: { invitationTtlDays: env.INVITATION_TTL_DAYS ?? 7 },
+    jobs: {
+      enabled: env.JOBS_ENABLED ?? true,
+      pollIntervalSeconds: env.JOBS_POLL_INTERVAL_SECONDS ?? 2,
+      superviseIntervalSeconds: env.JOBS_SUPERVISE_INTERVAL_SECONDS ?? 60,
+      poolSize: env.JOBS_POOL_SIZE ?? 4,
+    },
+    tasks: {
+      tickMs: env.TASKS_TICK_MS ?? 15_000,
+      cancelPollMs: env.TASKS_CANCEL_POLL_MS ?? 1000,
+      runHeartbeatSeconds: env.TASKS_RUN_HEARTBEAT_SECONDS ?? 30,
+    },
     uploads: {
       driver: env.STORAGE_DRIVER ?? 'disk',
       dir: resolve(env.UPLOAD_DIR ?? 'uploads'),

@@ -163,6 +163,14 @@ export class EnvironmentVariables {
   @IsOptional() @Transform(toInt) @IsInt() @Min(1) HOLD_TTL_SECONDS?: number;
   @IsOptional() @Transform(toInt) @IsInt() @Min(1000) HOLD_SWEEP_INTERVAL_MS?: number;
 
+  @IsOptional() @Transform(toBool) @IsBoolean() JOBS_ENABLED?: boolean;
+  @IsOptional() @Transform(toNumber) @IsNumber() @Min(0.5) JOBS_POLL_INTERVAL_SECONDS?: number;
+  @IsOptional() @Transform(toInt) @IsInt() @Min(1) JOBS_SUPERVISE_INTERVAL_SECONDS?: number;
+  @IsOptional() @Transform(toInt) @IsInt() @Min(1) @Max(50) JOBS_POOL_SIZE?: number;
+  @IsOptional() @Transform(toInt) @IsInt() @Min(100) TASKS_TICK_MS?: number;
+  @IsOptional() @Transform(toInt) @IsInt() @Min(50) TASKS_CANCEL_POLL_MS?: number;
+  @IsOptional() @Transform(toInt) @IsInt() @Min(10) TASKS_RUN_HEARTBEAT_SECONDS?: number;
+
   @IsOptional() @Transform(emptyToUndefined) @IsString() STRIPE_SECRET_KEY?: string;
   @IsOptional() @Transform(emptyToUndefined) @IsString() STRIPE_PUBLISHABLE_KEY?: string;
   @IsOptional() @Transform(emptyToUndefined) @IsString() STRIPE_WEBHOOK_SECRET?: string;

@@ -61,6 +61,10 @@ export enum ErrorCode {
   INSUFFICIENT_SCOPE = 'INSUFFICIENT_SCOPE',
   /** API keys: the key's own `dailyCreditLimit` is reached (with `dailyCreditLimit`, `usedToday`, `resetsAt`). */
   KEY_DAILY_LIMIT_REACHED = 'KEY_DAILY_LIMIT_REACHED',
+  /** Tasks: the plan's number of scheduled tasks is reached (FREE 2, BASIC 10, PRO 50). */
+  TASK_LIMIT_REACHED = 'TASK_LIMIT_REACHED',
+  /** Tasks: two runs of the schedule are closer than the plan allows (60, 15, 5 minutes). */
+  SCHEDULE_TOO_FREQUENT = 'SCHEDULE_TOO_FREQUENT',
 }
 
 /** The one exhaustive mapping from code to HTTP status (a new code cannot go unmapped). */
@@ -113,6 +117,8 @@ export const ERROR_STATUS: Record<ErrorCode, HttpStatus> = {
   UNSUPPORTED_PARAMETER: HttpStatus.BAD_REQUEST,
   INSUFFICIENT_SCOPE: HttpStatus.FORBIDDEN,
   KEY_DAILY_LIMIT_REACHED: HttpStatus.TOO_MANY_REQUESTS,
+  TASK_LIMIT_REACHED: HttpStatus.CONFLICT,
+  SCHEDULE_TOO_FREQUENT: HttpStatus.BAD_REQUEST,
 };
 
 /** A domain error: services throw it, the global filter maps `code` to a status and body. */

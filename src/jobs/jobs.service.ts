@@ -1,0 +1,174 @@
+import {
+  Injectable,
+  Logger,
+  type OnApplicationBootstrap,
+  type OnApplicationShutdown,
+} from '@nestjs/common';
+import { ConfigService } from '@nestjs/config';
+import { PgBoss } from 'pg-boss';
+import { DataSource } from 'typeorm';
+import type { AppConfig } from '../config/app.config';
+import type { EnqueueOptions, JobHandler, QueueSettings } from './jobs.types';
+
+/** pg-boss's tables live in this schema of the service's database. */
+export const JOBS_SCHEMA = 'pgboss';
+
+interface Registration {
+  queue: string;
+  handler: JobHandler<unknown>;
+  settings: QueueSettings;
+}
+
+/**
+ * The job queue (architecture "jobs"): durable jobs in PostgreSQL, each done once across
+ * instances, retried with backoff, kept in a history. Every instance starts it at bootstrap
+ * (after every module registered its handlers in `onModuleInit`) and stops it at shutdown,
+ * letting running handlers finish. With JOBS_ENABLED=false nothing starts and `enqueue` throws.
+ */
+@Injectable()
+export class JobsService implements OnApplicationBootstrap, OnApplicationShutdown {
+  private readonly logger = new Logger('Jobs');
+  private readonly registrations = new Map<string, Registration>();
+  private readonly config: AppConfig['jobs'];
+  private boss?: PgBoss;
+
+  constructor(
+    private readonly dataSource: DataSource,
+    config: ConfigService<AppConfig, true>,
+  ) {
+    this.config = config.get('jobs', { infer: true });
+  }
+
+  /**
+   * Names a queue and its handler. Call in `onModuleInit`; a call after start creates the queue
+   * and starts its worker at once. Throws when the queue already has a handler.
+   */
+  async registerHandler<T>(
+    queue: string,
+    handler: JobHandler<T>,
+    settings: QueueSettings = {},
+  ): Promise<void> {
+    if (this.registrations.has(queue)) throw new Error(`queue ${queue} already has a handler`);
+    const reg = { queue, handler: handler as JobHandler<unknown>, settings };
+    this.registrations.set(queue, reg);
+    if (this.boss) await this.startQueue(this.boss, reg);
+  }
+
+  /**
+   * Adds a job; returns its id, or null when a `unique` queue already holds a job with the same
+   * `singletonKey`. Throws when the queue is not registered or the queue is not running.
+   */
+  async enqueue<T extends object>(
+    queue: string,
+    data: T,
+    options: EnqueueOptions = {},
+  ): Promise<string | null> {
+    const boss = this.running();
+    if (!this.registrations.has(queue)) throw new Error(`queue ${queue} is not registered`);
+    // pg-boss validates present keys, so an unset option is left out rather than undefined.
+    const send: Record<string, unknown> = {};
+    if (options.singletonKey !== undefined) send.singletonKey = options.singletonKey;
+    if (options.startAfter !== undefined) send.startAfter = options.startAfter;
+    if (options.retryLimit !== undefined) send.retryLimit = options.retryLimit;
+    return boss.send(queue, data, send);
+  }
+
+  /**
+   * Enqueues `data` on `queue` on a cron schedule (5 fields, in `timezone`), once per occurrence
+   * across instances; `key` tells several schedules of one queue apart. Missed occurrences while
+   * every instance was down become one job. The queue must be registered.
+   */
+  async schedule<T extends object>(
+    queue: string,
+    cron: string,
+    data: T,
+    options: { timezone?: string; key?: string } = {},
+  ): Promise<void> {
+    await this.running().schedule(queue, cron, data, {
+      tz: options.timezone ?? 'UTC',
+      key: options.key,
+      missed: 'once',
+    });
+  }
+
+  /** Stops a schedule made by `schedule`. */
+  async unschedule(queue: string, key?: string): Promise<void> {
+    await this.running().unschedule(queue, key);
+  }
+
+  /** True once started on this instance. */
+  get started(): boolean {
+    return this.boss !== undefined;
+  }
+
+  async onApplicationBootstrap(): Promise<void> {
+    if (!this.config.enabled) {
+      this.logger.log('Job queue disabled (JOBS_ENABLED=false)');
+      return;
+    }
+    const url = (this.dataSource.options as { url?: string }).url;
+    const boss = new PgBoss({
+      connectionString: url,
+      schema: JOBS_SCHEMA,
+      max: this.config.poolSize,
+      application_name: 'jobs',
+      superviseIntervalSeconds: this.config.superviseIntervalSeconds,
+      monitorIntervalSeconds: this.config.superviseIntervalSeconds,
+      // pg-boss cron only serves `schedule`; its checks are cheap.
+      cronMonitorIntervalSeconds: Math.min(45, this.config.superviseIntervalSeconds),
+      openTelemetry: { enabled: false },
+    });
+    // Without a listener an 'error' event would crash the process; pg-boss retries by itself.
+    boss.on('error', (err: Error) => this.logger.error(`Job queue: ${err.message}`));
+    await boss.start();
+    this.boss = boss;
+    for (const reg of this.registrations.values()) await this.startQueue(boss, reg);
+  }
+
+  async onApplicationShutdown(): Promise<void> {
+    const boss = this.boss;
+    this.boss = undefined;
+    // Graceful: running handlers finish (up to 10 s) before the pool closes.
+    await boss?.stop({ graceful: true, timeout: 10_000 });
+  }
+
+  private running(): PgBoss {
+    if (!this.boss) throw new Error('the job queue is not running on this instance');
+    return this.boss;
+  }
+
+  private async startQueue(boss: PgBoss, reg: Registration): Promise<void> {
+    const s = reg.settings;
+    const options = {
+      retryLimit: s.retryLimit ?? 2,
+      retryDelay: s.retryDelaySeconds ?? 1,
+      retryBackoff: s.retryBackoff ?? true,
+      expireInSeconds: s.expireInSeconds ?? 900,
+      ...(s.heartbeatSeconds ? { heartbeatSeconds: s.heartbeatSeconds } : {}),
+      deleteAfterSeconds: s.keepSeconds ?? 7 * 24 * 3600,
+    };
+    // The policy is fixed when a queue is created; other settings follow the code on each start.
+    if (await boss.getQueue(reg.queue)) await boss.updateQueue(reg.queue, options);
+    else
+      await boss.createQueue(reg.queue, {
+        ...options,
+        policy: s.unique ? 'exclusive' : 'standard',
+      });
+    await boss.work(
+      reg.queue,
+      {
+        pollingIntervalSeconds: this.config.pollIntervalSeconds,
+        batchSize: 1,
+        localConcurrency: s.concurrency ?? 1,
+      },
+      async ([job]) =>
+        reg.handler({
+          id: job.id,
+          queue: reg.queue,
+          data: job.data,
+          retryCount: job.retryCount,
+          signal: job.signal,
+        }),
+    );
+  }
+}

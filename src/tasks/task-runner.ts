@@ -1,0 +1,182 @@
+import { Injectable, Logger, type OnModuleInit } from '@nestjs/common';
+import { ConfigService } from '@nestjs/config';
+import { InjectRepository } from '@nestjs/typeorm';
+import { Repository } from 'typeorm';
+import { AiRunner } from '../ai/ai-runner.service';
+import type { GenerateDto } from '../ai/dto/generate.dto';
+import { ChatsService } from '../chats/chats.service';
+import type { SessionUser } from '../common/auth/session-user';
+import { Clock } from '../common/clock/clock';
+import { AppError, ErrorCode } from '../common/errors/app-error';
+import type { AppConfig } from '../config/app.config';
+import type { QueuedJob } from '../jobs/jobs.types';
+import { JobsService } from '../jobs/jobs.service';
+import { UsersService } from '../users/users.service';
+import { recordOutcome, type RunResult } from './run-outcome';
+import { RUN_QUEUE, type RunJob } from './task-runs.service';
+import { type StepRecord, TaskRun } from './task-run.entity';
+import { Task, type TaskStep } from './task.entity';
+import { render } from './templating';
+
+/** Admission refusals that make a run `skipped` rather than `failed` (issue 17 §2). */
+const SKIP_CODES = new Set<string>([ErrorCode.INSUFFICIENT_CREDITS, ErrorCode.DAILY_LIMIT_REACHED]);
+
+/**
+ * Executes a run (the handler of the `tasks.run` queue, on whichever instance takes the job):
+ * each step is a metered generation for the owner through AiRunner (admission, hold,
+ * settlement, saving), in order, feeding the next. A retried job (its instance died) resumes
+ * after the steps already recorded. Business outcomes (skipped, failed, cancelled) complete the
+ * job; only infrastructure errors throw, so that the queue retries.
+ */
+@Injectable()
+export class TaskRunner implements OnModuleInit {
+  private readonly logger = new Logger('TaskRunner');
+  private readonly config: AppConfig['tasks'];
+
+  constructor(
+    @InjectRepository(TaskRun) private readonly runs: Repository<TaskRun>,
+    @InjectRepository(Task) private readonly tasks: Repository<Task>,
+    private readonly jobs: JobsService,
+    private readonly ai: AiRunner,
+    private readonly chats: ChatsService,
+    private readonly users: UsersService,
+    private readonly clock: Clock,
+    config: ConfigService<AppConfig, true>,
+  ) {
+    this.config = config.get('tasks', { infer: true });
+  }
+
+  async onModuleInit(): Promise<void> {
+    await this.jobs.registerHandler<RunJob>(RUN_QUEUE, (job) => this.handle(job), {
+      unique: true,
+      retryLimit: 2,
+      retryDelaySeconds: 5,
+      heartbeatSeconds: this.config.runHeartbeatSeconds,
+      concurrency: 2,
+    });
+  }
+
+  /** Runs the job's run once; a run already finished (or cancelled while queued) is left alone. */
+  async handle(job: QueuedJob<RunJob>): Promise<void> {
+    const [rows] = await this.runs.query(
+      `UPDATE task_runs SET status = 'running', "startedAt" = COALESCE("startedAt", $2)
+       WHERE id = $1 AND status IN ('queued', 'running') RETURNING id`,
+      [job.data.runId, this.clock.now()],
+    );
+    if (!rows.length) return;
+    const run = await this.runs.findOneByOrFail({ id: job.data.runId });
+    const task = await this.tasks.findOneBy({ id: run.taskId });
+    if (!task) return; // deleted meanwhile: its runs went with it
+    // Only a cancel aborts the call. The job's own signal (this instance stopping) is left
+    // alone: a run cut by a shutdown is retried elsewhere, not recorded as cancelled.
+    const abort = new AbortController();
+    const poll = setInterval(() => {
+      this.runs
+        .query(`SELECT "cancelRequested" FROM task_runs WHERE id = $1`, [run.id])
+        .then((r: { cancelRequested: boolean }[]) => r[0]?.cancelRequested && abort.abort())
+        .catch(() => undefined);
+    }, this.config.cancelPollMs);
+    try {
+      const result = await this.execute(task, run, abort.signal);
+      await recordOutcome(this.runs.manager, task, run, result, this.clock.now());
+    } finally {
+      clearInterval(poll);
+    }
+  }
+
+  private async execute(task: Task, run: TaskRun, signal: AbortSignal): Promise<RunResult> {
+    const owner = await this.users.get(task.userId);
+    const user: SessionUser = {
+      id: owner.id,
+      email: owner.email,
+      name: owner.name,
+      role: owner.role,
+    };
+    const steps: TaskStep[] = task.prompt.steps ?? [
+      { name: 'prompt', modelId: task.prompt.modelId, messages: task.prompt.messages ?? [] },
+    ];
+    const done: StepRecord[] = run.steps.filter((s) => s.status === 'succeeded');
+    const outputs: Record<string, string> = Object.fromEntries(done.map((s) => [s.name, s.output]));
+    let chatId = run.chatId ?? (task.targetMode === 'append' ? task.targetChatId : null);
+    if (task.targetMode === 'append' && chatId) {
+      try {
+        await this.chats.requireChatAccess(user, chatId, 'read');
+      } catch (err) {
+        if (!(err instanceof AppError)) throw err; // the database, not the access: retried
+        return { status: 'failed', steps: done, chatId, error: errorOf(err), lostAccess: true };
+      }
+    }
+    for (const step of steps.slice(done.length)) {
+      if (signal.aborted) return { status: 'cancelled', steps: done, chatId, error: null };
+      const dto: GenerateDto = {
+        ...(task.prompt.settings ?? {}),
+        modelId: step.modelId ?? task.prompt.modelId,
+        messages: step.messages.map((m) => ({
+          role: m.role,
+          content: render(m.content, run.input ?? '', outputs),
+        })),
+        ...(chatId ? { chatId } : {}),
+      };
+      let record: StepRecord;
+      try {
+        const out = await this.ai.run(user, dto, signal);
+        if (!chatId) chatId = await this.titleNewChat(user, task, out.chatId);
+        const cut = out.interruption;
+        record = {
+          name: step.name,
+          status: cut === undefined ? 'succeeded' : cut === 'aborted' ? 'cancelled' : 'failed',
+          output: out.text,
+          usage: out.usage,
+          cost: out.cost,
+          error: cut === undefined || cut === 'aborted' ? null : errorOf(cut, step.name),
+        };
+      } catch (err) {
+        if (!(err instanceof AppError)) throw err;
+        const status = signal.aborted
+          ? 'cancelled'
+          : SKIP_CODES.has(err.code)
+            ? 'skipped'
+            : 'failed';
+        record = {
+          name: step.name,
+          status,
+          output: '',
+          usage: null,
+          cost: 0,
+          error: errorOf(err, step.name),
+        };
+      }
+      done.push(record);
+      outputs[step.name] = record.output;
+      await this.runs.update({ id: run.id }, { steps: done, chatId });
+      if (record.status !== 'succeeded') {
+        return {
+          status: record.status,
+          steps: done,
+          chatId,
+          error: record.status === 'cancelled' ? null : record.error,
+          lostAccess: record.error?.code === ErrorCode.NOT_FOUND,
+        };
+      }
+    }
+    return { status: 'succeeded', steps: done, chatId, error: null };
+  }
+
+  /** A run's new chat is titled "<task name> · <date in the task's zone>". */
+  private async titleNewChat(user: SessionUser, task: Task, chatId: string): Promise<string> {
+    const date = new Intl.DateTimeFormat('en-CA', { timeZone: task.timezone }).format(
+      this.clock.now(),
+    );
+    const title = `${task.name} · ${date}`;
+    await this.chats
+      .update(user, chatId, { title })
+      .catch((err: Error) => this.logger.warn(`Could not title chat ${chatId}: ${err.message}`));
+    return chatId;
+  }
+}
+
+function errorOf(err: unknown, step?: string): { code: string; message: string } {
+  const code = err instanceof AppError ? err.code : ErrorCode.INTERNAL_ERROR;
+  const message = err instanceof Error ? err.message : String(err);
+  return { code, message: step ? `step "${step}": ${message}` : message };
+}

@@ -1,0 +1,29 @@
+import { Module } from '@nestjs/common';
+import { TypeOrmModule } from '@nestjs/typeorm';
+import { AiModule } from '../ai/ai.module';
+import { CatalogueModule } from '../ai/catalogue.module';
+import { ChatsModule } from '../chats/chats.module';
+import { JobsModule } from '../jobs/jobs.module';
+import { UsersModule } from '../users/users.module';
+import { TaskRun } from './task-run.entity';
+import { TaskRunner } from './task-runner';
+import { TaskRunsService } from './task-runs.service';
+import { TaskScheduler } from './task-scheduler';
+import { Task } from './task.entity';
+import { TasksController } from './tasks.controller';
+import { TasksService } from './tasks.service';
+
+/** Issue 17: scheduled tasks and workflows, run through the job queue and metered by AiRunner. */
+@Module({
+  imports: [
+    TypeOrmModule.forFeature([Task, TaskRun]),
+    AiModule,
+    CatalogueModule,
+    ChatsModule,
+    JobsModule,
+    UsersModule,
+  ],
+  controllers: [TasksController],
+  providers: [TasksService, TaskRunsService, TaskRunner, TaskScheduler],
+})
+export class TasksModule {}

@@ -1,0 +1,36 @@
+import { checkTemplates, render } from './templating';
+
+const step = (name: string, content: string) => ({ name, messages: [{ content }] });
+
+describe('workflow templating', () => {
+  it('accepts the input and earlier outputs', () => {
+    expect(
+      checkTemplates([
+        step('draft', 'Write about {{input}}'),
+        step('edit', 'Edit: {{ steps.draft.output }} for {{input}}'),
+      ]),
+    ).toEqual([]);
+  });
+
+  it('refuses a later step, itself, an unknown step and other placeholders', () => {
+    const problems = checkTemplates([
+      step('a', 'use {{steps.b.output}}'),
+      step('b', 'use {{steps.b.output}} and {{steps.zzz.output}} and {{user.name}}'),
+    ]);
+    expect(problems.map((p) => p.field)).toEqual([
+      'prompt.steps.0.messages.0.content',
+      'prompt.steps.1.messages.0.content',
+      'prompt.steps.1.messages.0.content',
+      'prompt.steps.1.messages.0.content',
+    ]);
+    expect(problems[0].message).toMatch(/cannot use the output of "b"/);
+    expect(problems[2].message).toMatch(/no step is named "zzz"/);
+    expect(problems[3].message).toMatch(/not a placeholder/);
+  });
+
+  it('renders the input and outputs, leaving other braces alone', () => {
+    expect(render('{{input}} → {{steps.a.output}} {"json": {}}', 'x', { a: 'A{{input}}' })).toBe(
+      'x → A{{input}} {"json": {}}',
+    );
+  });
+});

@@ -1,0 +1,96 @@
+import { JobsService } from '../../src/jobs/jobs.service';
+import type { QueuedJob } from '../../src/jobs/jobs.types';
+import { createTestApp, type TestApp } from '../support/test-app';
+
+/** Resolves when `done()` is true, polling every 50 ms (no timing assertion: jest's timeout). */
+async function until(done: () => boolean | Promise<boolean>): Promise<void> {
+  while (!(await done())) await new Promise((r) => setTimeout(r, 50));
+}
+
+describe('Job queue (src/jobs over pg-boss)', () => {
+  let t: TestApp;
+  let jobs: JobsService;
+
+  beforeAll(async () => {
+    t = await createTestApp({ JOBS_POLL_INTERVAL_SECONDS: '0.5' });
+    jobs = t.app.get(JobsService);
+  });
+  afterAll(() => t.close());
+
+  it('runs in its own schema of the service database, started with the app', async () => {
+    expect(jobs.started).toBe(true);
+    const [row] = await t.db.query(
+      `SELECT count(*)::int AS n FROM information_schema.tables WHERE table_schema = 'pgboss'`,
+    );
+    expect(row.n).toBeGreaterThan(0);
+  });
+
+  it('hands an enqueued job to its handler once', async () => {
+    const seen: QueuedJob<{ n: number }>[] = [];
+    await jobs.registerHandler<{ n: number }>('test-once', async (job) => {
+      seen.push(job);
+    });
+    const id = await jobs.enqueue('test-once', { n: 7 });
+    await until(() => seen.length === 1);
+    expect(seen[0]).toMatchObject({ id, queue: 'test-once', data: { n: 7 }, retryCount: 0 });
+  });
+
+  it('retries a failing job, then keeps it as failed in the history', async () => {
+    const attempts: number[] = [];
+    await jobs.registerHandler(
+      'test-retry',
+      async (job) => {
+        attempts.push(job.retryCount);
+        throw new Error('boom');
+      },
+      { retryLimit: 1, retryDelaySeconds: 1, retryBackoff: false },
+    );
+    const id = await jobs.enqueue('test-retry', {});
+    await until(async () => {
+      const [row] = await t.db.query(`SELECT state FROM pgboss.job WHERE id = $1`, [id]);
+      return row?.state === 'failed';
+    });
+    expect(attempts).toEqual([0, 1]);
+  });
+
+  it('keeps one waiting job per singletonKey on a unique queue', async () => {
+    const seen: string[] = [];
+    await jobs.registerHandler<{ k: string }>(
+      'test-unique',
+      async (job) => {
+        seen.push(job.data.k);
+      },
+      { unique: true },
+    );
+    const later = new Date(Date.now() + 60_000);
+    const first = await jobs.enqueue(
+      'test-unique',
+      { k: 'a' },
+      { singletonKey: 'a', startAfter: later },
+    );
+    const second = await jobs.enqueue('test-unique', { k: 'a' }, { singletonKey: 'a' });
+    const other = await jobs.enqueue('test-unique', { k: 'b' }, { singletonKey: 'b' });
+    expect(first).toEqual(expect.any(String));
+    expect(second).toBeNull();
+    expect(other).toEqual(expect.any(String));
+    await until(() => seen.includes('b'));
+  });
+
+  it('keeps a cron schedule of a queue in the database (pg-boss sends its jobs)', async () => {
+    await jobs.registerHandler('test-cron', async () => undefined);
+    await jobs.schedule('test-cron', '0 8 * * *', { digest: true }, { timezone: 'Europe/Paris' });
+    const rows = await t.db.query(`SELECT name, cron, timezone, data FROM pgboss.schedule`);
+    expect(rows).toEqual([
+      { name: 'test-cron', cron: '0 8 * * *', timezone: 'Europe/Paris', data: { digest: true } },
+    ]);
+    await jobs.unschedule('test-cron');
+    expect(await t.db.query(`SELECT name FROM pgboss.schedule`)).toEqual([]);
+  });
+
+  it('refuses a queue without a handler, and a second handler for a queue', async () => {
+    await expect(jobs.enqueue('nobody', {})).rejects.toThrow(/not registered/);
+    await expect(jobs.registerHandler('test-once', async () => undefined)).rejects.toThrow(
+      /already/,
+    );
+  });
+});
