@@ -57,7 +57,9 @@ describe('scheduled tasks on two instances', () => {
 
   const task = (name: string) => ({
     name,
-    schedule: { cron: '*/5 * * * *', timezone: 'UTC' },
+    // Once a year (1 January): no occurrence comes due by itself while the tests run, so every
+    // run is one the test caused (a 5-minute schedule made a second run when a test crossed :x5).
+    schedule: { cron: '0 0 1 1 *', timezone: 'UTC' },
     prompt: { modelId: 'gpt-4o', messages: [{ role: 'user', content: 'Say hello' }] },
     target: { mode: 'new_chat' },
   });
