@@ -14,13 +14,14 @@ import type { LoadResult } from './lib/load';
 import { openStreamsScenario, streamScenario } from './lib/scenarios-streams';
 import { uploadScenario } from './lib/scenario-upload';
 import { gatewayScenario } from './lib/scenario-gateway';
+import { longChatsScenario } from './lib/scenario-long-chats';
 import { type BenchEnv, PROFILE_DIR, ROOT, setup } from './lib/setup';
 import { round } from './lib/stats';
 import type { ScenarioResult } from './lib/types';
 
 /**
  * `npm run bench`: builds nothing itself (the npm script runs `nest build` first), starts
- * everything it measures, runs the seven scenarios of bench/README.md on loopback, prints a
+ * everything it measures, runs the eight scenarios of bench/README.md on loopback, prints a
  * markdown table and writes bench/results.json. Knobs: see bench/README.md.
  */
 const num = (name: string, fallback: number): number => {
@@ -46,7 +47,7 @@ const streams = {
   uploadBytes: num('BENCH_UPLOAD_MB', 200) * 1024 * 1024,
 };
 const only = new Set(
-  (process.env.BENCH_SCENARIOS ?? '1,2,3,4,5,6,7')
+  (process.env.BENCH_SCENARIOS ?? '1,2,3,4,5,6,7,8')
     .split(',')
     .map((s) => Number(s.trim()))
     .filter(Boolean),
@@ -98,6 +99,7 @@ async function main(): Promise<void> {
   await run(5, () => openStreamsScenario(e, streams));
   await run(6, () => uploadScenario(e, streams));
   await run(7, () => gatewayScenario(e, http));
+  await run(8, () => longChatsScenario(e, http));
 
   const ledger = await checkLedger(e.db);
   const meta = {
