@@ -1,0 +1,170 @@
+import type { StorageDriver, UploadContentType } from './env.validation';
+
+/** Typed configuration, validated once at boot; read with `ConfigService<AppConfig, true>`. */
+export interface AppConfig {
+  app: {
+    env: 'development' | 'production' | 'test';
+    port: number;
+    baseUrl: string;
+    corsOrigins: string[];
+    timezone: string;
+    logLevel: string;
+    trustProxy: boolean;
+  };
+  db: {
+    /** Undefined: start the embedded PostgreSQL. */
+    url?: string;
+    migrationsRun: boolean;
+    poolSize: number;
+    embeddedDir: string;
+    embeddedPort: number;
+  };
+  auth: {
+    /** Undefined outside production until resolved by `resolveAuthSecret`. */
+    secret?: string;
+    /** Session lifetime in seconds. */
+    sessionMaxAge: number;
+    rateLimitPerMinute: number;
+    /** Requests per minute of one personal API key (API_KEY_RPM, default 60; issue 14). */
+    apiKeyRpm: number;
+    /** Redis holding the rate-limit counters of all instances (REDIS_URL); undefined: memory. */
+    redisUrl?: string;
+    /** Prefix of those Redis keys (REDIS_KEY_PREFIX, default `throttler:`). */
+    redisKeyPrefix: string;
+    adminEmails: string[];
+    signupCredits: number;
+    /**
+     * AES-256-GCM key (32 bytes, base64) for secrets at rest; undefined outside production until
+     * resolved by `resolveEncryptionKey`.
+     */
+    encryptionKey?: string;
+  };
+  twoFactor: {
+    /** Issuer shown by authenticator apps (TWO_FACTOR_ISSUER, default `AI Chat`). */
+    issuer: string;
+    /** Failed codes per user, and per client IP, before 429 (default 5). */
+    maxFailures: number;
+    /** How long failures count, and a lockout lasts, in seconds (default 900). */
+    lockoutSeconds: number;
+  };
+  /** Social login (spec Authentication 2–3); a provider without id and secret is not offered. */
+  oauth: { google: OAuthClientConfig; github: OAuthClientConfig };
+  openai: ProviderConfig;
+  anthropic: ProviderConfig;
+  gemini: ProviderConfig;
+  ai: {
+    /** JSON catalogue replacing the default models. */
+    modelsFile?: string;
+    /** Spec Limits 6: attempts per upstream call (3) and the base of the backoff (1000 ms). */
+    retryAttempts: number;
+    retryBaseDelayMs: number;
+    /** SSE `: ping` interval until the first token (default 15000 ms). */
+    ssePingMs: number;
+  };
+  credits: {
+    /** Holds older than this are returned by the sweep (seconds, default 600). */
+    holdTtlSeconds: number;
+    holdSweepIntervalMs: number;
+    /** Largest single credit purchase, USD (default 1000). */
+    purchaseMaxUsd: number;
+    /** Most credits one USD may buy (default 100). */
+    creditsPerUsd: number;
+    /** Largest single credit purchase, CNY (default 7000; issue 16). */
+    purchaseMaxCny: number;
+    /** Most credits one CNY may buy (default 14). */
+    creditsPerCny: number;
+    /** A purchase still pending after this many seconds is checked against Stripe (default 7200). */
+    purchaseRecheckSeconds: number;
+  };
+  /** Referral rewards (issue 16), in credits. */
+  referrals: {
+    /** Granted to a referred user at sign-up (default 0). */
+    signupBonus: number;
+    /** Granted to the referrer at the referred user's first paid purchase (default 100). */
+    reward: number;
+    /** Most rewards one referrer earns per calendar month, UTC (default 20). */
+    monthlyCap: number;
+  };
+  teams: {
+    /** Days before a team invitation expires (default 7). */
+    invitationTtlDays: number;
+  };
+  /** The job queue (src/jobs, pg-boss in schema `pgboss` of the service's database). */
+  jobs: {
+    /** JOBS_ENABLED (default true): start pg-boss and its workers on this instance. */
+    enabled: boolean;
+    /** How often an idle worker looks for jobs (seconds, default 2; at least 0.5). */
+    pollIntervalSeconds: number;
+    /** How often expired or silent jobs are retried and old ones archived (seconds, default 60). */
+    superviseIntervalSeconds: number;
+    /** Connections of pg-boss's own pool (default 4). */
+    poolSize: number;
+  };
+  tasks: {
+    /** How often each instance looks for due scheduled tasks (ms, default 15000). */
+    tickMs: number;
+    /** How often a running run checks whether it was cancelled (ms, default 1000). */
+    cancelPollMs: number;
+    /** A run's job is retried elsewhere when its worker is silent this long (s, default 30). */
+    runHeartbeatSeconds: number;
+  };
+  uploads: {
+    /** Where the bytes go: `disk` (in `dir`) or `s3` (in `s3`); STORAGE_DRIVER, default disk. */
+    driver: StorageDriver;
+    /** Absolute directory the local disk driver stores files in (UPLOAD_DIR, default `uploads`). */
+    dir: string;
+    /** The bucket of the s3 driver; set when `driver` is `s3`. */
+    s3?: S3StorageConfig;
+    /** Largest accepted file in bytes (default 10485760 = 10 MiB); larger → 413. */
+    maxBytes: number;
+    /** Content types accepted after magic-byte sniffing (default: all of UPLOAD_CONTENT_TYPES). */
+    allowedTypes: UploadContentType[];
+  };
+  pages: {
+    /** Absolute static frontend folder allowed page requests are served from (FRONTEND_DIR). */
+    frontendDir?: string;
+  };
+  stripe: {
+    secretKey?: string;
+    publishableKey?: string;
+    webhookSecret?: string;
+    /** Price ids by plan. */
+    prices: { BASIC?: string; PRO?: string };
+    /** Local base such as `http://127.0.0.1:12111` (tests). */
+    apiBase?: string;
+  };
+}
+
+/** One OAuth 2.0 provider: client credentials and endpoints (defaults: the real ones). */
+export interface OAuthClientConfig {
+  clientId?: string;
+  clientSecret?: string;
+  authorizationUrl: string;
+  tokenUrl: string;
+  /** Google: the OpenID userinfo endpoint; GitHub: `GET /user`. */
+  profileUrl: string;
+  /** GitHub only: `GET /user/emails`. */
+  emailsUrl?: string;
+}
+
+/** The S3 (or S3-compatible) bucket uploads are stored in (STORAGE_DRIVER=s3). */
+export interface S3StorageConfig {
+  bucket: string;
+  /** S3_REGION, default `us-east-1`. */
+  region: string;
+  /** S3_ENDPOINT of a compatible store such as MinIO; undefined = AWS. */
+  endpoint?: string;
+  /** `http://endpoint/bucket/key` instead of `http://bucket.endpoint/key` (S3_FORCE_PATH_STYLE). */
+  forcePathStyle: boolean;
+  /** Static credentials (both or neither); undefined = the SDK's default credential chain. */
+  accessKeyId?: string;
+  secretAccessKey?: string;
+  /** Prepended to every object key verbatim, e.g. `uploads/` (S3_KEY_PREFIX, default none). */
+  keyPrefix: string;
+}
+
+/** API key and optional base URL of one model provider. */
+export interface ProviderConfig {
+  apiKey?: string;
+  baseUrl?: string;
+}
