@@ -5,7 +5,7 @@ import { randomUUID } from 'node:crypto';
 import { ChatsService } from '../chats/chats.service';
 import type { SessionUser } from '../common/auth/session-user';
 import { AppError, ErrorCode } from '../common/errors/app-error';
-import { CreditHoldsService, type OpenHold } from '../credits/credit-holds.service';
+import { CreditHoldsService } from '../credits/credit-holds.service';
 import {
   codePoints,
   cost,
@@ -18,58 +18,17 @@ import { ValidationFailedError } from '../common/validation/validation.pipe';
 import type { StoredPreferences } from '../users/preferences/preferences.dto';
 import { PreferencesService } from '../users/preferences/preferences.service';
 import { MAX_CONTENT_CHARS, type GenerateDto, type GenerateResultDto } from './dto/generate.dto';
-import { ModelCatalogue, type ModelDescriptor, reasoningBudget } from './model-catalogue';
+import { ModelCatalogue, reasoningBudget } from './model-catalogue';
 import { checkParameters, resolveParameters } from './model-parameters';
 import { classifyProviderError } from './provider-errors';
 import { ProviderStrategy } from './provider-strategy.service';
-import {
-  type GenerateRequest,
-  type ModelProvider,
-  ProviderError,
-  type StreamChunk,
-} from './providers/model-provider';
+import { type GenerateRequest, ProviderError, type StreamChunk } from './providers/model-provider';
 import { type RetryOptions, withRetry } from './retry';
 import { ServerTiming } from './server-timing';
 
-/** An admitted request: credits held, model and chat resolved, nothing sent upstream yet. */
-export interface Admission {
-  user: SessionUser;
-  dto: GenerateDto;
-  model: ModelDescriptor;
-  provider: ModelProvider;
-  request: GenerateRequest;
-  hold: OpenHold;
-  /** Id of the chat the exchange goes to; a new chat gets this id when it is saved. */
-  chatId: string;
-  isNewChat: boolean;
-  /** False: settle only, save no chat (`/v1` without `store: true`, issue 14). */
-  store: boolean;
-}
-
-/** Per-call choices of callers other than the `/api/ai` routes. */
-export interface CallOptions {
-  /** Save the exchange as a chat (default true). */
-  store?: boolean;
-}
-
-/** Where a streamed reply goes (text/plain or SSE, see stream-sinks.ts). */
-export interface StreamSink {
-  /** Admission passed; the provider is about to be called. */
-  admitted(chatId: string, timing: ServerTiming): void;
-  /** The provider started answering: the first chunk is in hand. */
-  start(chatId: string, timing: ServerTiming): void;
-  text(delta: string): void;
-  done(result: { usage: TokenUsage; cost: number; chatId: string }): void;
-  /** A failure after the sink opened (or after admission for SSE). */
-  error(err: unknown): void;
-}
-
-/** How a reply ended, for settlement. */
-export interface Outcome {
-  text: string;
-  /** Provider-reported usage; undefined when the stream was cut before it came. */
-  usage?: TokenUsage;
-}
+// The shapes of admission and streaming live in ai.types.ts; sinks import them from here too.
+export type { Admission, CallOptions, Outcome, StreamedReply, StreamSink } from './ai.types';
+import type { Admission, CallOptions, Outcome, StreamedReply, StreamSink } from './ai.types';
 
 /**
  * Metered replies (architecture "One request through the AI module"): admit (model, limits,
@@ -202,6 +161,29 @@ export class AiService {
   ): Promise<void> {
     const a = await this.admit(user, dto, signal, newChatId, preferences, options);
     sink.admitted(a.chatId, timing);
+    const reply = await this.streamAdmitted(a, timing, {
+      onStart: () => sink.start(a.chatId, timing),
+      onText: (delta) => sink.text(delta),
+    });
+    if (reply.interruption === undefined) {
+      sink.done({ usage: reply.usage, cost: reply.cost, chatId: a.chatId });
+    } else if (!signal.aborted) {
+      sink.error(reply.interruption);
+    }
+  }
+
+  /**
+   * Streams an admitted request to its end: the provider is called with retries until the first
+   * chunk (a failure before it releases the hold and throws the classified error); then `onStart`,
+   * each text delta to `onText`, and whatever was produced is settled and saved, also when the
+   * reply is cut (`interruption`: the classified provider error, or the abort). Shared by
+   * `stream` and by generations outside a request (AiRunner, scheduled tasks).
+   */
+  async streamAdmitted(
+    a: Admission,
+    timing = new ServerTiming(),
+    hooks: { onStart?: () => void; onText?: (delta: string) => void } = {},
+  ): Promise<StreamedReply> {
     let iterator!: AsyncIterator<StreamChunk>;
     let first: IteratorResult<StreamChunk>;
     try {
@@ -214,7 +196,7 @@ export class AiService {
     } catch (err) {
       throw await this.fail(a, err);
     }
-    sink.start(a.chatId, timing);
+    hooks.onStart?.();
     let text = '';
     let usage: TokenUsage | undefined;
     let interruption: unknown;
@@ -223,20 +205,14 @@ export class AiService {
         if (r.value.usage) usage = r.value.usage;
         if (r.value.text) {
           text += r.value.text;
-          sink.text(r.value.text);
+          hooks.onText?.(r.value.text);
         }
       }
     } catch (err) {
-      interruption = err;
+      interruption = err instanceof ProviderError ? classifyProviderError(err) : err;
     }
     const settled = await this.settleAndSave(a, { text, usage });
-    if (interruption === undefined) {
-      sink.done({ usage: settled.usage, cost: settled.cost, chatId: a.chatId });
-    } else if (!signal.aborted) {
-      sink.error(
-        interruption instanceof ProviderError ? classifyProviderError(interruption) : interruption,
-      );
-    }
+    return { text, usage: settled.usage, cost: settled.cost, interruption };
   }
 
   /**
