@@ -4,6 +4,7 @@ import { APP_FILTER, APP_GUARD, APP_INTERCEPTOR, APP_PIPE } from '@nestjs/core';
 import { randomUUID } from 'node:crypto';
 import { LoggerModule } from 'nestjs-pino';
 import { AiModule } from './ai/ai.module';
+import { AuditModule } from './audit/audit.module';
 import { AuthGithubModule } from './auth-github/auth-github.module';
 import { AuthGoogleModule } from './auth-google/auth-google.module';
 import { GatewayModule } from './gateway/gateway.module';
@@ -25,6 +26,7 @@ import { CreditsModule } from './credits/credits.module';
 import { DatabaseModule } from './database/database.module';
 import { HealthModule } from './health/health.module';
 import { JobsModule } from './jobs/jobs.module';
+import { MetricsModule } from './metrics/metrics.module';
 import { AppI18nModule } from './i18n/i18n.module';
 import { PagesModule } from './pages/pages.module';
 import { ReferralsModule } from './referrals/referrals.module';
@@ -89,6 +91,8 @@ export class AppModule {
         DatabaseModule,
         ClockModule,
         ErrorsModule,
+        AuditModule,
+        MetricsModule,
         JobsModule,
         CreditsModule,
         UsersModule,

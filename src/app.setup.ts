@@ -52,7 +52,8 @@ const TAGS: [name: string, description: string][] = [
   ['uploads', 'File uploads and downloads'],
   ['pages', 'Page-route decisions for frontends'],
   ['i18n', 'Localized messages'],
-  ['health', 'Liveness and readiness'],
+  ['health', 'Liveness, readiness and Prometheus metrics'],
+  ['admin', 'Operations: the audit log and failed webhook events (role ADMIN)'],
 ];
 
 /**

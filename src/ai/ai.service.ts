@@ -6,6 +6,7 @@ import { ChatsService } from '../chats/chats.service';
 import type { SessionUser } from '../common/auth/session-user';
 import { AppError, ErrorCode } from '../common/errors/app-error';
 import { CreditHoldsService } from '../credits/credit-holds.service';
+import { MetricsService } from '../metrics/metrics.service';
 import {
   codePoints,
   cost,
@@ -44,6 +45,7 @@ export class AiService {
     private readonly chats: ChatsService,
     private readonly preferences: PreferencesService,
     config: ConfigService<AppConfig, true>,
+    private readonly metrics: MetricsService,
   ) {
     const ai = config.get('ai', { infer: true });
     this.retry = { attempts: ai.retryAttempts, baseDelayMs: ai.retryBaseDelayMs };
@@ -108,7 +110,7 @@ export class AiService {
       reasoningBudget: budget || undefined,
       signal,
     };
-    return {
+    const admission: Admission = {
       user,
       dto,
       model,
@@ -119,6 +121,8 @@ export class AiService {
       isNewChat: !dto.chatId,
       store: options.store ?? true,
     };
+    this.metrics.aiAdmitted(admission);
+    return admission;
   }
 
   /** A whole reply (spec AI rules 1, 2, 4): admit, generate with retries, settle and save. */
@@ -197,6 +201,7 @@ export class AiService {
       throw await this.fail(a, err);
     }
     hooks.onStart?.();
+    this.metrics.aiFirstToken(a);
     let text = '';
     let usage: TokenUsage | undefined;
     let interruption: unknown;
@@ -210,6 +215,7 @@ export class AiService {
       }
     } catch (err) {
       interruption = err instanceof ProviderError ? classifyProviderError(err) : err;
+      this.metrics.aiFailed(a, interruption, err instanceof ProviderError);
     }
     const settled = await this.settleAndSave(a, { text, usage });
     return { text, usage: settled.usage, cost: settled.cost, interruption };
@@ -252,6 +258,7 @@ export class AiService {
         : undefined,
     ]);
     if (settled.status === 'rejected') throw settled.reason;
+    this.metrics.aiSettled(a, usage, settled.value.charged);
     if (saved.status === 'rejected') throw saved.reason;
     return { cost: settled.value.charged, usage };
   }
@@ -259,7 +266,9 @@ export class AiService {
   /** Releases the hold (nothing charged) and turns an upstream error into its API error. */
   async fail(a: Admission, err: unknown): Promise<unknown> {
     await this.holds.release(a.hold);
-    return err instanceof ProviderError ? classifyProviderError(err) : err;
+    const classified = err instanceof ProviderError ? classifyProviderError(err) : err;
+    this.metrics.aiFailed(a, classified, err instanceof ProviderError);
+    return classified;
   }
 }
 

@@ -1,5 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import { ConfigService } from '@nestjs/config';
+import { InjectDataSource } from '@nestjs/typeorm';
+import type { DataSource } from 'typeorm';
+import { AuditService } from '../audit/audit.service';
 import { AppError, ErrorCode } from '../common/errors/app-error';
 import type { SessionUser } from '../common/auth/session-user';
 import type { AppConfig } from '../config/app.config';
@@ -28,6 +31,8 @@ export class PaymentsService {
     private readonly stripe: StripeClient,
     private readonly users: UsersService,
     private readonly config: ConfigService<AppConfig, true>,
+    private readonly audit: AuditService,
+    @InjectDataSource() private readonly dataSource: DataSource,
   ) {}
 
   /** The publishable key and configured plan prices. Throws PAYMENTS_NOT_CONFIGURED (503). */
@@ -88,6 +93,19 @@ export class PaymentsService {
         { idempotencyKey: key },
       ),
     );
+    // The refund itself lives at the processor; the row records who asked for it. A refused
+    // refund threw above and writes none.
+    await this.audit.record(this.dataSource.manager, {
+      action: 'payment.refund',
+      targetType: 'payment',
+      targetId: dto.paymentIntentId,
+      details: {
+        refundId: refund.id,
+        amount: refund.amount,
+        currency: refund.currency,
+        status: refund.status,
+      },
+    });
     return { refund: mapRefund(refund) };
   }
 

@@ -11,6 +11,15 @@ export interface AppConfig {
     logLevel: string;
     trustProxy: boolean;
   };
+  /** Issue 19: Prometheus metrics and graceful shutdown. */
+  ops: {
+    /** Bearer token of /metrics (METRICS_TOKEN); undefined: none asked. */
+    metricsToken?: string;
+    /** METRICS_PORT: metrics on this port only (not on the API port); 0 picks a free one. */
+    metricsPort?: number;
+    /** SHUTDOWN_GRACE_MS (default 10 000): how long open streams may finish after SIGTERM. */
+    shutdownGraceMs: number;
+  };
   db: {
     /** Undefined: start the embedded PostgreSQL. */
     url?: string;

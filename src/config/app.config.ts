@@ -34,6 +34,11 @@ export function buildConfig(raw: Record<string, string | undefined>): AppConfig 
       logLevel: env.LOG_LEVEL ?? (nodeEnv === 'test' ? 'silent' : 'info'),
       trustProxy: env.TRUST_PROXY ?? false,
     },
+    ops: {
+      metricsToken: env.METRICS_TOKEN,
+      metricsPort: env.METRICS_PORT,
+      shutdownGraceMs: env.SHUTDOWN_GRACE_MS ?? 10_000,
+    },
     db: {
       url: env.DATABASE_URL,
       migrationsRun: env.DB_MIGRATIONS_RUN ?? true,

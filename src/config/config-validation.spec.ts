@@ -97,6 +97,7 @@ describe('encryption key configuration', () => {
     NODE_ENV: 'production',
     DATABASE_URL: 'postgres://u@db/app',
     AUTH_SECRET: 'x'.repeat(32),
+    METRICS_TOKEN: 'm'.repeat(16),
   };
   const key = Buffer.alloc(32, 1).toString('base64');
 
@@ -107,5 +108,27 @@ describe('encryption key configuration', () => {
       expect(error({ ENCRYPTION_KEY: bad })).toMatch(/ENCRYPTION_KEY must be 32 bytes/);
     expect(buildConfig({ ENCRYPTION_KEY: key }).auth.encryptionKey).toBe(key);
     expect(buildConfig({}).auth.encryptionKey).toBeUndefined();
+  });
+});
+
+/** METRICS_TOKEN / METRICS_PORT (issue 19): /metrics is never public by accident in production. */
+describe('metrics configuration', () => {
+  const prod = {
+    NODE_ENV: 'production',
+    DATABASE_URL: 'postgres://u@db/app',
+    AUTH_SECRET: 'x'.repeat(32),
+    ENCRYPTION_KEY: Buffer.alloc(32, 1).toString('base64'),
+  };
+
+  it('requires a token or a separate port in production, and a token of 16 characters', () => {
+    expect(error(prod)).toMatch(/METRICS_TOKEN or METRICS_PORT is required in production/);
+    expect(error({ ...prod, METRICS_TOKEN: 't'.repeat(16) })).toBe('');
+    expect(error({ ...prod, METRICS_PORT: '9464' })).toBe('');
+    expect(error({ METRICS_TOKEN: 'short' })).toMatch(/at least 16 characters/);
+    expect(buildConfig({}).ops).toEqual({
+      metricsToken: undefined,
+      metricsPort: undefined,
+      shutdownGraceMs: 10_000,
+    });
   });
 });

@@ -227,6 +227,19 @@ export class EnvironmentVariables {
   S3_KEY_PREFIX?: string;
 
   @IsOptional() @Transform(emptyToUndefined) @IsString() FRONTEND_DIR?: string;
+
+  /** Issue 19: the bearer token of /metrics; in production it or METRICS_PORT is required. */
+  @ValidateIf(
+    (o: EnvironmentVariables) =>
+      (o.NODE_ENV === 'production' && o.METRICS_PORT === undefined) ||
+      o.METRICS_TOKEN !== undefined,
+  )
+  @Transform(emptyToUndefined)
+  @IsString({ message: 'METRICS_TOKEN or METRICS_PORT is required in production' })
+  @MinLength(16, { message: 'METRICS_TOKEN must be at least 16 characters' })
+  METRICS_TOKEN?: string;
+  @IsOptional() @Transform(toInt) @IsInt() @Min(0) @Max(65535) METRICS_PORT?: number;
+  @IsOptional() @Transform(toInt) @IsInt() @Min(0) @Max(600_000) SHUTDOWN_GRACE_MS?: number;
 }
 
 /**

@@ -1,3 +1,4 @@
+import { MetricsService } from '../metrics/metrics.service';
 import { Injectable, Logger, OnApplicationShutdown, OnApplicationBootstrap } from '@nestjs/common';
 import { ConfigService } from '@nestjs/config';
 import { InjectDataSource } from '@nestjs/typeorm';
@@ -71,6 +72,7 @@ export class CreditHoldsService implements OnApplicationBootstrap, OnApplication
     @InjectDataSource() private readonly dataSource: DataSource,
     private readonly config: ConfigService<AppConfig, true>,
     private readonly clock: Clock,
+    private readonly metrics: MetricsService,
   ) {}
 
   /**
@@ -245,6 +247,7 @@ export class CreditHoldsService implements OnApplicationBootstrap, OnApplication
     );
     const swept = rows.reduce((n, r) => n + (r as unknown as { holds: number }).holds, 0);
     if (swept) this.logger.warn(`Returned ${swept} expired credit holds`);
+    this.metrics.holdsSwept.inc(swept);
     return swept;
   }
 

@@ -1,3 +1,4 @@
+import { MetricsService } from '../metrics/metrics.service';
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
@@ -25,7 +26,10 @@ export interface LedgerEntry {
  */
 @Injectable()
 export class CreditsService {
-  constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
+  constructor(
+    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly metrics: MetricsService,
+  ) {}
 
   /**
    * Adds `amount` (positive integer credits) with a ledger entry of `type`. Idempotent on
@@ -51,6 +55,7 @@ export class CreditsService {
       );
       if (inserted.length === 0) return false;
       await this.addToBalance(m, userId, amount);
+      this.metrics.creditsGrantedOf(type, amount);
       return true;
     });
   }
@@ -109,6 +114,7 @@ export class CreditsService {
       if (difference === 0) return;
       await this.insertEntry(m, userId, difference, 'ADJUSTMENT', description);
       await this.addToBalance(m, userId, difference);
+      if (difference > 0) this.metrics.creditsGrantedOf('ADJUSTMENT', difference);
     });
   }
 

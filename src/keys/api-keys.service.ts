@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { IsNull, Repository } from 'typeorm';
+import { AuditService } from '../audit/audit.service';
 import { DEFAULT_API_SCOPES, type ApiScope } from '../common/auth/api-scopes';
 import { Clock } from '../common/clock/clock';
 import { AppError, ErrorCode } from '../common/errors/app-error';
@@ -22,6 +23,7 @@ export class ApiKeysService {
   constructor(
     @InjectRepository(ApiKey) private readonly keys: Repository<ApiKey>,
     private readonly clock: Clock,
+    private readonly audit: AuditService,
   ) {}
 
   /**
@@ -54,7 +56,7 @@ export class ApiKeysService {
       );
       if (n >= MAX_ACTIVE_KEYS)
         throw new AppError(ErrorCode.LIMIT_REACHED, `At most ${MAX_ACTIVE_KEYS} active API keys`);
-      return m.save(
+      const created = await m.save(
         m.create(ApiKey, {
           userId,
           name: input.name,
@@ -65,6 +67,14 @@ export class ApiKeysService {
           dailyCreditLimit: input.dailyCreditLimit ?? null,
         }),
       );
+      // The prefix is what the owner sees in lists; never the secret or its hash.
+      await this.audit.record(m, {
+        action: 'api_key.create',
+        targetType: 'api_key',
+        targetId: created.id,
+        details: { name: created.name, prefix: created.prefix, scopes: created.scopes },
+      });
+      return created;
     });
     return { ...mapKey(saved), key };
   }
@@ -97,8 +107,11 @@ export class ApiKeysService {
    */
   async revoke(userId: string, id: string): Promise<{ id: string; revokedAt: string }> {
     const revokedAt = this.clock.now();
-    const result = await this.keys.update({ id, userId, revokedAt: IsNull() }, { revokedAt });
-    if (!result.affected) throw keyNotFound();
+    await this.keys.manager.transaction(async (m) => {
+      const result = await m.update(ApiKey, { id, userId, revokedAt: IsNull() }, { revokedAt });
+      if (!result.affected) throw keyNotFound();
+      await this.audit.record(m, { action: 'api_key.revoke', targetType: 'api_key', targetId: id });
+    });
     return { id, revokedAt: revokedAt.toISOString() };
   }
 }

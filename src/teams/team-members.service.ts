@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
+import { AuditService } from '../audit/audit.service';
 import type { SessionUser } from '../common/auth/session-user';
 import { AppError, ErrorCode } from '../common/errors/app-error';
 import { TeamMember } from './team-member.entity';
@@ -17,6 +18,7 @@ export class TeamMembersService {
   constructor(
     private readonly teams: TeamsService,
     @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly audit: AuditService,
   ) {}
 
   /** Members with their user fields, oldest first; any member may list. 404 for others. */
@@ -38,8 +40,16 @@ export class TeamMembersService {
   ): Promise<TeamMember> {
     await this.dataSource.transaction(async (m) => {
       const target = await this.authorize(m, user, teamId, targetUserId, role);
-      if (target.role !== role)
-        await m.update(TeamMember, { teamId, userId: targetUserId }, { role });
+      if (target.role === role) return;
+      await m.update(TeamMember, { teamId, userId: targetUserId }, { role });
+      // Ownership moves (an OWNER made or unmade) are audited; other role changes are not.
+      if (target.role === 'OWNER' || role === 'OWNER')
+        await this.audit.record(m, {
+          action: 'team.ownership.change',
+          targetType: 'team',
+          targetId: teamId,
+          details: { userId: targetUserId, from: target.role, to: role },
+        });
     });
     const members = await this.teams.listMembers(teamId);
     return members.find((x) => x.userId === targetUserId)!;
@@ -51,8 +61,15 @@ export class TeamMembersService {
    */
   async remove(user: SessionUser, teamId: string, targetUserId: string): Promise<void> {
     await this.dataSource.transaction(async (m) => {
-      await this.authorize(m, user, teamId, targetUserId, null);
+      const target = await this.authorize(m, user, teamId, targetUserId, null);
       await m.delete(TeamMember, { teamId, userId: targetUserId });
+      if (target.role === 'OWNER')
+        await this.audit.record(m, {
+          action: 'team.ownership.change',
+          targetType: 'team',
+          targetId: teamId,
+          details: { userId: targetUserId, from: 'OWNER', to: null },
+        });
     });
   }
 

@@ -1,3 +1,4 @@
+import { AuditService } from '../audit/audit.service';
 import { Injectable } from '@nestjs/common';
 import { ConfigService } from '@nestjs/config';
 import { InjectDataSource, InjectRepository } from '@nestjs/typeorm';
@@ -45,6 +46,7 @@ export class UsersService {
     private readonly credits: CreditsService,
     private readonly config: ConfigService<AppConfig, true>,
     private readonly uploads: UploadsService,
+    private readonly audit: AuditService,
   ) {}
 
   /**
@@ -228,10 +230,27 @@ export class UsersService {
   async update(id: string, dto: UpdateUserDto): Promise<User> {
     return this.dataSource.transaction(async (m) => {
       const { credits, ...fields } = dto;
-      await this.lockExisting(m, id);
+      const before = await this.lockExisting(m, id);
       if (Object.keys(fields).length) await m.update(User, { id }, fields);
-      if (credits !== undefined)
+      // Audited in the same transaction: the rows exist exactly when the change does.
+      for (const field of ['role', 'plan'] as const) {
+        if (fields[field] === undefined || fields[field] === before[field]) continue;
+        await this.audit.record(m, {
+          action: `user.${field}.change`,
+          targetType: 'user',
+          targetId: id,
+          details: { from: before[field], to: fields[field] },
+        });
+      }
+      if (credits !== undefined && credits !== before.credits) {
         await this.credits.adjustTo(id, credits, 'Balance set by an administrator', m);
+        await this.audit.record(m, {
+          action: 'user.credits.adjust',
+          targetType: 'user',
+          targetId: id,
+          details: { from: before.credits, to: credits },
+        });
+      }
       return m.findOneByOrFail(User, { id });
     });
   }
@@ -260,8 +279,9 @@ export class UsersService {
     await this.uploads.removeStored(filenames);
   }
 
-  private async lockExisting(m: EntityManager, id: string): Promise<void> {
+  private async lockExisting(m: EntityManager, id: string): Promise<User> {
     const found = await m.findOne(User, { where: { id }, lock: { mode: 'pessimistic_write' } });
     if (!found) throw new AppError(ErrorCode.USER_NOT_FOUND, 'User not found');
+    return found;
   }
 }

@@ -2,6 +2,7 @@ import { Injectable, Logger } from '@nestjs/common';
 import { isUUID } from 'class-validator';
 import type Stripe from 'stripe';
 import type { EntityManager } from 'typeorm';
+import { AuditService } from '../audit/audit.service';
 import { formatMajor, proportionalShare } from '../billing/money';
 import { CREDIT_PURCHASE } from '../billing/payments.service';
 import { StripeClient } from '../billing/stripe.client';
@@ -33,6 +34,9 @@ export interface PaidPurchase {
   currency: string;
 }
 
+/** Processor events act for no user of ours. */
+const WEBHOOK_ACTOR = { id: null, type: 'webhook' as const };
+
 const idOf = (v: string | { id: string } | null | undefined): string | null =>
   v == null ? null : typeof v === 'string' ? v : v.id;
 
@@ -51,6 +55,7 @@ export class CreditPurchaseHandler {
     private readonly users: UsersService,
     private readonly stripe: StripeClient,
     private readonly referralRewards: ReferralRewardsService,
+    private readonly audit: AuditService,
   ) {}
 
   /** `payment_intent.succeeded` (spec Events): grants when metadata type is credit_purchase. */
@@ -95,6 +100,13 @@ export class CreditPurchaseHandler {
       m,
     );
     if (!granted) return 'duplicate';
+    await this.audit.record(m, {
+      action: 'credits.purchase.grant',
+      targetType: 'user',
+      targetId: p.userId,
+      actor: WEBHOOK_ACTOR,
+      details: { credits, reference: p.reference, amount: p.amount, currency: p.currency },
+    });
     await this.referralRewards.onPaymentSucceeded(p.userId, p.reference, m);
     return 'granted';
   }
@@ -169,6 +181,13 @@ export class CreditPurchaseHandler {
       `Refund of ${what} ${currency.toUpperCase()} (${pi}): ${due} credits taken back`,
       m,
     );
+    await this.audit.record(m, {
+      action: 'credits.refund.clawback',
+      targetType: 'user',
+      targetId: purchase.userId,
+      actor: WEBHOOK_ACTOR,
+      details: { credits: due, reference: pi, refunded, paid, currency },
+    });
     return 'clawed-back';
   }
 }

@@ -8,9 +8,11 @@ import { StripeClient } from '../billing/stripe.client';
 import { SubscriptionsService } from '../billing/subscriptions.service';
 import { AppError, ErrorCode } from '../common/errors/app-error';
 import { returning } from '../credits/sql';
+import { MetricsService } from '../metrics/metrics.service';
 import { UsersService } from '../users/users.service';
 import { CreditPurchaseHandler, type HandlerOutcome } from './credit-purchase.handler';
 import { PurchaseEventsHandler } from './purchase-events.handler';
+import { WebhookFailuresService } from './webhook-failures.service';
 
 /** Event types with an effect; any other verified event is acknowledged and not recorded. */
 export const HANDLED_EVENTS = [
@@ -57,6 +59,8 @@ export class WebhooksService {
     private readonly purchases: CreditPurchaseHandler,
     private readonly users: UsersService,
     private readonly purchaseEvents: PurchaseEventsHandler,
+    private readonly failures: WebhookFailuresService,
+    private readonly metrics: MetricsService,
   ) {}
 
   /**
@@ -71,18 +75,57 @@ export class WebhooksService {
   ): Promise<{ received: true }> {
     const event = this.stripe.constructEvent(rawBody, signature);
     if (!(HANDLED_EVENTS as readonly string[]).includes(event.type)) return { received: true };
+    // constructEvent verified the signature of exactly these bytes, so rawBody is defined.
+    await this.handle(event, rawBody!.toString('utf8'));
+    return { received: true };
+  }
+
+  /**
+   * Issue 19 §4: runs a stored failed event again through the same idempotent path as a
+   * delivery. `processed` when it applied now; `duplicate` when it had been processed since
+   * (a processor retry, an earlier replay): a no-op. Throws NOT_FOUND (404) for an id that is
+   * neither stored nor processed, WEBHOOK_HANDLER_FAILED (500) when it fails again (the row
+   * stays, with one more attempt).
+   */
+  async replay(eventId: string): Promise<{ eventId: string; outcome: 'processed' | 'duplicate' }> {
+    const failed = await this.failures.find(eventId);
+    if (!failed) {
+      if (await this.failures.processed(eventId)) return { eventId, outcome: 'duplicate' };
+      throw this.failures.notFound();
+    }
+    const event = JSON.parse(failed.payload) as Stripe.Event;
+    return { eventId, outcome: await this.handle(event, failed.payload) };
+  }
+
+  /**
+   * Processes a verified event. A failure is stored in the dead-letter table with its raw
+   * payload, counted, logged at error level, and thrown as WEBHOOK_HANDLER_FAILED (500, so the
+   * processor retries); a success removes any stored failure of the event.
+   */
+  private async handle(event: Stripe.Event, payload: string): Promise<'processed' | 'duplicate'> {
+    let outcome: HandlerOutcome | 'already-processed';
     try {
-      const outcome = await this.process(event);
-      this.logger.log({ event: event.id, type: event.type, outcome }, 'Webhook event handled');
+      outcome = await this.process(event);
     } catch (err) {
       const e = err instanceof Error ? err : new Error(String(err));
+      this.metrics.webhookEvents.inc({ type: event.type, outcome: 'failed' });
       this.logger.error(
         { event: event.id, type: event.type, err: { name: e.name, message: e.message } },
-        'Webhook handler failed; the processor will retry',
+        'Webhook handler failed; stored for replay, the processor will retry',
       );
+      // When the database itself is down this fails too; the processor's retry still comes.
+      await this.failures
+        .record(event.id, event.type, payload, e)
+        .catch((recordErr: Error) =>
+          this.logger.error({ event: event.id, err: recordErr.message }, 'Dead letter not stored'),
+        );
       throw new AppError(ErrorCode.WEBHOOK_HANDLER_FAILED, 'Webhook handler failed');
     }
-    return { received: true };
+    const result = outcome === 'already-processed' ? 'duplicate' : 'processed';
+    this.metrics.webhookEvents.inc({ type: event.type, outcome: result });
+    this.logger.log({ event: event.id, type: event.type, outcome }, 'Webhook event handled');
+    await this.failures.resolve(event.id);
+    return result;
   }
 
   private async process(event: Stripe.Event): Promise<HandlerOutcome | 'already-processed'> {

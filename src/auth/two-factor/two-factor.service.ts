@@ -2,7 +2,8 @@ import { Injectable, Logger } from '@nestjs/common';
 import { ConfigService } from '@nestjs/config';
 import { InjectDataSource } from '@nestjs/typeorm';
 import * as bcrypt from 'bcrypt';
-import { DataSource } from 'typeorm';
+import { DataSource, type EntityManager } from 'typeorm';
+import { AuditService } from '../../audit/audit.service';
 import type { SessionUser } from '../../common/auth/session-user';
 import { SecretBox } from '../../common/crypto/secret-box';
 import { AppError, ErrorCode } from '../../common/errors/app-error';
@@ -38,6 +39,7 @@ export class TwoFactorService {
     private readonly attempts: TwoFactorAttempts,
     private readonly box: SecretBox,
     private readonly config: ConfigService<AppConfig, true>,
+    private readonly audit: AuditService,
   ) {}
 
   /** Whether 2FA is on for the user (a pending setup does not count). */
@@ -150,16 +152,20 @@ export class TwoFactorService {
   async adminReset(admin: SessionUser, userId: string): Promise<void> {
     await this.users.get(userId);
     await this.requireEnabled(userId);
-    await this.turnOff(userId);
+    await this.turnOff(userId, (m) =>
+      this.audit.record(m, { action: 'two_factor.reset', targetType: 'user', targetId: userId }),
+    );
     this.logger.log(
       `Administrator ${admin.id} (${admin.email}) turned off two-factor authentication of user ${userId}`,
     );
   }
 
-  private turnOff(userId: string): Promise<User> {
+  /** `also` runs in the same transaction (the admin reset's audit row). */
+  private turnOff(userId: string, also?: (m: EntityManager) => Promise<void>): Promise<User> {
     return this.dataSource.transaction(async (m) => {
       await m.delete(RecoveryCode, { userId });
       await m.delete(TwoFactor, { userId });
+      await also?.(m);
       return this.users.bumpTokenVersion(userId, m);
     });
   }

@@ -38,11 +38,17 @@ export function encodeCursor(at: Date, id: string): string {
   return Buffer.from(JSON.stringify([at.toISOString(), id])).toString('base64url');
 }
 
-/** Throws AppError VALIDATION_FAILED (400) for a cursor this API did not issue. */
-export function decodeCursor(cursor: string): CursorPosition {
+/**
+ * Throws AppError VALIDATION_FAILED (400) for a cursor this API did not issue. `ids`: the rows'
+ * ids are UUIDs (default), or `any` string of up to 255 characters (e.g. processor event ids).
+ */
+export function decodeCursor(cursor: string, ids: 'uuid' | 'any' = 'uuid'): CursorPosition {
   try {
     const [at, id] = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8')) as unknown[];
-    if (typeof at !== 'string' || typeof id !== 'string' || !UUID.test(id)) throw new Error('bad');
+    const validId =
+      typeof id === 'string' &&
+      (ids === 'uuid' ? UUID.test(id) : id.length > 0 && id.length <= 255);
+    if (typeof at !== 'string' || !validId) throw new Error('bad');
     const date = new Date(at);
     const year = date.getUTCFullYear();
     // Within PostgreSQL's timestamptz range, so a forged cursor is a 400, not a failed query.

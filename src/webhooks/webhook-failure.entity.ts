@@ -1,0 +1,19 @@
+import { Column, Entity, PrimaryColumn } from 'typeorm';
+
+/**
+ * The dead letter of a signed processor event whose handler threw (issue 19 §4): the raw payload
+ * as received, so it can be replayed after the cause is fixed. The row leaves when a retry or a
+ * replay of the event succeeds.
+ */
+@Entity('webhook_failures')
+export class WebhookFailure {
+  @PrimaryColumn({ type: 'varchar', length: 255 }) eventId: string;
+  @Column({ type: 'varchar', length: 100 }) type: string;
+  /** The body exactly as signed (its signature was verified when it arrived). */
+  @Column({ type: 'text' }) payload: string;
+  /** The last error's name and message (never a stack). */
+  @Column({ type: 'varchar', length: 1000 }) error: string;
+  @Column({ type: 'int' }) attempts: number;
+  @Column({ type: 'timestamptz', precision: 3 }) firstAttemptAt: Date;
+  @Column({ type: 'timestamptz', precision: 3 }) lastAttemptAt: Date;
+}

@@ -1,0 +1,69 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import type { DataSource } from 'typeorm';
+import { AppError, ErrorCode } from '../common/errors/app-error';
+import { decodeCursor, pageSize, toPage } from '../common/pagination/pagination';
+import { WebhookFailure } from './webhook-failure.entity';
+
+/** The dead-letter table of webhook events (issue 19 §4): record, resolve, list, read. */
+@Injectable()
+export class WebhookFailuresService {
+  constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
+
+  /**
+   * Records a failed attempt of `eventId`: a new row with attempt 1, or one more attempt, the
+   * latest error and time on the existing row (the first payload is kept).
+   */
+  async record(eventId: string, type: string, payload: string, error: Error): Promise<void> {
+    const message = `${error.name}: ${error.message}`.slice(0, 1000);
+    await this.dataSource.query(
+      `INSERT INTO webhook_failures ("eventId", type, payload, error) VALUES ($1, $2, $3, $4)
+       ON CONFLICT ("eventId") DO UPDATE SET attempts = webhook_failures.attempts + 1,
+         error = EXCLUDED.error, "lastAttemptAt" = now()`,
+      [eventId, type, payload, message],
+    );
+  }
+
+  /** The event was processed (or found already processed): it leaves the table. */
+  async resolve(eventId: string): Promise<void> {
+    await this.dataSource.query('DELETE FROM webhook_failures WHERE "eventId" = $1', [eventId]);
+  }
+
+  /** The stored failure; null when there is none. */
+  find(eventId: string): Promise<WebhookFailure | null> {
+    return this.dataSource.getRepository(WebhookFailure).findOneBy({ eventId });
+  }
+
+  /** Whether the event's effect has been applied (its id is in `webhook_events`). */
+  async processed(eventId: string): Promise<boolean> {
+    const rows = await this.dataSource.query('SELECT 1 FROM webhook_events WHERE id = $1', [
+      eventId,
+    ]);
+    return rows.length > 0;
+  }
+
+  /** Stored failures, most recent attempt first, keyset-paginated. */
+  async list(
+    limit?: number,
+    cursor?: string,
+  ): Promise<{ data: (WebhookFailure & { id: string })[]; nextCursor: string | null }> {
+    const size = pageSize(limit);
+    const qb = this.dataSource
+      .getRepository(WebhookFailure)
+      .createQueryBuilder('f')
+      .orderBy('f.lastAttemptAt', 'DESC')
+      .addOrderBy('f.eventId', 'DESC')
+      .take(size + 1);
+    if (cursor) {
+      const pos = decodeCursor(cursor, 'any');
+      qb.where('(f.lastAttemptAt, f.eventId) < (:at, :id)', pos);
+    }
+    const rows = (await qb.getMany()).map((f) => Object.assign(f, { id: f.eventId }));
+    return toPage(rows, size, (f) => f.lastAttemptAt);
+  }
+
+  /** Throws NOT_FOUND (404) for an event id that is neither failed nor processed. */
+  notFound(): AppError {
+    return new AppError(ErrorCode.NOT_FOUND, 'No failed webhook event with this id');
+  }
+}
