@@ -99,9 +99,14 @@ export class StripeClient {
     }
     // The SDK returns whatever JSON was signed (`null`, a number…); handlers expect an event.
     const e = event as Partial<Stripe.Event> | null;
+    // Its id and time are stored (the event log, the dead-letter table): bounded and typed.
     if (
       typeof e?.id !== 'string' ||
+      e.id.length === 0 ||
+      e.id.length > 255 ||
       typeof e.type !== 'string' ||
+      e.type.length > 100 ||
+      !Number.isSafeInteger(e.created) ||
       typeof e.data?.object !== 'object' ||
       e.data.object === null
     )
