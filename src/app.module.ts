@@ -26,6 +26,7 @@ import { CreditsModule } from './credits/credits.module';
 import { DatabaseModule } from './database/database.module';
 import { HealthModule } from './health/health.module';
 import { JobsModule } from './jobs/jobs.module';
+import { LifecycleModule } from './lifecycle/lifecycle.module';
 import { MetricsModule } from './metrics/metrics.module';
 import { AppI18nModule } from './i18n/i18n.module';
 import { PagesModule } from './pages/pages.module';
@@ -91,6 +92,7 @@ export class AppModule {
         DatabaseModule,
         ClockModule,
         ErrorsModule,
+        LifecycleModule,
         AuditModule,
         MetricsModule,
         JobsModule,

@@ -1,4 +1,6 @@
 import type { Response } from 'express';
+import { AppError, ErrorCode } from '../common/errors/app-error';
+import { trackStream } from '../lifecycle/open-streams';
 import type { StreamSink } from './ai.service';
 import type { SseEvent } from './dto/stream.dto';
 import type { ServerTiming } from './server-timing';
@@ -17,11 +19,18 @@ export async function streamTo(
   res.on('close', () => {
     if (!res.writableFinished) abort.abort();
   });
+  // Shutdown waits for this stream, then cuts it through `abort` (src/lifecycle).
+  const ended = trackStream(abort);
   try {
     await run(abort.signal);
   } catch (err) {
     if (!sink.opened) throw err;
     sink.error(err);
+  } finally {
+    ended();
+    // Cut by shutdown while the client is still there: say so, and end the answer.
+    if (abort.signal.aborted && sink.opened && !res.writableEnded && !res.destroyed)
+      sink.error(new AppError(ErrorCode.NOT_READY, 'The service is shutting down; reply cut'));
   }
 }
 
