@@ -27,6 +27,8 @@ import { DatabaseModule } from './database/database.module';
 import { HealthModule } from './health/health.module';
 import { JobsModule } from './jobs/jobs.module';
 import { LifecycleModule } from './lifecycle/lifecycle.module';
+import { TelemetryModule } from './telemetry/telemetry.module';
+import { traceLogFields } from './telemetry/spans';
 import { MetricsModule } from './metrics/metrics.module';
 import { AppI18nModule } from './i18n/i18n.module';
 import { PagesModule } from './pages/pages.module';
@@ -61,6 +63,8 @@ export class AppModule {
           useFactory: (config: ConfigService<AppConfig, true>) => ({
             pinoHttp: {
               level: config.get('app', { infer: true }).logLevel,
+              // The trace id of the active span (OpenTelemetry, when on) in every line.
+              mixin: traceLogFields,
               genReqId: (req, res) => {
                 const given = req.headers['x-request-id'];
                 const id =
@@ -93,6 +97,7 @@ export class AppModule {
         ClockModule,
         ErrorsModule,
         LifecycleModule,
+        TelemetryModule,
         AuditModule,
         MetricsModule,
         JobsModule,

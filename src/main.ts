@@ -1,3 +1,4 @@
+import './tracing'; // first: OpenTelemetry patches http, express and pg before they load
 import 'reflect-metadata';
 import { NestFactory } from '@nestjs/core';
 import type { NestExpressApplication } from '@nestjs/platform-express';

@@ -7,6 +7,7 @@ import type { SessionUser } from '../common/auth/session-user';
 import { AppError, ErrorCode } from '../common/errors/app-error';
 import { CreditHoldsService } from '../credits/credit-holds.service';
 import { MetricsService } from '../metrics/metrics.service';
+import { span } from '../telemetry/spans';
 import {
   codePoints,
   cost,
@@ -91,12 +92,14 @@ export class AiService {
       ? [{ role: 'system', content: values.systemPrompt }, ...dto.messages]
       : dto.messages;
     const budget = reasoningBudget(model);
-    const hold = await this.holds.hold(
-      user.id,
-      holdAmount(messages, model, values.maxTokens + budget),
-      randomUUID(),
-      estimate(messages, model),
-      user.apiKey?.id,
+    const hold = await span('credits.admit', () =>
+      this.holds.hold(
+        user.id,
+        holdAmount(messages, model, values.maxTokens + budget),
+        randomUUID(),
+        estimate(messages, model),
+        user.apiKey?.id,
+      ),
     );
     const request: GenerateRequest = {
       model: model.id,
@@ -137,7 +140,9 @@ export class AiService {
     let outcome: Outcome;
     try {
       outcome = await timing.upstream(() =>
-        withRetry(() => admission.provider.generate(admission.request), this.retry),
+        span('ai.provider.call', () =>
+          withRetry(() => admission.provider.generate(admission.request), this.retry),
+        ),
       );
     } catch (err) {
       throw await this.fail(admission, err);
@@ -191,11 +196,14 @@ export class AiService {
     let iterator!: AsyncIterator<StreamChunk>;
     let first: IteratorResult<StreamChunk>;
     try {
+      // The span covers the call until its first chunk (retries included).
       first = await timing.upstream(() =>
-        withRetry(() => {
-          iterator = a.provider.stream(a.request)[Symbol.asyncIterator]();
-          return iterator.next();
-        }, this.retry),
+        span('ai.provider.call', () =>
+          withRetry(() => {
+            iterator = a.provider.stream(a.request)[Symbol.asyncIterator]();
+            return iterator.next();
+          }, this.retry),
+        ),
       );
     } catch (err) {
       throw await this.fail(a, err);
@@ -243,18 +251,22 @@ export class AiService {
     // connections, the reply waits for one round trip instead of two. Both are awaited before
     // the first failure is thrown, so nothing is left running after the request ends.
     const [settled, saved] = await Promise.allSettled([
-      this.holds.settle(a.hold, price, description, {
-        modelId: a.model.id,
-        promptTokens: usage.promptTokens,
-        completionTokens: usage.completionTokens,
-      }),
+      span('credits.settle', () =>
+        this.holds.settle(a.hold, price, description, {
+          modelId: a.model.id,
+          promptTokens: usage.promptTokens,
+          completionTokens: usage.completionTokens,
+        }),
+      ),
       a.store
-        ? this.chats.saveExchange(a.user, {
-            chatId: a.isNewChat ? undefined : a.chatId,
-            newChatId: a.isNewChat ? a.chatId : undefined,
-            messages: a.dto.messages,
-            reply: outcome.text,
-          })
+        ? span('chats.saveExchange', () =>
+            this.chats.saveExchange(a.user, {
+              chatId: a.isNewChat ? undefined : a.chatId,
+              newChatId: a.isNewChat ? a.chatId : undefined,
+              messages: a.dto.messages,
+              reply: outcome.text,
+            }),
+          )
         : undefined,
     ]);
     if (settled.status === 'rejected') throw settled.reason;

@@ -9,6 +9,7 @@ import { SubscriptionsService } from '../billing/subscriptions.service';
 import { AppError, ErrorCode } from '../common/errors/app-error';
 import { returning } from '../credits/sql';
 import { MetricsService } from '../metrics/metrics.service';
+import { span } from '../telemetry/spans';
 import { UsersService } from '../users/users.service';
 import { CreditPurchaseHandler, type HandlerOutcome } from './credit-purchase.handler';
 import { PurchaseEventsHandler } from './purchase-events.handler';
@@ -105,7 +106,10 @@ export class WebhooksService {
   private async handle(event: Stripe.Event, payload: string): Promise<'processed' | 'duplicate'> {
     let outcome: HandlerOutcome | 'already-processed';
     try {
-      outcome = await this.process(event);
+      outcome = await span('webhook.handle', () => this.process(event), {
+        'webhook.event_id': event.id,
+        'webhook.event_type': event.type,
+      });
     } catch (err) {
       const e = err instanceof Error ? err : new Error(String(err));
       this.metrics.webhookEvents.inc({ type: event.type, outcome: 'failed' });
