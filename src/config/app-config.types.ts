@@ -10,11 +10,14 @@ export interface AppConfig {
     timezone: string;
     logLevel: string;
     trustProxy: boolean;
+    /** Worker processes sharing the port (WEB_CONCURRENCY; default: the CPUs). 1: no primary. */
+    workers: number;
   };
   db: {
     /** Undefined: start the embedded PostgreSQL. */
     url?: string;
     migrationsRun: boolean;
+    /** Connections of each worker's pool (DB_POOL_SIZE): the total is workers × this. */
     poolSize: number;
     embeddedDir: string;
     embeddedPort: number;

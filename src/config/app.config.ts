@@ -1,3 +1,4 @@
+import { availableParallelism } from 'node:os';
 import { resolve } from 'node:path';
 import type { AppConfig } from './app-config.types';
 import { type UploadContentType, UPLOAD_CONTENT_TYPES, validateEnv } from './env.validation';
@@ -33,6 +34,7 @@ export function buildConfig(raw: Record<string, string | undefined>): AppConfig 
       timezone: env.APP_TIMEZONE ?? 'UTC',
       logLevel: env.LOG_LEVEL ?? (nodeEnv === 'test' ? 'silent' : 'info'),
       trustProxy: env.TRUST_PROXY ?? false,
+      workers: env.WEB_CONCURRENCY ?? availableParallelism(),
     },
     db: {
       url: env.DATABASE_URL,
