@@ -15,7 +15,7 @@ import { openStreamsScenario, streamScenario } from './lib/scenarios-streams';
 import { uploadScenario } from './lib/scenario-upload';
 import { gatewayScenario } from './lib/scenario-gateway';
 import { longChatsScenario } from './lib/scenario-long-chats';
-import { type BenchEnv, PROFILE_DIR, ROOT, setup } from './lib/setup';
+import { type BenchEnv, PROFILE_DIR, ROOT, SERVICE_ENTRY, setup } from './lib/setup';
 import { round } from './lib/stats';
 import { check, type ScenarioResult } from './lib/types';
 
@@ -62,7 +62,7 @@ let closing: Promise<void> | undefined;
 const shutdown = () => (closing ??= (env ? env.close() : stopAllChildren()).catch(() => undefined));
 
 async function main(): Promise<void> {
-  const entry = resolve(ROOT, 'dist/src/main.js');
+  const entry = SERVICE_ENTRY;
   if (!existsSync(entry)) throw new Error(`${entry} is missing: run \`npm run build\` first`);
   const started = Date.now();
   const loadBefore = loadavg()[0];

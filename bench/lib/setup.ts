@@ -19,6 +19,8 @@ export const ROOT = resolve(__dirname, '..', '..');
 const DATA = resolve(ROOT, '.data');
 export const UPLOAD_DIR = resolve(DATA, 'bench-uploads');
 export const PROFILE_DIR = resolve(ROOT, 'bench', 'profiles');
+/** The build to measure: this checkout's, or another's (`BENCH_SERVICE_ENTRY`, to compare two). */
+export const SERVICE_ENTRY = process.env.BENCH_SERVICE_ENTRY ?? resolve(ROOT, 'dist/src/main.js');
 const PASSWORD = 'correct horse battery staple';
 
 export interface BenchUser {
@@ -117,7 +119,7 @@ export async function setup(o: SetupOptions): Promise<BenchEnv> {
     }
     const service = spawnNode(
       'service',
-      [...nodeArgs, resolve(ROOT, 'dist/src/main.js')],
+      [...nodeArgs, SERVICE_ENTRY],
       {
         ...childEnv,
         NODE_ENV: 'production',
@@ -134,6 +136,11 @@ export async function setup(o: SetupOptions): Promise<BenchEnv> {
         UPLOAD_DIR,
         UPLOAD_MAX_BYTES: String(o.uploadMaxBytes),
         ...(process.env.DB_POOL_SIZE ? { DB_POOL_SIZE: process.env.DB_POOL_SIZE } : {}),
+        // Workers: the service's default (the CPUs) unless set; one under the CPU profiler,
+        // which writes one profile per process.
+        ...(process.env.WEB_CONCURRENCY || o.cpuProf
+          ? { WEB_CONCURRENCY: process.env.WEB_CONCURRENCY ?? '1' }
+          : {}),
       },
       resolve(DATA, 'bench-service.log'),
     );

@@ -1,3 +1,4 @@
+import type { StoredPreferences } from './preferences/preferences.dto';
 import { Injectable } from '@nestjs/common';
 import { ConfigService } from '@nestjs/config';
 import { InjectDataSource, InjectRepository } from '@nestjs/typeorm';
@@ -31,6 +32,8 @@ export interface NewUser {
 type SessionRow = Pick<User, 'id' | 'email' | 'name' | 'role' | 'tokenVersion'> & {
   /** The stored preference `locale`, null when unset. */
   locale: Locale | null;
+  /** The stored preferences, null when none yet. */
+  preferences: StoredPreferences | null;
 };
 
 const isUniqueViolation = (e: unknown) =>
@@ -108,15 +111,16 @@ export class UsersService {
   }
 
   /**
-   * The session fields of user `id` (`{id, email, name, role, tokenVersion, locale}`), or null
-   * when the account is gone. Read on every authenticated request, so one indexed row and six
-   * columns, without entity hydration, as a prepared statement. `locale` is the preference panel's
-   * (issue 12 §3), read here so translated errors need no query of their own.
+   * The session fields of user `id` (`{id, email, name, role, tokenVersion, locale,
+   * preferences}`), or null when the account is gone. Read on every authenticated request, so one
+   * indexed row, without entity hydration, as a prepared statement. `locale` is the preference
+   * panel's (issue 12 §3) and `preferences` the whole panel, read here so translated errors and
+   * metered requests (model defaults, stream format) need no query of their own.
    */
   async findSessionUser(id: string): Promise<SessionRow | null> {
     const [row] = await preparedQuery<SessionRow>(
       this.users.manager.connection,
-      `SELECT id, email, name, role, "tokenVersion", preferences->>'locale' AS locale
+      `SELECT id, email, name, role, "tokenVersion", preferences->>'locale' AS locale, preferences
        FROM users WHERE id = $1`,
       [id],
     );
