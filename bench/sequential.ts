@@ -39,7 +39,7 @@ async function main(): Promise<void> {
     chats: 50,
     messagesPerChat: 20,
     uploadMaxBytes: 1 << 20,
-    cpuProf: false,
+    cpuProf: process.env.BENCH_CPU_PROF === '1',
     log: (line) => process.stderr.write(`[bench] ${line}\n`),
   });
   try {
