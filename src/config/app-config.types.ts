@@ -30,6 +30,8 @@ export interface AppConfig {
     rateLimitPerMinute: number;
     /** Requests per minute of one personal API key (API_KEY_RPM, default 60; issue 14). */
     apiKeyRpm: number;
+    /** How long a session row may be served from memory (ms; 0: read every time). */
+    sessionCacheTtlMs: number;
     /** Redis holding the rate-limit counters of all instances (REDIS_URL); undefined: memory. */
     redisUrl?: string;
     /** Prefix of those Redis keys (REDIS_KEY_PREFIX, default `throttler:`). */

@@ -48,6 +48,7 @@ export function buildConfig(raw: Record<string, string | undefined>): AppConfig 
       sessionMaxAge: env.AUTH_SESSION_MAX_AGE ?? 2592000,
       rateLimitPerMinute: env.AUTH_RATE_LIMIT_PER_MINUTE ?? 10,
       apiKeyRpm: env.API_KEY_RPM ?? 60,
+      sessionCacheTtlMs: env.SESSION_CACHE_TTL_MS ?? 30_000,
       redisUrl: env.REDIS_URL,
       redisKeyPrefix: env.REDIS_KEY_PREFIX ?? 'throttler:',
       adminEmails: list(env.ADMIN_EMAILS).map((e) => e.toLowerCase()),

@@ -1,4 +1,3 @@
-import type { StoredPreferences } from './preferences/preferences.dto';
 import { Injectable } from '@nestjs/common';
 import { ConfigService } from '@nestjs/config';
 import { InjectDataSource, InjectRepository } from '@nestjs/typeorm';
@@ -10,6 +9,8 @@ import { CreditsService } from '../credits/credits.service';
 import { UploadsService } from '../uploads/uploads.service';
 import type { UpdateProfileDto, UpdateUserDto } from './dto/user.dto';
 import { Account } from './account.entity';
+import type { StoredPreferences } from './preferences/preferences.dto';
+import { SessionCache } from './session-cache';
 import { User, type Plan, type Role } from './user.entity';
 import { preparedQuery } from '../database/prepared';
 import type { Locale } from '../i18n/locale';
@@ -48,6 +49,7 @@ export class UsersService {
     private readonly credits: CreditsService,
     private readonly config: ConfigService<AppConfig, true>,
     private readonly uploads: UploadsService,
+    private readonly sessions: SessionCache<SessionRow>,
   ) {}
 
   /**
@@ -95,6 +97,7 @@ export class UsersService {
     const admins = this.config.get('auth', { infer: true }).adminEmails;
     if (user.role === 'ADMIN' || !admins.includes(user.email)) return user;
     await this.users.update({ id: user.id }, { role: 'ADMIN' });
+    this.sessions.forget(user.id);
     return this.get(user.id);
   }
 
@@ -115,16 +118,19 @@ export class UsersService {
    * preferences}`), or null when the account is gone. Read on every authenticated request, so one
    * indexed row, without entity hydration, as a prepared statement. `locale` is the preference
    * panel's (issue 12 §3) and `preferences` the whole panel, read here so translated errors and
-   * metered requests (model defaults, stream format) need no query of their own.
+   * metered requests (model defaults, stream format) need no query of their own. Served from the
+   * SessionCache when it can be.
    */
   async findSessionUser(id: string): Promise<SessionRow | null> {
-    const [row] = await preparedQuery<SessionRow>(
-      this.users.manager.connection,
-      `SELECT id, email, name, role, "tokenVersion", preferences->>'locale' AS locale, preferences
-       FROM users WHERE id = $1`,
-      [id],
-    );
-    return row ?? null;
+    return this.sessions.read(id, async () => {
+      const [row] = await preparedQuery<SessionRow>(
+        this.users.manager.connection,
+        `SELECT id, email, name, role, "tokenVersion", preferences->>'locale' AS locale, preferences
+         FROM users WHERE id = $1`,
+        [id],
+      );
+      return row ?? null;
+    });
   }
 
   /**
@@ -138,6 +144,7 @@ export class UsersService {
       `UPDATE users SET "tokenVersion" = "tokenVersion" + 1, "updatedAt" = now() WHERE id = $1`,
       [id],
     );
+    this.sessions.forget(id);
     const user = await m.findOneBy(User, { id });
     if (!user) throw new AppError(ErrorCode.USER_NOT_FOUND, 'User not found');
     return user;
@@ -230,7 +237,7 @@ export class UsersService {
 
   /** Admin update; a `credits` change is one ADJUSTMENT entry in the same transaction. */
   async update(id: string, dto: UpdateUserDto): Promise<User> {
-    return this.dataSource.transaction(async (m) => {
+    const updated = await this.dataSource.transaction(async (m) => {
       const { credits, ...fields } = dto;
       await this.lockExisting(m, id);
       if (Object.keys(fields).length) await m.update(User, { id }, fields);
@@ -238,11 +245,14 @@ export class UsersService {
         await this.credits.adjustTo(id, credits, 'Balance set by an administrator', m);
       return m.findOneByOrFail(User, { id });
     });
+    this.sessions.forget(id);
+    return updated;
   }
 
   /** Updates the session user's own name and avatar only (spec Authentication 11). */
   async updateProfile(id: string, dto: UpdateProfileDto): Promise<User> {
     if (Object.keys(dto).length) await this.users.update({ id }, dto);
+    this.sessions.forget(id);
     return this.get(id);
   }
 
@@ -261,6 +271,7 @@ export class UsersService {
       await m.delete(User, { id });
       return names;
     });
+    this.sessions.forget(id);
     await this.uploads.removeStored(filenames);
   }
 
