@@ -1,7 +1,7 @@
 import { existsSync, writeFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import { resolve } from 'node:path';
-import { checkLedger } from './lib/db';
+import { checkLedger, waitForSettled } from './lib/db';
 import { stopAllChildren } from './lib/processes';
 import { machine, markdown } from './lib/report';
 import {
@@ -15,9 +15,11 @@ import { openStreamsScenario, streamScenario } from './lib/scenarios-streams';
 import { uploadScenario } from './lib/scenario-upload';
 import { gatewayScenario } from './lib/scenario-gateway';
 import { longChatsScenario } from './lib/scenario-long-chats';
-import { type BenchEnv, PROFILE_DIR, ROOT, setup } from './lib/setup';
+import { type BenchEnv, PROFILE_DIR, ROOT, SERVICE_ENTRY, setup } from './lib/setup';
 import { round } from './lib/stats';
-import type { ScenarioResult } from './lib/types';
+import { check, type ScenarioResult } from './lib/types';
+
+const max0 = { kind: 'max' as const, value: 0 };
 
 /**
  * `npm run bench`: builds nothing itself (the npm script runs `nest build` first), starts
@@ -34,7 +36,7 @@ const http = {
   warmupS: num('BENCH_WARMUP_S', 2),
   connections: num('BENCH_CONNECTIONS', 50),
   generateConnections: 50,
-  generateDelayMs: num('BENCH_GENERATE_DELAY_MS', 500),
+  generateDelayMs: num('BENCH_GENERATE_DELAY_MS', 200),
 };
 const streams = {
   sequential: num('BENCH_STREAM_SEQUENTIAL', 200),
@@ -60,7 +62,7 @@ let closing: Promise<void> | undefined;
 const shutdown = () => (closing ??= (env ? env.close() : stopAllChildren()).catch(() => undefined));
 
 async function main(): Promise<void> {
-  const entry = resolve(ROOT, 'dist/src/main.js');
+  const entry = SERVICE_ENTRY;
   if (!existsSync(entry)) throw new Error(`${entry} is missing: run \`npm run build\` first`);
   const started = Date.now();
   const loadBefore = loadavg()[0];
@@ -82,6 +84,14 @@ async function main(): Promise<void> {
     const result = await fn();
     result.window = [from, Date.now() - e.service.spawnedAt];
     if (e.service.proc.exitCode !== null) throw new Error(`the service exited during ${id}`);
+    // The books after every scenario, once the requests still in flight have ended.
+    const settled = await waitForSettled(e.db);
+    const books = await checkLedger(e.db);
+    result.checks.push(
+      check('holds open once in-flight requests ended', books.openHolds, '', max0),
+      check('users breaking credits + holds = Σ ledger', books.violations, '', max0),
+    );
+    (result.notes ??= []).push(`in-flight requests ended ${settled.waitedMs} ms after the load`);
     results.push(result);
     log(`scenario ${id} done in ${((result.window[1] - from) / 1000).toFixed(1)} s`);
   };

@@ -1,5 +1,5 @@
 import http from 'node:http';
-import { cpuMs } from './lib/processes';
+import { treeCpuMs } from './lib/processes';
 import { setup } from './lib/setup';
 import { percentile, round } from './lib/stats';
 
@@ -7,8 +7,9 @@ import { percentile, round } from './lib/stats';
  * `npm run bench:sequential`: one request at a time, no queueing, so each line is the pure
  * per-request cost: service CPU time (ms, user + system, from /proc) and client latency (p50, p90
  * ms) for GET /health/live, GET /api/auth/session, GET /api/chats (50 chats × 20 messages) and
- * POST /api/ai/generate (provider answering at once), plus the same generate request straight to
- * the provider. CPU per request moves far less with the shared machine's load than latencies
+ * POST /api/ai/generate (provider answering at once), the same body through the bare proxy
+ * (its CPU in the service columns), and the same request straight to the provider. PostgreSQL's
+ * CPU (postmaster and backends) is counted beside the service's (primary and workers). CPU per request moves far less with the shared machine's load than latencies
  * under concurrency do, so this is the number to compare two builds with (run them alternately).
  * Needs `nest build` first (the npm script does it). BENCH_SEQ_N scales the request counts.
  */
@@ -38,7 +39,7 @@ async function main(): Promise<void> {
     chats: 50,
     messagesPerChat: 20,
     uploadMaxBytes: 1 << 20,
-    cpuProf: false,
+    cpuProf: process.env.BENCH_CPU_PROF === '1',
     log: (line) => process.stderr.write(`[bench] ${line}\n`),
   });
   try {
@@ -59,6 +60,11 @@ async function main(): Promise<void> {
       ],
       ['POST /api/ai/generate', 1000, () => timed(`${svc}/api/ai/generate`, ai, generate)],
       [
+        'bare proxy generate',
+        1000,
+        () => timed(`${env.proxyOrigin}/api/ai/generate`, json, generate),
+      ],
+      [
         'provider directly',
         1000,
         () =>
@@ -70,7 +76,8 @@ async function main(): Promise<void> {
       ],
     ];
     console.log(
-      '| request | n | service CPU ms/request | p50 ms | p90 ms |\n|---|---:|---:|---:|---:|',
+      '| request | n | service CPU ms/request | PostgreSQL CPU ms/request | both | p50 ms | p90 ms |\n' +
+        '|---|---:|---:|---:|---:|---:|---:|',
     );
     for (const [name, count, send] of cases) {
       const n = Math.max(10, Math.round(count * scale));
@@ -79,13 +86,15 @@ async function main(): Promise<void> {
       await env.db.query(
         `UPDATE credit_transactions SET "createdAt" = now() - interval '2 days' WHERE type = 'CONSUMPTION'`,
       );
-      const before = cpuMs(env.service.pid);
+      const pid = name === 'bare proxy generate' ? env.proxy.pid : env.service.pid;
+      const before = [treeCpuMs(pid), treeCpuMs(env.pgPid)];
       const latencies: number[] = [];
       for (let i = 0; i < n; i++) latencies.push(await send());
-      const cpu = (cpuMs(env.service.pid) - before) / n;
-      const cpuCell = name === 'provider directly' ? '–' : round(cpu);
+      const cpu = (treeCpuMs(pid) - before[0]) / n;
+      const pg = (treeCpuMs(env.pgPid) - before[1]) / n;
+      const cells = name === 'provider directly' ? ['–', '–', '–'] : [cpu, pg, cpu + pg].map((x) => round(x));
       console.log(
-        `| ${name} | ${n} | ${cpuCell} | ${round(percentile(latencies, 50))} | ${round(percentile(latencies, 90))} |`,
+        `| ${name} | ${n} | ${cells.join(' | ')} | ${round(percentile(latencies, 50))} | ${round(percentile(latencies, 90))} |`,
       );
     }
   } finally {

@@ -1,16 +1,19 @@
 import './tracing'; // first: OpenTelemetry patches http, express and pg before they load
 import 'reflect-metadata';
+import cluster from 'node:cluster';
 import { NestFactory } from '@nestjs/core';
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import { ConfigService } from '@nestjs/config';
 import { AppModule } from './app.module';
 import { configureApp } from './app.setup';
-import type { AppConfig } from './config/app.config';
+import { type AppConfig, buildConfig } from './config/app.config';
+import { loadConfig } from './config/load-config';
 import { StartupError } from './common/errors/startup-error';
 import { stopEmbeddedDatabase } from './database/database.module';
+import { runPrimary } from './runtime/primary';
 
-async function bootstrap(): Promise<void> {
-  const started = Date.now();
+/** One server process: the only one with WEB_CONCURRENCY=1, else one of the primary's workers. */
+async function bootstrap(started: number): Promise<void> {
   const app = await NestFactory.create<NestExpressApplication>(AppModule.forRoot(), {
     rawBody: true,
     bufferLogs: true,
@@ -22,11 +25,14 @@ async function bootstrap(): Promise<void> {
   configureApp(app);
   const { port, baseUrl } = app.get(ConfigService<AppConfig, true>).get('app', { infer: true });
   await app.listen(port);
-  console.log(
-    `API listening on port ${port} (${baseUrl}) after ${Date.now() - started} ms; docs at ${baseUrl}/api/docs`,
-  );
+  // A worker stays quiet: its primary prints the one ready line.
+  if (cluster.isPrimary) {
+    console.log(
+      `API listening on port ${port} (${baseUrl}) after ${Date.now() - started} ms; docs at ${baseUrl}/api/docs`,
+    );
+  }
 
-  // The DataSource closes in app.close(); the embedded server must stop after it.
+  // The DataSource closes in app.close(); the embedded server (if this process started it) after.
   const shutdown = async () => {
     await app.close();
     await stopEmbeddedDatabase();
@@ -36,7 +42,19 @@ async function bootstrap(): Promise<void> {
   process.once('SIGINT', () => void shutdown());
 }
 
-bootstrap().catch(async (err: unknown) => {
+async function main(): Promise<void> {
+  const started = Date.now();
+  if (cluster.isPrimary) {
+    // Validated here first (no side effects): a bad variable fails once, before any fork. With
+    // workers, the primary resolves the development secrets once, so every worker reads the same.
+    if (buildConfig(process.env).app.workers > 1) {
+      return runPrimary(loadConfig(process.env), started);
+    }
+  }
+  await bootstrap(started);
+}
+
+main().catch(async (err: unknown) => {
   console.error(err instanceof StartupError ? err.message : err);
   await stopEmbeddedDatabase().catch(() => undefined);
   process.exit(1);

@@ -109,3 +109,21 @@ export async function checkLedger(db: Client): Promise<{ violations: number; ope
   const holds = await db.query('SELECT count(*)::int AS n FROM credit_holds');
   return { violations: bad.rowCount ?? 0, openHolds: holds.rows[0].n };
 }
+
+/**
+ * Waits until no hold is open: requests still in flight when a load run ended (autocannon closes
+ * its sockets mid-request) settle within about one provider delay. Gives up after `timeoutMs`;
+ * holds still open then are a leak, not traffic. Returns them and the time waited (ms).
+ */
+export async function waitForSettled(
+  db: Client,
+  timeoutMs = 15_000,
+): Promise<{ openHolds: number; waitedMs: number }> {
+  const start = Date.now();
+  for (;;) {
+    const { rows } = await db.query('SELECT count(*)::int AS n FROM credit_holds');
+    const waitedMs = Date.now() - start;
+    if (rows[0].n === 0 || waitedMs >= timeoutMs) return { openHolds: rows[0].n, waitedMs };
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}

@@ -1,5 +1,5 @@
 import autocannon from 'autocannon';
-import { cpuMs } from './processes';
+import { treeCpuMs } from './processes';
 import { parseServerTiming, percentile, round } from './stats';
 
 export interface LoadOptions {
@@ -25,8 +25,10 @@ export interface LoadOptions {
   tokens?: string[];
   /** Collect the `Server-Timing` durations of the answers. */
   serverTiming?: boolean;
-  /** Measure the CPU time this process spends per 2xx answer. */
+  /** Measure the CPU time this process and its descendants (workers) spend per 2xx answer. */
   cpuPid?: number;
+  /** Measure the same for PostgreSQL (the postmaster's pid: it and its backends). */
+  pgPid?: number;
 }
 
 /** One load run: throughput and latencies (ms, microsecond precision) of the 2xx answers. */
@@ -42,8 +44,10 @@ export interface LoadResult {
   durationS: number;
   bytesPerResponse: number;
   connections: number;
-  /** CPU time of `cpuPid` per 2xx answer (ms), when asked. */
+  /** CPU time of `cpuPid` (and its workers) per 2xx answer (ms), when asked. */
   cpuMsPerRequest?: number;
+  /** CPU time of PostgreSQL (`pgPid` and its backends) per 2xx answer (ms), when asked. */
+  pgCpuMsPerRequest?: number;
   /** Medians and p99 of the Server-Timing parts (ms), when asked. */
   serverTiming?: Record<string, { p50: number; p99: number }>;
 }
@@ -63,11 +67,14 @@ export async function load(opts: LoadOptions): Promise<LoadResult> {
   const warmupMs = (opts.warmupS ?? 0) * 1000;
   let measuring = warmupMs === 0;
   let measureFrom = performance.now() + warmupMs;
-  let cpuBefore = opts.cpuPid && measuring ? cpuMs(opts.cpuPid) : NaN;
+  const cpuOf = (pid?: number) => (pid ? treeCpuMs(pid) : NaN);
+  let cpuBefore = measuring ? cpuOf(opts.cpuPid) : NaN;
+  let pgBefore = measuring ? cpuOf(opts.pgPid) : NaN;
   const warm = setTimeout(() => {
     measuring = true;
     measureFrom = performance.now();
-    if (opts.cpuPid) cpuBefore = cpuMs(opts.cpuPid);
+    cpuBefore = cpuOf(opts.cpuPid);
+    pgBefore = cpuOf(opts.pgPid);
   }, warmupMs);
   const setupClient = (client: any) => {
     const token = opts.tokens?.length ? opts.tokens[clientIndex++ % opts.tokens.length] : undefined;
@@ -121,7 +128,8 @@ export async function load(opts: LoadOptions): Promise<LoadResult> {
   };
   clearTimeout(warm);
   const durationS = (performance.now() - measureFrom) / 1000;
-  const cpuUsed = opts.cpuPid ? cpuMs(opts.cpuPid) - cpuBefore : NaN;
+  const cpuUsed = cpuOf(opts.cpuPid) - cpuBefore;
+  const pgUsed = cpuOf(opts.pgPid) - pgBefore;
   const out: LoadResult = {
     rps: round(ok / durationS, 1),
     p50: round(percentile(latencies, 50)),
@@ -136,6 +144,7 @@ export async function load(opts: LoadOptions): Promise<LoadResult> {
     connections: opts.connections,
   };
   if (opts.cpuPid) out.cpuMsPerRequest = round(cpuUsed / (ok || 1));
+  if (opts.pgPid) out.pgCpuMsPerRequest = round(pgUsed / (ok || 1));
   if (opts.serverTiming) {
     out.serverTiming = Object.fromEntries(
       Object.entries(timing).map(([k, v]) => [

@@ -1,5 +1,5 @@
 import { type ChildProcess, spawn } from 'node:child_process';
-import { createWriteStream, readFileSync, writeFileSync } from 'node:fs';
+import { createWriteStream, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 
 /** A child process the bench started, with its output kept in a log file. */
@@ -159,17 +159,36 @@ export function sampleRss(pid: number, everyMs = 10) {
   };
 }
 
-/** CPU time (user + system, ms) a process has used so far, from /proc/<pid>/stat. */
-export function cpuMs(pid: number): number {
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    // Fields after the command name (which may hold spaces) start at field 3.
-    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    const ticks = Number(fields[11]) + Number(fields[12]); // utime, stime (fields 14, 15)
-    return (ticks * 1000) / CLOCK_TICKS;
-  } catch {
-    return NaN;
+/**
+ * CPU time (ms) of a process and all its descendants: user + system of each live process plus
+ * what its reaped children used (cutime, cstime). With `WEB_CONCURRENCY` workers the service is
+ * a primary and its workers; PostgreSQL is the postmaster and one backend per connection.
+ */
+export function treeCpuMs(root: number): number {
+  const children = new Map<number, number[]>();
+  const ticks = new Map<number, number>();
+  for (const entry of readdirSync('/proc')) {
+    const pid = Number(entry);
+    if (!Number.isInteger(pid)) continue;
+    try {
+      const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+      const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      const ppid = Number(f[1]);
+      ticks.set(pid, Number(f[11]) + Number(f[12]) + Number(f[13]) + Number(f[14]));
+      children.set(ppid, [...(children.get(ppid) ?? []), pid]);
+    } catch {
+      // exited while we read
+    }
   }
+  if (!ticks.has(root)) return NaN;
+  let total = 0;
+  const stack = [root];
+  while (stack.length) {
+    const pid = stack.pop()!;
+    total += ticks.get(pid) ?? 0;
+    stack.push(...(children.get(pid) ?? []));
+  }
+  return (total * 1000) / CLOCK_TICKS;
 }
 
 /** Kernel clock ticks per second (USER_HZ); 100 on Linux. */

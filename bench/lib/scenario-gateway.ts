@@ -56,10 +56,15 @@ export async function gatewayScenario(env: BenchEnv, cfg: HttpConfig): Promise<S
     checks: [
       check('added latency p50 (/v1 p50 − generate p50)', round(viaKey.p50 - session.p50), 'ms'),
       check('added latency p99 (/v1 p99 − generate p99)', round(viaKey.p99 - session.p99), 'ms'),
-      check('errors or non-2xx answers of /v1', viaKey.non2xx + viaKey.errors + viaKey.timeouts, '', {
-        kind: 'max',
-        value: 0,
-      }),
+      check(
+        'errors or non-2xx answers of /v1',
+        viaKey.non2xx + viaKey.errors + viaKey.timeouts,
+        '',
+        {
+          kind: 'max',
+          value: 0,
+        },
+      ),
     ],
   };
 }

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { mkdirSync, rmSync } from 'node:fs';
+import { mkdirSync, readFileSync, rmSync } from 'node:fs';
 import { resolve } from 'node:path';
 import type { Client } from 'pg';
 import type { EmbeddedServer } from '../../src/database/embedded-postgres';
@@ -19,6 +19,8 @@ export const ROOT = resolve(__dirname, '..', '..');
 const DATA = resolve(ROOT, '.data');
 export const UPLOAD_DIR = resolve(DATA, 'bench-uploads');
 export const PROFILE_DIR = resolve(ROOT, 'bench', 'profiles');
+/** The build to measure: this checkout's, or another's (`BENCH_SERVICE_ENTRY`, to compare two). */
+export const SERVICE_ENTRY = process.env.BENCH_SERVICE_ENTRY ?? resolve(ROOT, 'dist/src/main.js');
 const PASSWORD = 'correct horse battery staple';
 
 export interface BenchUser {
@@ -29,9 +31,14 @@ export interface BenchUser {
 /** Everything the scenarios use; `close()` stops all of it. */
 export interface BenchEnv {
   service: Child;
+  /** The postmaster's pid (it and its backends are PostgreSQL's CPU). */
+  pgPid: number;
   serviceOrigin: string;
   bareOrigin: string;
   providerOrigin: string;
+  /** The bare pass-through proxy (bench/servers/bare-proxy.ts): same bodies, no metering. */
+  proxy: Child;
+  proxyOrigin: string;
   db: Client;
   /** The user with 50 chats × 20 messages. */
   chatsUser: BenchUser;
@@ -92,6 +99,13 @@ export async function setup(o: SetupOptions): Promise<BenchEnv> {
     );
     const providerOrigin = `http://127.0.0.1:${await listeningPort(provider)}`;
     const bareOrigin = `http://127.0.0.1:${await listeningPort(bare)}`;
+    const proxy = spawnNode(
+      'bare-proxy',
+      tsNode(resolve(ROOT, 'bench/servers/bare-proxy.ts')),
+      { ...childEnv, PROVIDER_URL: `${providerOrigin}/v1` },
+      resolve(DATA, 'bench-proxy.log'),
+    );
+    const proxyOrigin = `http://127.0.0.1:${await listeningPort(proxy)}`;
 
     const port = await freePort();
     const serviceOrigin = `http://127.0.0.1:${port}`;
@@ -105,7 +119,7 @@ export async function setup(o: SetupOptions): Promise<BenchEnv> {
     }
     const service = spawnNode(
       'service',
-      [...nodeArgs, resolve(ROOT, 'dist/src/main.js')],
+      [...nodeArgs, SERVICE_ENTRY],
       {
         ...childEnv,
         NODE_ENV: 'production',
@@ -124,6 +138,11 @@ export async function setup(o: SetupOptions): Promise<BenchEnv> {
         UPLOAD_DIR,
         UPLOAD_MAX_BYTES: String(o.uploadMaxBytes),
         ...(process.env.DB_POOL_SIZE ? { DB_POOL_SIZE: process.env.DB_POOL_SIZE } : {}),
+        // Workers: the service's default (the CPUs) unless set; one under the CPU profiler,
+        // which writes one profile per process.
+        ...(process.env.WEB_CONCURRENCY || o.cpuProf
+          ? { WEB_CONCURRENCY: process.env.WEB_CONCURRENCY ?? '1' }
+          : {}),
       },
       resolve(DATA, 'bench-service.log'),
     );
@@ -144,11 +163,17 @@ export async function setup(o: SetupOptions): Promise<BenchEnv> {
     const seeded = await seedChats(db, chatsUser.id, o.chats, o.messagesPerChat);
     o.log(`seeded ${seeded.chats} chats, ${seeded.messages} messages; ${o.aiUsers} AI users`);
 
+    const pgPid = Number(
+      readFileSync(resolve(DATA, 'pg-bench', 'postmaster.pid'), 'utf8').split('\n')[0],
+    );
     return {
       service,
+      pgPid,
       serviceOrigin,
       bareOrigin,
       providerOrigin,
+      proxy,
+      proxyOrigin,
       db,
       chatsUser,
       aiUsers,

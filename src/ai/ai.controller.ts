@@ -98,7 +98,8 @@ export class AiController {
     let sse = accept.includes('text/event-stream');
     let preferences: StoredPreferences | null | undefined;
     if (!sse && !accept.includes('text/plain')) {
-      preferences = await this.preferences.stored(user.id);
+      preferences =
+        user.preferences !== undefined ? user.preferences : await this.preferences.stored(user.id);
       sse = preferences?.streamFormat === 'sse';
     }
     const present = (err: unknown) => this.errors.present(err, req);

@@ -58,8 +58,8 @@ export class AiService {
    * Checks and reserves before any upstream call. The effective parameters (request > chat >
    * preferences > default, issue 12 §4) are resolved first, so the hold's worst case uses the
    * effective `maxTokens` plus the model's reasoning budget. Reads: the chat (access check, which
-   * brings its settings) and the caller's preferences, in parallel; `preferences` skips the
-   * latter when the caller already has them. Throws VALIDATION_FAILED (400, `modelId` named
+   * brings its settings) and the caller's preferences, in parallel; `preferences` (or those the
+   * session read brought, `user.preferences`) skips the latter. Throws VALIDATION_FAILED (400, `modelId` named
    * nowhere, or a value out of the model's range), UNKNOWN_MODEL (400), UNSUPPORTED_PARAMETER
    * (400), PAYLOAD_TOO_LARGE (413), NOT_FOUND (404, chat), DAILY_LIMIT_REACHED (429),
    * INSUFFICIENT_CREDITS (402).
@@ -81,7 +81,11 @@ export class AiService {
     }
     const [chat, prefs] = await Promise.all([
       dto.chatId ? this.chats.requireChatAccess(user, dto.chatId, 'read') : undefined,
-      preferences !== undefined ? preferences : this.preferences.stored(user.id),
+      preferences !== undefined
+        ? preferences
+        : user.preferences !== undefined
+          ? user.preferences // read with the session
+          : this.preferences.stored(user.id),
     ]);
     const effective = resolveParameters(dto, chat?.settings, prefs);
     if (!effective.modelId) throw noModel();
@@ -92,14 +96,12 @@ export class AiService {
       ? [{ role: 'system', content: values.systemPrompt }, ...dto.messages]
       : dto.messages;
     const budget = reasoningBudget(model);
-    const hold = await span('credits.admit', () =>
-      this.holds.hold(
-        user.id,
-        holdAmount(messages, model, values.maxTokens + budget),
-        randomUUID(),
-        estimate(messages, model),
-        user.apiKey?.id,
-      ),
+    const hold = await this.holds.hold(
+      user.id,
+      holdAmount(messages, model, values.maxTokens + budget),
+      randomUUID(),
+      estimate(messages, model),
+      user.apiKey?.id,
     );
     const request: GenerateRequest = {
       model: model.id,
@@ -196,7 +198,6 @@ export class AiService {
     let iterator!: AsyncIterator<StreamChunk>;
     let first: IteratorResult<StreamChunk>;
     try {
-      // The span covers the call until its first chunk (retries included).
       first = await timing.upstream(() =>
         span('ai.provider.call', () =>
           withRetry(() => {
@@ -232,7 +233,8 @@ export class AiService {
   /**
    * The one path for money after a call: charge the reported usage (or, for a cut stream, the
    * prompt estimate plus ceil(streamed characters / 4), marked as estimated), release the rest
-   * of the hold, and save the exchange (spec Limits 7).
+   * of the hold, and save the exchange (spec Limits 7), in one statement. Throws NOT_FOUND when
+   * the chat was deleted meanwhile (the reply is charged all the same).
    */
   async settleAndSave(
     a: Admission,
@@ -247,32 +249,37 @@ export class AiService {
     const description =
       `AI ${a.model.id}: ${usage.promptTokens} prompt + ${usage.completionTokens} completion tokens` +
       (estimated ? ' (estimated: stream interrupted)' : '');
-    // The charge and the saved exchange are independent statements: sent at once, on two pool
-    // connections, the reply waits for one round trip instead of two. Both are awaited before
-    // the first failure is thrown, so nothing is left running after the request ends.
-    const [settled, saved] = await Promise.allSettled([
-      span('credits.settle', () =>
-        this.holds.settle(a.hold, price, description, {
-          modelId: a.model.id,
-          promptTokens: usage.promptTokens,
-          completionTokens: usage.completionTokens,
-        }),
-      ),
-      a.store
-        ? span('chats.saveExchange', () =>
-            this.chats.saveExchange(a.user, {
+    // The charge and the saved exchange are one statement (one round trip, one commit): the
+    // chats module writes its part, the credits module runs it inside the settlement.
+    const exchange = a.store
+      ? (first: number) =>
+          this.chats.exchangePart(
+            a.user,
+            {
               chatId: a.isNewChat ? undefined : a.chatId,
               newChatId: a.isNewChat ? a.chatId : undefined,
               messages: a.dto.messages,
               reply: outcome.text,
-            }),
+            },
+            first,
           )
-        : undefined,
-    ]);
-    if (settled.status === 'rejected') throw settled.reason;
-    this.metrics.aiSettled(a, usage, settled.value.charged);
-    if (saved.status === 'rejected') throw saved.reason;
-    return { cost: settled.value.charged, usage };
+      : undefined;
+    const { promptTokens, completionTokens } = usage;
+    const settle = () =>
+      this.holds.settle(
+        a.hold,
+        price,
+        description,
+        { modelId: a.model.id, promptTokens, completionTokens },
+        exchange,
+      );
+    // Traces: `chats.saveExchange` is the part of the `credits.settle` statement that saves.
+    const settled = await span('credits.settle', () =>
+      exchange ? span('chats.saveExchange', settle) : settle(),
+    );
+    this.metrics.aiSettled(a, usage, settled.charged);
+    if (exchange) this.chats.savedChatId((settled.also as string | null) ?? null);
+    return { cost: settled.charged, usage };
   }
 
   /** Releases the hold (nothing charged) and turns an upstream error into its API error. */

@@ -50,6 +50,7 @@ export class JwtStrategy extends PassportStrategy(Strategy, 'jwt') {
       role: user.role,
       exp: payload.exp,
       locale: user.locale ?? undefined,
+      preferences: user.preferences,
     };
   }
 }

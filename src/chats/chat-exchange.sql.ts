@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import type { StatementPart } from '../database/statement-part';
 
 /** An AI exchange to save (see ChatsService.saveExchange). */
 export interface Exchange {
@@ -11,17 +12,21 @@ export interface Exchange {
 }
 
 /**
- * The one statement (atomic, one round trip) saving an exchange (spec Limits 7): create the chat
- * (titled with the first 50 characters of the first message, else `defaultTitle`) or touch it,
- * then insert the messages in order, so `seq` follows the conversation. A new chat stores every
- * input message, a continued one only the last; `system` messages are never stored; the reply
- * comes last as ASSISTANT. Returns `{chatId}` rows (none when the chat is gone).
+ * Saving an exchange (spec Limits 7) as CTEs of a larger statement, its placeholders numbered
+ * from `$first`: create the chat (titled with the first 50 characters of the first message, else
+ * `defaultTitle`) or touch it, then insert the messages in order, so `seq` follows the
+ * conversation. A new chat stores every input message, a continued one only the last; `system`
+ * messages are never stored; the reply comes last as ASSISTANT. `result` is the chat id, NULL when
+ * the chat is gone. The settlement of a metered reply carries it (CreditHoldsService.settle), so
+ * the charge and the saved exchange are one statement, one round trip and one commit.
  */
-export function saveExchangeSql(
+export function saveExchangePart(
   userId: string,
   input: Exchange,
   defaultTitle: string,
-): { sql: string; params: unknown[] } {
+  first: number,
+): StatementPart {
+  const $ = (i: number) => `$${first + i}`;
   const stored = input.messages.filter((m) => m.role !== 'system');
   const toStore = input.chatId ? stored.slice(-1) : stored;
   const rows = [
@@ -29,18 +34,20 @@ export function saveExchangeSql(
     { role: 'ASSISTANT', content: input.reply, by: null },
   ];
   const chat = input.chatId
-    ? `UPDATE chats SET "updatedAt" = now() WHERE id = $4 RETURNING id`
-    : `INSERT INTO chats (id, title, "userId") VALUES ($4, $5, $6) RETURNING id`;
+    ? `UPDATE chats SET "updatedAt" = now() WHERE id = ${$(3)} RETURNING id`
+    : `INSERT INTO chats (id, title, "userId") VALUES (${$(3)}, ${$(4)}, ${$(5)}) RETURNING id`;
   const title = Array.from(stored[0]?.content.trim() ?? '')
     .slice(0, 50)
     .join('');
   return {
-    sql: `WITH chat AS (${chat})
+    ctes: `exchange_chat AS (${chat}), exchange_messages AS (
        INSERT INTO messages ("chatId", "userId", role, content)
-       SELECT chat.id, m.by, m.role, m.content
-       FROM chat, unnest($1::uuid[], $2::varchar[], $3::text[]) WITH ORDINALITY AS m(by, role, content, n)
+       SELECT exchange_chat.id, m.by, m.role, m.content
+       FROM exchange_chat,
+         unnest(${$(0)}::uuid[], ${$(1)}::varchar[], ${$(2)}::text[]) WITH ORDINALITY AS m(by, role, content, n)
        ORDER BY m.n
-       RETURNING "chatId"`,
+       RETURNING "chatId")`,
+    result: `(SELECT "chatId" FROM exchange_messages LIMIT 1)`,
     params: [
       rows.map((r) => r.by),
       rows.map((r) => r.role),
@@ -50,4 +57,14 @@ export function saveExchangeSql(
         : [input.newChatId ?? randomUUID(), title || defaultTitle, userId]),
     ],
   };
+}
+
+/** The same on its own: one statement returning `{chatId}` (null when the chat is gone). */
+export function saveExchangeSql(
+  userId: string,
+  input: Exchange,
+  defaultTitle: string,
+): { sql: string; params: unknown[] } {
+  const part = saveExchangePart(userId, input, defaultTitle, 1);
+  return { sql: `WITH ${part.ctes} SELECT ${part.result} AS "chatId"`, params: part.params };
 }

@@ -9,7 +9,8 @@ import { TeamsService } from '../teams/teams.service';
 import { ModelCatalogue } from '../ai/model-catalogue';
 import { ValidationFailedError } from '../common/validation/validation.pipe';
 import { Chat } from './chat.entity';
-import { type Exchange, saveExchangeSql } from './chat-exchange.sql';
+import { type Exchange, saveExchangePart, saveExchangeSql } from './chat-exchange.sql';
+import type { StatementPart } from '../database/statement-part';
 import { allTagsSql, chatPageSql, type ChatPageRow } from './chat-list.sql';
 import { chatSettingsToStore } from './chat-settings';
 import type { ChatTagDto, UpdateChatDto } from './dto/chat.dto';
@@ -249,13 +250,27 @@ export class ChatsService {
    */
   async saveExchange(user: SessionUser, input: Exchange): Promise<string> {
     const q = saveExchangeSql(user.id, input, DEFAULT_CHAT_TITLE);
-    const [saved] = await preparedQuery<{ chatId: string }>(
+    const [saved] = await preparedQuery<{ chatId: string | null }>(
       this.chats.manager.connection,
       q.sql,
       q.params,
     );
-    if (!saved) throw chatNotFound(); // deleted while the reply was being generated
-    return saved.chatId;
+    return this.savedChatId(saved?.chatId ?? null);
+  }
+
+  /**
+   * The same save as a part of another statement, placeholders from `$first`: the settlement of
+   * a metered reply runs it (CreditHoldsService.settle), so charge and exchange commit together.
+   * Pass the part's result to `savedChatId`.
+   */
+  exchangePart(user: SessionUser, input: Exchange, first: number): StatementPart {
+    return saveExchangePart(user.id, input, DEFAULT_CHAT_TITLE, first);
+  }
+
+  /** The chat id a saved exchange returned; NOT_FOUND when the chat was deleted meanwhile. */
+  savedChatId(chatId: string | null): string {
+    if (!chatId) throw chatNotFound(); // deleted while the reply was being generated
+    return chatId;
   }
 
   /** One keyset page of chats matching `where` (SQL on `c`), newest `updatedAt` first. */

@@ -10,6 +10,8 @@ export interface AppConfig {
     timezone: string;
     logLevel: string;
     trustProxy: boolean;
+    /** Worker processes sharing the port (WEB_CONCURRENCY; default: the CPUs). 1: no primary. */
+    workers: number;
   };
   /** Issue 19: Prometheus metrics and graceful shutdown. */
   ops: {
@@ -24,6 +26,7 @@ export interface AppConfig {
     /** Undefined: start the embedded PostgreSQL. */
     url?: string;
     migrationsRun: boolean;
+    /** Connections of each worker's pool (DB_POOL_SIZE): the total is workers × this. */
     poolSize: number;
     embeddedDir: string;
     embeddedPort: number;
@@ -36,6 +39,8 @@ export interface AppConfig {
     rateLimitPerMinute: number;
     /** Requests per minute of one personal API key (API_KEY_RPM, default 60; issue 14). */
     apiKeyRpm: number;
+    /** How long a session row may be served from memory (ms; 0: read every time). */
+    sessionCacheTtlMs: number;
     /** Redis holding the rate-limit counters of all instances (REDIS_URL); undefined: memory. */
     redisUrl?: string;
     /** Prefix of those Redis keys (REDIS_KEY_PREFIX, default `throttler:`). */

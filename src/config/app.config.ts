@@ -1,3 +1,4 @@
+import { availableParallelism } from 'node:os';
 import { resolve } from 'node:path';
 import type { AppConfig } from './app-config.types';
 import { type UploadContentType, UPLOAD_CONTENT_TYPES, validateEnv } from './env.validation';
@@ -33,6 +34,7 @@ export function buildConfig(raw: Record<string, string | undefined>): AppConfig 
       timezone: env.APP_TIMEZONE ?? 'UTC',
       logLevel: env.LOG_LEVEL ?? (nodeEnv === 'test' ? 'silent' : 'info'),
       trustProxy: env.TRUST_PROXY ?? false,
+      workers: env.WEB_CONCURRENCY ?? availableParallelism(),
     },
     ops: {
       metricsToken: env.METRICS_TOKEN,
@@ -51,6 +53,7 @@ export function buildConfig(raw: Record<string, string | undefined>): AppConfig 
       sessionMaxAge: env.AUTH_SESSION_MAX_AGE ?? 2592000,
       rateLimitPerMinute: env.AUTH_RATE_LIMIT_PER_MINUTE ?? 10,
       apiKeyRpm: env.API_KEY_RPM ?? 60,
+      sessionCacheTtlMs: env.SESSION_CACHE_TTL_MS ?? 30_000,
       redisUrl: env.REDIS_URL,
       redisKeyPrefix: env.REDIS_KEY_PREFIX ?? 'throttler:',
       adminEmails: list(env.ADMIN_EMAILS).map((e) => e.toLowerCase()),

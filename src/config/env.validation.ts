@@ -105,6 +105,8 @@ export class EnvironmentVariables {
   @IsOptional() @Transform(toInt) @IsInt() @Min(1) AUTH_RATE_LIMIT_PER_MINUTE?: number;
   @IsOptional() @Transform(toInt) @IsInt() @Min(1) API_KEY_RPM?: number;
   @IsOptional() @Transform(toBool) @IsBoolean() TRUST_PROXY?: boolean;
+  @IsOptional() @Transform(toInt) @IsInt() @Min(1) @Max(64) WEB_CONCURRENCY?: number;
+  @IsOptional() @Transform(toInt) @IsInt() @Min(0) @Max(3_600_000) SESSION_CACHE_TTL_MS?: number;
   /** AES-256-GCM key for secrets at rest (two-factor secrets): 32 bytes, standard base64. */
   @ValidateIf(
     (o: EnvironmentVariables) => o.NODE_ENV === 'production' || o.ENCRYPTION_KEY !== undefined,

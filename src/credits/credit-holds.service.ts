@@ -1,4 +1,5 @@
 import { MetricsService } from '../metrics/metrics.service';
+import { Traced } from '../telemetry/spans';
 import { Injectable, Logger, OnApplicationShutdown, OnApplicationBootstrap } from '@nestjs/common';
 import { ConfigService } from '@nestjs/config';
 import { InjectDataSource } from '@nestjs/typeorm';
@@ -6,34 +7,22 @@ import { DataSource, EntityManager } from 'typeorm';
 import { Clock } from '../common/clock/clock';
 import { AppError, ErrorCode } from '../common/errors/app-error';
 import type { AppConfig } from '../config/app.config';
-import { ADMISSION_SQL, DAILY_LIMITS_JSON, KEY_USAGE_SQL } from './credit-holds.sql';
+import {
+  ADMISSION_SQL,
+  DAILY_LIMITS_JSON,
+  KEY_USAGE_SQL,
+  SETTLE_CTES,
+  SETTLE_PARAMS,
+  SWEEP_SQL,
+} from './credit-holds.sql';
 import { DEFAULT_DAILY_LIMIT } from './pricing';
 import { preparedQuery } from '../database/prepared';
 import { returning } from './sql';
+import type { StatementPart } from '../database/statement-part';
 
-export interface OpenHold {
-  id: string;
-  userId: string;
-  /** Credits reserved. */
-  amount: number;
-  requestId: string;
-  /** The API key the request came through; its CONSUMPTION entry records it. */
-  keyId?: string;
-}
-
-/** What a settled request used, recorded on its CONSUMPTION entry for usage statistics. */
-export interface RecordedUsage {
-  modelId: string;
-  promptTokens: number;
-  completionTokens: number;
-}
-
-export interface Settlement {
-  /** Credits consumed (the CONSUMPTION entry is `-charged`). */
-  charged: number;
-  /** Credits of the actual cost that the balance could not cover (0 normally). */
-  shortfall: number;
-}
+// The shapes live in credit-holds.types.ts; callers keep importing them from here.
+export type { OpenHold, RecordedUsage, Settlement } from './credit-holds.types';
+import type { OpenHold, RecordedUsage, Settlement } from './credit-holds.types';
 
 /** `$5…$7` of the settle statements: model id, prompt and completion tokens (null when unknown). */
 function usageParams(usage: RecordedUsage | undefined): (string | number | null)[] {
@@ -85,6 +74,7 @@ export class CreditHoldsService implements OnApplicationBootstrap, OnApplication
    * key's `dailyCreditLimit` is checked in the same statement against the whole hold; over it →
    * KEY_DAILY_LIMIT_REACHED (429, with `dailyCreditLimit`, `usedToday`, `resetsAt`).
    */
+  @Traced('credits.admit')
   async hold(
     userId: string,
     amount: number,
@@ -149,35 +139,64 @@ export class CreditHoldsService implements OnApplicationBootstrap, OnApplication
    * estimate undercounted), the difference is taken from the balance down to 0 and any
    * shortfall is named in the entry's description. `usage` (model and tokens) is written as
    * columns of the same entry, by the same statement.
+   *
+   * `also` (another module's statement part, built for placeholders from `$9`, e.g. the saved
+   * exchange) runs in the same statement, so both commit together in one round trip; its result
+   * is returned as `also`. Should that statement fail, the hold is settled on its own before the
+   * error is thrown: the charge never depends on the other part.
    */
   async settle(
     hold: OpenHold,
     actualCost: number,
     description: string,
     usage?: RecordedUsage,
-  ): Promise<Settlement> {
+    also?: (first: number) => StatementPart,
+  ): Promise<Settlement & { also?: unknown }> {
     if (!Number.isInteger(actualCost) || actualCost < 0)
       throw new RangeError(`invalid cost: ${actualCost}`);
     const reference = `consumption:${hold.requestId}`;
     const desc = description.slice(0, 500);
+    const part = also?.(SETTLE_PARAMS + 1);
     // Usual case in one atomic statement: the hold covers the cost. The DELETE only matches
-    // then, so any other case (cost above the hold, hold already settled or swept) changes
+    // then, so any other case (cost above the hold, hold already settled or swept) charges
     // nothing here and takes the transaction below.
-    const [fast] = await preparedQuery<{ charged: number }>(
-      this.dataSource,
-      `WITH h AS (
-         DELETE FROM credit_holds WHERE id = $1 AND amount >= $2 RETURNING "userId", amount
-       ), u AS (
-         UPDATE users SET credits = credits + (h.amount - $2) FROM h WHERE users.id = h."userId"
-         RETURNING users.id
-       )
-       INSERT INTO credit_transactions
-         ("userId", amount, type, description, reference, "modelId", "promptTokens", "completionTokens", "keyId")
-       SELECT u.id, -$2::int, 'CONSUMPTION', $3, $4, $5, $6, $7, $8::uuid FROM u
-       RETURNING -amount AS charged`,
-      [hold.id, actualCost, desc, reference, ...usageParams(usage), hold.keyId ?? null],
-    );
-    if (fast) return { charged: fast.charged, shortfall: 0 };
+    let fast: { charged: number | null; also?: unknown } | undefined;
+    try {
+      [fast] = await preparedQuery<{ charged: number | null; also?: unknown }>(
+        this.dataSource,
+        part
+          ? `WITH ${SETTLE_CTES}, ${part.ctes}
+             SELECT (SELECT charged FROM t) AS charged, ${part.result} AS also`
+          : `WITH ${SETTLE_CTES} SELECT (SELECT charged FROM t) AS charged`,
+        [
+          hold.id,
+          actualCost,
+          desc,
+          reference,
+          ...usageParams(usage),
+          hold.keyId ?? null,
+          ...(part?.params ?? []),
+        ],
+      );
+    } catch (err) {
+      if (!part) throw err;
+      await this.settle(hold, actualCost, description, usage);
+      throw err;
+    }
+    const extra = part ? { also: fast?.also } : {};
+    if (fast?.charged != null) return { charged: fast.charged, shortfall: 0, ...extra };
+    return { ...(await this.settleInTransaction(hold, actualCost, description, usage)), ...extra };
+  }
+
+  /** `settle` when the hold does not cover the cost, or is gone: locks the balance first. */
+  private settleInTransaction(
+    hold: OpenHold,
+    actualCost: number,
+    description: string,
+    usage?: RecordedUsage,
+  ): Promise<Settlement> {
+    const reference = `consumption:${hold.requestId}`;
+
     return this.dataSource.transaction(async (m) => {
       const held = await this.deleteHold(m, hold.id);
       const [done] = await m.query('SELECT amount FROM credit_transactions WHERE reference = $1', [
@@ -231,20 +250,7 @@ export class CreditHoldsService implements OnApplicationBootstrap, OnApplication
    * `SKIP LOCKED` lets every instance run it at once. Returns the number of holds swept.
    */
   async sweepExpiredHolds(): Promise<number> {
-    const rows = await returning<{ id: string }>(
-      this.dataSource.manager,
-      `WITH expired AS (
-         SELECT id FROM credit_holds WHERE "expiresAt" < now()
-         ORDER BY "expiresAt" LIMIT 1000 FOR UPDATE SKIP LOCKED
-       ), swept AS (
-         DELETE FROM credit_holds h USING expired e WHERE h.id = e.id RETURNING h."userId", h.amount
-       ), totals AS (
-         SELECT "userId", SUM(amount)::int AS amount, COUNT(*)::int AS holds FROM swept GROUP BY "userId"
-       )
-       UPDATE users u SET credits = u.credits + t.amount FROM totals t WHERE u.id = t."userId"
-       RETURNING u.id, t.holds`,
-      [],
-    );
+    const rows = await returning<{ id: string }>(this.dataSource.manager, SWEEP_SQL, []);
     const swept = rows.reduce((n, r) => n + (r as unknown as { holds: number }).holds, 0);
     if (swept) this.logger.warn(`Returned ${swept} expired credit holds`);
     this.metrics.holdsSwept.inc(swept);

@@ -42,3 +42,38 @@ export const KEY_USAGE_SQL = `WITH ${DAY_CTE}
        WHERE ct."keyId" = k.id AND ct.type = 'CONSUMPTION' AND ct."createdAt" >= day.start
          AND ct."createdAt" < day.start + interval '1 day') AS used
    FROM api_keys k WHERE k.id = $1`;
+
+/**
+ * The usual settlement as CTEs (`h`, `u`, `t`; `t.charged` is the amount consumed, no row when the
+ * hold does not cover the cost or is gone): $1 hold id, $2 cost, $3 description, $4 reference,
+ * $5 model id, $6 prompt tokens, $7 completion tokens, $8 API key id or null.
+ */
+export const SETTLE_CTES = `h AS (
+     DELETE FROM credit_holds WHERE id = $1 AND amount >= $2 RETURNING "userId", amount
+   ), u AS (
+     UPDATE users SET credits = credits + (h.amount - $2) FROM h WHERE users.id = h."userId"
+     RETURNING users.id
+   ), t AS (
+     INSERT INTO credit_transactions
+       ("userId", amount, type, description, reference, "modelId", "promptTokens", "completionTokens", "keyId")
+     SELECT u.id, -$2::int, 'CONSUMPTION', $3, $4, $5, $6, $7, $8::uuid FROM u
+     RETURNING -amount AS charged
+   )`;
+
+/** Placeholders SETTLE_CTES uses; a part run with it numbers its own from the next. */
+export const SETTLE_PARAMS = 8;
+
+/**
+ * Returns the credits of holds past their expiry, at most 1000 per run, one UPDATE per user;
+ * `SKIP LOCKED` lets every instance and worker run it at once. Rows: `{id, holds}` per user.
+ */
+export const SWEEP_SQL = `WITH expired AS (
+         SELECT id FROM credit_holds WHERE "expiresAt" < now()
+         ORDER BY "expiresAt" LIMIT 1000 FOR UPDATE SKIP LOCKED
+       ), swept AS (
+         DELETE FROM credit_holds h USING expired e WHERE h.id = e.id RETURNING h."userId", h.amount
+       ), totals AS (
+         SELECT "userId", SUM(amount)::int AS amount, COUNT(*)::int AS holds FROM swept GROUP BY "userId"
+       )
+       UPDATE users u SET credits = u.credits + t.amount FROM totals t WHERE u.id = t."userId"
+       RETURNING u.id, t.holds`;

@@ -15,8 +15,11 @@ export async function stopEmbeddedDatabase(): Promise<void> {
   await server?.stop();
 }
 
-/** The PostgreSQL URL to use: DATABASE_URL, or a started embedded server's `app` database. */
-async function resolveDatabaseUrl(db: AppConfig['db']): Promise<string> {
+/**
+ * The PostgreSQL URL to use: DATABASE_URL, or a started embedded server's `app` database (started
+ * once per process; with WEB_CONCURRENCY workers the primary starts it and hands its URL on).
+ */
+export async function resolveDatabaseUrl(db: AppConfig['db']): Promise<string> {
   if (db.url) return db.url;
   if (!embedded) {
     const started = Date.now();

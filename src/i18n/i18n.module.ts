@@ -1,24 +1,30 @@
-import { Module } from '@nestjs/common';
+import { Module, type Provider } from '@nestjs/common';
+import { APP_INTERCEPTOR } from '@nestjs/core';
 import { I18nJsonLoader, I18nModule } from 'nestjs-i18n';
 import { i18nDir } from './i18n-dir';
-import { RequestLocaleResolver } from './locale.resolver';
 import { MessagesController } from './messages.controller';
+
+const i18n = I18nModule.forRoot({
+  fallbackLanguage: 'en',
+  loader: I18nJsonLoader,
+  loaderOptions: { path: i18nDir(), watch: false },
+  disableMiddleware: true,
+  logging: false,
+});
+// nestjs-i18n also registers a global interceptor that resolves the language and opens an
+// I18nContext (AsyncLocalStorage) around every request. Nothing here reads that context: the
+// error presenter resolves the request's language itself (`resolveLocale`) when, and only when,
+// it translates a failure. So successful requests skip that work (issue 20 §3).
+i18n.providers = i18n.providers?.filter(
+  (p: Provider) => !(typeof p === 'object' && 'provide' in p && p.provide === APP_INTERCEPTOR),
+);
 
 /**
  * English and Chinese messages from `i18n/{en,zh}/*.json` (namespaces `API`, `errors`,
- * `validation`). The language of a request comes from `resolveLocale`.
+ * `validation`), translated with `I18nService.t` in the language `resolveLocale` picks.
  */
 @Module({
-  imports: [
-    I18nModule.forRoot({
-      fallbackLanguage: 'en',
-      loader: I18nJsonLoader,
-      loaderOptions: { path: i18nDir(), watch: false },
-      resolvers: [RequestLocaleResolver],
-      disableMiddleware: true,
-      logging: false,
-    }),
-  ],
+  imports: [i18n],
   controllers: [MessagesController],
 })
 export class AppI18nModule {}

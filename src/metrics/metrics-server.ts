@@ -1,3 +1,5 @@
+import cluster from 'node:cluster';
+import { randomUUID } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { AggregatorRegistry } from 'prom-client';
@@ -47,5 +49,61 @@ export function clusterScrape(): Scrape {
   return async () => ({
     contentType: aggregator.contentType,
     body: await aggregator.clusterMetrics(),
+  });
+}
+
+const REQUEST = 'app:metrics-request';
+const ANSWER = 'app:metrics-answer';
+
+interface MetricsAnswer {
+  type: typeof ANSWER;
+  id: string;
+  contentType?: string;
+  body?: string;
+  error?: string;
+}
+
+/**
+ * In the primary of node:cluster, before forking: answers the workers' `/metrics` requests with
+ * the aggregate of every worker (so `/metrics` on the API port, served by whichever worker the
+ * scrape reaches, is the whole service), and serves METRICS_PORT itself when set.
+ */
+export async function startClusterMetrics(ops: { metricsPort?: number; metricsToken?: string }) {
+  const scrape = clusterScrape();
+  cluster.on('message', (worker, message: { type?: string; id?: string }) => {
+    if (message?.type !== REQUEST || typeof message.id !== 'string') return;
+    const id = message.id;
+    scrape().then(
+      (r) => worker.send({ type: ANSWER, id, ...r } satisfies MetricsAnswer),
+      (err: Error) => worker.send({ type: ANSWER, id, error: err.message } satisfies MetricsAnswer),
+    );
+  });
+  if (ops.metricsPort !== undefined)
+    await startMetricsServer(ops.metricsPort, scrape, ops.metricsToken);
+}
+
+/** In a worker: the whole service's metrics, aggregated by the primary (startClusterMetrics). */
+export function scrapeThroughPrimary(
+  timeoutMs = 10_000,
+): Promise<{ contentType: string; body: string }> {
+  const id = randomUUID();
+  return new Promise((resolve, reject) => {
+    const done = () => {
+      clearTimeout(timer);
+      process.off('message', onMessage);
+    };
+    const onMessage = (m: MetricsAnswer) => {
+      if (m?.type !== ANSWER || m.id !== id) return;
+      done();
+      if (m.error !== undefined) reject(new Error(m.error));
+      else resolve({ contentType: m.contentType!, body: m.body! });
+    };
+    // One scrape's deadline, not a schedule.
+    const timer = setTimeout(() => {
+      done();
+      reject(new Error('The primary did not answer the metrics request'));
+    }, timeoutMs);
+    process.on('message', onMessage);
+    process.send!({ type: REQUEST, id });
   });
 }

@@ -10,6 +10,7 @@ import {
   Registry,
 } from 'prom-client';
 import { AppError } from '../common/errors/app-error';
+import { scrapeThroughPrimary } from './metrics-server';
 
 /** Seconds buckets of model calls: first tokens in under a second, long replies in minutes. */
 const AI_BUCKETS = [0.1, 0.25, 0.5, 1, 2, 5, 10, 20, 30, 60, 120, 300];
@@ -170,8 +171,12 @@ export class MetricsService {
     this.creditsGranted.inc({ type }, amount);
   }
 
-  /** Prometheus' text exposition of this process' registry. */
+  /**
+   * Prometheus' text exposition: this process' registry, or, in a worker of node:cluster, the
+   * whole service's (the primary aggregates every worker's registry).
+   */
   async scrape(): Promise<{ contentType: string; body: string }> {
+    if (cluster.isWorker) return scrapeThroughPrimary();
     return { contentType: this.registry.contentType, body: await this.registry.metrics() };
   }
 }

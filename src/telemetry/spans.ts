@@ -22,6 +22,16 @@ export function span<T>(name: string, fn: () => Promise<T>, attributes?: Attribu
   });
 }
 
+/** Method decorator: each call of the (async) method runs inside a span named `name`. */
+export function Traced(name: string): MethodDecorator {
+  return (_target, _key, descriptor: PropertyDescriptor) => {
+    const method = descriptor.value as (...args: unknown[]) => Promise<unknown>;
+    descriptor.value = function (this: unknown, ...args: unknown[]) {
+      return span(name, () => method.apply(this, args));
+    };
+  };
+}
+
 /** The active trace's ids for every log line (the pino mixin); empty when not traced. */
 export function traceLogFields(): { trace_id?: string; span_id?: string } {
   const ctx = trace.getSpan(context.active())?.spanContext();

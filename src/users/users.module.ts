@@ -7,6 +7,7 @@ import { Account } from './account.entity';
 import { PreferencesController } from './preferences/preferences.controller';
 import { PreferencesService } from './preferences/preferences.service';
 import { ProfileController } from './profile.controller';
+import { SessionCache } from './session-cache';
 import { User } from './user.entity';
 import { UsersController } from './users.controller';
 import { UsersService } from './users.service';
@@ -19,7 +20,7 @@ import { UsersService } from './users.service';
     CatalogueModule,
   ],
   controllers: [UsersController, ProfileController, PreferencesController],
-  providers: [UsersService, PreferencesService],
+  providers: [UsersService, PreferencesService, SessionCache],
   exports: [UsersService, PreferencesService],
 })
 export class UsersModule {}

@@ -1,8 +1,8 @@
-import { AuditService } from '../audit/audit.service';
 import { Injectable } from '@nestjs/common';
 import { ConfigService } from '@nestjs/config';
 import { InjectDataSource, InjectRepository } from '@nestjs/typeorm';
 import { DataSource, EntityManager, QueryFailedError, Repository } from 'typeorm';
+import { AuditService } from '../audit/audit.service';
 import { AppError, ErrorCode } from '../common/errors/app-error';
 import { decodeCursor, pageSize, toPage } from '../common/pagination/pagination';
 import type { AppConfig } from '../config/app.config';
@@ -10,6 +10,8 @@ import { CreditsService } from '../credits/credits.service';
 import { UploadsService } from '../uploads/uploads.service';
 import type { UpdateProfileDto, UpdateUserDto } from './dto/user.dto';
 import { Account } from './account.entity';
+import type { StoredPreferences } from './preferences/preferences.dto';
+import { SessionCache } from './session-cache';
 import { User, type Plan, type Role } from './user.entity';
 import { preparedQuery } from '../database/prepared';
 import type { Locale } from '../i18n/locale';
@@ -32,6 +34,8 @@ export interface NewUser {
 type SessionRow = Pick<User, 'id' | 'email' | 'name' | 'role' | 'tokenVersion'> & {
   /** The stored preference `locale`, null when unset. */
   locale: Locale | null;
+  /** The stored preferences, null when none yet. */
+  preferences: StoredPreferences | null;
 };
 
 const isUniqueViolation = (e: unknown) =>
@@ -46,6 +50,7 @@ export class UsersService {
     private readonly credits: CreditsService,
     private readonly config: ConfigService<AppConfig, true>,
     private readonly uploads: UploadsService,
+    private readonly sessions: SessionCache<SessionRow>,
     private readonly audit: AuditService,
   ) {}
 
@@ -94,6 +99,7 @@ export class UsersService {
     const admins = this.config.get('auth', { infer: true }).adminEmails;
     if (user.role === 'ADMIN' || !admins.includes(user.email)) return user;
     await this.users.update({ id: user.id }, { role: 'ADMIN' });
+    this.sessions.forget(user.id);
     return this.get(user.id);
   }
 
@@ -110,19 +116,23 @@ export class UsersService {
   }
 
   /**
-   * The session fields of user `id` (`{id, email, name, role, tokenVersion, locale}`), or null
-   * when the account is gone. Read on every authenticated request, so one indexed row and six
-   * columns, without entity hydration, as a prepared statement. `locale` is the preference panel's
-   * (issue 12 §3), read here so translated errors need no query of their own.
+   * The session fields of user `id` (`{id, email, name, role, tokenVersion, locale,
+   * preferences}`), or null when the account is gone. Read on every authenticated request, so one
+   * indexed row, without entity hydration, as a prepared statement. `locale` is the preference
+   * panel's (issue 12 §3) and `preferences` the whole panel, read here so translated errors and
+   * metered requests (model defaults, stream format) need no query of their own. Served from the
+   * SessionCache when it can be.
    */
   async findSessionUser(id: string): Promise<SessionRow | null> {
-    const [row] = await preparedQuery<SessionRow>(
-      this.users.manager.connection,
-      `SELECT id, email, name, role, "tokenVersion", preferences->>'locale' AS locale
-       FROM users WHERE id = $1`,
-      [id],
-    );
-    return row ?? null;
+    return this.sessions.read(id, async () => {
+      const [row] = await preparedQuery<SessionRow>(
+        this.users.manager.connection,
+        `SELECT id, email, name, role, "tokenVersion", preferences->>'locale' AS locale, preferences
+         FROM users WHERE id = $1`,
+        [id],
+      );
+      return row ?? null;
+    });
   }
 
   /**
@@ -136,6 +146,7 @@ export class UsersService {
       `UPDATE users SET "tokenVersion" = "tokenVersion" + 1, "updatedAt" = now() WHERE id = $1`,
       [id],
     );
+    this.sessions.forget(id);
     const user = await m.findOneBy(User, { id });
     if (!user) throw new AppError(ErrorCode.USER_NOT_FOUND, 'User not found');
     return user;
@@ -228,7 +239,7 @@ export class UsersService {
 
   /** Admin update; a `credits` change is one ADJUSTMENT entry in the same transaction. */
   async update(id: string, dto: UpdateUserDto): Promise<User> {
-    return this.dataSource.transaction(async (m) => {
+    const updated = await this.dataSource.transaction(async (m) => {
       const { credits, ...fields } = dto;
       const before = await this.lockExisting(m, id);
       if (Object.keys(fields).length) await m.update(User, { id }, fields);
@@ -253,11 +264,14 @@ export class UsersService {
       }
       return m.findOneByOrFail(User, { id });
     });
+    this.sessions.forget(id);
+    return updated;
   }
 
   /** Updates the session user's own name and avatar only (spec Authentication 11). */
   async updateProfile(id: string, dto: UpdateProfileDto): Promise<User> {
     if (Object.keys(dto).length) await this.users.update({ id }, dto);
+    this.sessions.forget(id);
     return this.get(id);
   }
 
@@ -276,6 +290,7 @@ export class UsersService {
       await m.delete(User, { id });
       return names;
     });
+    this.sessions.forget(id);
     await this.uploads.removeStored(filenames);
   }
 

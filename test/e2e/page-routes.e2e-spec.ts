@@ -124,8 +124,15 @@ describe('Page routes', () => {
   it('reads the role from the database, and treats a bad token as no session', async () => {
     const u = await newUser(t);
     await t.http.get('/en/admin').set(u.auth).expect(307);
+    // Changed behind the service's back: PostgreSQL notifies every process (the session cache
+    // drops the user) as the change commits, so the next request sees it (allow for delivery).
     await t.db.query(`UPDATE users SET role = 'ADMIN' WHERE id = $1`, [u.user.id]);
-    await t.http.get('/en/admin').set(u.auth).expect(200);
+    let status = 0;
+    for (let i = 0; i < 50 && status !== 200; i++) {
+      if (i) await new Promise((r) => setTimeout(r, 20));
+      status = (await t.http.get('/en/admin').set(u.auth)).status;
+    }
+    expect(status).toBe(200);
     const bad = { Cookie: 'session_token=not-a-token' };
     const res = await t.http.get('/en/dashboard').set(bad).expect(307);
     expect(res.headers.location).toBe('/en/auth/signin?callbackUrl=%2Fen%2Fdashboard');

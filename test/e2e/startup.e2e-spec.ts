@@ -82,6 +82,65 @@ describe('start-up', () => {
     });
   });
 
+  describe('with WEB_CONCURRENCY=2 (a primary and two workers)', () => {
+    const dir = `.data/pg-workers-${process.pid}`;
+    afterAll(() => rmSync(resolve(ROOT, dir), { recursive: true, force: true }));
+
+    /** Live processes whose parent is `pid` and whose command line runs src/main.ts. */
+    const workersOf = (pid: number): number[] =>
+      readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8')
+        .trim()
+        .split(/\s+/)
+        .filter(Boolean)
+        .map(Number)
+        .filter((c) => {
+          try {
+            return readFileSync(`/proc/${c}/cmdline`, 'utf8').includes('src/main.ts');
+          } catch {
+            return false;
+          }
+        });
+
+    it('prints one ready line, serves from both workers with one database, and drains on SIGTERM', async () => {
+      const port = await freePort();
+      const base = `http://127.0.0.1:${port}`;
+      const app = spawnApp({
+        WEB_CONCURRENCY: '2',
+        DATABASE_URL: undefined,
+        AUTH_SECRET: undefined,
+        PORT: String(port),
+        EMBEDDED_PG_DIR: dir,
+        EMBEDDED_PG_PORT: String(await freePort()),
+      });
+      // The first worker answers before the second is up; the ready line comes once both are.
+      while (!/API listening/.test(app.output()) && app.child.exitCode === null) {
+        await new Promise((r) => setTimeout(r, 100));
+      }
+      await waitForStatus(app, `${base}/health/ready`, 200);
+      const workers = workersOf(app.child.pid!);
+      expect(workers).toHaveLength(2);
+      expect(app.output().match(/API listening/g)).toHaveLength(1);
+      expect(app.output()).toMatch(/API listening on port \d+ .* with 2 workers/);
+
+      // A session made on one worker is honoured by the other: round-robin spreads these
+      // requests over both, and all of them see the same user in the same database.
+      const signup = await call(base, 'POST', '/api/auth/signup', {
+        body: { email: 'workers@example.com', password: 'password123' },
+      });
+      expect(signup.status).toBe(201);
+      const headers = { authorization: `Bearer ${signup.json.accessToken}` };
+      const answers = await Promise.all(
+        Array.from({ length: 8 }, () => call(base, 'GET', '/api/auth/session', { headers })),
+      );
+      expect(answers.map((a) => a.status)).toEqual(Array(8).fill(200));
+
+      app.child.kill('SIGTERM');
+      expect(await app.exited).toBe(0);
+      expect(existsSync(resolve(ROOT, dir, 'postmaster.pid'))).toBe(false);
+      for (const pid of workers) expect(existsSync(`/proc/${pid}`)).toBe(false);
+    });
+  });
+
   describe('as root, in a folder the postgres OS user cannot enter', () => {
     const root = process.getuid?.() === 0;
     let closed: string;

@@ -18,6 +18,8 @@ export function spawnApp(env: Record<string, string | undefined>): SpawnedApp {
     ...process.env,
     NODE_ENV: 'development',
     LOG_LEVEL: 'warn',
+    // One process unless the run asks for workers (`npm run test:cluster` runs again with 2).
+    WEB_CONCURRENCY: process.env.WEB_CONCURRENCY ?? '1',
     ...env,
   };
   for (const [k, v] of Object.entries(childEnv)) if (v === undefined) delete childEnv[k];

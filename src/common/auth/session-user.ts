@@ -1,4 +1,5 @@
 import type { Locale } from '../../i18n/locale';
+import type { StoredPreferences } from '../../users/preferences/preferences.dto';
 import type { Role } from '../../users/user.entity';
 import type { ApiScope } from './api-scopes';
 
@@ -12,6 +13,11 @@ export interface SessionUser {
   exp?: number;
   /** The language stored in the user's preferences; used when a request names none. */
   locale?: Locale;
+  /**
+   * The stored preferences (null: none yet), read with the session in the same statement, so
+   * metered requests need no query of their own for them. Absent for API-key callers.
+   */
+  preferences?: StoredPreferences | null;
   /** Set when the caller authenticated with a personal API key instead of a session. */
   apiKey?: { id: string; scopes: ApiScope[] };
 }

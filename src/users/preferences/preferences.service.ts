@@ -6,6 +6,7 @@ import { checkParameters } from '../../ai/model-parameters';
 import { AppError, ErrorCode } from '../../common/errors/app-error';
 import { ValidationFailedError } from '../../common/validation/validation.pipe';
 import { preparedQuery } from '../../database/prepared';
+import { SessionCache } from '../session-cache';
 import {
   mapPreferences,
   type PreferencesDto,
@@ -24,6 +25,7 @@ export class PreferencesService {
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,
     private readonly catalogue: ModelCatalogue,
+    private readonly sessions: SessionCache<object>,
   ) {}
 
   /** What user `userId` stored (null: nothing yet). One indexed row, one column. */
@@ -75,6 +77,7 @@ export class PreferencesService {
       userId,
       JSON.stringify(stored),
     ]);
+    this.sessions.forget(userId);
     return mapPreferences(stored);
   }
 }

@@ -1,0 +1,86 @@
+import { randomBytes } from 'node:crypto';
+import { moved, parseMetrics, sample, type Samples } from '../support/metrics';
+import { freePort, spawnApp, type SpawnedApp, waitForStatus } from '../support/spawn-app';
+import { adminQuery, databaseUrl, templateDb, TEST_DB_PREFIX } from '../support/test-db';
+import { call } from './support/http';
+import { SERVICE_SECRET } from './support/service';
+
+const TOKEN = 'worker-metrics-token-0123';
+
+/**
+ * Issue 19 §1 with the performance issue's workers: `/metrics` answers the sum over every worker
+ * whichever worker the scrape reaches (the primary aggregates), and METRICS_PORT is served by the
+ * primary. Child processes with WEB_CONCURRENCY=2 on a database of the test server.
+ */
+describe('metrics across WEB_CONCURRENCY workers', () => {
+  let dbName: string;
+  const apps: SpawnedApp[] = [];
+
+  beforeAll(async () => {
+    dbName = `${TEST_DB_PREFIX}${randomBytes(6).toString('hex')}`;
+    await adminQuery(`CREATE DATABASE "${dbName}" TEMPLATE "${templateDb()}"`);
+  });
+  afterAll(async () => {
+    for (const app of apps)
+      if (app.child.exitCode === null) {
+        app.child.kill('SIGKILL');
+        await app.exited;
+      }
+    await adminQuery(`DROP DATABASE IF EXISTS "${dbName}" WITH (FORCE)`);
+  });
+
+  async function start(env: Record<string, string>) {
+    const port = await freePort();
+    const app = spawnApp({
+      DATABASE_URL: databaseUrl(dbName),
+      DB_MIGRATIONS_RUN: 'false',
+      PORT: String(port),
+      AUTH_SECRET: SERVICE_SECRET,
+      WEB_CONCURRENCY: '2',
+      ...env,
+    });
+    apps.push(app);
+    const base = `http://127.0.0.1:${port}`;
+    await waitForStatus(app, `${base}/health/ready`, 200, 90_000);
+    return { app, base };
+  }
+
+  it('sums both workers on /metrics of the API port, whichever answers; exits 0 on SIGTERM', async () => {
+    const { app, base } = await start({ METRICS_TOKEN: TOKEN });
+    const scrape = async (): Promise<Samples> => {
+      const res = await call(base, 'GET', '/metrics', {
+        headers: { authorization: `Bearer ${TOKEN}` },
+      });
+      expect(res.status).toBe(200);
+      return parseMetrics(res.text);
+    };
+    const route = { method: 'GET', route: '/api/ai/models', status_class: '2xx' };
+    const before = await scrape();
+    // One connection each: the primary hands connections to the workers in turn.
+    for (let i = 0; i < 10; i++)
+      expect((await call(base, 'GET', '/api/ai/models')).status).toBe(200);
+    // Two scrapes, so both workers answer one: each sees all ten requests.
+    const first = await scrape();
+    const second = await scrape();
+    expect(moved(before, first, 'http_request_duration_seconds_count', route)).toBe(10);
+    expect(moved(before, second, 'http_request_duration_seconds_count', route)).toBe(10);
+    // A database gauge is one worker's reading, not the sum.
+    expect(sample(second, 'credit_holds_open')).toBe(0);
+    expect(sample(second, 'ledger_invariant_violations')).toBe(0);
+
+    app.child.kill('SIGTERM');
+    expect(await app.exited).toBe(0);
+  });
+
+  it('serves METRICS_PORT from the primary, the sum of both workers', async () => {
+    const metricsPort = await freePort();
+    const { base } = await start({ METRICS_PORT: String(metricsPort) });
+    expect((await call(base, 'GET', '/metrics')).status).toBe(404);
+    const scrape = async () =>
+      parseMetrics(await (await fetch(`http://127.0.0.1:${metricsPort}/metrics`)).text());
+    const route = { method: 'GET', route: '/api/ai/models', status_class: '2xx' };
+    const before = await scrape();
+    for (let i = 0; i < 6; i++) await call(base, 'GET', '/api/ai/models');
+    expect(moved(before, await scrape(), 'http_request_duration_seconds_count', route)).toBe(6);
+  });
+});
