@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { ConfigService } from '@nestjs/config';
 import { randomUUID } from 'node:crypto';
+import { StartupError } from '../common/errors/startup-error';
 import type { AppConfig } from '../config/app.config';
 import { CreditHoldsService } from '../credits/credit-holds.service';
 import { cost, estimateTokens } from '../credits/pricing';
@@ -34,9 +35,16 @@ export class EmbeddingsService {
     config: ConfigService<AppConfig, true>,
   ) {
     const search = config.get('search', { infer: true });
-    this.model = search.embeddingsModel
+    const model = search.embeddingsModel
       ? catalogue.embeddingModel(search.embeddingsModel)
       : undefined;
+    if (search.embeddingsModel && !model) {
+      throw new StartupError(
+        `EMBEDDINGS_MODEL=${search.embeddingsModel} is not an embedding model of the catalogue (kind "embedding")`,
+      );
+    }
+    // A model whose provider has no API key leaves semantic search off, like a chat model.
+    this.model = model?.available ? model : undefined;
     this.dimensions = search.dimensions;
     const ai = config.get('ai', { infer: true });
     this.retry = { attempts: ai.retryAttempts, baseDelayMs: ai.retryBaseDelayMs };

@@ -152,10 +152,9 @@ export class ModelCatalogue {
     );
   }
 
-  /** The `embedding` model `id` when its provider has a key; undefined otherwise. */
+  /** The `embedding` model `id` (see `available`), or undefined when there is none. */
   embeddingModel(id: string): ModelDescriptor | undefined {
-    const model = this.embeddings.get(id);
-    return model?.available ? model : undefined;
+    return this.embeddings.get(id);
   }
 
   list(): ModelDescriptor[] {

@@ -234,6 +234,19 @@ describe('Chat search (issue 15)', () => {
     expect(hits[0]).toMatchObject({ message: { role: 'USER' }, snippet: 'my automobile' });
   });
 
+  it('backfills messages saved before indexing existed (search:reindex)', async () => {
+    const u = await newUser(t, { credits: 100 });
+    const chat = await newChat(t, u, { messages: ['old message one', 'old message two'] });
+    expect(await indexer.backfill()).toBeGreaterThanOrEqual(1);
+    await until(async () => {
+      const [row] = await t.db.query(
+        'SELECT count(*)::int AS n FROM message_vectors WHERE "chatId" = $1',
+        [chat.id],
+      );
+      return row.n === 2;
+    });
+  });
+
   it('refuses bad queries and cursors', async () => {
     const u = await newUser(t);
     for (const q of ['', 'x'.repeat(501)]) {
@@ -300,5 +313,47 @@ describe('Chat search without an embeddings model', () => {
       .set(u.auth)
       .send({ modelId: 'text-embedding-3-small', messages: [{ role: 'user', content: 'hi' }] })
       .expect(400);
+  });
+});
+
+describe('Chat search with Gemini embeddings (default catalogue)', () => {
+  let t: TestApp;
+  let p: Providers;
+
+  beforeAll(async () => {
+    p = await startProviders();
+    t = await createTestApp({ ...p.env, EMBEDDINGS_MODEL: 'gemini-embedding-001' });
+  });
+  afterAll(async () => {
+    await t.close();
+    await p.stop();
+  });
+
+  it('embeds through @google/genai (batchEmbedContents) and finds 汽车 by meaning', async () => {
+    const u = await newUser(t, { credits: 100 });
+    const chat = await newChat(t, u, {
+      messages: ['I parked the automobile', 'Bananas are yellow'],
+    });
+    expect(await t.app.get(SearchIndexer).indexChat(chat.id)).toBe(2);
+    const [batch] = p.gemini.requests;
+    expect(batch.path).toBe('/v1/models/gemini-embedding-001:batchEmbedContents');
+    expect(batch.body.requests).toHaveLength(2);
+    expect(batch.body.requests[0]).toMatchObject({
+      taskType: 'RETRIEVAL_DOCUMENT',
+      outputDimensionality: 256,
+    });
+    const res = await t.http
+      .get('/api/search')
+      .query({ q: '汽车', mode: 'semantic' })
+      .set(u.auth)
+      .expect(200);
+    expect((res.body.data as Hit[]).map((h) => h.snippet)).toEqual(['I parked the automobile']);
+    expect(p.gemini.requests.at(-1)?.body.requests[0].taskType).toBe('RETRIEVAL_QUERY');
+  });
+
+  it('refuses to start with an EMBEDDINGS_MODEL that is not an embedding model', async () => {
+    await expect(createTestApp({ ...p.env, EMBEDDINGS_MODEL: 'gpt-4o-mini' })).rejects.toThrow(
+      /EMBEDDINGS_MODEL=gpt-4o-mini is not an embedding model/,
+    );
   });
 });
