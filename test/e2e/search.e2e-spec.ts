@@ -253,6 +253,8 @@ describe('Chat search (issue 15)', () => {
       await t.http.get('/api/search').query({ q }).set(u.auth).expect(400);
     }
     await t.http.get('/api/search').query({ q: 'a', mode: 'fuzzy' }).set(u.auth).expect(400);
+    await t.http.get('/api/search').query({ q: 'a\u0000b' }).set(u.auth).expect(400);
+    await t.http.get('/api/search?q=%ED%A0%80%F0').set(u.auth).expect(200);
     await t.http.get('/api/search').query({ q: 'a', cursor: 'nope' }).set(u.auth).expect(400);
     await t.http.get('/api/search').query({ q: 'a' }).expect(401);
   });
