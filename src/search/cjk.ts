@@ -1,8 +1,8 @@
 /**
  * CJK text has no spaces between words, so the search splits runs of these characters into
- * overlapping bigrams (我们的数据库 → 我们 们的 的数 数据 据库). The same ranges are used by the SQL
- * functions of migration Search (escaped for PostgreSQL's regular expressions) and by the snippet
- * code, so document and query are cut alike.
+ * overlapping bigrams (我们的数据库 → 我们 们的 的数 数据 据库). The SQL functions of migration Search
+ * cut stored messages and queries with the same ranges (frozen there); the snippet code finds
+ * the query's bigrams in a message with this expression.
  */
 const RANGES: [number, number][] = [
   [0x3040, 0x30ff], // Hiragana, Katakana
@@ -14,10 +14,7 @@ const RANGES: [number, number][] = [
 
 const hex = (n: number) => n.toString(16).padStart(4, '0');
 
-/** A regular-expression class of the ranges for PostgreSQL (`[\u3040-\u30ff…]`). */
-export const CJK_CLASS_SQL = `[${RANGES.map(([a, b]) => `\\u${hex(a)}-\\u${hex(b)}`).join('')}]`;
-
-/** The same class for JavaScript, global: runs of CJK characters. */
+/** Runs of CJK characters (global). */
 export const CJK_RUNS = new RegExp(
   `[${RANGES.map(([a, b]) => `\\u${hex(a)}-\\u${hex(b)}`).join('')}]+`,
   'gu',
