@@ -32,11 +32,11 @@ describe('Chat search without an embeddings model', () => {
     expect(none.body).toEqual({ success: true, data: [], nextCursor: null });
   });
 
-  it('keeps embedding models out of the chat catalogue', async () => {
+  it('keeps embedding models out of the chat catalogue (/api/ai/models, generate)', async () => {
     const res = await t.http.get('/api/ai/models').expect(200);
     const ids = (res.body.models as { id: string }[]).map((m) => m.id);
     expect(ids).toContain('gpt-4o-mini');
-    expect(ids).not.toContain('text-embedding-3-small');
+    expect(ids.filter((id) => /embedding/.test(id))).toEqual([]);
     const u = await newUser(t);
     await t.http
       .post('/api/ai/generate')
@@ -81,6 +81,19 @@ describe('Chat search with Gemini embeddings (default catalogue)', () => {
       'I parked the automobile',
     ]);
     expect(p.gemini.requests.at(-1)?.body.requests[0].taskType).toBe('RETRIEVAL_QUERY');
+  });
+
+  it('keeps embedding models out of /v1/models, with the providers keyed', async () => {
+    const u = await newUser(t);
+    const { key } = (await t.http.post('/api/keys').set(u.auth).send({ name: 'k' }).expect(201))
+      .body as { key: string };
+    const v1 = await t.http
+      .get('/v1/models')
+      .set({ Authorization: `Bearer ${key}` })
+      .expect(200);
+    const v1Ids = (v1.body.data as { id: string }[]).map((m) => m.id);
+    expect(v1Ids).toContain('gpt-4o-mini');
+    expect(v1Ids.filter((id) => /embedding/.test(id))).toEqual([]);
   });
 
   it('refuses to start with an EMBEDDINGS_MODEL that is not an embedding model', async () => {
