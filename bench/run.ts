@@ -15,6 +15,7 @@ import { openStreamsScenario, streamScenario } from './lib/scenarios-streams';
 import { uploadScenario } from './lib/scenario-upload';
 import { gatewayScenario } from './lib/scenario-gateway';
 import { longChatsScenario } from './lib/scenario-long-chats';
+import { searchScenario } from './lib/scenario-search';
 import { type BenchEnv, PROFILE_DIR, ROOT, SERVICE_ENTRY, setup } from './lib/setup';
 import { round } from './lib/stats';
 import { check, type ScenarioResult } from './lib/types';
@@ -110,6 +111,7 @@ async function main(): Promise<void> {
   await run(6, () => uploadScenario(e, streams));
   await run(7, () => gatewayScenario(e, http));
   await run(8, () => longChatsScenario(e, http));
+  await run(9, () => searchScenario(e));
 
   const ledger = await checkLedger(e.db);
   const meta = {

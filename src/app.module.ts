@@ -28,6 +28,7 @@ import { JobsModule } from './jobs/jobs.module';
 import { AppI18nModule } from './i18n/i18n.module';
 import { PagesModule } from './pages/pages.module';
 import { ReferralsModule } from './referrals/referrals.module';
+import { SearchModule } from './search/search.module';
 import { SharesModule } from './shares/shares.module';
 import { TagsModule } from './tags/tags.module';
 import { TasksModule } from './tasks/tasks.module';
@@ -104,6 +105,7 @@ export class AppModule {
         AiModule,
         GatewayModule,
         TasksModule,
+        SearchModule,
         BillingModule,
         WebhooksModule,
         ReferralsModule,
