@@ -50,7 +50,7 @@ const streams = {
   uploadBytes: num('BENCH_UPLOAD_MB', 200) * 1024 * 1024,
 };
 const only = new Set(
-  (process.env.BENCH_SCENARIOS ?? '1,2,3,4,5,6,7,8')
+  (process.env.BENCH_SCENARIOS ?? '1,2,3,4,5,6,7,8,9')
     .split(',')
     .map((s) => Number(s.trim()))
     .filter(Boolean),
