@@ -15,6 +15,7 @@ import { openStreamsScenario, streamScenario } from './lib/scenarios-streams';
 import { uploadScenario } from './lib/scenario-upload';
 import { gatewayScenario } from './lib/scenario-gateway';
 import { longChatsScenario } from './lib/scenario-long-chats';
+import { searchScenario } from './lib/scenario-search';
 import { type BenchEnv, PROFILE_DIR, ROOT, SERVICE_ENTRY, setup } from './lib/setup';
 import { round } from './lib/stats';
 import { check, type ScenarioResult } from './lib/types';
@@ -49,7 +50,7 @@ const streams = {
   uploadBytes: num('BENCH_UPLOAD_MB', 200) * 1024 * 1024,
 };
 const only = new Set(
-  (process.env.BENCH_SCENARIOS ?? '1,2,3,4,5,6,7,8')
+  (process.env.BENCH_SCENARIOS ?? '1,2,3,4,5,6,7,8,9')
     .split(',')
     .map((s) => Number(s.trim()))
     .filter(Boolean),
@@ -110,6 +111,7 @@ async function main(): Promise<void> {
   await run(6, () => uploadScenario(e, streams));
   await run(7, () => gatewayScenario(e, http));
   await run(8, () => longChatsScenario(e, http));
+  await run(9, () => searchScenario(e));
 
   const ledger = await checkLedger(e.db);
   const meta = {

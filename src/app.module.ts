@@ -33,6 +33,7 @@ import { MetricsModule } from './metrics/metrics.module';
 import { AppI18nModule } from './i18n/i18n.module';
 import { PagesModule } from './pages/pages.module';
 import { ReferralsModule } from './referrals/referrals.module';
+import { SearchModule } from './search/search.module';
 import { SharesModule } from './shares/shares.module';
 import { TagsModule } from './tags/tags.module';
 import { TasksModule } from './tasks/tasks.module';
@@ -115,6 +116,7 @@ export class AppModule {
         AiModule,
         GatewayModule,
         TasksModule,
+        SearchModule,
         BillingModule,
         WebhooksModule,
         ReferralsModule,

@@ -5,6 +5,7 @@ import { CreditsModule } from '../credits/credits.module';
 import { AiController } from './ai.controller';
 import { AiRunner } from './ai-runner.service';
 import { AiService } from './ai.service';
+import { EmbeddingsService } from './embeddings.service';
 import { EstimateController } from './estimate.controller';
 import { CatalogueModule } from './catalogue.module';
 import { ProviderStrategy } from './provider-strategy.service';
@@ -19,12 +20,14 @@ import { OpenAiProvider } from './providers/openai.provider';
   providers: [
     AiService,
     AiRunner,
+    EmbeddingsService,
     ProviderStrategy,
     OpenAiProvider,
     AnthropicProvider,
     GoogleProvider,
   ],
-  // AiService: the /v1 gateway; AiRunner: metered generations outside a request (scheduled tasks).
-  exports: [AiService, AiRunner],
+  // AiService: the /v1 gateway; AiRunner: metered generations outside a request (scheduled tasks);
+  // EmbeddingsService: chat search.
+  exports: [AiService, AiRunner, EmbeddingsService],
 })
 export class AiModule {}

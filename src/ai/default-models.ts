@@ -198,4 +198,26 @@ export const DEFAULT_MODELS: ModelEntry[] = [
     capabilities: ['vision', 'tools', 'reasoning'],
     reasoningBudget: 2048,
   },
+  // Embedding models (kind `embedding`, chat search: EMBEDDINGS_MODEL). Never listed for chat;
+  // costPerToken is the input price per token (USD per thousand tokens / 1000).
+  {
+    id: 'text-embedding-3-small',
+    name: 'OpenAI text-embedding-3-small',
+    providerId: 'openai',
+    kind: 'embedding',
+    maxTokens: 8191,
+    costPerToken: '0.00000002',
+    description: "OpenAI's inexpensive embedding model (chat search)",
+    inputPrice: 0.00002,
+  },
+  {
+    id: 'gemini-embedding-001',
+    name: 'Gemini Embedding',
+    providerId: 'google',
+    kind: 'embedding',
+    maxTokens: 2048,
+    costPerToken: '0.00000015',
+    description: "Google's embedding model (chat search)",
+    inputPrice: 0.00015,
+  },
 ];

@@ -18,11 +18,16 @@ describe('model catalogue', () => {
     }
   });
 
-  it('marks every default model with its capabilities, and every reasoning one with a budget', () => {
-    for (const m of DEFAULT_MODELS) {
+  it('marks every default chat model with its capabilities, and every reasoning one with a budget', () => {
+    for (const m of DEFAULT_MODELS.filter((d) => d.kind !== 'embedding')) {
       expect(m.capabilities?.length).toBeGreaterThan(0);
       expect(m.capabilities?.includes('reasoning')).toBe(m.reasoningBudget !== undefined);
     }
+  });
+
+  it('ships an embedding model for each provider with an embeddings API (chat search)', () => {
+    const embedding = DEFAULT_MODELS.filter((m) => m.kind === 'embedding');
+    expect(embedding.map((m) => m.providerId).sort()).toEqual(['google', 'openai']);
   });
 
   it('accepts numbers for costPerToken and keeps them exact as strings', () => {
@@ -37,6 +42,12 @@ describe('model catalogue', () => {
     ['an unknown provider', [entry({ providerId: 'acme' })], /providerId/],
     ['an unknown field', [entry({ secret: 1 })], /secret/],
     ['an empty list', [], /non-empty/],
+    ['an unknown kind', [entry({ kind: 'rerank' })], /kind/],
+    [
+      'an embedding model of a provider without embeddings',
+      [entry({ providerId: 'anthropic', kind: 'embedding' })],
+      /kind: anthropic has no embeddings API/,
+    ],
     ['an unknown capability', [entry({ capabilities: ['telepathy'] })], /capabilities/],
     [
       'a reasoning model without a budget',

@@ -26,6 +26,11 @@ export type ProviderId = (typeof PROVIDER_IDS)[number];
 /** What a model can do beyond text in, text out. More kinds (e.g. embeddings) may follow. */
 export const CAPABILITIES = ['vision', 'tools', 'reasoning'] as const;
 export type Capability = (typeof CAPABILITIES)[number];
+/** `chat` (the default) answers messages; `embedding` turns text into vectors (chat search). */
+export const MODEL_KINDS = ['chat', 'embedding'] as const;
+export type ModelKind = (typeof MODEL_KINDS)[number];
+/** Providers whose adapter can embed (Anthropic has no embeddings API). */
+export const EMBEDDING_PROVIDERS: readonly ProviderId[] = ['openai', 'google'];
 /** Anthropic's smallest thinking budget (`budget_tokens` ≥ 1024). */
 export const MIN_REASONING_BUDGET = 1024;
 
@@ -56,6 +61,11 @@ export class ModelEntry {
    * thinkingBudget) and held as completion tokens. Required with `reasoning`, at least 1024.
    */
   @IsOptional() @IsInt() @Min(MIN_REASONING_BUDGET) reasoningBudget?: number;
+  /**
+   * `embedding` models are never offered for chat (`/api/ai/models`, `/v1/models`, admission);
+   * they serve EMBEDDINGS_MODEL only, priced by `costPerToken` on input tokens. Default `chat`.
+   */
+  @IsOptional() @IsIn(MODEL_KINDS) kind?: ModelKind;
 }
 
 /** Spec "Model descriptor", extended form, as `GET /api/ai/models` returns it. */
@@ -89,6 +99,8 @@ export function validateCatalogue(raw: unknown, source: string): ModelEntry[] {
     }
     if (entry.capabilities?.includes('reasoning') && entry.reasoningBudget === undefined)
       problems.push(`[${i}] reasoningBudget: required for a reasoning model`);
+    if (entry.kind === 'embedding' && !EMBEDDING_PROVIDERS.includes(entry.providerId))
+      problems.push(`[${i}] kind: ${entry.providerId} has no embeddings API`);
     if (typeof entry.costPerToken === 'string' && /^[\d.e-]+$/i.test(entry.costPerToken)) {
       if (!new Decimal(entry.costPerToken).gt(0)) problems.push(`[${i}] costPerToken: must be > 0`);
     }
@@ -104,11 +116,15 @@ export function validateCatalogue(raw: unknown, source: string): ModelEntry[] {
   return entries;
 }
 
-/** The models users may pick; a model is available when its provider's API key is set. */
+/**
+ * The models users may pick; a model is available when its provider's API key is set.
+ * `embedding` models are kept apart: `list`, `find` and `require` know chat models only.
+ */
 @Injectable()
 export class ModelCatalogue {
   private readonly models: ModelDescriptor[];
   private readonly byId: Map<string, ModelDescriptor>;
+  private readonly embeddings: Map<string, ModelDescriptor>;
 
   constructor(config: ConfigService<AppConfig, true>) {
     const file = config.get('ai', { infer: true }).modelsFile;
@@ -120,13 +136,25 @@ export class ModelCatalogue {
       anthropic: !!config.get('anthropic', { infer: true }).apiKey,
       google: !!config.get('gemini', { infer: true }).apiKey,
     };
-    this.models = entries.map((m) => ({
-      ...m,
-      available: keyed[m.providerId],
-      capabilities: m.capabilities ?? [],
-      parameters: parameterRules(m.providerId, reasoningBudget(m) > 0),
+    const all = entries.map(({ kind, ...m }) => ({
+      kind: kind ?? 'chat',
+      model: {
+        ...m,
+        available: keyed[m.providerId],
+        capabilities: m.capabilities ?? [],
+        parameters: parameterRules(m.providerId, reasoningBudget(m) > 0),
+      },
     }));
+    this.models = all.filter((e) => e.kind === 'chat').map((e) => e.model);
     this.byId = new Map(this.models.map((m) => [m.id, m]));
+    this.embeddings = new Map(
+      all.filter((e) => e.kind === 'embedding').map((e) => [e.model.id, e.model]),
+    );
+  }
+
+  /** The `embedding` model `id` (see `available`), or undefined when there is none. */
+  embeddingModel(id: string): ModelDescriptor | undefined {
+    return this.embeddings.get(id);
   }
 
   list(): ModelDescriptor[] {

@@ -36,17 +36,30 @@ export interface ChatPage {
   nextCursor: string | null;
 }
 
+/** Called after messages of a chat were saved; must not block (e.g. search queues indexing). */
+export type MessagesSavedListener = (chatId: string) => void;
+
 const chatNotFound = () => new AppError(ErrorCode.NOT_FOUND, 'Chat not found');
 
 /** Chats and their messages (spec "Chats"); every access goes through `requireChatAccess`. */
 @Injectable()
 export class ChatsService {
+  private readonly savedListeners: MessagesSavedListener[] = [];
+
   constructor(
     @InjectRepository(Chat) private readonly chats: Repository<Chat>,
     @InjectRepository(Message) private readonly messages: Repository<Message>,
     private readonly teams: TeamsService,
     private readonly catalogue: ModelCatalogue,
   ) {}
+
+  /**
+   * Registers a listener called after each saved exchange (search indexing, issue
+   * 15). `chats` stays unaware of its listeners' modules; a listener must return at once.
+   */
+  onMessagesSaved(listener: MessagesSavedListener): void {
+    this.savedListeners.push(listener);
+  }
 
   /**
    * The one object-level access check. The owner may do anything; a member of the team the
@@ -267,10 +280,18 @@ export class ChatsService {
     return saveExchangePart(user.id, input, DEFAULT_CHAT_TITLE, first);
   }
 
-  /** The chat id a saved exchange returned; NOT_FOUND when the chat was deleted meanwhile. */
+  /**
+   * The chat id a saved exchange returned, after telling the listeners (search indexing) that
+   * its messages were saved; NOT_FOUND when the chat was deleted meanwhile.
+   */
   savedChatId(chatId: string | null): string {
     if (!chatId) throw chatNotFound(); // deleted while the reply was being generated
+    this.notifySaved(chatId);
     return chatId;
+  }
+
+  private notifySaved(chatId: string): void {
+    for (const listener of this.savedListeners) listener(chatId);
   }
 
   /** One keyset page of chats matching `where` (SQL on `c`), newest `updatedAt` first. */

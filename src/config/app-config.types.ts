@@ -114,6 +114,15 @@ export interface AppConfig {
     /** Connections of pg-boss's own pool (default 4). */
     poolSize: number;
   };
+  /** Chat search (issue 15, docs/search.md). */
+  search: {
+    /** EMBEDDINGS_MODEL: catalogue id of an `embedding` model; unset: semantic search is off. */
+    embeddingsModel?: string;
+    /** EMBEDDINGS_DIMENSIONS: vector length asked of the provider (default 256). */
+    dimensions: number;
+    /** SEARCH_INDEX_DELAY_SECONDS: messages saved within this window are embedded as one job (default 5). */
+    indexDelaySeconds: number;
+  };
   tasks: {
     /** How often each instance looks for due scheduled tasks (ms, default 15000). */
     tickMs: number;

@@ -114,6 +114,11 @@ export function buildConfig(raw: Record<string, string | undefined>): AppConfig 
       superviseIntervalSeconds: env.JOBS_SUPERVISE_INTERVAL_SECONDS ?? 60,
       poolSize: env.JOBS_POOL_SIZE ?? 4,
     },
+    search: {
+      embeddingsModel: env.EMBEDDINGS_MODEL,
+      dimensions: env.EMBEDDINGS_DIMENSIONS ?? 256,
+      indexDelaySeconds: env.SEARCH_INDEX_DELAY_SECONDS ?? 5,
+    },
     tasks: {
       tickMs: env.TASKS_TICK_MS ?? 15_000,
       cancelPollMs: env.TASKS_CANCEL_POLL_MS ?? 1000,

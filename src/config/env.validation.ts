@@ -170,6 +170,9 @@ export class EnvironmentVariables {
   @IsOptional() @Transform(toInt) @IsInt() @Min(1) JOBS_SUPERVISE_INTERVAL_SECONDS?: number;
   @IsOptional() @Transform(toInt) @IsInt() @Min(1) @Max(50) JOBS_POOL_SIZE?: number;
   @IsOptional() @Transform(toInt) @IsInt() @Min(100) TASKS_TICK_MS?: number;
+  @IsOptional() @Transform(emptyToUndefined) @IsString() @MaxLength(200) EMBEDDINGS_MODEL?: string;
+  @IsOptional() @Transform(toInt) @IsInt() @Min(8) @Max(3072) EMBEDDINGS_DIMENSIONS?: number;
+  @IsOptional() @Transform(toInt) @IsInt() @Min(1) @Max(3600) SEARCH_INDEX_DELAY_SECONDS?: number;
   @IsOptional() @Transform(toInt) @IsInt() @Min(50) TASKS_CANCEL_POLL_MS?: number;
   @IsOptional() @Transform(toInt) @IsInt() @Min(10) TASKS_RUN_HEARTBEAT_SECONDS?: number;
 

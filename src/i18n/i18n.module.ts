@@ -2,12 +2,16 @@ import { Module, type Provider } from '@nestjs/common';
 import { APP_INTERCEPTOR } from '@nestjs/core';
 import { I18nJsonLoader, I18nModule } from 'nestjs-i18n';
 import { i18nDir } from './i18n-dir';
+import { RequestLocaleResolver } from './locale.resolver';
 import { MessagesController } from './messages.controller';
 
 const i18n = I18nModule.forRoot({
   fallbackLanguage: 'en',
   loader: I18nJsonLoader,
   loaderOptions: { path: i18nDir(), watch: false },
+  // The same rules as every translated message; for code that asks nestjs-i18n for a request's
+  // language (and without a resolver the library logs a notice at start-up).
+  resolvers: [RequestLocaleResolver],
   disableMiddleware: true,
   logging: false,
 });

@@ -6,6 +6,7 @@ import {
   type WireReply,
   WireTestServer,
 } from './wire-server';
+import { hashedEmbedding } from './embeddings';
 
 export interface GeminiReply extends WireReply {
   /** `usageMetadata` of the reply / last chunk (default 10 prompt + 20 candidates tokens). */
@@ -14,11 +15,13 @@ export interface GeminiReply extends WireReply {
   retryDelay?: string;
 }
 
-const ROUTE = /^\/v1(?:beta)?\/models\/([^:/?]+):(generateContent|streamGenerateContent)(\?.*)?$/;
+const ROUTE =
+  /^\/v1(?:beta)?\/models\/([^:/?]+):(generateContent|streamGenerateContent|batchEmbedContents)(\?.*)?$/;
 
 /**
  * A local server speaking the Gemini API wire protocol for the real `@google/genai` SDK
- * (base URL without the version): `POST /v1/models/{model}:generateContent` (JSON) and
+ * (base URL without the version): `POST /v1/models/{model}:batchEmbedContents` (embeddings),
+ * `:generateContent` (JSON) and
  * `:streamGenerateContent?alt=sse` (SSE `data: {GenerateContentResponse}` frames, one per text
  * piece; the last carries `finishReason: STOP` and `usageMetadata`). Needs `x-goog-api-key`
  * (else 403, as Gemini answers unregistered callers).
@@ -31,6 +34,7 @@ export class GeminiTestServer extends WireTestServer<GeminiReply> {
     if (status) return this.sendError(res, status, this.errorBody(status));
 
     const [, model, method] = route;
+    if (method === 'batchEmbedContents') return this.embeddings(req, res);
     const { text = DEFAULT_TEXT } = this.reply;
     const usage = this.reply.usage ?? { promptTokenCount: 10, candidatesTokenCount: 20 };
     const usageMetadata = {
@@ -62,6 +66,25 @@ export class GeminiTestServer extends WireTestServer<GeminiReply> {
       text: true,
     }));
     await this.sendSse(res, frames);
+  }
+
+  /**
+   * `:batchEmbedContents`: `{requests: [{content: {parts: [{text}]}, outputDimensionality}]}` →
+   * `{embeddings: [{values}]}`, one hashed bag-of-words vector per request (64 by default).
+   */
+  private embeddings(req: RecordedRequest, res: ServerResponse): void {
+    const requests: {
+      content?: { parts?: { text?: string }[] };
+      outputDimensionality?: number;
+    }[] = req.body?.requests ?? [];
+    this.sendJson(res, 200, {
+      embeddings: requests.map((r) => ({
+        values: hashedEmbedding(
+          (r.content?.parts ?? []).map((p) => p.text ?? '').join(''),
+          r.outputDimensionality ?? 64,
+        ),
+      })),
+    });
   }
 
   /** Gemini's error body (`google.rpc.Status`) for `status`. */

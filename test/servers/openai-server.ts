@@ -6,6 +6,7 @@ import {
   type WireReply,
   WireTestServer,
 } from './wire-server';
+import { hashedEmbedding } from './embeddings';
 
 export type { RecordedRequest } from './wire-server';
 
@@ -20,7 +21,8 @@ export interface OpenAiReply extends WireReply {
 }
 
 /**
- * A local server speaking OpenAI's chat-completions wire protocol (`POST /v1/chat/completions`),
+ * A local server speaking OpenAI's chat-completions wire protocol (`POST /v1/chat/completions`)
+ * and its embeddings protocol (`POST /v1/embeddings`),
  * so the real `openai` SDK can talk to it through OPENAI_BASE_URL. JSON replies, and with
  * `stream: true` SSE `data: {chunk}` frames: a role chunk, one chunk per text piece, a
  * `finish_reason` chunk, a usage chunk with empty `choices` when `stream_options.include_usage`,
@@ -33,6 +35,7 @@ export class OpenAiTestServer extends WireTestServer<OpenAiReply> {
   }
 
   protected async handle(req: RecordedRequest, res: ServerResponse): Promise<void> {
+    if (req.method === 'POST' && req.path === '/v1/embeddings') return this.embeddings(req, res);
     if (req.method !== 'POST' || req.path !== '/v1/chat/completions') {
       return this.sendJson(res, 404, {
         error: { message: 'not found', type: 'invalid_request_error' },
@@ -89,6 +92,28 @@ export class OpenAiTestServer extends WireTestServer<OpenAiReply> {
     if (includeUsage && usage) frames.push({ data: chunk([], { usage }) });
     frames.push({ data: 'data: [DONE]\n\n' });
     await this.sendSse(res, frames);
+  }
+
+  /**
+   * `POST /v1/embeddings` (float encoding): one hashed bag-of-words vector per input, of the
+   * requested `dimensions` (default 64), usage counting ceil(characters / 4) per input.
+   */
+  private embeddings(req: RecordedRequest, res: ServerResponse): void {
+    const status = /^Bearer \S+/.test(req.headers.authorization ?? '') ? this.reply.status : 401;
+    if (status) return this.sendError(res, status, errorBody(status));
+    const input: string[] = Array.isArray(req.body?.input) ? req.body.input : [req.body?.input];
+    const dimensions = Number(req.body?.dimensions ?? 64);
+    const tokens = input.reduce((n, t) => n + Math.ceil(Array.from(String(t)).length / 4), 0);
+    this.sendJson(res, 200, {
+      object: 'list',
+      data: input.map((text, index) => ({
+        object: 'embedding',
+        index,
+        embedding: hashedEmbedding(String(text), dimensions),
+      })),
+      model: req.body?.model,
+      usage: { prompt_tokens: tokens, total_tokens: tokens },
+    });
   }
 }
 

@@ -8,7 +8,15 @@ import {
 import { Injectable } from '@nestjs/common';
 import { ConfigService } from '@nestjs/config';
 import type { AppConfig } from '../../config/app.config';
-import type { GenerateRequest, GenerateResult, ModelProvider, StreamChunk } from './model-provider';
+import {
+  type EmbeddingProvider,
+  type EmbedRequest,
+  type GenerateRequest,
+  type GenerateResult,
+  type ModelProvider,
+  ProviderError,
+  type StreamChunk,
+} from './model-provider';
 import { incompleteStream, notConfigured, toProviderError } from './sdk-errors';
 import { normaliseGeminiUsage, usageFallback } from './usage';
 
@@ -23,7 +31,7 @@ const LABEL = 'Gemini';
  * automatic stream continuation, so one call is exactly one upstream request.
  */
 @Injectable()
-export class GoogleProvider implements ModelProvider {
+export class GoogleProvider implements ModelProvider, EmbeddingProvider {
   private readonly client: GoogleGenAI | undefined;
 
   constructor(config: ConfigService<AppConfig, true>) {
@@ -91,6 +99,33 @@ export class GoogleProvider implements ModelProvider {
     if (!finished) throw incompleteStream(ID, LABEL, req.signal);
     if (!usageSeen) {
       yield { usage: normaliseGeminiUsage(undefined, usageFallback(req.messages, text)) };
+    }
+  }
+
+  /**
+   * `models.embedContent` with every text as one content (the SDK sends `batchEmbedContents`):
+   * one vector per text, in order; the task type follows `purpose`. Throws ProviderError.
+   */
+  async embed(req: EmbedRequest): Promise<number[][]> {
+    const client = this.requireClient();
+    const upstream = recordRetryAfter();
+    try {
+      const response = await client.models.embedContent({
+        model: req.model,
+        contents: req.texts,
+        config: {
+          outputDimensionality: req.dimensions,
+          taskType: req.purpose === 'query' ? 'RETRIEVAL_QUERY' : 'RETRIEVAL_DOCUMENT',
+          abortSignal: req.signal,
+          httpOptions: { fetch: upstream.fetch },
+        },
+      });
+      const vectors = (response.embeddings ?? []).map((e) => e.values ?? []);
+      if (vectors.length !== req.texts.length)
+        throw new ProviderError(ID, 502, `Gemini returned ${vectors.length} embeddings`);
+      return vectors;
+    } catch (err) {
+      throw err instanceof ProviderError ? err : toError(err, req.signal, upstream.retryAfter);
     }
   }
 

@@ -54,6 +54,26 @@ export interface ModelProvider {
   stream(request: GenerateRequest): AsyncIterable<StreamChunk>;
 }
 
+/** Texts to embed in one upstream call (chat search, issue 15). */
+export interface EmbedRequest {
+  /** Upstream embedding model id, e.g. `text-embedding-3-small`. */
+  model: string;
+  texts: string[];
+  /** Vector length asked of the provider (OpenAI `dimensions`, Gemini `outputDimensionality`). */
+  dimensions: number;
+  /** Stored messages or a search query; Gemini tunes its vectors to the task. */
+  purpose: 'document' | 'query';
+  signal?: AbortSignal;
+}
+
+/**
+ * An SDK that turns texts into vectors (OpenAI, Gemini). Returns one vector per text, in order.
+ * Throws ProviderError like `generate`.
+ */
+export interface EmbeddingProvider {
+  embed(request: EmbedRequest): Promise<number[][]>;
+}
+
 /** An upstream failure with the upstream HTTP status (undefined for network errors). */
 export class ProviderError extends Error {
   constructor(

@@ -2,7 +2,14 @@ import { Injectable } from '@nestjs/common';
 import { ConfigService } from '@nestjs/config';
 import OpenAI from 'openai';
 import type { AppConfig } from '../../config/app.config';
-import type { GenerateRequest, GenerateResult, ModelProvider, StreamChunk } from './model-provider';
+import type {
+  EmbeddingProvider,
+  EmbedRequest,
+  GenerateRequest,
+  GenerateResult,
+  ModelProvider,
+  StreamChunk,
+} from './model-provider';
 import { incompleteStream, notConfigured, toProviderError } from './sdk-errors';
 import { normaliseOpenAiUsage, usageFallback } from './usage';
 
@@ -15,7 +22,7 @@ const LABEL = 'OpenAI';
  * a failed call is not charged, and retrying is the caller's decision.
  */
 @Injectable()
-export class OpenAiProvider implements ModelProvider {
+export class OpenAiProvider implements ModelProvider, EmbeddingProvider {
   private readonly client: OpenAI | undefined;
 
   constructor(config: ConfigService<AppConfig, true>) {
@@ -81,6 +88,28 @@ export class OpenAiProvider implements ModelProvider {
     if (!finished) throw incompleteStream(ID, LABEL, req.signal);
     if (!usageSeen) {
       yield { usage: normaliseOpenAiUsage(undefined, usageFallback(req.messages, text)) };
+    }
+  }
+
+  /**
+   * `embeddings.create` with `encoding_format: float` (the SDK would otherwise ask for base64):
+   * one vector per text, in input order. Throws ProviderError.
+   */
+  async embed(req: EmbedRequest): Promise<number[][]> {
+    const client = this.requireClient();
+    try {
+      const response = await client.embeddings.create(
+        {
+          model: req.model,
+          input: req.texts,
+          dimensions: req.dimensions,
+          encoding_format: 'float',
+        },
+        { signal: req.signal },
+      );
+      return [...response.data].sort((a, b) => a.index - b.index).map((d) => d.embedding);
+    } catch (err) {
+      throw toError(err, req.signal);
     }
   }
 

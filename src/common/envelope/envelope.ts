@@ -1,6 +1,6 @@
 /**
  * Which response envelope a path uses (spec "Response envelopes"): B `{success, data | error}`
- * for the users, chats, upload, teams, invitations, tags, bookmarks and share routes, C (a plain
+ * for the users, chats, upload, teams, invitations, tags, bookmarks, share and search routes, C (a plain
  * object, `{error, code}` on failure) for everything else. Decided by path so that errors raised before routing
  * (malformed JSON, oversized bodies) still answer in the route's envelope.
  */
@@ -15,6 +15,7 @@ const ENVELOPE_B_PREFIXES = [
   '/api/tags',
   '/api/bookmarks',
   '/api/share',
+  '/api/search',
 ];
 
 /** `path` is the request path without its query string. */

@@ -65,6 +65,8 @@ export enum ErrorCode {
   TASK_LIMIT_REACHED = 'TASK_LIMIT_REACHED',
   /** Tasks: two runs of the schedule are closer than the plan allows (60, 15, 5 minutes). */
   SCHEDULE_TOO_FREQUENT = 'SCHEDULE_TOO_FREQUENT',
+  /** Search: `mode=semantic` while no embeddings model is configured (EMBEDDINGS_MODEL). */
+  SEMANTIC_SEARCH_UNAVAILABLE = 'SEMANTIC_SEARCH_UNAVAILABLE',
 }
 
 /** The one exhaustive mapping from code to HTTP status (a new code cannot go unmapped). */
@@ -119,6 +121,7 @@ export const ERROR_STATUS: Record<ErrorCode, HttpStatus> = {
   KEY_DAILY_LIMIT_REACHED: HttpStatus.TOO_MANY_REQUESTS,
   TASK_LIMIT_REACHED: HttpStatus.CONFLICT,
   SCHEDULE_TOO_FREQUENT: HttpStatus.BAD_REQUEST,
+  SEMANTIC_SEARCH_UNAVAILABLE: HttpStatus.BAD_REQUEST,
 };
 
 /** A domain error: services throw it, the global filter maps `code` to a status and body. */

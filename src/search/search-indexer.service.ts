@@ -1,0 +1,245 @@
+import { Injectable, Logger, type OnApplicationBootstrap, type OnModuleInit } from '@nestjs/common';
+import { ConfigService } from '@nestjs/config';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource } from 'typeorm';
+import { EMBEDDINGS_DESCRIPTION, EmbeddingsService } from '../ai/embeddings.service';
+import { ChatsService } from '../chats/chats.service';
+import { AppError, ErrorCode } from '../common/errors/app-error';
+import type { AppConfig } from '../config/app.config';
+import { CreditsService } from '../credits/credits.service';
+import { JobsService } from '../jobs/jobs.service';
+import type { QueuedJob } from '../jobs/jobs.types';
+import { MessageVectorsRepository, type PendingMessage } from './message-vectors.repository';
+
+/** Embeds the pending messages of one chat; one job per chat and time window. */
+export const INDEX_QUEUE = 'search-index';
+/** Every minute: chats paused for a payer's balance are queued again once it is positive. */
+export const RESUME_QUEUE = 'search-resume';
+/** Messages per provider call (and per charge). */
+export const INDEX_BATCH = 64;
+/** Namespace of the per-chat advisory lock (first key of pg_try_advisory_lock). */
+const LOCK_NAMESPACE = 15_001;
+
+export interface IndexJob {
+  chatId: string;
+}
+
+/**
+ * Asynchronous, durable indexing for semantic search (issue 15), through `jobs` only. A saved
+ * exchange queues its chat (no await on the request path); the job embeds the chat's messages
+ * without a vector in batches and charges each batch to the messages' authors, one CONSUMPTION
+ * entry "embeddings" per author in the transaction that stores the vectors. An author whose
+ * balance cannot pay is paused for that chat (no provider call is made for those messages) and
+ * resumed by RESUME_QUEUE after a top-up. Two workers never embed the same chat at once (a
+ * per-chat advisory lock; the loser retries later), and a stored vector is never replaced, so
+ * no message is embedded or charged twice.
+ */
+@Injectable()
+export class SearchIndexer implements OnModuleInit, OnApplicationBootstrap {
+  private readonly logger = new Logger('SearchIndexer');
+  private readonly delaySeconds: number;
+
+  constructor(
+    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly vectors: MessageVectorsRepository,
+    private readonly embeddings: EmbeddingsService,
+    private readonly credits: CreditsService,
+    private readonly jobs: JobsService,
+    chats: ChatsService,
+    config: ConfigService<AppConfig, true>,
+  ) {
+    this.delaySeconds = config.get('search', { infer: true }).indexDelaySeconds;
+    chats.onMessagesSaved((chatId) => this.queueSoon(chatId));
+  }
+
+  async onModuleInit(): Promise<void> {
+    if (!this.embeddings.model) return;
+    await this.jobs.registerHandler<IndexJob>(INDEX_QUEUE, (job) => this.handle(job), {
+      unique: true,
+      retryLimit: 8,
+      retryDelaySeconds: 2,
+      retryBackoff: true,
+      expireInSeconds: 600,
+    });
+    await this.jobs.registerHandler(RESUME_QUEUE, async () => {
+      await this.resumePaused();
+    });
+  }
+
+  async onApplicationBootstrap(): Promise<void> {
+    if (!this.embeddings.model || !this.jobs.started) return;
+    await this.jobs.schedule(RESUME_QUEUE, '* * * * *', {});
+  }
+
+  /**
+   * Queues `chatId` for indexing without blocking the caller: one job per chat and
+   * SEARCH_INDEX_DELAY_SECONDS window, starting after the window ends, so every message saved in
+   * the window is committed before its job reads the chat. Failures are logged (the backfill
+   * catches up).
+   */
+  queueSoon(chatId: string): void {
+    if (!this.embeddings.model || !this.jobs.started) return;
+    const windowMs = this.delaySeconds * 1000;
+    const window = Math.floor(Date.now() / windowMs);
+    this.jobs
+      .enqueue<IndexJob>(
+        INDEX_QUEUE,
+        { chatId },
+        { singletonKey: `${chatId}:${window}`, startAfter: new Date((window + 1) * windowMs) },
+      )
+      .catch((err: Error) => this.logger.warn(`Could not queue chat ${chatId}: ${err.message}`));
+  }
+
+  /** Queues every chat with a message lacking a vector (`npm run search:reindex`). */
+  async backfill(): Promise<number> {
+    if (!this.embeddings.model) throw new Error('EMBEDDINGS_MODEL is not set');
+    const chats = await this.vectors.chatsWithPending();
+    for (const chatId of chats) {
+      await this.jobs.enqueue<IndexJob>(
+        INDEX_QUEUE,
+        { chatId },
+        { singletonKey: `${chatId}:backfill` },
+      );
+    }
+    return chats.length;
+  }
+
+  /**
+   * Un-pauses the chats of authors whose balance is positive again and queues them. Returns the
+   * number of chats queued.
+   */
+  async resumePaused(): Promise<number> {
+    // TypeORM answers a DELETE … RETURNING with [rows, count].
+    const [rows]: [{ chatId: string }[], number] = await this.dataSource.query(
+      `DELETE FROM search_index_pauses p USING users u
+       WHERE u.id = p."userId" AND u.credits > 0
+       RETURNING p."chatId"`,
+    );
+    const chats = [...new Set(rows.map((r) => r.chatId))];
+    for (const chatId of chats) {
+      await this.jobs.enqueue<IndexJob>(
+        INDEX_QUEUE,
+        { chatId },
+        { singletonKey: `${chatId}:resume` },
+      );
+    }
+    return chats.length;
+  }
+
+  /**
+   * Embeds every pending message of `chatId` whose author can pay, in batches. Returns the
+   * number of messages stored. Throws when another worker holds the chat (the job retries) and
+   * on provider errors (retried with backoff by the queue).
+   */
+  async indexChat(chatId: string, signal?: AbortSignal): Promise<number> {
+    const runner = this.dataSource.createQueryRunner();
+    await runner.connect();
+    try {
+      const [{ locked }] = await runner.query(
+        'SELECT pg_try_advisory_lock($1, hashtext($2)) AS locked',
+        [LOCK_NAMESPACE, chatId],
+      );
+      if (!locked) throw new Error(`chat ${chatId} is being indexed by another worker`);
+      try {
+        let stored = 0;
+        for (;;) {
+          const pending = await this.vectors.pending(chatId, INDEX_BATCH);
+          if (pending.length === 0) break;
+          const payable = await this.payable(chatId, pending);
+          if (payable.length) stored += await this.embedBatch(chatId, payable, signal);
+          if (pending.length < INDEX_BATCH || payable.length === 0) break;
+        }
+        return stored;
+      } finally {
+        await runner.query('SELECT pg_advisory_unlock($1, hashtext($2))', [LOCK_NAMESPACE, chatId]);
+      }
+    } finally {
+      await runner.release();
+    }
+  }
+
+  private async handle(job: QueuedJob<IndexJob>): Promise<void> {
+    await this.indexChat(job.data.chatId, job.signal);
+  }
+
+  /**
+   * The messages whose payer's balance covers the payer's share of the batch; the other payers
+   * are paused for this chat, before any provider call.
+   */
+  private async payable(chatId: string, pending: PendingMessage[]): Promise<PendingMessage[]> {
+    const due = new Map<string, number>();
+    for (const m of pending)
+      due.set(m.payerId, (due.get(m.payerId) ?? 0) + this.embeddings.tokens(m.content));
+    const balances: { id: string; credits: number }[] = await this.dataSource.query(
+      'SELECT id, credits FROM users WHERE id = ANY($1::uuid[])',
+      [[...due.keys()]],
+    );
+    const can = new Set(
+      balances.filter((b) => b.credits >= this.embeddings.cost(due.get(b.id)!)).map((b) => b.id),
+    );
+    const paused = [...due.keys()].filter((id) => !can.has(id));
+    if (paused.length) await this.pause(chatId, paused);
+    return pending.filter((m) => can.has(m.payerId));
+  }
+
+  /**
+   * One provider call for the batch, then per payer one transaction: store the vectors of the
+   * messages that still exist and consume ceil(Σ tokens × price × 1000) credits with one ledger
+   * entry. A payer whose balance fell meanwhile is rolled back and paused.
+   */
+  private async embedBatch(
+    chatId: string,
+    batch: PendingMessage[],
+    signal?: AbortSignal,
+  ): Promise<number> {
+    const model = this.embeddings.model!;
+    const vectors = await this.embeddings.embedDocuments(
+      batch.map((m) => m.content),
+      signal,
+    );
+    const byPayer = new Map<string, { message: PendingMessage; vector: number[] }[]>();
+    batch.forEach((message, i) => {
+      const list = byPayer.get(message.payerId) ?? [];
+      list.push({ message, vector: vectors[i] });
+      byPayer.set(message.payerId, list);
+    });
+    let stored = 0;
+    for (const [payerId, items] of byPayer) {
+      try {
+        stored += await this.dataSource.transaction(async (m) => {
+          const ids = new Set(
+            await this.vectors.store(
+              m,
+              model.id,
+              items.map((it) => ({ messageId: it.message.id, vector: it.vector })),
+            ),
+          );
+          const tokens = items
+            .filter((it) => ids.has(it.message.id))
+            .reduce((n, it) => n + this.embeddings.tokens(it.message.content), 0);
+          if (tokens > 0) {
+            await this.credits.consume(
+              payerId,
+              this.embeddings.cost(tokens),
+              EMBEDDINGS_DESCRIPTION,
+              m,
+            );
+          }
+          return ids.size;
+        });
+      } catch (err) {
+        if (!(err instanceof AppError && err.code === ErrorCode.INSUFFICIENT_CREDITS)) throw err;
+        await this.pause(chatId, [payerId]);
+      }
+    }
+    return stored;
+  }
+
+  private async pause(chatId: string, userIds: string[]): Promise<void> {
+    await this.dataSource.query(
+      `INSERT INTO search_index_pauses ("userId", "chatId")
+       SELECT u, $2 FROM unnest($1::uuid[]) AS u ON CONFLICT DO NOTHING`,
+      [userIds, chatId],
+    );
+  }
+}
