@@ -16,12 +16,11 @@ import {
   holdAmount,
   type TokenUsage,
 } from '../credits/pricing';
-import { ValidationFailedError } from '../common/validation/validation.pipe';
 import type { StoredPreferences } from '../users/preferences/preferences.dto';
 import { PreferencesService } from '../users/preferences/preferences.service';
 import { MAX_CONTENT_CHARS, type GenerateDto, type GenerateResultDto } from './dto/generate.dto';
 import { ModelCatalogue, reasoningBudget } from './model-catalogue';
-import { checkParameters, resolveParameters } from './model-parameters';
+import { checkParameters, noModelError, resolveParameters } from './model-parameters';
 import { classifyProviderError } from './provider-errors';
 import { ProviderStrategy } from './provider-strategy.service';
 import { type GenerateRequest, ProviderError, type StreamChunk } from './providers/model-provider';
@@ -88,7 +87,7 @@ export class AiService {
           : this.preferences.stored(user.id),
     ]);
     const effective = resolveParameters(dto, chat?.settings, prefs);
-    if (!effective.modelId) throw noModel();
+    if (!effective.modelId) throw noModelError();
     const model = this.catalogue.require(effective.modelId);
     const { values } = effective;
     checkParameters(model.id, model.parameters, values, effective.sources);
@@ -289,16 +288,4 @@ export class AiService {
     this.metrics.aiFailed(a, classified, err instanceof ProviderError);
     return classified;
   }
-}
-
-/** 400 naming `modelId`: no model in the request, the chat's settings or the preferences. */
-function noModel(): ValidationFailedError {
-  return new ValidationFailedError([
-    {
-      property: 'modelId',
-      constraint: 'isDefined',
-      message:
-        "modelId: name a model (none in the request, the chat's settings or your preferences)",
-    },
-  ]);
 }

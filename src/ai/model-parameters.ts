@@ -173,3 +173,15 @@ export function resolveParameters(
     sources,
   };
 }
+
+/** 400 naming `modelId`: no model in the request, the chat's settings or the preferences. */
+export function noModelError(): ValidationFailedError {
+  return new ValidationFailedError([
+    {
+      property: 'modelId',
+      constraint: 'isDefined',
+      message:
+        "modelId: name a model (none in the request, the chat's settings or your preferences)",
+    },
+  ]);
+}
