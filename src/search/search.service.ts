@@ -62,8 +62,9 @@ export class SearchService {
    * One page of results for `userId`, best first. `hybrid` (default) fuses keyword and semantic
    * results, or is keyword alone without an embeddings model. A semantic or hybrid search embeds
    * the query, metered through a hold (`apiKeyId`: the key the request came through). Throws
-   * SEMANTIC_SEARCH_UNAVAILABLE (400), VALIDATION_FAILED (400, bad cursor), and the admission
-   * and provider errors of EmbeddingsService.embedQuery.
+   * SEMANTIC_SEARCH_UNAVAILABLE (400), VALIDATION_FAILED (400, bad cursor), and, in `semantic`
+   * mode, the admission and provider errors of EmbeddingsService.embedQuery; `hybrid` answers
+   * with its keyword results alone when the query cannot be embedded.
    */
   async search(userId: string, req: SearchRequest, apiKeyId?: string): Promise<SearchPage> {
     const mode = req.mode ?? 'hybrid';
@@ -82,7 +83,14 @@ export class SearchService {
     const candidates = useKeyword && useSemantic ? Math.max(depth, FUSION_CANDIDATES) : depth;
     const [keyword, semantic] = await Promise.all([
       useKeyword ? this.keyword(userId, req.q, candidates) : [],
-      useSemantic ? this.semantic(userId, req.q, candidates, apiKeyId) : [],
+      useSemantic
+        ? this.semantic(userId, req.q, candidates, apiKeyId).catch((err: unknown) => {
+            // Hybrid still answers with its keyword half when the query cannot be embedded: a
+            // refused admission (no credits, a daily limit) or the embeddings provider failing.
+            if (mode === 'hybrid' && err instanceof AppError) return [];
+            throw err;
+          })
+        : [],
     ]);
     const ranked =
       useKeyword && useSemantic

@@ -146,6 +146,20 @@ describe('Chat search (issue 15)', () => {
     expect(hybrid.map((h) => h.snippet)).toContain('An automobile broke down on the bridge');
   });
 
+  it('hybrid answers with its keyword half when the query cannot be embedded; semantic refuses', async () => {
+    const u = await newUser(t, { credits: 0 });
+    await newChat(t, u, { messages: ['My car is red', 'Bananas are yellow'] });
+    const hybrid = await search(u, 'car', 'hybrid');
+    expect(hybrid.map((h) => h.snippet)).toEqual(['My car is red']);
+    const refused = await t.http
+      .get('/api/search')
+      .query({ q: 'car', mode: 'semantic' })
+      .set(u.auth);
+    expect(refused.status).toBe(402);
+    expect(refused.body.code).toBe('INSUFFICIENT_CREDITS');
+    expect(p.openai.requests.filter((r) => r.path === '/v1/embeddings')).toHaveLength(0);
+  });
+
   it('charges embeddings to the ledger, exact to the credit: one entry per author and batch, one per query', async () => {
     const u = await newUser(t, { credits: 500 });
     const texts = ['x'.repeat(41), 'y'.repeat(8), 'z'.repeat(1)];
