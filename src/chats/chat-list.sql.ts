@@ -50,7 +50,7 @@ export function chatPageSql(
           'content', m.content, 'createdAt', ${iso('m."createdAt"')}
         ) ORDER BY m."createdAt", m.seq)
         FROM (
-          SELECT * FROM messages WHERE "chatId" = c.id
+          SELECT id, "chatId", "userId", role, content, "createdAt", seq FROM messages WHERE "chatId" = c.id
           ORDER BY "createdAt" DESC, seq DESC LIMIT ${perChat}
         ) m
       ), '[]'::json) AS messages,
