@@ -1,5 +1,6 @@
 import { OpenAiTestServer } from '../servers/openai-server';
-import { freePort, spawnApp, type SpawnedApp, waitForStatus } from '../support/spawn-app';
+import type { SpawnedApp } from '../support/spawn-app';
+import { startTwoInstances, stopInstance } from './instances';
 import { Client } from 'pg';
 
 /**
@@ -43,26 +44,14 @@ describe('API keys across two instances', () => {
       AI_RETRY_BASE_DELAY_MS: '5',
       API_KEY_RPM: '1000',
     };
-    for (const [i, migrate] of [
-      [0, undefined],
-      [1, 'false'],
-    ] as const) {
-      const port = await freePort();
-      const app = spawnApp({ ...env, PORT: String(port), DB_MIGRATIONS_RUN: migrate });
-      apps.push(app);
-      bases[i] = `http://127.0.0.1:${port}`;
-      await waitForStatus(app, `${bases[i]}/health/ready`, 200, 90_000);
-    }
+    await startTwoInstances({ apps, bases }, env);
     db = new Client({ connectionString: process.env.CLUSTER_PG_URL });
     await db.connect();
   }, 180_000);
 
   afterAll(async () => {
     await db?.end().catch(() => undefined);
-    for (const app of apps) {
-      app.child.kill('SIGTERM');
-      await app.exited;
-    }
+    await Promise.all(apps.map(stopInstance));
     await openai.stop().catch(() => undefined);
   }, 60_000);
 

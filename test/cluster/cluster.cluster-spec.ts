@@ -3,7 +3,8 @@ import { Client } from 'pg';
 import { OpenAiTestServer } from '../servers/openai-server';
 import { paymentIntentObject, signatureFor, stripeEvent } from '../servers/stripe-events';
 import { StripeTestServer } from '../servers/stripe-server';
-import { freePort, spawnApp, type SpawnedApp, waitForStatus } from '../support/spawn-app';
+import type { SpawnedApp } from '../support/spawn-app';
+import { startTwoInstances, stopInstance } from './instances';
 
 /**
  * `npm run test:cluster`: two service instances (child processes) on different ports against
@@ -35,16 +36,6 @@ function answersSync(host: string, port: number): boolean {
 }
 
 /** SIGTERM, then SIGKILL after 10 s; resolves with the exit code (or signal name). */
-async function stop(app: SpawnedApp): Promise<number | string> {
-  if (app.child.exitCode === null && app.child.signalCode === null) {
-    app.child.kill('SIGTERM');
-    const timer = setTimeout(() => app.child.kill('SIGKILL'), 10_000);
-    await app.exited;
-    clearTimeout(timer);
-  }
-  return app.exited;
-}
-
 // Decided before the tests are registered, so the Redis check exists only when Redis answers.
 const withRedis = answersSync(REDIS.host, REDIS.port);
 if (!withRedis)
@@ -113,17 +104,7 @@ describe('several instances against one PostgreSQL', () => {
       // Keys of this run only: nothing global is read or flushed.
       REDIS_KEY_PREFIX: `cluster-test:${RUN}:`,
     };
-    // The first instance migrates; the second starts once it is ready, as a release would.
-    for (const [i, migrate] of [
-      [0, undefined],
-      [1, 'false'],
-    ] as const) {
-      const port = await freePort();
-      const app = spawnApp({ ...env, PORT: String(port), DB_MIGRATIONS_RUN: migrate });
-      apps.push(app);
-      bases[i] = `http://127.0.0.1:${port}`;
-      await waitForStatus(app, `${bases[i]}/health/ready`, 200, 90_000);
-    }
+    await startTwoInstances({ apps, bases }, env);
     db = new Client({ connectionString: databaseUrl });
     await db.connect();
   }, 180_000);
@@ -131,7 +112,7 @@ describe('several instances against one PostgreSQL', () => {
   afterAll(async () => {
     await db?.end().catch(() => undefined);
     // Both shut down cleanly on SIGTERM (the Redis connection and the pool close; no hang).
-    const codes = await Promise.all(apps.map(stop));
+    const codes = await Promise.all(apps.map(stopInstance));
     await openai.stop().catch(() => undefined);
     await stripe.stop().catch(() => undefined);
     expect(codes).toEqual(apps.map(() => 0));

@@ -6,7 +6,8 @@ import {
   stripeEvent,
 } from '../servers/stripe-events';
 import { StripeTestServer } from '../servers/stripe-server';
-import { freePort, spawnApp, type SpawnedApp, waitForStatus } from '../support/spawn-app';
+import type { SpawnedApp } from '../support/spawn-app';
+import { startTwoInstances, stopInstance } from './instances';
 
 /**
  * Issue 16 on two instances against one PostgreSQL: a referral reward is granted once when the
@@ -90,29 +91,14 @@ describe('referral rewards across instances', () => {
       STRIPE_API_BASE: stripe.url,
       REFERRAL_REWARD: '100',
     };
-    for (const [i, migrate] of [
-      [0, undefined],
-      [1, 'false'],
-    ] as const) {
-      const port = await freePort();
-      const app = spawnApp({ ...env, PORT: String(port), DB_MIGRATIONS_RUN: migrate });
-      apps.push(app);
-      bases[i] = `http://127.0.0.1:${port}`;
-      await waitForStatus(app, `${bases[i]}/health/ready`, 200, 90_000);
-    }
+    await startTwoInstances({ apps, bases }, env);
     db = new Client({ connectionString: databaseUrl });
     await db.connect();
   }, 180_000);
 
   afterAll(async () => {
     await db?.end().catch(() => undefined);
-    for (const app of apps) {
-      if (app.child.exitCode !== null || app.child.signalCode !== null) continue;
-      app.child.kill('SIGTERM');
-      const timer = setTimeout(() => app.child.kill('SIGKILL'), 10_000);
-      await app.exited;
-      clearTimeout(timer);
-    }
+    await Promise.all(apps.map(stopInstance));
     await stripe.stop().catch(() => undefined);
   }, 60_000);
 

@@ -1,6 +1,7 @@
 import { Client } from 'pg';
 import { OpenAiTestServer } from '../servers/openai-server';
-import { freePort, spawnApp, type SpawnedApp, waitForStatus } from '../support/spawn-app';
+import type { SpawnedApp } from '../support/spawn-app';
+import { startTwoInstances, stopInstance } from './instances';
 
 /**
  * Search indexing on two instances (issue 15): exchanges saved through both instances into the
@@ -12,15 +13,6 @@ import { freePort, spawnApp, type SpawnedApp, waitForStatus } from '../support/s
 
 const RUN = `${process.pid}-${Date.now()}`;
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
-async function stop(app: SpawnedApp): Promise<void> {
-  if (app.child.exitCode === null && app.child.signalCode === null) {
-    app.child.kill('SIGTERM');
-    const timer = setTimeout(() => app.child.kill('SIGKILL'), 15_000);
-    await app.exited;
-    clearTimeout(timer);
-  }
-}
 
 describe('search indexing on two instances', () => {
   let db: Client | undefined;
@@ -90,28 +82,14 @@ describe('search indexing on two instances', () => {
       EMBEDDINGS_DIMENSIONS: '64',
       SEARCH_INDEX_DELAY_SECONDS: '1',
     };
-    for (const [i, migrate] of [
-      [0, undefined],
-      [1, 'false'],
-    ] as const) {
-      const port = await freePort();
-      const app = spawnApp({
-        ...env,
-        PORT: String(port),
-        DB_MIGRATIONS_RUN: migrate,
-        OPENAI_BASE_URL: servers[i].url,
-      });
-      apps.push(app);
-      bases[i] = `http://127.0.0.1:${port}`;
-      await waitForStatus(app, `${bases[i]}/health/ready`, 200, 90_000);
-    }
+    await startTwoInstances({ apps, bases }, env, (i) => ({ OPENAI_BASE_URL: servers[i].url }));
     db = new Client({ connectionString: databaseUrl });
     await db.connect();
   }, 180_000);
 
   afterAll(async () => {
     await db?.end().catch(() => undefined);
-    await Promise.all(apps.map(stop));
+    await Promise.all(apps.map(stopInstance));
     for (const s of servers) await s.stop().catch(() => undefined);
   }, 60_000);
 

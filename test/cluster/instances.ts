@@ -1,0 +1,41 @@
+import { freePort, spawnApp, type SpawnedApp, waitForStatus } from '../support/spawn-app';
+
+/**
+ * Starts two instances of the service (child processes, `WEB_CONCURRENCY` workers each when the
+ * run sets it) on the cluster's PostgreSQL, as a release would: the first migrates, the second
+ * starts once the first is ready, with DB_MIGRATIONS_RUN=false. Each started instance is pushed
+ * onto `into` at once, so afterAll stops it even when the other fails to start. `perInstance(i)`
+ * adds variables of instance `i` (its own provider, say).
+ */
+export async function startTwoInstances(
+  into: { apps: SpawnedApp[]; bases: string[] },
+  env: Record<string, string | undefined>,
+  perInstance: (i: number) => Record<string, string | undefined> = () => ({}),
+): Promise<void> {
+  for (const [i, migrate] of [
+    [0, undefined],
+    [1, 'false'],
+  ] as const) {
+    const port = await freePort();
+    const app = spawnApp({
+      ...env,
+      ...perInstance(i),
+      PORT: String(port),
+      DB_MIGRATIONS_RUN: migrate,
+    });
+    into.apps.push(app);
+    into.bases[i] = `http://127.0.0.1:${port}`;
+    await waitForStatus(app, `${into.bases[i]}/health/ready`, 200, 90_000);
+  }
+}
+
+/** SIGTERM (SIGKILL after 15 s) unless already ended; resolves with the exit code or signal. */
+export async function stopInstance(app: SpawnedApp): Promise<number | string> {
+  if (app.child.exitCode === null && app.child.signalCode === null) {
+    app.child.kill('SIGTERM');
+    const timer = setTimeout(() => app.child.kill('SIGKILL'), 15_000);
+    await app.exited;
+    clearTimeout(timer);
+  }
+  return app.exited;
+}
