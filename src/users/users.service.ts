@@ -10,33 +10,13 @@ import { CreditsService } from '../credits/credits.service';
 import { UploadsService } from '../uploads/uploads.service';
 import type { UpdateProfileDto, UpdateUserDto } from './dto/user.dto';
 import { Account } from './account.entity';
-import type { StoredPreferences } from './preferences/preferences.dto';
 import { SessionCache } from './session-cache';
-import { User, type Plan, type Role } from './user.entity';
+import { User, type Plan } from './user.entity';
 import { preparedQuery } from '../database/prepared';
-import type { Locale } from '../i18n/locale';
 
-export interface NewUser {
-  email: string;
-  name?: string | null;
-  avatar?: string | null;
-  role?: Role;
-  plan?: Plan;
-  /** bcrypt hash, or null for social-only and admin-created accounts. */
-  passwordHash?: string | null;
-  /**
-   * Runs inside the creating transaction after the sign-up grant, e.g. to record a referral
-   * (issue 16); its failure undoes the whole sign-up.
-   */
-  afterCreate?: (user: User, m: EntityManager) => Promise<unknown>;
-}
-
-type SessionRow = Pick<User, 'id' | 'email' | 'name' | 'role' | 'tokenVersion'> & {
-  /** The stored preference `locale`, null when unset. */
-  locale: Locale | null;
-  /** The stored preferences, null when none yet. */
-  preferences: StoredPreferences | null;
-};
+// The shapes live in users.types.ts; callers keep importing NewUser from here.
+export type { NewUser } from './users.types';
+import type { NewUser, SessionRow } from './users.types';
 
 const isUniqueViolation = (e: unknown) =>
   e instanceof QueryFailedError && (e as QueryFailedError & { code?: string }).code === '23505';
