@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { ConfigService } from '@nestjs/config';
 import type { AppConfig } from '../config/app.config';
 import { randomUUID } from 'node:crypto';
+import { ChatExchanges } from '../chats/chat-exchanges.service';
 import { ChatsService } from '../chats/chats.service';
 import type { SessionUser } from '../common/auth/session-user';
 import { AppError, ErrorCode } from '../common/errors/app-error';
@@ -43,6 +44,7 @@ export class AiService {
     private readonly strategy: ProviderStrategy,
     private readonly holds: CreditHoldsService,
     private readonly chats: ChatsService,
+    private readonly exchanges: ChatExchanges,
     private readonly preferences: PreferencesService,
     config: ConfigService<AppConfig, true>,
     private readonly metrics: MetricsService,
@@ -252,7 +254,7 @@ export class AiService {
     // chats module writes its part, the credits module runs it inside the settlement.
     const exchange = a.store
       ? (first: number) =>
-          this.chats.exchangePart(
+          this.exchanges.part(
             a.user,
             {
               chatId: a.isNewChat ? undefined : a.chatId,
@@ -277,7 +279,7 @@ export class AiService {
       exchange ? span('chats.saveExchange', settle) : settle(),
     );
     this.metrics.aiSettled(a, usage, settled.charged);
-    if (exchange) this.chats.savedChatId((settled.also as string | null) ?? null);
+    if (exchange) this.exchanges.saved((settled.also as string | null) ?? null);
     return { cost: settled.charged, usage };
   }
 

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { StatementPart } from '../database/statement-part';
 
-/** An AI exchange to save (see ChatsService.saveExchange). */
+/** An AI exchange to save (see ChatExchanges). */
 export interface Exchange {
   /** Continue this chat (access already checked by the caller). */
   chatId?: string;
@@ -57,14 +57,4 @@ export function saveExchangePart(
         : [input.newChatId ?? randomUUID(), title || defaultTitle, userId]),
     ],
   };
-}
-
-/** The same on its own: one statement returning `{chatId}` (null when the chat is gone). */
-export function saveExchangeSql(
-  userId: string,
-  input: Exchange,
-  defaultTitle: string,
-): { sql: string; params: unknown[] } {
-  const part = saveExchangePart(userId, input, defaultTitle, 1);
-  return { sql: `WITH ${part.ctes} SELECT ${part.result} AS "chatId"`, params: part.params };
 }

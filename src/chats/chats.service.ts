@@ -9,8 +9,6 @@ import { TeamsService } from '../teams/teams.service';
 import { ModelCatalogue } from '../ai/model-catalogue';
 import { ValidationFailedError } from '../common/validation/validation.pipe';
 import { Chat } from './chat.entity';
-import { type Exchange, saveExchangePart, saveExchangeSql } from './chat-exchange.sql';
-import type { StatementPart } from '../database/statement-part';
 import { allTagsSql, chatPageSql, type ChatPageRow } from './chat-list.sql';
 import { chatSettingsToStore } from './chat-settings';
 import type { ChatTagDto, UpdateChatDto } from './dto/chat.dto';
@@ -27,39 +25,23 @@ export type ChatAccess = 'read' | 'write' | 'admin';
 /** `own`: the caller's chats; `all`: also the chats shared with the caller's teams. */
 export type ChatScope = 'own' | 'all';
 
-/** Title of a chat saved from an exchange whose first message is empty. */
-export const DEFAULT_CHAT_TITLE = 'New chat';
-
 /** A page of chats as the API shows them (`ChatDto`, each with its messages). */
 export interface ChatPage {
   data: ChatPageRow[];
   nextCursor: string | null;
 }
 
-/** Called after messages of a chat were saved; must not block (e.g. search queues indexing). */
-export type MessagesSavedListener = (chatId: string) => void;
-
 const chatNotFound = () => new AppError(ErrorCode.NOT_FOUND, 'Chat not found');
 
 /** Chats and their messages (spec "Chats"); every access goes through `requireChatAccess`. */
 @Injectable()
 export class ChatsService {
-  private readonly savedListeners: MessagesSavedListener[] = [];
-
   constructor(
     @InjectRepository(Chat) private readonly chats: Repository<Chat>,
     @InjectRepository(Message) private readonly messages: Repository<Message>,
     private readonly teams: TeamsService,
     private readonly catalogue: ModelCatalogue,
   ) {}
-
-  /**
-   * Registers a listener called after each saved exchange (search indexing, issue
-   * 15). `chats` stays unaware of its listeners' modules; a listener must return at once.
-   */
-  onMessagesSaved(listener: MessagesSavedListener): void {
-    this.savedListeners.push(listener);
-  }
 
   /**
    * The one object-level access check. The owner may do anything; a member of the team the
@@ -251,47 +233,6 @@ export class ChatsService {
       await m.update(Chat, { id: chatId }, { updatedAt: () => 'now()' });
       return message;
     });
-  }
-
-  /**
-   * Saves an AI exchange (spec Limits 7) in one transaction and returns the chat id. Without
-   * `chatId`: a new chat titled with the first 50 characters of the first message (or
-   * DEFAULT_CHAT_TITLE), every input message with its role upper-cased, then the reply as
-   * ASSISTANT. With `chatId` (access already checked by the caller): only the last input message
-   * and the reply. `system` messages are never stored. Bumps the chat's `updatedAt`. One
-   * statement (saveExchangeSql). Throws NOT_FOUND when the chat was deleted meanwhile.
-   */
-  async saveExchange(user: SessionUser, input: Exchange): Promise<string> {
-    const q = saveExchangeSql(user.id, input, DEFAULT_CHAT_TITLE);
-    const [saved] = await preparedQuery<{ chatId: string | null }>(
-      this.chats.manager.connection,
-      q.sql,
-      q.params,
-    );
-    return this.savedChatId(saved?.chatId ?? null);
-  }
-
-  /**
-   * The same save as a part of another statement, placeholders from `$first`: the settlement of
-   * a metered reply runs it (CreditHoldsService.settle), so charge and exchange commit together.
-   * Pass the part's result to `savedChatId`.
-   */
-  exchangePart(user: SessionUser, input: Exchange, first: number): StatementPart {
-    return saveExchangePart(user.id, input, DEFAULT_CHAT_TITLE, first);
-  }
-
-  /**
-   * The chat id a saved exchange returned, after telling the listeners (search indexing) that
-   * its messages were saved; NOT_FOUND when the chat was deleted meanwhile.
-   */
-  savedChatId(chatId: string | null): string {
-    if (!chatId) throw chatNotFound(); // deleted while the reply was being generated
-    this.notifySaved(chatId);
-    return chatId;
-  }
-
-  private notifySaved(chatId: string): void {
-    for (const listener of this.savedListeners) listener(chatId);
   }
 
   /** One keyset page of chats matching `where` (SQL on `c`), newest `updatedAt` first. */

@@ -3,7 +3,7 @@ import { ConfigService } from '@nestjs/config';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { EMBEDDINGS_DESCRIPTION, EmbeddingsService } from '../ai/embeddings.service';
-import { ChatsService } from '../chats/chats.service';
+import { ChatExchanges } from '../chats/chat-exchanges.service';
 import { AppError, ErrorCode } from '../common/errors/app-error';
 import type { AppConfig } from '../config/app.config';
 import { CreditsService } from '../credits/credits.service';
@@ -45,11 +45,11 @@ export class SearchIndexer implements OnModuleInit, OnApplicationBootstrap {
     private readonly embeddings: EmbeddingsService,
     private readonly credits: CreditsService,
     private readonly jobs: JobsService,
-    chats: ChatsService,
+    exchanges: ChatExchanges,
     config: ConfigService<AppConfig, true>,
   ) {
     this.delaySeconds = config.get('search', { infer: true }).indexDelaySeconds;
-    chats.onMessagesSaved((chatId) => this.queueSoon(chatId));
+    exchanges.onMessagesSaved((chatId) => this.queueSoon(chatId));
   }
 
   async onModuleInit(): Promise<void> {

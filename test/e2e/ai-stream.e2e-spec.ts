@@ -1,7 +1,7 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { startProviders, type Providers } from '../support/providers';
-import { ledgerOf, newUser } from '../support/factories';
+import { ledgerOf, newChat, newUser } from '../support/factories';
 import { parseSse } from '../support/sse';
 import { createTestApp, type TestApp } from '../support/test-app';
 
@@ -126,6 +126,39 @@ describe('AI stream: text and SSE, settled like generate', () => {
     const { events } = parseSse(res.text);
     expect(events).toEqual([['error', { error: expect.any(String), code: 'SERVICE_UNAVAILABLE' }]]);
     expect(await ledgerOf(t, u.user.id)).toEqual({ credits: 100, ledgerSum: 100, entries: 1 });
+  });
+
+  it('a chat deleted while its reply streams: NOT_FOUND, nothing saved, the reply charged once, no hold', async () => {
+    const u = await newUser(t);
+    const chat = await newChat(t, u, { messages: ['hello'] });
+    p.openai.reply = {
+      text: 'a late reply',
+      chunks: 3,
+      chunkDelayMs: 100,
+      usage: { prompt_tokens: 600, completion_tokens: 300 },
+    };
+    // `then` sends the request now; the chat is deleted while the reply streams.
+    const answer = t.http
+      .post('/api/ai/stream')
+      .set(u.auth)
+      .set('Accept', 'text/event-stream')
+      .send({ ...ask('gpt-4o'), chatId: chat.id })
+      .then((res) => res);
+    expect(await waitFor(() => p.openai.requests.length === 1)).toBe(true);
+    await t.http.delete(`/api/chats/${chat.id}`).set(u.auth).expect(200);
+    const res = await answer;
+    expect(res.status).toBe(200);
+    const { events } = parseSse(res.text);
+    expect(events.at(-1)).toEqual(['error', { error: expect.any(String), code: 'NOT_FOUND' }]);
+    const [{ n }] = await t.db.query(
+      'SELECT count(*)::int AS n FROM messages WHERE "chatId" = $1',
+      [chat.id],
+    );
+    expect(n).toBe(0);
+    // Charged for the reply it got (9 credits), once; the hold returned the rest.
+    expect(await ledgerOf(t, u.user.id)).toEqual({ credits: 91, ledgerSum: 91, entries: 2 });
+    const holds = await t.db.query('SELECT 1 FROM credit_holds WHERE "userId" = $1', [u.user.id]);
+    expect(holds).toHaveLength(0);
   });
 
   it('translates the SSE error event like any HTTP error', async () => {
