@@ -38,6 +38,9 @@ export interface IndexJob {
 export class SearchIndexer implements OnModuleInit, OnApplicationBootstrap {
   private readonly logger = new Logger('SearchIndexer');
   private readonly delaySeconds: number;
+  /** Chats this process queued in the current window (`queueSoon`). */
+  private readonly queuedChats = new Set<string>();
+  private queuedWindow = -1;
 
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,
@@ -81,13 +84,24 @@ export class SearchIndexer implements OnModuleInit, OnApplicationBootstrap {
     if (!this.embeddings.model || !this.jobs.started) return;
     const windowMs = this.delaySeconds * 1000;
     const window = Math.floor(Date.now() / windowMs);
+    // One job per chat and window is enough (the singleton key says so in the queue too); later
+    // saves of the same window cost no round trip of their own on the reply's hot path.
+    if (window !== this.queuedWindow) {
+      this.queuedWindow = window;
+      this.queuedChats.clear();
+    }
+    if (this.queuedChats.has(chatId)) return;
+    this.queuedChats.add(chatId);
     this.jobs
       .enqueue<IndexJob>(
         INDEX_QUEUE,
         { chatId },
         { singletonKey: `${chatId}:${window}`, startAfter: new Date((window + 1) * windowMs) },
       )
-      .catch((err: Error) => this.logger.warn(`Could not queue chat ${chatId}: ${err.message}`));
+      .catch((err: Error) => {
+        this.queuedChats.delete(chatId); // the next save of the window tries again
+        this.logger.warn(`Could not queue chat ${chatId}: ${err.message}`);
+      });
   }
 
   /** Queues every chat with a message lacking a vector (`npm run search:reindex`). */
