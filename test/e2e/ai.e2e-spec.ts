@@ -126,6 +126,31 @@ describe('AI generate: three providers, metered and saved', () => {
     expect(p.anthropic.requests[0].body.system).toBeDefined();
   });
 
+  it('charges a reply once even when saving its exchange fails: the settlement is redone alone', async () => {
+    const u = await newUser(t);
+    p.openai.reply = { text: 'Hi!', usage: { prompt_tokens: 600, completion_tokens: 300 } };
+    // Saving this user's messages fails inside the settlement statement, which rolls back whole.
+    await t.db.query(`
+      CREATE FUNCTION refuse_messages() RETURNS trigger LANGUAGE plpgsql AS $$
+      BEGIN
+        IF NEW."userId" = '${u.user.id}' THEN RAISE EXCEPTION 'messages unavailable'; END IF;
+        RETURN NEW;
+      END $$;
+      CREATE TRIGGER refuse_messages BEFORE INSERT ON messages
+        FOR EACH ROW EXECUTE FUNCTION refuse_messages();`);
+    try {
+      const res = await t.http.post('/api/ai/generate').set(u.auth).send(ask('gpt-4o'));
+      expect(res.status).toBe(500);
+    } finally {
+      await t.db.query('DROP TRIGGER refuse_messages ON messages; DROP FUNCTION refuse_messages()');
+    }
+    expect(await ledgerOf(t, u.user.id)).toEqual({ credits: 91, ledgerSum: 91, entries: 2 });
+    const holds = await t.db.query('SELECT 1 FROM credit_holds WHERE "userId" = $1', [u.user.id]);
+    expect(holds).toHaveLength(0);
+    const chats = await t.db.query('SELECT 1 FROM chats WHERE "userId" = $1', [u.user.id]);
+    expect(chats).toHaveLength(0);
+  });
+
   it('continues a chat: appends only the last message and the reply', async () => {
     const u = await newUser(t);
     const chat = await newChat(t, u, { title: 'Ongoing', messages: ['first', 'answer'] });
