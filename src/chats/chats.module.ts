@@ -4,14 +4,16 @@ import { CatalogueModule } from '../ai/catalogue.module';
 import { Chat } from './chat.entity';
 import { TeamsModule } from '../teams/teams.module';
 import { ChatsController, TeamChatsController } from './chats.controller';
+import { ChatAttachments } from './chat-attachments.service';
 import { ChatExchanges } from './chat-exchanges.service';
+import { MessageAttachment } from './message-attachment.entity';
 import { ChatsService } from './chats.service';
 import { Message } from './message.entity';
 
 @Module({
-  imports: [TypeOrmModule.forFeature([Chat, Message]), TeamsModule, CatalogueModule],
+  imports: [TypeOrmModule.forFeature([Chat, Message, MessageAttachment]), TeamsModule, CatalogueModule],
   controllers: [ChatsController, TeamChatsController],
-  providers: [ChatsService, ChatExchanges],
-  exports: [ChatsService, ChatExchanges],
+  providers: [ChatsService, ChatExchanges, ChatAttachments],
+  exports: [ChatsService, ChatExchanges, ChatAttachments],
 })
 export class ChatsModule {}
