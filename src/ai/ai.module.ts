@@ -1,6 +1,7 @@
 import { Module } from '@nestjs/common';
 import { ChatsModule } from '../chats/chats.module';
 import { UsersModule } from '../users/users.module';
+import { UploadsModule } from '../uploads/uploads.module';
 import { CreditsModule } from '../credits/credits.module';
 import { AiController } from './ai.controller';
 import { AiRunner } from './ai-runner.service';
@@ -15,7 +16,7 @@ import { GoogleProvider } from './providers/google.provider';
 import { OpenAiProvider } from './providers/openai.provider';
 
 @Module({
-  imports: [CreditsModule, ChatsModule, CatalogueModule, UsersModule],
+  imports: [CreditsModule, ChatsModule, CatalogueModule, UsersModule, UploadsModule],
   controllers: [AiController, AiChatController, EstimateController],
   providers: [
     AiService,

@@ -5,7 +5,6 @@ import { randomUUID } from 'node:crypto';
 import { ChatExchanges } from '../chats/chat-exchanges.service';
 import { ChatsService } from '../chats/chats.service';
 import type { SessionUser } from '../common/auth/session-user';
-import { AppError, ErrorCode } from '../common/errors/app-error';
 import { CreditHoldsService } from '../credits/credit-holds.service';
 import { MetricsService } from '../metrics/metrics.service';
 import { span } from '../telemetry/spans';
@@ -19,7 +18,10 @@ import {
 } from '../credits/pricing';
 import type { StoredPreferences } from '../users/preferences/preferences.dto';
 import { PreferencesService } from '../users/preferences/preferences.service';
-import { MAX_CONTENT_CHARS, type GenerateDto, type GenerateResultDto } from './dto/generate.dto';
+import type { GenerateDto, GenerateResultDto } from './dto/generate.dto';
+import { IMAGE_TOKENS_WORST_CASE } from './image-tokens';
+import { readInputs, requireCapability, toProviderMessages } from './message-inputs';
+import { UploadImages } from '../uploads/upload-images.service';
 import { ModelCatalogue, reasoningBudget } from './model-catalogue';
 import { checkParameters, noModelError, resolveParameters } from './model-parameters';
 import { classifyProviderError } from './provider-errors';
@@ -48,6 +50,7 @@ export class AiService {
     private readonly preferences: PreferencesService,
     config: ConfigService<AppConfig, true>,
     private readonly metrics: MetricsService,
+    private readonly images: UploadImages,
   ) {
     const ai = config.get('ai', { infer: true });
     this.retry = { attempts: ai.retryAttempts, baseDelayMs: ai.retryBaseDelayMs };
@@ -63,7 +66,9 @@ export class AiService {
    * session read brought, `user.preferences`) skips the latter. Throws VALIDATION_FAILED (400, `modelId` named
    * nowhere, or a value out of the model's range), UNKNOWN_MODEL (400), UNSUPPORTED_PARAMETER
    * (400), PAYLOAD_TOO_LARGE (413), NOT_FOUND (404, chat), DAILY_LIMIT_REACHED (429),
-   * INSUFFICIENT_CREDITS (402).
+   * INSUFFICIENT_CREDITS (402); for images (issue 18) NOT_FOUND (404, an upload the caller may
+   * not read), VALIDATION_FAILED (400, over 4, not an image) and MODEL_CAPABILITY_MISSING (400).
+   * Each image adds its provider's worst case (IMAGE_TOKENS_WORST_CASE) to the hold.
    */
   async admit(
     user: SessionUser,
@@ -73,37 +78,47 @@ export class AiService {
     preferences?: StoredPreferences | null,
     options: CallOptions = {},
   ): Promise<Admission> {
-    const chars = dto.messages.reduce((n, m) => n + codePoints(m.content), 0);
-    if (chars > MAX_CONTENT_CHARS) {
-      throw new AppError(
-        ErrorCode.PAYLOAD_TOO_LARGE,
-        `Messages exceed ${MAX_CONTENT_CHARS} characters`,
-      );
-    }
-    const [chat, prefs] = await Promise.all([
+    const inputs = readInputs(dto.messages);
+    const imageIds = inputs.flatMap((m) => m.uploadIds);
+    const [chat, prefs, uploads] = await Promise.all([
       dto.chatId ? this.chats.requireChatAccess(user, dto.chatId, 'read') : undefined,
       preferences !== undefined
         ? preferences
         : user.preferences !== undefined
           ? user.preferences // read with the session
           : this.preferences.stored(user.id),
+      this.images.requireReadable(user.id, imageIds),
     ]);
     const effective = resolveParameters(dto, chat?.settings, prefs);
     if (!effective.modelId) throw noModelError();
     const model = this.catalogue.require(effective.modelId);
     const { values } = effective;
     checkParameters(model.id, model.parameters, values, effective.sources);
-    const messages = values.systemPrompt
-      ? [{ role: 'system', content: values.systemPrompt }, ...dto.messages]
-      : dto.messages;
+    if (imageIds.length) requireCapability(model, 'vision');
+    const messages = toProviderMessages(inputs, values.systemPrompt);
+    const imageTokens = imageIds.length * IMAGE_TOKENS_WORST_CASE[model.providerId];
     const budget = reasoningBudget(model);
     const hold = await this.holds.hold(
       user.id,
-      holdAmount(messages, model, values.maxTokens + budget),
+      holdAmount(messages, model, values.maxTokens + budget, imageTokens),
       randomUUID(),
-      estimate(messages, model),
+      estimate(messages, model, imageTokens),
       user.apiKey?.id,
     );
+    if (uploads.length) {
+      // Bytes are read only once the hold is taken, and the hold goes back if they cannot be.
+      const images = await Promise.all(
+        uploads.map(async (u) => ({ mediaType: u.contentType, data: await this.images.base64(u) })),
+      ).catch(async (err: unknown) => {
+        await this.holds.release(hold);
+        throw err;
+      });
+      messages.splice(
+        0,
+        messages.length,
+        ...toProviderMessages(inputs, values.systemPrompt, images),
+      );
+    }
     const request: GenerateRequest = {
       model: model.id,
       messages,
@@ -126,6 +141,8 @@ export class AiService {
       chatId: dto.chatId ?? newChatId ?? randomUUID(),
       isNewChat: !dto.chatId,
       store: options.store ?? true,
+      inputs,
+      imageTokens,
     };
     this.metrics.aiAdmitted(admission);
     return admission;
@@ -243,7 +260,7 @@ export class AiService {
   ): Promise<{ cost: number; usage: TokenUsage }> {
     const estimated = !outcome.usage;
     const usage = outcome.usage ?? {
-      promptTokens: estimateTokens(a.request.messages),
+      promptTokens: estimateTokens(a.request.messages) + a.imageTokens,
       completionTokens: Math.ceil(codePoints(outcome.text) / 4),
     };
     const price = cost(usage, a.model);
@@ -259,7 +276,7 @@ export class AiService {
             {
               chatId: a.isNewChat ? undefined : a.chatId,
               newChatId: a.isNewChat ? a.chatId : undefined,
-              messages: a.dto.messages,
+              messages: a.inputs,
               reply: outcome.text,
             },
             first,

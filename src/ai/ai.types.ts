@@ -5,6 +5,7 @@ import type { GenerateDto } from './dto/generate.dto';
 import type { ModelDescriptor } from './model-catalogue';
 import type { GenerateRequest, ModelProvider } from './providers/model-provider';
 import type { ServerTiming } from './server-timing';
+import type { InputMessage } from './message-inputs';
 
 /** An admitted request: credits held, model and chat resolved, nothing sent upstream yet. */
 export interface Admission {
@@ -19,6 +20,10 @@ export interface Admission {
   isNewChat: boolean;
   /** False: settle only, save no chat (`/v1` without `store: true`, issue 14). */
   store: boolean;
+  /** The request's messages as text and image upload ids (saved with the exchange). */
+  inputs: InputMessage[];
+  /** Prompt tokens held for the request's images (their per-provider worst case). */
+  imageTokens: number;
 }
 
 /** Per-call choices of callers other than the `/api/ai` routes. */

@@ -3,6 +3,8 @@ import { ApiOkResponse, ApiProperty, ApiTags, PickType } from '@nestjs/swagger';
 import { IsString, MaxLength } from 'class-validator';
 import { Endpoint } from '../common/openapi/endpoint.decorator';
 import { estimate, estimateTokens } from '../credits/pricing';
+import { IMAGE_TOKENS_WORST_CASE } from './image-tokens';
+import { readInputs } from './message-inputs';
 import { GENERATE_EXAMPLE, GenerateDto } from './dto/generate.dto';
 import { ModelCatalogue } from './model-catalogue';
 
@@ -40,6 +42,13 @@ export class EstimateController {
   @ApiOkResponse({ type: EstimateResultDto })
   estimate(@Body() dto: EstimateDto): EstimateResultDto {
     const model = this.catalogue.require(dto.modelId);
-    return { estimatedTokens: estimateTokens(dto.messages), cost: estimate(dto.messages, model) };
+    const inputs = readInputs(dto.messages);
+    // Images count at their provider's worst case, as the hold does (issue 18).
+    const images = inputs.reduce((n, m) => n + m.uploadIds.length, 0);
+    const extra = images * IMAGE_TOKENS_WORST_CASE[model.providerId];
+    return {
+      estimatedTokens: estimateTokens(inputs) + extra,
+      cost: estimate(inputs, model, extra),
+    };
   }
 }

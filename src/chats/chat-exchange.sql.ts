@@ -1,5 +1,13 @@
 import { randomUUID } from 'node:crypto';
 import type { StatementPart } from '../database/statement-part';
+import type { MessageTool } from './message.entity';
+
+/** A tool-loop message saved between the inputs and the reply (issue 18 §2). */
+export interface ToolStep {
+  role: 'ASSISTANT' | 'TOOL';
+  content: string;
+  tool: MessageTool;
+}
 
 /** An AI exchange to save (see ChatExchanges). */
 export interface Exchange {
@@ -7,7 +15,10 @@ export interface Exchange {
   chatId?: string;
   /** Id for the new chat (lets a stream announce it before saving). */
   newChatId?: string;
-  messages: { role: string; content: string }[];
+  /** The request's messages; `uploadIds`: the images a message was sent with, in order. */
+  messages: { role: string; content: string; uploadIds?: string[] }[];
+  /** The assistant's tool calls and the tools' results, in order (after the inputs). */
+  steps?: ToolStep[];
   reply: string;
 }
 
@@ -30,28 +41,65 @@ export function saveExchangePart(
   const stored = input.messages.filter((m) => m.role !== 'system');
   const toStore = input.chatId ? stored.slice(-1) : stored;
   const rows = [
-    ...toStore.map((msg) => ({ role: msg.role.toUpperCase(), content: msg.content, by: userId })),
-    { role: 'ASSISTANT', content: input.reply, by: null },
+    ...toStore.map((msg) => ({
+      id: randomUUID(),
+      role: msg.role.toUpperCase(),
+      content: msg.content,
+      by: userId as string | null,
+      tool: null as string | null,
+      uploadIds: msg.uploadIds ?? [],
+    })),
+    ...(input.steps ?? []).map((step) => ({
+      id: randomUUID(),
+      role: step.role,
+      content: step.content,
+      by: null,
+      tool: JSON.stringify(step.tool),
+      uploadIds: [] as string[],
+    })),
+    {
+      id: randomUUID(),
+      role: 'ASSISTANT',
+      content: input.reply,
+      by: null,
+      tool: null,
+      uploadIds: [],
+    },
   ];
+  const attachments = rows.flatMap((r) =>
+    r.uploadIds.map((uploadId, position) => ({ messageId: r.id, position, uploadId })),
+  );
   const chat = input.chatId
-    ? `UPDATE chats SET "updatedAt" = now() WHERE id = ${$(3)} RETURNING id`
-    : `INSERT INTO chats (id, title, "userId") VALUES (${$(3)}, ${$(4)}, ${$(5)}) RETURNING id`;
+    ? `UPDATE chats SET "updatedAt" = now() WHERE id = ${$(8)} RETURNING id`
+    : `INSERT INTO chats (id, title, "userId") VALUES (${$(8)}, ${$(9)}, ${$(10)}) RETURNING id`;
   const title = Array.from(stored[0]?.content.trim() ?? '')
     .slice(0, 50)
     .join('');
   return {
+    // Message ids are chosen here so that attachments can name them in the same statement; an
+    // attachment is written only with its message (none when the chat is gone).
     ctes: `exchange_chat AS (${chat}), exchange_messages AS (
-       INSERT INTO messages ("chatId", "userId", role, content)
-       SELECT exchange_chat.id, m.by, m.role, m.content
+       INSERT INTO messages (id, "chatId", "userId", role, content, tool)
+       SELECT m.id, exchange_chat.id, m.by, m.role, m.content, m.tool
        FROM exchange_chat,
-         unnest(${$(0)}::uuid[], ${$(1)}::varchar[], ${$(2)}::text[]) WITH ORDINALITY AS m(by, role, content, n)
+         unnest(${$(0)}::uuid[], ${$(1)}::uuid[], ${$(2)}::varchar[], ${$(3)}::text[], ${$(4)}::jsonb[])
+           WITH ORDINALITY AS m(id, by, role, content, tool, n)
        ORDER BY m.n
-       RETURNING "chatId")`,
+       RETURNING id, "chatId"), exchange_attachments AS (
+       INSERT INTO message_attachments ("messageId", position, "uploadId")
+       SELECT a.mid, a.pos, a.uid
+       FROM unnest(${$(5)}::uuid[], ${$(6)}::smallint[], ${$(7)}::uuid[]) AS a(mid, pos, uid)
+       WHERE a.mid IN (SELECT id FROM exchange_messages))`,
     result: `(SELECT "chatId" FROM exchange_messages LIMIT 1)`,
     params: [
+      rows.map((r) => r.id),
       rows.map((r) => r.by),
       rows.map((r) => r.role),
       rows.map((r) => r.content),
+      rows.map((r) => r.tool),
+      attachments.map((a) => a.messageId),
+      attachments.map((a) => a.position),
+      attachments.map((a) => a.uploadId),
       ...(input.chatId
         ? [input.chatId]
         : [input.newChatId ?? randomUUID(), title || defaultTitle, userId]),

@@ -58,21 +58,33 @@ export function estimateTokens(messages: ChatMessageInput[]): number {
  * Estimated credits (integer) before sending: `ceil(estimatedTokens * costPerToken * 1000)`,
  * spec Limits 2.
  */
-export function estimate(messages: ChatMessageInput[], model: PricedModel): number {
-  return cost({ promptTokens: estimateTokens(messages), completionTokens: 0 }, model);
+export function estimate(
+  messages: ChatMessageInput[],
+  model: PricedModel,
+  extraPromptTokens = 0,
+): number {
+  return cost(
+    { promptTokens: estimateTokens(messages) + extraPromptTokens, completionTokens: 0 },
+    model,
+  );
 }
 
 /**
- * Worst-case credits reserved before a call: `ceil((estimatedTokens + maxTokens) * costPerToken
- * * 1000)`, so that a reply can never cost more than was held unless the estimate undercounts
- * the prompt.
+ * Worst-case credits reserved before a call: `ceil((estimatedTokens + extraPromptTokens +
+ * maxTokens) * costPerToken * 1000)`, so that a reply can never cost more than was held unless
+ * the estimate undercounts the prompt. `extraPromptTokens`: prompt tokens the text does not show,
+ * e.g. images at their per-provider worst case (issue 18).
  */
 export function holdAmount(
   messages: ChatMessageInput[],
   model: PricedModel,
   maxTokens: number,
+  extraPromptTokens = 0,
 ): number {
-  return cost({ promptTokens: estimateTokens(messages), completionTokens: maxTokens }, model);
+  return cost(
+    { promptTokens: estimateTokens(messages) + extraPromptTokens, completionTokens: maxTokens },
+    model,
+  );
 }
 
 /** Spec Limits 3: daily limit in credits by plan; any other plan gets DEFAULT_DAILY_LIMIT. */

@@ -2,6 +2,7 @@ import { Module } from '@nestjs/common';
 import { ConfigService } from '@nestjs/config';
 import { MulterModule } from '@nestjs/platform-express';
 import { TypeOrmModule } from '@nestjs/typeorm';
+import { ChatsModule } from '../chats/chats.module';
 import { Clock } from '../common/clock/clock';
 import type { AppConfig } from '../config/app.config';
 import { SniffingStorageEngine } from './sniffing-storage.engine';
@@ -10,6 +11,7 @@ import { UploadStorage } from './upload-storage';
 import { UploadStorageModule } from './upload-storage.module';
 import { UploadFilesController, UploadsController } from './uploads.controller';
 import { UploadsService } from './uploads.service';
+import { UploadImages } from './upload-images.service';
 
 /**
  * Uploads (spec "Upload"): the Upload table, the storage driver (STORAGE_DRIVER) and
@@ -20,6 +22,7 @@ import { UploadsService } from './uploads.service';
   imports: [
     TypeOrmModule.forFeature([Upload]),
     UploadStorageModule,
+    ChatsModule,
     MulterModule.registerAsync({
       imports: [UploadStorageModule],
       inject: [ConfigService, UploadStorage, Clock],
@@ -46,7 +49,7 @@ import { UploadsService } from './uploads.service';
     }),
   ],
   controllers: [UploadsController, UploadFilesController],
-  providers: [UploadsService],
-  exports: [UploadsService],
+  providers: [UploadsService, UploadImages],
+  exports: [UploadsService, UploadImages],
 })
 export class UploadsModule {}

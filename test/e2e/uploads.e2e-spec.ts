@@ -57,7 +57,11 @@ describe.each(UPLOAD_DRIVERS)('Uploads on %s storage: upload, download, delete',
     expect(res.status).toBe(200);
     expect(res.body).toEqual({
       success: true,
-      data: { url: `/uploads/${res.body.data.filename}`, filename: expect.any(String) },
+      data: {
+        id: expect.any(String),
+        url: `/uploads/${res.body.data.filename}`,
+        filename: expect.any(String),
+      },
     });
     const { filename } = res.body.data as { filename: string };
     const [, at] = /^(\d+)-cat\.png$/.exec(filename)!;

@@ -1,7 +1,7 @@
 import type { ServerResponse } from 'node:http';
 import {
-  DEFAULT_TEXT,
   type RecordedRequest,
+  replyText,
   type SseFrame,
   type WireReply,
   WireTestServer,
@@ -40,13 +40,21 @@ export class AnthropicTestServer extends WireTestServer<AnthropicReply> {
     const status = key ? this.reply.status : 401;
     if (status) return this.sendError(res, status, errorBody(status));
 
-    const { text = DEFAULT_TEXT, usage = { input_tokens: 10, output_tokens: 20 } } = this.reply;
+    const { usage = { input_tokens: 10, output_tokens: 20 } } = this.reply;
+    const text = replyText(this.reply);
+    const uses = (this.reply.toolCalls ?? []).map((c, i) => ({
+      type: 'tool_use' as const,
+      id: c.id ?? `toolu_test_${this.requests.length}_${i}`,
+      name: c.name,
+      input: c.arguments,
+    }));
+    const stopReason = uses.length ? 'tool_use' : 'end_turn';
     const message = {
       id: 'msg_test',
       type: 'message',
       role: 'assistant',
       model: req.body?.model,
-      stop_reason: 'end_turn',
+      stop_reason: stopReason,
       stop_sequence: null,
     };
     const inputUsage = {
@@ -63,7 +71,11 @@ export class AnthropicTestServer extends WireTestServer<AnthropicReply> {
     if (!req.body?.stream) {
       return this.sendJson(res, 200, {
         ...message,
-        content: [...(thinking ? [thinkingBlock] : []), { type: 'text', text, citations: null }],
+        content: [
+          ...(thinking ? [thinkingBlock] : []),
+          ...(text || !uses.length ? [{ type: 'text', text, citations: null }] : []),
+          ...uses,
+        ],
         usage: { ...inputUsage, output_tokens: usage.output_tokens, ...details },
       });
     }
@@ -111,9 +123,25 @@ export class AnthropicTestServer extends WireTestServer<AnthropicReply> {
         text: true,
       })),
       { data: event('content_block_stop', { index: 0 }) },
+      // Each tool_use block: started with empty input, the input's JSON in two pieces, stopped.
+      ...uses.flatMap((use, i) => {
+        const index = i + 1;
+        const json = JSON.stringify(use.input);
+        const half = Math.ceil(json.length / 2);
+        return [
+          { data: event('content_block_start', { index, content_block: { ...use, input: {} } }) },
+          ...[json.slice(0, half), json.slice(half)].map((partial_json) => ({
+            data: event('content_block_delta', {
+              index,
+              delta: { type: 'input_json_delta', partial_json },
+            }),
+          })),
+          { data: event('content_block_stop', { index }) },
+        ];
+      }),
       ...steps.map((output_tokens) => ({
         data: event('message_delta', {
-          delta: { stop_reason: 'end_turn', stop_sequence: null },
+          delta: { stop_reason: stopReason, stop_sequence: null },
           usage: { output_tokens, ...details },
         }),
       })),

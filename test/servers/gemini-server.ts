@@ -1,7 +1,7 @@
 import type { ServerResponse } from 'node:http';
 import {
-  DEFAULT_TEXT,
   type RecordedRequest,
+  replyText,
   type SseFrame,
   type WireReply,
   WireTestServer,
@@ -35,7 +35,11 @@ export class GeminiTestServer extends WireTestServer<GeminiReply> {
 
     const [, model, method] = route;
     if (method === 'batchEmbedContents') return this.embeddings(req, res);
-    const { text = DEFAULT_TEXT } = this.reply;
+    const text = replyText(this.reply);
+    // Gemini sends each call whole, as a `functionCall` part of the last chunk.
+    const calls = (this.reply.toolCalls ?? []).map((c) => ({
+      functionCall: { ...(c.id ? { id: c.id } : {}), name: c.name, args: c.arguments },
+    }));
     const usage = this.reply.usage ?? { promptTokenCount: 10, candidatesTokenCount: 20 };
     const usageMetadata = {
       ...usage,
@@ -49,7 +53,14 @@ export class GeminiTestServer extends WireTestServer<GeminiReply> {
     const response = (piece: string, last: boolean, first = false) => ({
       candidates: [
         {
-          content: { parts: [...(first ? thought : []), { text: piece }], role: 'model' },
+          content: {
+            parts: [
+              ...(first ? thought : []),
+              ...(piece || !calls.length ? [{ text: piece }] : []),
+              ...(last ? calls : []),
+            ],
+            role: 'model',
+          },
           index: 0,
           ...(last ? { finishReason: 'STOP' } : {}),
         },

@@ -1,7 +1,7 @@
 import type { ServerResponse } from 'node:http';
 import {
-  DEFAULT_TEXT,
   type RecordedRequest,
+  replyText,
   type SseFrame,
   type WireReply,
   WireTestServer,
@@ -44,7 +44,14 @@ export class OpenAiTestServer extends WireTestServer<OpenAiReply> {
     const status = /^Bearer \S+/.test(req.headers.authorization ?? '') ? this.reply.status : 401;
     if (status) return this.sendError(res, status, errorBody(status));
 
-    const { text = DEFAULT_TEXT, usage: configured } = this.reply;
+    const { usage: configured } = this.reply;
+    const text = replyText(this.reply);
+    const calls = (this.reply.toolCalls ?? []).map((c, i) => ({
+      id: c.id ?? `call_test_${this.requests.length}_${i}`,
+      type: 'function' as const,
+      function: { name: c.name, arguments: JSON.stringify(c.arguments) },
+    }));
+    const finish = calls.length ? 'tool_calls' : 'stop';
     const usage =
       configured === null
         ? undefined
@@ -61,7 +68,15 @@ export class OpenAiTestServer extends WireTestServer<OpenAiReply> {
         ...base,
         object: 'chat.completion',
         choices: [
-          { index: 0, message: { role: 'assistant', content: text }, finish_reason: 'stop' },
+          {
+            index: 0,
+            message: {
+              role: 'assistant',
+              content: calls.length && !text ? null : text,
+              ...(calls.length ? { tool_calls: calls } : {}),
+            },
+            finish_reason: finish,
+          },
         ],
         ...(usage ? { usage } : {}),
       });
@@ -83,11 +98,22 @@ export class OpenAiTestServer extends WireTestServer<OpenAiReply> {
     });
     const frames: SseFrame[] = [
       { data: chunk([choice({ role: 'assistant', content: '' })]) },
-      ...this.split(text).map((piece) => ({
+      ...(text ? this.split(text) : []).map((piece) => ({
         data: chunk([choice({ content: piece })]),
         text: true,
       })),
-      { data: chunk([choice({}, 'stop')]) },
+      // Each call: id, type and name first, then its arguments' JSON text in two pieces.
+      ...calls.flatMap((c, index) => {
+        const args = c.function.arguments;
+        const half = Math.ceil(args.length / 2);
+        const delta = (d: object) => ({ data: chunk([choice({ tool_calls: [{ index, ...d }] })]) });
+        return [
+          delta({ id: c.id, type: 'function', function: { name: c.function.name, arguments: '' } }),
+          delta({ function: { arguments: args.slice(0, half) } }),
+          delta({ function: { arguments: args.slice(half) } }),
+        ];
+      }),
+      { data: chunk([choice({}, finish)]) },
     ];
     if (includeUsage && usage) frames.push({ data: chunk([], { usage }) });
     frames.push({ data: 'data: [DONE]\n\n' });

@@ -27,6 +27,17 @@ export interface WireReply {
   retryAfter?: string;
   /** Streamed replies: destroy the socket after this many text chunks were sent. */
   cutAfterChunks?: number;
+  /**
+   * Ask for these tool calls (each provider's own shape: OpenAI `tool_calls`, Anthropic
+   * `tool_use` blocks, Gemini `functionCall` parts) after `text`, which then defaults to ''.
+   * Without `id` the OpenAI and Anthropic servers make one up and Gemini sends none.
+   */
+  toolCalls?: { id?: string; name: string; arguments: Record<string, unknown> }[];
+}
+
+/** The reply text of `reply`: its `text`, else '' when it calls tools, else the default. */
+export function replyText(reply: WireReply): string {
+  return reply.text ?? (reply.toolCalls?.length ? '' : DEFAULT_TEXT);
 }
 
 /** One SSE frame as written to the socket; `text` frames count for delays and cuts. */
@@ -45,6 +56,11 @@ const delay = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve,
 export abstract class WireTestServer<R extends WireReply> {
   readonly requests: RecordedRequest[] = [];
   reply: R = {} as R;
+  /**
+   * Replies for the next requests, in order (tool loops): each request takes the first one as
+   * `reply`, and the last taken stays `reply` once the script is used up.
+   */
+  script: R[] = [];
   /** Base URL for the SDK (set by `start`). */
   url = '';
   private server?: Server;
@@ -72,6 +88,8 @@ export abstract class WireTestServer<R extends WireReply> {
           aborted: false,
         };
         this.requests.push(recorded);
+        const scripted = this.script.shift();
+        if (scripted) this.reply = scripted;
         res.on('close', () => {
           if (!res.writableEnded && !cut.has(res)) recorded.aborted = true;
         });
@@ -92,6 +110,7 @@ export abstract class WireTestServer<R extends WireReply> {
   /** Clears `reply` and `requests` (call in beforeEach). */
   reset(): void {
     this.reply = {} as R;
+    this.script = [];
     this.requests.length = 0;
   }
 

@@ -44,10 +44,7 @@ export async function startProviders(): Promise<Providers> {
     gemini,
     env: providerEnv({ openai, anthropic, gemini }),
     reset: () => {
-      for (const s of all) {
-        s.reply = {};
-        s.requests.length = 0;
-      }
+      for (const s of all) s.reset();
     },
     stop: async () => {
       await Promise.all(all.map((s) => s.stop()));

@@ -1,8 +1,19 @@
-import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { ApiExtraModels, ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
 import { CAPABILITIES, type Capability } from '../model-catalogue';
 import { MAX_OUTPUT_TOKENS, ModelParametersDto } from './model-parameters.dto';
 import {
+  IsMessageContent,
+  MAX_IMAGES_PER_REQUEST,
+  MESSAGE_CONTENT_SCHEMA,
+  type MessageContent,
+  MessagePartDto,
+} from './message-content';
+import {
+  IsInt,
+  Matches,
+  Max,
+  Min,
   IsOptional,
   IsUUID,
   ArrayMaxSize,
@@ -30,24 +41,69 @@ export class ChatMessageDto {
   content: string;
 }
 
+/** A message of an AI request: its content is text, or parts with images (issue 18 §1). */
+@ApiExtraModels(MessagePartDto)
+export class GenerateMessageDto {
+  @ApiProperty({ enum: INPUT_ROLES }) @IsIn(INPUT_ROLES) role: (typeof INPUT_ROLES)[number];
+  @ApiProperty({
+    ...MESSAGE_CONTENT_SCHEMA,
+    description:
+      `a string, or parts \`[{type: "text", text}, {type: "image", uploadId}]\` (at most ` +
+      `${MAX_IMAGES_PER_REQUEST} images per request, to models with the \`vision\` capability); ` +
+      `all text together at most ${MAX_CONTENT_CHARS} characters (else 413)`,
+  })
+  @IsMessageContent()
+  content: MessageContent;
+}
+
+/** Tool-loop steps (model calls) per request when `maxToolSteps` is not given. */
+export const DEFAULT_MAX_TOOL_STEPS = 5;
+
 /**
  * POST /api/ai/generate and /api/ai/stream body (spec AI), with the custom model parameters
  * (issue 12 §4): each is the request's, else the chat's settings, else the preferences', else
  * the default. `modelId` is required only when neither the chat nor the preferences name one.
  */
 export class GenerateDto extends ModelParametersDto {
-  @ApiProperty({ type: [ChatMessageDto], minItems: 1, maxItems: 200 })
+  @ApiProperty({ type: [GenerateMessageDto], minItems: 1, maxItems: 200 })
   @IsArray()
   @ArrayMinSize(1)
   @ArrayMaxSize(200)
   @ValidateNested({ each: true })
-  @Type(() => ChatMessageDto)
-  messages: ChatMessageDto[];
+  @Type(() => GenerateMessageDto)
+  messages: GenerateMessageDto[];
 
   @ApiPropertyOptional({ format: 'uuid', description: 'continue this chat (own or shared)' })
   @IsOptional()
   @IsUUID()
   chatId?: string;
+
+  @ApiPropertyOptional({
+    type: [String],
+    maxItems: 10,
+    example: ['calculator'],
+    description:
+      'plugins whose tools the model may call (`GET /api/plugins`); the model needs the `tools` capability',
+  })
+  @IsOptional()
+  @IsArray()
+  @ArrayMaxSize(10)
+  @IsString({ each: true })
+  @Matches(/^[a-z0-9_-]{1,32}$/, { each: true })
+  plugins?: string[];
+
+  @ApiPropertyOptional({
+    type: 'integer',
+    minimum: 1,
+    maximum: 10,
+    default: DEFAULT_MAX_TOOL_STEPS,
+    description: 'model calls of the tool loop at most; each is held and charged on its own',
+  })
+  @IsOptional()
+  @IsInt()
+  @Min(1)
+  @Max(10)
+  maxToolSteps?: number;
 }
 
 /** A realistic generate/stream body for the OpenAPI document. */

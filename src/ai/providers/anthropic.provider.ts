@@ -5,6 +5,12 @@ import type { AppConfig } from '../../config/app.config';
 import type { GenerateRequest, GenerateResult, ModelProvider, StreamChunk } from './model-provider';
 import { incompleteStream, notConfigured, toProviderError } from './sdk-errors';
 import { type AnthropicInputUsage, normaliseAnthropicUsage, usageFallback } from './usage';
+import {
+  AnthropicToolCallAssembler,
+  anthropicMessages,
+  anthropicToolCalls,
+  anthropicTools,
+} from './wire/anthropic-wire';
 
 const ID = 'anthropic';
 const LABEL = 'Anthropic';
@@ -41,8 +47,10 @@ export class AnthropicProvider implements ModelProvider {
       const text = message.content
         .flatMap((block) => (block.type === 'text' ? [block.text] : []))
         .join('');
+      const toolCalls = anthropicToolCalls(message.content);
       return {
         text,
+        ...(toolCalls.length ? { toolCalls } : {}),
         usage: normaliseAnthropicUsage(
           message.usage,
           message.usage?.output_tokens,
@@ -56,7 +64,8 @@ export class AnthropicProvider implements ModelProvider {
   }
 
   /**
-   * Streams raw Messages events: `{text}` per `content_block_delta` text delta, and `{usage}` at
+   * Streams raw Messages events: `{text}` per `content_block_delta` text delta, `{toolCall}` at
+   * the `content_block_stop` of each `tool_use` block, and `{usage}` at
    * each `message_delta` (input tokens from `message_start`, output tokens the cumulative
    * `message_delta.usage.output_tokens`, never summed). Throws ProviderError, from the first
    * `next()` when the request fails, and when the stream breaks or ends before `message_stop`.
@@ -68,6 +77,7 @@ export class AnthropicProvider implements ModelProvider {
     let outputTokens: number | undefined;
     let thinkingTokens: number | undefined;
     let stopped = false;
+    const tools = new AnthropicToolCallAssembler();
     try {
       const stream = await client.messages.create(
         { ...params(req), stream: true },
@@ -78,12 +88,22 @@ export class AnthropicProvider implements ModelProvider {
           case 'message_start':
             input = event.message.usage;
             break;
+          case 'content_block_start':
+            tools.start(event.index, event.content_block);
+            break;
           case 'content_block_delta':
             if (event.delta.type === 'text_delta' && event.delta.text) {
               text += event.delta.text;
               yield { text: event.delta.text };
+            } else if (event.delta.type === 'input_json_delta') {
+              tools.delta(event.index, event.delta.partial_json);
             }
             break;
+          case 'content_block_stop': {
+            const toolCall = tools.stop(event.index);
+            if (toolCall) yield { toolCall };
+            break;
+          }
           case 'message_delta': {
             const u = event.usage;
             // Newer API versions repeat cumulative input counts here; they supersede message_start.
@@ -143,12 +163,8 @@ function params(req: GenerateRequest) {
       : {}),
     ...(req.stop?.length ? { stop_sequences: req.stop } : {}),
     ...(system ? { system } : {}),
-    messages: req.messages
-      .filter((m) => m.role !== 'system')
-      .map(
-        (m) =>
-          ({ role: m.role === 'assistant' ? 'assistant' : 'user', content: m.content }) as const,
-      ),
+    ...(req.tools?.length ? { tools: anthropicTools(req.tools) } : {}),
+    messages: anthropicMessages(req.messages),
   };
 }
 

@@ -19,6 +19,7 @@ import {
 } from './model-provider';
 import { incompleteStream, notConfigured, toProviderError } from './sdk-errors';
 import { normaliseGeminiUsage, usageFallback } from './usage';
+import { geminiContents, geminiToolCalls, geminiTools } from './wire/gemini-wire';
 
 const ID = 'google';
 const LABEL = 'Gemini';
@@ -55,8 +56,10 @@ export class GoogleProvider implements ModelProvider, EmbeddingProvider {
     try {
       const response = await client.models.generateContent(params(req, upstream.fetch));
       const text = textOf(response);
+      const toolCalls = geminiToolCalls(response.candidates?.[0]?.content?.parts);
       return {
         text,
+        ...(toolCalls.length ? { toolCalls } : {}),
         usage: normaliseGeminiUsage(response.usageMetadata, usageFallback(req.messages, text)),
       };
     } catch (err) {
@@ -65,7 +68,8 @@ export class GoogleProvider implements ModelProvider, EmbeddingProvider {
   }
 
   /**
-   * Streams `models.generateContentStream` (SSE): `{text}` per chunk with text, `{usage}` at each
+   * Streams `models.generateContentStream` (SSE): `{text}` per chunk with text, `{toolCall}` per
+   * `functionCall` part, `{usage}` at each
    * chunk with `usageMetadata` (running totals; the last one counts). A stream without any
    * usageMetadata gets an estimated `{usage}` at the end. Throws ProviderError, from the first
    * `next()` when the request fails, and when the stream breaks or ends without a finishReason.
@@ -87,6 +91,8 @@ export class GoogleProvider implements ModelProvider, EmbeddingProvider {
           text += delta;
           yield { text: delta };
         }
+        for (const toolCall of geminiToolCalls(chunk.candidates?.[0]?.content?.parts))
+          yield { toolCall };
         if (chunk.usageMetadata) {
           usageSeen = true;
           const fallback = usageFallback(req.messages, text);
@@ -146,17 +152,14 @@ function params(req: GenerateRequest, fetch: typeof globalThis.fetch): GenerateC
     .filter((m) => m.role === 'system')
     .map((m) => m.content)
     .join('\n\n');
-  const contents: Content[] = req.messages
-    .filter((m) => m.role !== 'system')
-    .map((m) => ({
-      role: m.role === 'assistant' ? 'model' : 'user',
-      parts: [{ text: m.content }],
-    }));
+  const contents: Content[] = geminiContents(req.messages);
+  const tools = geminiTools(req.tools);
   return {
     model: req.model,
     contents,
     config: {
       ...(system ? { systemInstruction: system } : {}),
+      ...(tools ? { tools } : {}),
       maxOutputTokens: req.maxTokens + (req.reasoningBudget ?? 0),
       temperature: req.temperature,
       topP: req.topP,

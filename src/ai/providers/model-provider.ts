@@ -1,10 +1,33 @@
 import type { ChatMessageInput, TokenUsage } from '../../credits/pricing';
+import type { ToolCall, ToolDefinition } from '../../plugins/tool.types';
+
+/** An image sent with a message (issue 18): its sniffed type and its bytes in base64. */
+export interface ImageInput {
+  /** `image/png`, `image/jpeg`, `image/webp` or `image/gif`. */
+  mediaType: string;
+  /** Standard base64 of the file's bytes. */
+  data: string;
+}
+
+/**
+ * One message as the adapters see it. `content` is the text (priced by spec Limits 2); `images`
+ * come after it on user messages; an assistant message may carry the tool calls it made, and a
+ * `tool` message answers one call (`toolCall`: id, name, and whether the tool succeeded).
+ */
+export interface ProviderMessage extends ChatMessageInput {
+  role: 'system' | 'user' | 'assistant' | 'tool';
+  images?: ImageInput[];
+  toolCalls?: ToolCall[];
+  toolCall?: { id: string; name: string; ok: boolean };
+}
 
 export interface GenerateRequest {
   /** Upstream model id, e.g. `gpt-4o-mini`. */
   model: string;
-  /** Roles `system`, `user`, `assistant`; each adapter maps them to its own API. */
-  messages: ChatMessageInput[];
+  /** Roles `system`, `user`, `assistant`, `tool`; each adapter maps them to its own API. */
+  messages: ProviderMessage[];
+  /** Tools the model may call (issue 18 §2); none when absent or empty. */
+  tools?: ToolDefinition[];
   /** Upper bound on completion tokens (spec Limits 4: at most 1000). */
   maxTokens: number;
   /** Sampling temperature, 0..2. */
@@ -30,6 +53,8 @@ export interface GenerateResult {
   text: string;
   /** Normalised usage; the basis of the charge. */
   usage: TokenUsage;
+  /** Tools the model asked to run, in order; the reply is not final while there are some. */
+  toolCalls?: ToolCall[];
 }
 
 /**
@@ -39,6 +64,8 @@ export interface GenerateResult {
 export interface StreamChunk {
   text?: string;
   usage?: TokenUsage;
+  /** A complete tool call (arguments assembled from the deltas), yielded once it is whole. */
+  toolCall?: ToolCall;
 }
 
 /**

@@ -12,6 +12,12 @@ import type {
 } from './model-provider';
 import { incompleteStream, notConfigured, toProviderError } from './sdk-errors';
 import { normaliseOpenAiUsage, usageFallback } from './usage';
+import {
+  OpenAiToolCallAssembler,
+  openAiMessages,
+  openAiToolCalls,
+  openAiTools,
+} from './wire/openai-wire';
 
 const ID = 'openai';
 const LABEL = 'OpenAI';
@@ -43,10 +49,13 @@ export class OpenAiProvider implements ModelProvider, EmbeddingProvider {
         { ...this.params(req), stream: false },
         { signal: req.signal },
       );
-      const text = completion.choices[0]?.message?.content ?? '';
+      const message = completion.choices[0]?.message;
+      const text = message?.content ?? '';
+      const toolCalls = openAiToolCalls(message?.tool_calls);
       return {
         text,
         usage: normaliseOpenAiUsage(completion.usage, usageFallback(req.messages, text)),
+        ...(toolCalls.length ? { toolCalls } : {}),
       };
     } catch (err) {
       throw toError(err, req.signal);
@@ -54,8 +63,9 @@ export class OpenAiProvider implements ModelProvider, EmbeddingProvider {
   }
 
   /**
-   * Streams with `stream_options.include_usage`: `{text}` per content delta, then `{usage}` from
-   * the last chunk (empty `choices`). A server that sends no usage chunk gets an estimated
+   * Streams with `stream_options.include_usage`: `{text}` per content delta, `{toolCall}` per
+   * assembled tool call once the choice finishes, then `{usage}` from the last chunk (empty
+   * `choices`). A server that sends no usage chunk gets an estimated
    * `{usage}` at the end. Throws ProviderError, from the first `next()` when the request fails,
    * and when the stream breaks or ends without a `finish_reason`.
    */
@@ -64,6 +74,7 @@ export class OpenAiProvider implements ModelProvider, EmbeddingProvider {
     let text = '';
     let finished = false;
     let usageSeen = false;
+    const tools = new OpenAiToolCallAssembler();
     try {
       const stream = await client.chat.completions.create(
         { ...this.params(req), stream: true, stream_options: { include_usage: true } },
@@ -72,10 +83,14 @@ export class OpenAiProvider implements ModelProvider, EmbeddingProvider {
       for await (const chunk of stream) {
         const choice = chunk.choices[0];
         const delta = choice?.delta?.content;
-        if (choice?.finish_reason) finished = true;
+        tools.add(choice?.delta?.tool_calls);
         if (delta) {
           text += delta;
           yield { text: delta };
+        }
+        if (choice?.finish_reason) {
+          finished = true;
+          for (const toolCall of tools.done()) yield { toolCall };
         }
         if (chunk.usage) {
           usageSeen = true;
@@ -126,10 +141,8 @@ export class OpenAiProvider implements ModelProvider, EmbeddingProvider {
   private params(req: GenerateRequest) {
     return {
       model: req.model,
-      messages: req.messages.map((m) => ({
-        role: m.role as 'user' | 'assistant' | 'system',
-        content: m.content,
-      })),
+      messages: openAiMessages(req.messages),
+      tools: openAiTools(req.tools),
       ...(req.reasoningBudget
         ? { max_completion_tokens: req.maxTokens + req.reasoningBudget }
         : { max_tokens: req.maxTokens }),

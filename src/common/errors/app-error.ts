@@ -67,6 +67,8 @@ export enum ErrorCode {
   SCHEDULE_TOO_FREQUENT = 'SCHEDULE_TOO_FREQUENT',
   /** Search: `mode=semantic` while no embeddings model is configured (EMBEDDINGS_MODEL). */
   SEMANTIC_SEARCH_UNAVAILABLE = 'SEMANTIC_SEARCH_UNAVAILABLE',
+  /** AI: images to a model without `vision`, or plugins to one without `tools` (`capability`). */
+  MODEL_CAPABILITY_MISSING = 'MODEL_CAPABILITY_MISSING',
 }
 
 /** The one exhaustive mapping from code to HTTP status (a new code cannot go unmapped). */
@@ -122,6 +124,7 @@ export const ERROR_STATUS: Record<ErrorCode, HttpStatus> = {
   TASK_LIMIT_REACHED: HttpStatus.CONFLICT,
   SCHEDULE_TOO_FREQUENT: HttpStatus.BAD_REQUEST,
   SEMANTIC_SEARCH_UNAVAILABLE: HttpStatus.BAD_REQUEST,
+  MODEL_CAPABILITY_MISSING: HttpStatus.BAD_REQUEST,
 };
 
 /** A domain error: services throw it, the global filter maps `code` to a status and body. */

@@ -3,6 +3,11 @@ import type { Upload } from '../upload.entity';
 
 /** Spec POST /api/upload `data`: where the file is served and its stored name. */
 export class UploadDto {
+  @ApiProperty({
+    format: 'uuid',
+    description: 'send as `uploadId` in an image part of an AI message (issue 18)',
+  })
+  id: string;
   @ApiProperty({ example: '/uploads/1747700000000-cat.png' }) url: string;
   @ApiProperty({ example: '1747700000000-cat.png' }) filename: string;
 }
@@ -14,7 +19,7 @@ export class UploadBodyDto {
 
 /** `url` is `/uploads/<filename>` (spec); a stored name needs no escaping in a path. */
 export function mapUpload(u: Upload): UploadDto {
-  return { url: `/uploads/${u.filename}`, filename: u.filename };
+  return { id: u.id, url: `/uploads/${u.filename}`, filename: u.filename };
 }
 
 /**

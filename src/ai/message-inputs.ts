@@ -1,0 +1,69 @@
+import { AppError, ErrorCode } from '../common/errors/app-error';
+import { codePoints } from '../credits/pricing';
+import { MAX_CONTENT_CHARS, type GenerateMessageDto } from './dto/generate.dto';
+import { MAX_IMAGES_PER_REQUEST, splitContent } from './dto/message-content';
+import type { Capability, ModelDescriptor } from './model-catalogue';
+import type { ImageInput, ProviderMessage } from './providers/model-provider';
+
+/** A request message split into its text (priced, saved) and its images' upload ids. */
+export interface InputMessage {
+  role: 'system' | 'user' | 'assistant';
+  content: string;
+  uploadIds: string[];
+}
+
+/**
+ * The request's messages as InputMessages. Throws PAYLOAD_TOO_LARGE (413) when the text of all
+ * messages exceeds MAX_CONTENT_CHARS, VALIDATION_FAILED (400) for more than
+ * MAX_IMAGES_PER_REQUEST images or an image outside a `user` message.
+ */
+export function readInputs(messages: GenerateMessageDto[]): InputMessage[] {
+  const inputs = messages.map((m) => {
+    const { text, uploadIds } = splitContent(m.content);
+    return { role: m.role, content: text, uploadIds };
+  });
+  const chars = inputs.reduce((n, m) => n + codePoints(m.content), 0);
+  if (chars > MAX_CONTENT_CHARS)
+    throw new AppError(
+      ErrorCode.PAYLOAD_TOO_LARGE,
+      `Messages exceed ${MAX_CONTENT_CHARS} characters`,
+    );
+  const images = inputs.reduce((n, m) => n + m.uploadIds.length, 0);
+  if (images > MAX_IMAGES_PER_REQUEST)
+    throw new AppError(
+      ErrorCode.VALIDATION_FAILED,
+      `At most ${MAX_IMAGES_PER_REQUEST} images per request (got ${images})`,
+    );
+  if (inputs.some((m) => m.role !== 'user' && m.uploadIds.length))
+    throw new AppError(ErrorCode.VALIDATION_FAILED, 'Images can only be sent in user messages');
+  return inputs;
+}
+
+/** Throws MODEL_CAPABILITY_MISSING (400; the message names the model) when `model` lacks it. */
+export function requireCapability(model: ModelDescriptor, capability: Capability): void {
+  if (!model.capabilities?.includes(capability))
+    throw new AppError(
+      ErrorCode.MODEL_CAPABILITY_MISSING,
+      capability === 'vision'
+        ? `Model ${model.id} cannot read images`
+        : `Model ${model.id} cannot call tools`,
+    );
+}
+
+/**
+ * The provider messages of `inputs` (after `system`, when given), each user message carrying
+ * its images: `images` holds one ImageInput per upload id of all messages, in order.
+ */
+export function toProviderMessages(
+  inputs: InputMessage[],
+  system: string | undefined,
+  images: ImageInput[] = [],
+): ProviderMessage[] {
+  let next = 0;
+  const out: ProviderMessage[] = system ? [{ role: 'system', content: system }] : [];
+  for (const m of inputs) {
+    const own = m.uploadIds.map(() => images[next++]).filter(Boolean);
+    out.push({ role: m.role, content: m.content, ...(own.length ? { images: own } : {}) });
+  }
+  return out;
+}

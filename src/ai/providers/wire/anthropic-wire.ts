@@ -1,0 +1,106 @@
+import type Anthropic from '@anthropic-ai/sdk';
+import type { ToolCall, ToolDefinition } from '../../../plugins/tool.types';
+import type { ProviderMessage } from '../model-provider';
+import { parseToolArguments } from './tool-arguments';
+
+type MessageParam = Anthropic.Messages.MessageParam;
+type ContentBlockParam = Anthropic.Messages.ContentBlockParam;
+type ImageMediaType = 'image/jpeg' | 'image/png' | 'image/gif' | 'image/webp';
+
+/**
+ * Our messages in the Messages API's shape (issue 18), without the system ones (they go to
+ * `system`): images as `image` blocks with a base64 source, before the text as Anthropic
+ * advises; an assistant's tool calls as `tool_use` blocks; consecutive tool results as one user
+ * message of `tool_result` blocks (`is_error` when the tool failed).
+ */
+export function anthropicMessages(messages: ProviderMessage[]): MessageParam[] {
+  const out: MessageParam[] = [];
+  for (const m of messages) {
+    if (m.role === 'system') continue;
+    if (m.role === 'tool') {
+      const block: ContentBlockParam = {
+        type: 'tool_result',
+        tool_use_id: m.toolCall?.id ?? '',
+        content: m.content,
+        ...(m.toolCall && !m.toolCall.ok ? { is_error: true } : {}),
+      };
+      const last = out[out.length - 1];
+      const merge =
+        last?.role === 'user' &&
+        Array.isArray(last.content) &&
+        last.content.every((b) => b.type === 'tool_result');
+      if (merge) (last.content as ContentBlockParam[]).push(block);
+      else out.push({ role: 'user', content: [block] });
+      continue;
+    }
+    if (m.role === 'assistant') {
+      if (!m.toolCalls?.length) {
+        out.push({ role: 'assistant', content: m.content });
+        continue;
+      }
+      const blocks: ContentBlockParam[] = m.content ? [{ type: 'text', text: m.content }] : [];
+      for (const c of m.toolCalls)
+        blocks.push({ type: 'tool_use', id: c.id, name: c.name, input: c.arguments });
+      out.push({ role: 'assistant', content: blocks });
+      continue;
+    }
+    if (m.images?.length) {
+      const blocks: ContentBlockParam[] = m.images.map((image) => ({
+        type: 'image',
+        source: { type: 'base64', media_type: image.mediaType as ImageMediaType, data: image.data },
+      }));
+      if (m.content) blocks.push({ type: 'text', text: m.content });
+      out.push({ role: 'user', content: blocks });
+      continue;
+    }
+    out.push({ role: 'user', content: m.content });
+  }
+  return out;
+}
+
+/** Tool definitions as Anthropic tools (`input_schema`); undefined when there are none. */
+export function anthropicTools(
+  tools: ToolDefinition[] | undefined,
+): Anthropic.Messages.Tool[] | undefined {
+  if (!tools?.length) return undefined;
+  return tools.map((t) => ({
+    name: t.name,
+    description: t.description,
+    input_schema: t.parameters as Anthropic.Messages.Tool.InputSchema,
+  }));
+}
+
+/** The `tool_use` blocks of a whole reply. */
+export function anthropicToolCalls(content: Anthropic.Messages.ContentBlock[]): ToolCall[] {
+  return content.flatMap((b) =>
+    b.type === 'tool_use'
+      ? [{ id: b.id, name: b.name, arguments: (b.input ?? {}) as Record<string, unknown> }]
+      : [],
+  );
+}
+
+/**
+ * Assembles streamed `tool_use` blocks: `content_block_start` names the call, its input arrives
+ * as `input_json_delta` pieces, and `content_block_stop` completes it.
+ */
+export class AnthropicToolCallAssembler {
+  private readonly open = new Map<number, { id: string; name: string; json: string }>();
+
+  start(index: number, block: { type: string; id?: string; name?: string }): void {
+    if (block.type === 'tool_use')
+      this.open.set(index, { id: block.id ?? '', name: block.name ?? '', json: '' });
+  }
+
+  delta(index: number, partialJson: string): void {
+    const call = this.open.get(index);
+    if (call) call.json += partialJson;
+  }
+
+  /** The completed call of block `index`, if it was a tool_use block. */
+  stop(index: number): ToolCall | undefined {
+    const call = this.open.get(index);
+    if (!call) return undefined;
+    this.open.delete(index);
+    return { id: call.id, name: call.name, arguments: parseToolArguments(call.json) };
+  }
+}

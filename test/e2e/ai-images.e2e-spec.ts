@@ -1,0 +1,227 @@
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { DEFAULT_MODELS } from '../../src/ai/default-models';
+import { IMAGE_TOKENS_WORST_CASE } from '../../src/ai/image-tokens';
+import { ledgerOf, newTeam, newUser, type TestUser } from '../support/factories';
+import { startProviders, type Providers } from '../support/providers';
+import { createTestApp, type TestApp } from '../support/test-app';
+import { PNG_BYTES } from '../support/uploads';
+
+/** The default catalogue plus a text-only model (no `vision`). */
+function catalogueFile(): string {
+  const file = join(mkdtempSync(join(tmpdir(), 'images-models-')), 'models.json');
+  const textOnly = { ...DEFAULT_MODELS[0], id: 'text-only', name: 'Text only', capabilities: [] };
+  writeFileSync(file, JSON.stringify([...DEFAULT_MODELS, textOnly]));
+  return file;
+}
+
+describe('AI images (issue 18 §1): parts, access, capability, hold and saving', () => {
+  let t: TestApp;
+  let p: Providers;
+
+  beforeAll(async () => {
+    p = await startProviders();
+    t = await createTestApp({
+      ...p.env,
+      MODELS_FILE: catalogueFile(),
+      UPLOAD_DIR: mkdtempSync(join(tmpdir(), 'images-uploads-')),
+    });
+  });
+  afterAll(async () => {
+    await t.close();
+    await p.stop();
+  });
+  beforeEach(() => p.reset());
+
+  async function upload(u: TestUser, bytes = PNG_BYTES, name = 'shot.png'): Promise<string> {
+    const res = await t.http.post('/api/upload').set(u.auth).attach('file', bytes, name);
+    expect(res.status).toBe(200);
+    return res.body.data.id as string;
+  }
+  const ask = (modelId: string, uploadIds: string[], extra: object = {}) => ({
+    modelId,
+    messages: [
+      {
+        role: 'user',
+        content: [
+          { type: 'text', text: 'What is in this picture?' },
+          ...uploadIds.map((uploadId) => ({ type: 'image', uploadId })),
+        ],
+      },
+    ],
+    ...extra,
+  });
+  const b64 = PNG_BYTES.toString('base64');
+  const openHolds = async (u: TestUser): Promise<number> =>
+    Number(
+      (await t.db.query('SELECT count(*) FROM credit_holds WHERE "userId" = $1', [u.user.id]))[0]
+        .count,
+    );
+
+  it.each([
+    [
+      'gpt-4o-mini',
+      'openai',
+      (body: any) => body.messages[0].content,
+      [
+        { type: 'text', text: 'What is in this picture?' },
+        { type: 'image_url', image_url: { url: `data:image/png;base64,${b64}` } },
+      ],
+    ],
+    [
+      'claude-haiku-4-5',
+      'anthropic',
+      (body: any) => body.messages[0].content,
+      [
+        { type: 'image', source: { type: 'base64', media_type: 'image/png', data: b64 } },
+        { type: 'text', text: 'What is in this picture?' },
+      ],
+    ],
+    [
+      'gemini-2.5-flash',
+      'gemini',
+      (body: any) => body.contents[0].parts,
+      [{ text: 'What is in this picture?' }, { inlineData: { mimeType: 'image/png', data: b64 } }],
+    ],
+  ] as const)(
+    '%s: the image arrives as %s expects it, with its bytes; charged by reported usage; saved with the message',
+    async (model, server, partsOf, expected) => {
+      const u = await newUser(t, { credits: 1000 });
+      const id = await upload(u);
+      const res = await t.http
+        .post('/api/ai/generate')
+        .set(u.auth)
+        .send(ask(model, [id]));
+      expect(res.status).toBe(200);
+      expect(p[server].requests).toHaveLength(1);
+      expect(partsOf(p[server].requests[0].body)).toEqual(expected);
+
+      // The charge is the reported usage (10 + 20 tokens), not the image's held worst case.
+      expect(res.body.cost).toBeGreaterThan(0);
+      expect(await ledgerOf(t, u.user.id)).toEqual({
+        credits: 1000 - res.body.cost,
+        ledgerSum: 1000 - res.body.cost,
+        entries: 3, // the sign-up bonus, the top-up to 1000, and this reply
+      });
+      expect(await openHolds(u)).toBe(0);
+      const rows = await t.db.query(
+        `SELECT m.role, m.content, a.position, a."uploadId" FROM messages m
+           JOIN message_attachments a ON a."messageId" = m.id WHERE m."chatId" = $1`,
+        [res.body.chatId],
+      );
+      expect(rows).toEqual([
+        { role: 'USER', content: 'What is in this picture?', position: 0, uploadId: id },
+      ]);
+    },
+  );
+
+  it('streams with images too (SSE), and the hold counted the image at its worst case', async () => {
+    const u = await newUser(t, { credits: 1000 });
+    const id = await upload(u);
+    const est = await t.http
+      .post('/api/credits/estimate')
+      .set(u.auth)
+      .send({ modelId: 'gpt-4o', messages: ask('gpt-4o', [id, id]).messages })
+      .expect(200);
+    // "What is in this picture?" is 24 characters → 6 tokens, plus two images' worst case.
+    expect(est.body.estimatedTokens).toBe(6 + 2 * IMAGE_TOKENS_WORST_CASE.openai);
+
+    const res = await t.http
+      .post('/api/ai/stream')
+      .set(u.auth)
+      .set('Accept', 'text/event-stream')
+      .send(ask('gpt-4o-mini', [id]));
+    expect(res.status).toBe(200);
+    expect(res.text).toContain('event: done');
+    expect(JSON.stringify(p.openai.requests[0].body)).toContain(b64);
+  });
+
+  it('a user who can pay for the text but not for the image worst case gets 402, nothing sent', async () => {
+    // gpt-4o: 0.00001 credits per token × 1000 → an image holds ceil(1445 × 0.01) = 15 credits.
+    const u = await newUser(t, { credits: 12 });
+    const id = await upload(u);
+    const res = await t.http
+      .post('/api/ai/generate')
+      .set(u.auth)
+      .send(ask('gpt-4o', [id], { maxTokens: 1 }));
+    expect(res.status).toBe(402);
+    expect(res.body.code).toBe('INSUFFICIENT_CREDITS');
+    expect(p.openai.requests).toHaveLength(0);
+    const text = await t.http
+      .post('/api/ai/generate')
+      .set(u.auth)
+      .send({ modelId: 'gpt-4o', maxTokens: 1, messages: [{ role: 'user', content: 'Hi' }] });
+    expect(text.status).toBe(200);
+  });
+
+  it('refuses what it must, before any hold or upstream call', async () => {
+    const u = await newUser(t);
+    const stranger = await newUser(t);
+    const mine = await upload(u);
+    const theirs = await upload(stranger);
+    const text = await upload(u, Buffer.from('just some words\n'), 'notes.txt');
+    const cases: [object, number, string][] = [
+      [ask('text-only', [mine]), 400, 'MODEL_CAPABILITY_MISSING'],
+      [ask('gpt-4o-mini', [theirs]), 404, 'NOT_FOUND'],
+      [ask('gpt-4o-mini', ['00000000-0000-4000-8000-000000000000']), 404, 'NOT_FOUND'],
+      [ask('gpt-4o-mini', [mine, mine, mine, mine, mine]), 400, 'VALIDATION_FAILED'],
+      [ask('gpt-4o-mini', [text]), 400, 'VALIDATION_FAILED'],
+      [
+        {
+          modelId: 'gpt-4o-mini',
+          messages: [{ role: 'user', content: [{ type: 'image', uploadId: 'nope' }] }],
+        },
+        400,
+        'VALIDATION_FAILED',
+      ],
+      [
+        {
+          modelId: 'gpt-4o-mini',
+          messages: [
+            { role: 'user', content: 'Hi' },
+            { role: 'assistant', content: [{ type: 'image', uploadId: mine }] },
+          ],
+        },
+        400,
+        'VALIDATION_FAILED',
+      ],
+    ];
+    for (const [body, status, code] of cases) {
+      const res = await t.http.post('/api/ai/generate').set(u.auth).send(body);
+      expect({ status: res.status, code: res.body.code }).toEqual({ status, code });
+    }
+    expect(p.openai.requests).toHaveLength(0);
+    expect((await ledgerOf(t, u.user.id)).credits).toBe(100);
+    expect(await openHolds(u)).toBe(0);
+  });
+
+  it('a team member may send an image attached to a chat shared with the team, a stranger may not', async () => {
+    const owner = await newUser(t, { credits: 1000 });
+    const member = await newUser(t, { credits: 1000 });
+    const stranger = await newUser(t, { credits: 1000 });
+    const team = await newTeam(t, owner, { members: [[member, 'MEMBER']] });
+    const id = await upload(owner);
+    const first = await t.http
+      .post('/api/ai/generate')
+      .set(owner.auth)
+      .send(ask('gpt-4o-mini', [id]))
+      .expect(200);
+    await t.http
+      .put(`/api/chats/${first.body.chatId}/team`)
+      .set(owner.auth)
+      .send({ teamId: team.id })
+      .expect(200);
+
+    const ok = await t.http
+      .post('/api/ai/generate')
+      .set(member.auth)
+      .send(ask('gpt-4o-mini', [id]));
+    expect(ok.status).toBe(200);
+    const no = await t.http
+      .post('/api/ai/generate')
+      .set(stranger.auth)
+      .send(ask('gpt-4o-mini', [id]));
+    expect(no.status).toBe(404);
+  });
+});
