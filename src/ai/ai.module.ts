@@ -6,6 +6,7 @@ import { CreditsModule } from '../credits/credits.module';
 import { AiController } from './ai.controller';
 import { AiRunner } from './ai-runner.service';
 import { AiService } from './ai.service';
+import { AiAdmissions } from './ai-admissions.service';
 import { EmbeddingsService } from './embeddings.service';
 import { EstimateController } from './estimate.controller';
 import { CatalogueModule } from './catalogue.module';
@@ -20,6 +21,7 @@ import { OpenAiProvider } from './providers/openai.provider';
   controllers: [AiController, AiChatController, EstimateController],
   providers: [
     AiService,
+    AiAdmissions,
     AiRunner,
     EmbeddingsService,
     ProviderStrategy,

@@ -1,34 +1,22 @@
 import { Injectable } from '@nestjs/common';
 import { ConfigService } from '@nestjs/config';
 import type { AppConfig } from '../config/app.config';
-import { randomUUID } from 'node:crypto';
 import { ChatExchanges } from '../chats/chat-exchanges.service';
-import { ChatsService } from '../chats/chats.service';
+import type { ToolStep } from '../chats/chat-exchange.sql';
 import type { SessionUser } from '../common/auth/session-user';
 import { CreditHoldsService } from '../credits/credit-holds.service';
+import { codePoints, cost, estimateTokens, type TokenUsage } from '../credits/pricing';
 import { MetricsService } from '../metrics/metrics.service';
+import type { ToolCall } from '../plugins/tool.types';
 import { span } from '../telemetry/spans';
-import {
-  codePoints,
-  cost,
-  estimate,
-  estimateTokens,
-  holdAmount,
-  type TokenUsage,
-} from '../credits/pricing';
 import type { StoredPreferences } from '../users/preferences/preferences.dto';
-import { PreferencesService } from '../users/preferences/preferences.service';
+import { AiAdmissions } from './ai-admissions.service';
 import type { GenerateDto, GenerateResultDto } from './dto/generate.dto';
-import { IMAGE_TOKENS_WORST_CASE } from './image-tokens';
-import { readInputs, requireCapability, toProviderMessages } from './message-inputs';
-import { UploadImages } from '../uploads/upload-images.service';
-import { ModelCatalogue, reasoningBudget } from './model-catalogue';
-import { checkParameters, noModelError, resolveParameters } from './model-parameters';
 import { classifyProviderError } from './provider-errors';
-import { ProviderStrategy } from './provider-strategy.service';
-import { type GenerateRequest, ProviderError, type StreamChunk } from './providers/model-provider';
+import { type ProviderMessage, ProviderError, type StreamChunk } from './providers/model-provider';
 import { type RetryOptions, withRetry } from './retry';
 import { ServerTiming } from './server-timing';
+import { runToolLoop } from './tool-loop';
 
 // The shapes of admission and streaming live in ai.types.ts; sinks import them from here too.
 export type { Admission, CallOptions, Outcome, StreamedReply, StreamSink } from './ai.types';
@@ -42,15 +30,11 @@ import type { Admission, CallOptions, Outcome, StreamedReply, StreamSink } from 
 @Injectable()
 export class AiService {
   constructor(
-    private readonly catalogue: ModelCatalogue,
-    private readonly strategy: ProviderStrategy,
+    private readonly admissions: AiAdmissions,
     private readonly holds: CreditHoldsService,
-    private readonly chats: ChatsService,
     private readonly exchanges: ChatExchanges,
-    private readonly preferences: PreferencesService,
     config: ConfigService<AppConfig, true>,
     private readonly metrics: MetricsService,
-    private readonly images: UploadImages,
   ) {
     const ai = config.get('ai', { infer: true });
     this.retry = { attempts: ai.retryAttempts, baseDelayMs: ai.retryBaseDelayMs };
@@ -58,19 +42,8 @@ export class AiService {
 
   private readonly retry: RetryOptions;
 
-  /**
-   * Checks and reserves before any upstream call. The effective parameters (request > chat >
-   * preferences > default, issue 12 §4) are resolved first, so the hold's worst case uses the
-   * effective `maxTokens` plus the model's reasoning budget. Reads: the chat (access check, which
-   * brings its settings) and the caller's preferences, in parallel; `preferences` (or those the
-   * session read brought, `user.preferences`) skips the latter. Throws VALIDATION_FAILED (400, `modelId` named
-   * nowhere, or a value out of the model's range), UNKNOWN_MODEL (400), UNSUPPORTED_PARAMETER
-   * (400), PAYLOAD_TOO_LARGE (413), NOT_FOUND (404, chat), DAILY_LIMIT_REACHED (429),
-   * INSUFFICIENT_CREDITS (402); for images (issue 18) NOT_FOUND (404, an upload the caller may
-   * not read), VALIDATION_FAILED (400, over 4, not an image) and MODEL_CAPABILITY_MISSING (400).
-   * Each image adds its provider's worst case (IMAGE_TOKENS_WORST_CASE) to the hold.
-   */
-  async admit(
+  /** See AiAdmissions.admit (the checks and the hold before any upstream call). */
+  admit(
     user: SessionUser,
     dto: GenerateDto,
     signal?: AbortSignal,
@@ -78,74 +51,12 @@ export class AiService {
     preferences?: StoredPreferences | null,
     options: CallOptions = {},
   ): Promise<Admission> {
-    const inputs = readInputs(dto.messages);
-    const imageIds = inputs.flatMap((m) => m.uploadIds);
-    const [chat, prefs, uploads] = await Promise.all([
-      dto.chatId ? this.chats.requireChatAccess(user, dto.chatId, 'read') : undefined,
-      preferences !== undefined
-        ? preferences
-        : user.preferences !== undefined
-          ? user.preferences // read with the session
-          : this.preferences.stored(user.id),
-      this.images.requireReadable(user.id, imageIds),
-    ]);
-    const effective = resolveParameters(dto, chat?.settings, prefs);
-    if (!effective.modelId) throw noModelError();
-    const model = this.catalogue.require(effective.modelId);
-    const { values } = effective;
-    checkParameters(model.id, model.parameters, values, effective.sources);
-    if (imageIds.length) requireCapability(model, 'vision');
-    const messages = toProviderMessages(inputs, values.systemPrompt);
-    const imageTokens = imageIds.length * IMAGE_TOKENS_WORST_CASE[model.providerId];
-    const budget = reasoningBudget(model);
-    const hold = await this.holds.hold(
-      user.id,
-      holdAmount(messages, model, values.maxTokens + budget, imageTokens),
-      randomUUID(),
-      estimate(messages, model, imageTokens),
-      user.apiKey?.id,
-    );
-    if (uploads.length) {
-      // Bytes are read only once the hold is taken, and the hold goes back if they cannot be.
-      const images = await Promise.all(
-        uploads.map(async (u) => ({ mediaType: u.contentType, data: await this.images.base64(u) })),
-      ).catch(async (err: unknown) => {
-        await this.holds.release(hold);
-        throw err;
-      });
-      messages.splice(
-        0,
-        messages.length,
-        ...toProviderMessages(inputs, values.systemPrompt, images),
-      );
-    }
-    const request: GenerateRequest = {
-      model: model.id,
-      messages,
-      maxTokens: values.maxTokens,
-      temperature: values.temperature,
-      topP: values.topP,
-      presencePenalty: values.presencePenalty,
-      frequencyPenalty: values.frequencyPenalty,
-      stop: values.stop,
-      reasoningBudget: budget || undefined,
-      signal,
-    };
-    const admission: Admission = {
-      user,
-      dto,
-      model,
-      provider: this.strategy.for(model),
-      request,
-      hold,
-      chatId: dto.chatId ?? newChatId ?? randomUUID(),
-      isNewChat: !dto.chatId,
-      store: options.store ?? true,
-      inputs,
-      imageTokens,
-    };
-    this.metrics.aiAdmitted(admission);
-    return admission;
+    return this.admissions.admit(user, dto, signal, newChatId, preferences, options);
+  }
+
+  /** See AiAdmissions.admitNext (the next call of a tool loop). */
+  admitNext(a: Admission, messages: ProviderMessage[], steps: ToolStep[]): Promise<Admission> {
+    return this.admissions.admitNext(a, messages, steps);
   }
 
   /** A whole reply (spec AI rules 1, 2, 4): admit, generate with retries, settle and save. */
@@ -157,6 +68,12 @@ export class AiService {
     options?: CallOptions,
   ): Promise<GenerateResultDto> {
     const admission = await this.admit(user, dto, undefined, undefined, preferences, options);
+    if (admission.toolBox) {
+      const loop = await runToolLoop(this, admission, timing, {});
+      if (loop.interruption !== undefined) throw loop.interruption;
+      const { text, usage, cost: charged, modelCalls, stopReason } = loop;
+      return { text, usage, cost: charged, chatId: admission.chatId, modelCalls, stopReason };
+    }
     let outcome: Outcome;
     try {
       outcome = await timing.upstream(() =>
@@ -190,12 +107,23 @@ export class AiService {
   ): Promise<void> {
     const a = await this.admit(user, dto, signal, newChatId, preferences, options);
     sink.admitted(a.chatId, timing);
-    const reply = await this.streamAdmitted(a, timing, {
+    const hooks = {
       onStart: () => sink.start(a.chatId, timing),
-      onText: (delta) => sink.text(delta),
-    });
+      onText: (delta: string) => sink.text(delta),
+      onToolCall: (call: ToolCall) => sink.toolCall?.(call),
+      onToolResult: sink.toolResult?.bind(sink),
+    };
+    const reply = a.toolBox
+      ? await runToolLoop(this, a, timing, hooks)
+      : await this.streamAdmitted(a, timing, hooks);
     if (reply.interruption === undefined) {
-      sink.done({ usage: reply.usage, cost: reply.cost, chatId: a.chatId });
+      const loop = 'modelCalls' in reply ? reply : undefined;
+      sink.done({
+        usage: reply.usage,
+        cost: reply.cost,
+        chatId: a.chatId,
+        ...(loop ? { modelCalls: loop.modelCalls, stopReason: loop.stopReason } : {}),
+      });
     } else if (!signal.aborted) {
       sink.error(reply.interruption);
     }
@@ -232,9 +160,11 @@ export class AiService {
     let text = '';
     let usage: TokenUsage | undefined;
     let interruption: unknown;
+    const toolCalls: ToolCall[] = [];
     try {
       for (let r = first; !r.done; r = await iterator.next()) {
         if (r.value.usage) usage = r.value.usage;
+        if (r.value.toolCall) toolCalls.push(r.value.toolCall);
         if (r.value.text) {
           text += r.value.text;
           hooks.onText?.(r.value.text);
@@ -244,8 +174,10 @@ export class AiService {
       interruption = err instanceof ProviderError ? classifyProviderError(err) : err;
       this.metrics.aiFailed(a, interruption, err instanceof ProviderError);
     }
-    const settled = await this.settleAndSave(a, { text, usage });
-    return { text, usage: settled.usage, cost: settled.cost, interruption };
+    // A cut reply runs no tools: its calls may be incomplete.
+    const calls = interruption === undefined ? toolCalls : [];
+    const settled = await this.settleAndSave(a, { text, usage, toolCalls: calls });
+    return { text, usage: settled.usage, cost: settled.cost, interruption, toolCalls: calls };
   }
 
   /**
@@ -269,19 +201,7 @@ export class AiService {
       (estimated ? ' (estimated: stream interrupted)' : '');
     // The charge and the saved exchange are one statement (one round trip, one commit): the
     // chats module writes its part, the credits module runs it inside the settlement.
-    const exchange = a.store
-      ? (first: number) =>
-          this.exchanges.part(
-            a.user,
-            {
-              chatId: a.isNewChat ? undefined : a.chatId,
-              newChatId: a.isNewChat ? a.chatId : undefined,
-              messages: a.inputs,
-              reply: outcome.text,
-            },
-            first,
-          )
-      : undefined;
+    const exchange = a.store ? (first: number) => this.exchangePart(a, outcome, first) : undefined;
     const { promptTokens, completionTokens } = usage;
     const settle = () =>
       this.holds.settle(
@@ -298,6 +218,28 @@ export class AiService {
     this.metrics.aiSettled(a, usage, settled.charged);
     if (exchange) this.exchanges.saved((settled.also as string | null) ?? null);
     return { cost: settled.charged, usage };
+  }
+
+  /**
+   * The saved exchange of one call: a new chat with every input message, or the last one of a
+   * continued chat; in a later step of a tool loop, the previous tools' results instead. The
+   * reply carries the tool calls it asked for.
+   */
+  private exchangePart(a: Admission, outcome: Outcome, first: number) {
+    const calls = outcome.toolCalls ?? [];
+    return this.exchanges.part(
+      a.user,
+      {
+        chatId: a.isNewChat ? undefined : a.chatId,
+        newChatId: a.isNewChat ? a.chatId : undefined,
+        messages: a.inputs,
+        steps: a.continuation?.steps,
+        appendOnly: !!a.continuation,
+        reply: outcome.text,
+        replyTool: calls.length ? { calls } : undefined,
+      },
+      first,
+    );
   }
 
   /** Releases the hold (nothing charged) and turns an upstream error into its API error. */

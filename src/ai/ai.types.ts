@@ -6,6 +6,8 @@ import type { ModelDescriptor } from './model-catalogue';
 import type { GenerateRequest, ModelProvider } from './providers/model-provider';
 import type { ServerTiming } from './server-timing';
 import type { InputMessage } from './message-inputs';
+import type { ToolBox, ToolCall, ToolResult } from '../plugins/tool.types';
+import type { ToolStep } from '../chats/chat-exchange.sql';
 
 /** An admitted request: credits held, model and chat resolved, nothing sent upstream yet. */
 export interface Admission {
@@ -24,6 +26,13 @@ export interface Admission {
   inputs: InputMessage[];
   /** Prompt tokens held for the request's images (their per-provider worst case). */
   imageTokens: number;
+  /** The tools of the request's plugins (issue 18 §2); the model call is one step of a loop. */
+  toolBox?: ToolBox;
+  /**
+   * Later steps of a tool loop: the chat exists; save only `steps` (the previous call's tool
+   * results) and this call's reply, not the request's messages again.
+   */
+  continuation?: { steps: ToolStep[] };
 }
 
 /** Per-call choices of callers other than the `/api/ai` routes. */
@@ -39,7 +48,17 @@ export interface StreamSink {
   /** The provider started answering: the first chunk is in hand. */
   start(chatId: string, timing: ServerTiming): void;
   text(delta: string): void;
-  done(result: { usage: TokenUsage; cost: number; chatId: string }): void;
+  /** The model asked for a tool (issue 18 §2); sinks that cannot show it ignore it. */
+  toolCall?(call: ToolCall): void;
+  /** A tool's result, as `{id, name, ok, summary}`. */
+  toolResult?(call: ToolCall, result: ToolResult): void;
+  done(result: {
+    usage: TokenUsage;
+    cost: number;
+    chatId: string;
+    modelCalls?: number;
+    stopReason?: 'stop' | 'max_tool_steps';
+  }): void;
   /** A failure after the sink opened (or after admission for SSE). */
   error(err: unknown): void;
 }
@@ -51,6 +70,8 @@ export interface StreamedReply {
   /** Credits charged. */
   cost: number;
   interruption?: unknown;
+  /** Tools the model asked for (tool loop; none when cut). */
+  toolCalls?: ToolCall[];
 }
 
 /** How a reply ended, for settlement. */
@@ -58,4 +79,6 @@ export interface Outcome {
   text: string;
   /** Provider-reported usage; undefined when the stream was cut before it came. */
   usage?: TokenUsage;
+  /** Tools the model asked for; saved on the reply's message (`tool.calls`). */
+  toolCalls?: ToolCall[];
 }

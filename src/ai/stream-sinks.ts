@@ -4,6 +4,7 @@ import { trackStream } from '../lifecycle/open-streams';
 import type { StreamSink } from './ai.service';
 import type { SseEvent } from './dto/stream.dto';
 import type { ServerTiming } from './server-timing';
+import type { ToolCall, ToolResult } from '../plugins/tool.types';
 
 /**
  * Runs a streamed reply into `sink`: a client that goes away aborts the upstream request at
@@ -118,6 +119,19 @@ export class SseStreamSink implements StreamSink {
 
   text(delta: string): void {
     this.event('delta', { text: delta });
+  }
+
+  toolCall(call: ToolCall): void {
+    this.event('tool_call', { id: call.id, name: call.name, arguments: call.arguments });
+  }
+
+  toolResult(call: ToolCall, result: ToolResult): void {
+    this.event('tool_result', {
+      id: call.id,
+      name: call.name,
+      ok: result.ok,
+      summary: result.summary,
+    });
   }
 
   done(result: object): void {

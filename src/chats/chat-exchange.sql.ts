@@ -20,6 +20,10 @@ export interface Exchange {
   /** The assistant's tool calls and the tools' results, in order (after the inputs). */
   steps?: ToolStep[];
   reply: string;
+  /** The reply asked for tools (a tool-loop step): saved as its `tool` column. */
+  replyTool?: MessageTool;
+  /** A later step of a tool loop in `chatId`: store no input message, only steps and reply. */
+  appendOnly?: boolean;
 }
 
 /**
@@ -39,7 +43,7 @@ export function saveExchangePart(
 ): StatementPart {
   const $ = (i: number) => `$${first + i}`;
   const stored = input.messages.filter((m) => m.role !== 'system');
-  const toStore = input.chatId ? stored.slice(-1) : stored;
+  const toStore = input.appendOnly ? [] : input.chatId ? stored.slice(-1) : stored;
   const rows = [
     ...toStore.map((msg) => ({
       id: randomUUID(),

@@ -1,3 +1,5 @@
+import type { SessionUser } from '../common/auth/session-user';
+
 /**
  * Tools as the model sees them, shared by the plugins module (which defines and runs them) and
  * the AI module (which offers them to a model and runs the loop, issue 18 §2). Provider-neutral:
@@ -39,4 +41,13 @@ export interface ToolBox {
   definitions: ToolDefinition[];
   /** Runs one call; never throws (unknown tool, bad arguments, timeout → `ok: false`). */
   call(call: ToolCall, signal?: AbortSignal): Promise<ToolResult>;
+}
+
+/**
+ * Resolves the plugin names of a request to their tools (implemented by PluginsService); the AI
+ * module depends on this port only. Throws UNKNOWN_PLUGIN (400) for a name that is neither a
+ * built-in nor an enabled registered plugin.
+ */
+export abstract class ToolBoxes {
+  abstract toolBox(user: SessionUser, names: string[]): Promise<ToolBox>;
 }

@@ -139,6 +139,16 @@ export class GenerateResultDto {
   @ApiProperty({ type: 'integer', description: 'credits charged' }) cost: number;
   @ApiProperty({ format: 'uuid', description: 'the chat the exchange was saved in' })
   chatId: string;
+  @ApiPropertyOptional({
+    type: 'integer',
+    description: 'with plugins: model calls made (usage and cost are their sums)',
+  })
+  modelCalls?: number;
+  @ApiPropertyOptional({
+    enum: ['stop', 'max_tool_steps'],
+    description: 'with plugins: `max_tool_steps` when the model still asked for tools at the limit',
+  })
+  stopReason?: 'stop' | 'max_tool_steps';
 }
 
 export class ParameterRangeDto {

@@ -1,5 +1,11 @@
 import { applyDecorators } from '@nestjs/common';
-import { ApiExtraModels, ApiOkResponse, ApiProperty, getSchemaPath } from '@nestjs/swagger';
+import {
+  ApiExtraModels,
+  ApiOkResponse,
+  ApiProperty,
+  ApiPropertyOptional,
+  getSchemaPath,
+} from '@nestjs/swagger';
 import { ErrorDto } from '../../common/openapi/error.dto';
 import { UsageDto } from './generate.dto';
 
@@ -10,16 +16,49 @@ export class StreamDeltaDto {
 
 /** `event: done`: the reply is complete, charged and saved. */
 export class StreamDoneDto {
-  @ApiProperty({ type: UsageDto }) usage: UsageDto;
-  @ApiProperty({ type: 'integer', description: 'credits charged' }) cost: number;
+  @ApiProperty({ type: UsageDto, description: 'with plugins: summed over the model calls' })
+  usage: UsageDto;
+  @ApiProperty({
+    type: 'integer',
+    description: 'credits charged (with plugins: the sum of every model call of the loop)',
+  })
+  cost: number;
   @ApiProperty({ format: 'uuid', description: 'the chat the exchange was saved in' })
   chatId: string;
+  @ApiPropertyOptional({
+    type: 'integer',
+    description: 'with plugins: model calls made (each one a CONSUMPTION entry)',
+  })
+  modelCalls?: number;
+  @ApiPropertyOptional({
+    enum: ['stop', 'max_tool_steps'],
+    description: 'with plugins: `max_tool_steps` when the model still asked for tools at the limit',
+  })
+  stopReason?: 'stop' | 'max_tool_steps';
+}
+
+/** `event: tool_call`: the model asked to run a tool (issue 18 §2). */
+export class StreamToolCallDto {
+  @ApiProperty({ example: 'call_abc123' }) id: string;
+  @ApiProperty({ example: 'calculator' }) name: string;
+  @ApiProperty({ type: 'object', additionalProperties: true, example: { expression: '2^10' } })
+  arguments: Record<string, unknown>;
+}
+
+/** `event: tool_result`: what the tool gave (the model gets the whole result). */
+export class StreamToolResultDto {
+  @ApiProperty({ example: 'call_abc123' }) id: string;
+  @ApiProperty({ example: 'calculator' }) name: string;
+  @ApiProperty({ description: 'false: the tool failed; the model was told the error' }) ok: boolean;
+  @ApiProperty({ example: '1024', description: 'at most 200 characters' }) summary: string;
 }
 
 /** The events of the SSE form of POST /api/ai/stream and their `data` (see SseStreamSink). */
 const SSE_EVENT_DATA = {
   delta: StreamDeltaDto,
   done: StreamDoneDto,
+  tool_call: StreamToolCallDto,
+  tool_result: StreamToolResultDto,
   /** A failure after the stream opened: `{error, code}` as the error filter would say it. */
   error: ErrorDto,
 };
@@ -29,7 +68,8 @@ export const SSE_EVENTS = Object.keys(SSE_EVENT_DATA) as SseEvent[];
 export const STREAM_DESCRIPTION =
   'Answers by `Accept`: `text/plain` streams the reply as incremental UTF-8 text; ' +
   '`text/event-stream` sends Server-Sent Events: `: ping` comments until the first token, ' +
-  'then `event: delta` `data: StreamDeltaDto` per chunk, and one `event: done` ' +
+  'then `event: delta` `data: StreamDeltaDto` per chunk (with `plugins`, `event: tool_call` and ' +
+  '`event: tool_result` between them as the tool loop runs), and one `event: done` ' +
   '`data: StreamDoneDto` or one `event: error` `data: ErrorDto` (a failure after the stream ' +
   'opened). An `Accept` naming neither follows the preferred `streamFormat` (default text). ' +
   'Failures before the stream opens answer JSON with their status.';
@@ -41,7 +81,7 @@ export const STREAM_DESCRIPTION =
  */
 export function ApiAiStreamResponse() {
   return applyDecorators(
-    ApiExtraModels(StreamDeltaDto, StreamDoneDto, ErrorDto),
+    ApiExtraModels(StreamDeltaDto, StreamDoneDto, StreamToolCallDto, StreamToolResultDto, ErrorDto),
     ApiOkResponse({
       description: 'The reply as it is generated. Headers `X-Chat-Id` and `Server-Timing`.',
       headers: {

@@ -1,0 +1,158 @@
+import { Injectable } from '@nestjs/common';
+import { randomUUID } from 'node:crypto';
+import { ChatsService } from '../chats/chats.service';
+import type { ToolStep } from '../chats/chat-exchange.sql';
+import type { SessionUser } from '../common/auth/session-user';
+import { CreditHoldsService } from '../credits/credit-holds.service';
+import { estimate, holdAmount } from '../credits/pricing';
+import { MetricsService } from '../metrics/metrics.service';
+import { ToolBoxes } from '../plugins/tool.types';
+import { UploadImages } from '../uploads/upload-images.service';
+import type { StoredPreferences } from '../users/preferences/preferences.dto';
+import { PreferencesService } from '../users/preferences/preferences.service';
+import type { Admission, CallOptions } from './ai.types';
+import type { GenerateDto } from './dto/generate.dto';
+import { IMAGE_TOKENS_WORST_CASE } from './image-tokens';
+import { readInputs, requireCapability, toProviderMessages } from './message-inputs';
+import { ModelCatalogue, reasoningBudget } from './model-catalogue';
+import { checkParameters, noModelError, resolveParameters } from './model-parameters';
+import { ProviderStrategy } from './provider-strategy.service';
+import type { GenerateRequest, ProviderMessage } from './providers/model-provider';
+
+/**
+ * Admission of metered model calls (architecture "One request through the AI module"): the
+ * model, parameters, images, plugins, limits and the worst-case hold, before anything is sent
+ * upstream. The calls themselves, their settlement and saving are AiService's.
+ */
+@Injectable()
+export class AiAdmissions {
+  constructor(
+    private readonly catalogue: ModelCatalogue,
+    private readonly strategy: ProviderStrategy,
+    private readonly holds: CreditHoldsService,
+    private readonly chats: ChatsService,
+    private readonly preferences: PreferencesService,
+    private readonly metrics: MetricsService,
+    private readonly images: UploadImages,
+    private readonly toolBoxes: ToolBoxes,
+  ) {}
+
+  /**
+   * Checks and reserves before any upstream call. The effective parameters (request > chat >
+   * preferences > default, issue 12 §4) are resolved first, so the hold's worst case uses the
+   * effective `maxTokens` plus the model's reasoning budget. Reads: the chat (access check, which
+   * brings its settings) and the caller's preferences, in parallel; `preferences` (or those the
+   * session read brought, `user.preferences`) skips the latter. Throws VALIDATION_FAILED (400, `modelId` named
+   * nowhere, or a value out of the model's range), UNKNOWN_MODEL (400), UNSUPPORTED_PARAMETER
+   * (400), PAYLOAD_TOO_LARGE (413), NOT_FOUND (404, chat), DAILY_LIMIT_REACHED (429),
+   * INSUFFICIENT_CREDITS (402); for images (issue 18) NOT_FOUND (404, an upload the caller may
+   * not read), VALIDATION_FAILED (400, over 4, not an image) and MODEL_CAPABILITY_MISSING (400).
+   * Each image adds its provider's worst case (IMAGE_TOKENS_WORST_CASE) to the hold.
+   */
+  async admit(
+    user: SessionUser,
+    dto: GenerateDto,
+    signal?: AbortSignal,
+    newChatId?: string,
+    preferences?: StoredPreferences | null,
+    options: CallOptions = {},
+  ): Promise<Admission> {
+    const inputs = readInputs(dto.messages);
+    const imageIds = inputs.flatMap((m) => m.uploadIds);
+    const [chat, prefs, uploads] = await Promise.all([
+      dto.chatId ? this.chats.requireChatAccess(user, dto.chatId, 'read') : undefined,
+      preferences !== undefined
+        ? preferences
+        : user.preferences !== undefined
+          ? user.preferences // read with the session
+          : this.preferences.stored(user.id),
+      this.images.requireReadable(user.id, imageIds),
+    ]);
+    const effective = resolveParameters(dto, chat?.settings, prefs);
+    if (!effective.modelId) throw noModelError();
+    const model = this.catalogue.require(effective.modelId);
+    const { values } = effective;
+    checkParameters(model.id, model.parameters, values, effective.sources);
+    if (imageIds.length) requireCapability(model, 'vision');
+    if (dto.plugins?.length) requireCapability(model, 'tools');
+    const toolBox = dto.plugins?.length
+      ? await this.toolBoxes.toolBox(user, dto.plugins)
+      : undefined;
+    const messages = toProviderMessages(inputs, values.systemPrompt);
+    const imageTokens = imageIds.length * IMAGE_TOKENS_WORST_CASE[model.providerId];
+    const budget = reasoningBudget(model);
+    const hold = await this.holds.hold(
+      user.id,
+      holdAmount(messages, model, values.maxTokens + budget, imageTokens),
+      randomUUID(),
+      estimate(messages, model, imageTokens),
+      user.apiKey?.id,
+    );
+    if (uploads.length) {
+      // Bytes are read only once the hold is taken, and the hold goes back if they cannot be.
+      const images = await Promise.all(
+        uploads.map(async (u) => ({ mediaType: u.contentType, data: await this.images.base64(u) })),
+      ).catch(async (err: unknown) => {
+        await this.holds.release(hold);
+        throw err;
+      });
+      messages.splice(
+        0,
+        messages.length,
+        ...toProviderMessages(inputs, values.systemPrompt, images),
+      );
+    }
+    const request: GenerateRequest = {
+      model: model.id,
+      messages,
+      maxTokens: values.maxTokens,
+      temperature: values.temperature,
+      topP: values.topP,
+      presencePenalty: values.presencePenalty,
+      frequencyPenalty: values.frequencyPenalty,
+      stop: values.stop,
+      reasoningBudget: budget || undefined,
+      signal,
+      ...(toolBox ? { tools: toolBox.definitions } : {}),
+    };
+    const admission: Admission = {
+      user,
+      dto,
+      model,
+      provider: this.strategy.for(model),
+      request,
+      hold,
+      chatId: dto.chatId ?? newChatId ?? randomUUID(),
+      isNewChat: !dto.chatId,
+      store: options.store ?? true,
+      inputs,
+      imageTokens,
+      toolBox,
+    };
+    this.metrics.aiAdmitted(admission);
+    return admission;
+  }
+
+  /**
+   * The next model call of a tool loop (issue 18 §2): admitted like the first (a new hold for
+   * the worst case of `messages`, the daily and key limits checked again), in the same chat,
+   * saving `steps` (the tools' results) with its reply. Throws INSUFFICIENT_CREDITS (402),
+   * DAILY_LIMIT_REACHED (429), KEY_DAILY_LIMIT_REACHED (429).
+   */
+  async admitNext(
+    a: Admission,
+    messages: ProviderMessage[],
+    steps: ToolStep[],
+  ): Promise<Admission> {
+    const budget = a.request.reasoningBudget ?? 0;
+    const hold = await this.holds.hold(
+      a.user.id,
+      holdAmount(messages, a.model, a.request.maxTokens + budget, a.imageTokens),
+      randomUUID(),
+      estimate(messages, a.model, a.imageTokens),
+      a.user.apiKey?.id,
+    );
+    const next = { ...a, request: { ...a.request, messages }, hold, isNewChat: false };
+    return { ...next, continuation: { steps } };
+  }
+}

@@ -1,0 +1,252 @@
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { DEFAULT_MODELS } from '../../src/ai/default-models';
+import { ledgerOf, newUser, type TestUser } from '../support/factories';
+import { startProviders, type Providers } from '../support/providers';
+import { parseSse } from '../support/sse';
+import { createTestApp, type TestApp } from '../support/test-app';
+
+/** The default catalogue plus a model without `tools`. */
+function catalogueFile(): string {
+  const file = join(mkdtempSync(join(tmpdir(), 'tools-models-')), 'models.json');
+  const plain = { ...DEFAULT_MODELS[0], id: 'no-tools', name: 'No tools', capabilities: [] };
+  writeFileSync(file, JSON.stringify([...DEFAULT_MODELS, plain]));
+  return file;
+}
+
+const waitFor = async (check: () => boolean | Promise<boolean>, ms = 3000) => {
+  const deadline = Date.now() + ms;
+  while (Date.now() < deadline) {
+    if (await check()) return true;
+    await new Promise((r) => setTimeout(r, 20));
+  }
+  return false;
+};
+
+describe('AI tool loop (issue 18 §2): each model call held and charged, the loop shown and saved', () => {
+  let t: TestApp;
+  let p: Providers;
+
+  beforeAll(async () => {
+    p = await startProviders();
+    t = await createTestApp({ ...p.env, MODELS_FILE: catalogueFile() });
+  });
+  afterAll(async () => {
+    await t.close();
+    await p.stop();
+  });
+  beforeEach(() => p.reset());
+
+  const ask = (modelId: string, extra: object = {}) => ({
+    modelId,
+    plugins: ['calculator'],
+    messages: [{ role: 'user', content: 'What is 2^10 + 0.1 + 0.2?' }],
+    ...extra,
+  });
+  const consumption = (u: TestUser) =>
+    t.db.query(
+      `SELECT amount FROM credit_transactions WHERE "userId" = $1 AND type = 'CONSUMPTION' ORDER BY "createdAt"`,
+      [u.user.id],
+    );
+  const openHolds = async () =>
+    Number((await t.db.query('SELECT count(*) FROM credit_holds'))[0].count);
+  const calc = { name: 'calculator', arguments: { expression: '2^10 + 0.1 + 0.2' } };
+
+  it.each([
+    [
+      'gpt-4o-mini',
+      'openai',
+      // The second request carries the call and its result as OpenAI has them.
+      (body: any) => {
+        const [, assistant, tool] = body.messages;
+        expect(assistant.tool_calls[0].function).toEqual({
+          name: 'calculator',
+          arguments: JSON.stringify(calc.arguments),
+        });
+        expect(tool).toEqual({
+          role: 'tool',
+          tool_call_id: assistant.tool_calls[0].id,
+          content: expect.stringContaining('1024.3'),
+        });
+        expect(body.tools[0]).toEqual(
+          expect.objectContaining({ type: 'function', function: expect.any(Object) }),
+        );
+      },
+    ],
+    [
+      'claude-haiku-4-5',
+      'anthropic',
+      (body: any) => {
+        const [, assistant, user] = body.messages;
+        const use = assistant.content.find((b: any) => b.type === 'tool_use');
+        expect(use).toEqual(expect.objectContaining({ name: 'calculator', input: calc.arguments }));
+        expect(user.content).toEqual([
+          {
+            type: 'tool_result',
+            tool_use_id: use.id,
+            content: expect.stringContaining('1024.3'),
+          },
+        ]);
+        expect(body.tools[0]).toEqual(expect.objectContaining({ input_schema: expect.any(Object) }));
+      },
+    ],
+    [
+      'gemini-2.5-flash',
+      'gemini',
+      (body: any) => {
+        const [, model, user] = body.contents;
+        expect(model.parts[0].functionCall).toEqual(
+          expect.objectContaining({ name: 'calculator', args: calc.arguments }),
+        );
+        expect(user.parts[0].functionResponse).toEqual(
+          expect.objectContaining({
+            name: 'calculator',
+            response: { output: expect.stringContaining('1024.3') },
+          }),
+        );
+        expect(body.tools[0].functionDeclarations[0].name).toBe('calculator');
+      },
+    ],
+  ] as const)(
+    '%s: a two-step loop over SSE, a CONSUMPTION entry per model call, the loop saved',
+    async (model, server, checkSecond) => {
+      const u = await newUser(t, { credits: 1000 });
+      p[server].script = [
+        { toolCalls: [calc] },
+        { text: 'It is 1024.3.', chunks: 2 },
+      ] as never;
+      const res = await t.http
+        .post('/api/ai/stream')
+        .set(u.auth)
+        .set('Accept', 'text/event-stream')
+        .send(ask(model));
+      expect(res.status).toBe(200);
+      const { events } = parseSse(res.text);
+      expect(events.map(([e]) => e)).toEqual(['tool_call', 'tool_result', 'delta', 'delta', 'done']);
+      expect(events[0][1]).toEqual(
+        expect.objectContaining({ name: 'calculator', arguments: calc.arguments }),
+      );
+      expect(events[1][1]).toEqual(
+        expect.objectContaining({ id: events[0][1].id, ok: true, summary: expect.stringContaining('1024.3') }),
+      );
+      const done = events[4][1];
+      expect(done.modelCalls).toBe(2);
+      expect(done.stopReason).toBe('stop');
+
+      expect(p[server].requests).toHaveLength(2);
+      checkSecond(p[server].requests[1].body);
+      const entries = await consumption(u);
+      expect(entries).toHaveLength(2);
+      expect(-entries[0].amount - entries[1].amount).toBe(done.cost);
+      expect(await ledgerOf(t, u.user.id)).toEqual(
+        expect.objectContaining({ credits: 1000 - done.cost, ledgerSum: 1000 - done.cost }),
+      );
+      expect(await openHolds()).toBe(0);
+
+      const saved = await t.db.query(
+        `SELECT role, content, tool FROM messages WHERE "chatId" = $1 ORDER BY seq`,
+        [done.chatId],
+      );
+      expect(saved.map((m: { role: string }) => m.role)).toEqual([
+        'USER',
+        'ASSISTANT',
+        'TOOL',
+        'ASSISTANT',
+      ]);
+      expect(saved[1].tool.calls[0]).toEqual(expect.objectContaining(calc));
+      expect(saved[2].tool).toEqual(expect.objectContaining({ name: 'calculator', ok: true }));
+      expect(saved[3].content).toBe('It is 1024.3.');
+    },
+  );
+
+  it('whole replies run the loop too; maxToolSteps stops a model that keeps calling tools', async () => {
+    const u = await newUser(t, { credits: 1000 });
+    p.openai.reply = { toolCalls: [calc] };
+    const res = await t.http
+      .post('/api/ai/generate')
+      .set(u.auth)
+      .send(ask('gpt-4o-mini', { maxToolSteps: 3 }));
+    expect(res.status).toBe(200);
+    expect(res.body).toEqual(
+      expect.objectContaining({ modelCalls: 3, stopReason: 'max_tool_steps' }),
+    );
+    expect(p.openai.requests).toHaveLength(3);
+    expect(res.body.usage).toEqual({ promptTokens: 30, completionTokens: 60 });
+    expect(await consumption(u)).toHaveLength(3);
+    expect(await openHolds()).toBe(0);
+  });
+
+  it('a tool that fails is told to the model, not raised', async () => {
+    const u = await newUser(t, { credits: 1000 });
+    p.anthropic.script = [
+      { toolCalls: [{ name: 'calculator', arguments: { expression: '1/0' } }] },
+      { text: 'That cannot be computed.' },
+    ];
+    const res = await t.http
+      .post('/api/ai/generate')
+      .set(u.auth)
+      .send(ask('claude-haiku-4-5'));
+    expect(res.status).toBe(200);
+    expect(res.body.text).toBe('That cannot be computed.');
+    const result = p.anthropic.requests[1].body.messages[2].content[0];
+    expect(result).toEqual(expect.objectContaining({ type: 'tool_result', is_error: true }));
+  });
+
+  it('an abort mid-loop stops at once and charges what was produced', async () => {
+    const u = await newUser(t, { credits: 1000 });
+    p.gemini.script = [
+      { toolCalls: [calc] },
+      { text: 'one two three four five six', chunks: 6, chunkDelayMs: 150 },
+    ];
+    const server = t.app.getHttpServer();
+    if (!server.listening) await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+    const { port } = server.address() as AddressInfo;
+    await new Promise<void>((resolve, reject) => {
+      const req = http.request(
+        {
+          host: '127.0.0.1',
+          port,
+          path: '/api/ai/stream',
+          method: 'POST',
+          headers: { ...u.auth, 'content-type': 'application/json', accept: 'text/event-stream' },
+        },
+        (res) => {
+          res.on('data', (chunk: Buffer) => {
+            // Walk away at the second call's first words.
+            if (chunk.toString().includes('event: delta')) {
+              req.destroy();
+              resolve();
+            }
+          });
+        },
+      );
+      req.on('error', (err) => (req.destroyed ? undefined : reject(err)));
+      req.end(JSON.stringify(ask('gemini-2.5-flash')));
+    });
+    expect(await waitFor(() => p.gemini.requests[1]?.aborted === true)).toBe(true);
+    expect(await waitFor(async () => (await openHolds()) === 0)).toBe(true);
+    const entries = await consumption(u);
+    expect(entries).toHaveLength(2);
+    const ledger = await ledgerOf(t, u.user.id);
+    expect(ledger.credits).toBe(ledger.ledgerSum);
+    expect(p.gemini.requests).toHaveLength(2);
+  });
+
+  it('refuses plugins the model cannot use, and unknown plugins, before any call', async () => {
+    const u = await newUser(t);
+    const noTools = await t.http.post('/api/ai/generate').set(u.auth).send(ask('no-tools'));
+    expect(noTools.status).toBe(400);
+    expect(noTools.body.code).toBe('MODEL_CAPABILITY_MISSING');
+    const unknown = await t.http
+      .post('/api/ai/generate')
+      .set(u.auth)
+      .send(ask('gpt-4o-mini', { plugins: ['no-such-plugin'] }));
+    expect(unknown.status).toBe(400);
+    expect(unknown.body.code).toBe('UNKNOWN_PLUGIN');
+    expect(p.openai.requests).toHaveLength(0);
+    expect((await ledgerOf(t, u.user.id)).credits).toBe(100);
+  });
+});
