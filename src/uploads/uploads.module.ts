@@ -3,8 +3,10 @@ import { ConfigService } from '@nestjs/config';
 import { MulterModule } from '@nestjs/platform-express';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { Clock } from '../common/clock/clock';
+import { ChatsModule } from '../chats/chats.module';
 import type { AppConfig } from '../config/app.config';
 import { SniffingStorageEngine } from './sniffing-storage.engine';
+import { UploadDownloads } from './upload-downloads.service';
 import { Upload } from './upload.entity';
 import { UploadStorage } from './upload-storage';
 import { UploadStorageModule } from './upload-storage.module';
@@ -15,11 +17,14 @@ import { UploadsService } from './uploads.service';
  * Uploads (spec "Upload"): the Upload table, the storage driver (STORAGE_DRIVER) and
  * multer configured to stream through the content sniffer into it: one file of at most
  * UPLOAD_MAX_BYTES in field `file`, a handful of small text fields, UTF-8 file names.
+ * Downloads are served only to those UploadDownloads allows.
  */
 @Module({
   imports: [
     TypeOrmModule.forFeature([Upload]),
     UploadStorageModule,
+    // Who may download a file attached to a chat (ChatAttachments); Chats does not need Uploads.
+    ChatsModule,
     MulterModule.registerAsync({
       imports: [UploadStorageModule],
       inject: [ConfigService, UploadStorage, Clock],
@@ -46,7 +51,7 @@ import { UploadsService } from './uploads.service';
     }),
   ],
   controllers: [UploadsController, UploadFilesController],
-  providers: [UploadsService],
+  providers: [UploadsService, UploadDownloads],
   exports: [UploadsService],
 })
 export class UploadsModule {}
