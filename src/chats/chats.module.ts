@@ -11,7 +11,11 @@ import { ChatsService } from './chats.service';
 import { Message } from './message.entity';
 
 @Module({
-  imports: [TypeOrmModule.forFeature([Chat, Message, MessageAttachment]), TeamsModule, CatalogueModule],
+  imports: [
+    TypeOrmModule.forFeature([Chat, Message, MessageAttachment]),
+    TeamsModule,
+    CatalogueModule,
+  ],
   controllers: [ChatsController, TeamChatsController],
   providers: [ChatsService, ChatExchanges, ChatAttachments],
   exports: [ChatsService, ChatExchanges, ChatAttachments],
