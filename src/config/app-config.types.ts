@@ -142,6 +142,13 @@ export interface AppConfig {
     maxBytes: number;
     /** Content types accepted after magic-byte sniffing (default: all of UPLOAD_CONTENT_TYPES). */
     allowedTypes: UploadContentType[];
+    /** Lifetime of a signed `/uploads/` link in seconds (UPLOAD_URL_TTL_SECONDS, default 3600). */
+    urlTtlSeconds: number;
+    /**
+     * Download misses (404) per client IP in a minute before `/uploads/` answers 429
+     * (UPLOAD_MISS_LIMIT_PER_MINUTE, default 20); successful downloads are not counted.
+     */
+    missLimitPerMinute: number;
   };
   pages: {
     /** Absolute static frontend folder allowed page requests are served from (FRONTEND_DIR). */

@@ -143,6 +143,8 @@ export function buildConfig(raw: Record<string, string | undefined>): AppConfig 
       allowedTypes: (env.UPLOAD_ALLOWED_TYPES as UploadContentType[] | undefined) ?? [
         ...UPLOAD_CONTENT_TYPES,
       ],
+      urlTtlSeconds: env.UPLOAD_URL_TTL_SECONDS ?? 3600,
+      missLimitPerMinute: env.UPLOAD_MISS_LIMIT_PER_MINUTE ?? 20,
     },
     pages: { frontendDir: env.FRONTEND_DIR ? resolve(env.FRONTEND_DIR) : undefined },
     stripe: {

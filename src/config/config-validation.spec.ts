@@ -74,6 +74,24 @@ describe('upload storage configuration', () => {
   });
 });
 
+/** Access to downloads (issue 18 §1b): signed-link lifetime and the miss limit. */
+describe('upload access configuration', () => {
+  it('defaults to one hour links and 20 misses a minute', () => {
+    expect(buildConfig({}).uploads).toMatchObject({ urlTtlSeconds: 3600, missLimitPerMinute: 20 });
+    const set = buildConfig({ UPLOAD_URL_TTL_SECONDS: '600', UPLOAD_MISS_LIMIT_PER_MINUTE: '5' });
+    expect(set.uploads).toMatchObject({ urlTtlSeconds: 600, missLimitPerMinute: 5 });
+  });
+
+  it.each([
+    [{ UPLOAD_URL_TTL_SECONDS: '59' }, /UPLOAD_URL_TTL_SECONDS/],
+    [{ UPLOAD_URL_TTL_SECONDS: '604801' }, /UPLOAD_URL_TTL_SECONDS/],
+    [{ UPLOAD_URL_TTL_SECONDS: 'an hour' }, /UPLOAD_URL_TTL_SECONDS/],
+    [{ UPLOAD_MISS_LIMIT_PER_MINUTE: '0' }, /UPLOAD_MISS_LIMIT_PER_MINUTE/],
+  ])('refuses %j', (raw, message) => {
+    expect(error(raw)).toMatch(message);
+  });
+});
+
 /** Settings that only make sense as a pair (client id + secret, access key + secret). */
 describe('paired settings', () => {
   it.each([

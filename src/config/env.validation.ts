@@ -202,6 +202,10 @@ export class EnvironmentVariables {
     message: `UPLOAD_ALLOWED_TYPES may list only ${UPLOAD_CONTENT_TYPES.join(', ')}`,
   })
   UPLOAD_ALLOWED_TYPES?: string[];
+  /** Issue 18 §1b: how long a signed `/uploads/` link is valid (seconds, 1 minute to 7 days). */
+  @IsOptional() @Transform(toInt) @IsInt() @Min(60) @Max(604_800) UPLOAD_URL_TTL_SECONDS?: number;
+  /** Download misses (404) per client IP and minute before 429. */
+  @IsOptional() @Transform(toInt) @IsInt() @Min(1) UPLOAD_MISS_LIMIT_PER_MINUTE?: number;
 
   // Upload storage: local disk (UPLOAD_DIR) or an S3 bucket; S3_* are read only for s3.
   @IsOptional()

@@ -53,7 +53,7 @@ export function createS3Client(config: S3StorageConfig): S3Client {
  * (`If-None-Match: *` on PutObject / CompleteMultipartUpload), so an upload that races another
  * one of the same key fails with UploadNameTakenError instead of overwriting it. Stores that
  * ignore conditional writes leave only the HeadObject check (a race window of one upload's
- * duration, for two uploads of one name in one millisecond).
+ * duration, for two uploads of one name; with 128 random bits per name, in practice never).
  *
  * Failures of the store (unreachable, 5xx after the SDK's retries, access denied) are logged
  * with the S3 error code and surface as AppError SERVICE_UNAVAILABLE (503); credentials are

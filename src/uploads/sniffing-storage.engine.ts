@@ -20,7 +20,7 @@ export interface IncomingFile {
 
 /** What the engine stored; multer merges it into `req.file`. */
 export interface StoredFileInfo {
-  /** `<timestampMs>-<sanitised name>`, the key in UploadStorage. */
+  /** `<timestampMs>-<random>-<sanitised name>`, the key in UploadStorage. */
   filename: string;
   /** Display form of the client's name (see `displayName`). */
   originalName: string;
@@ -32,8 +32,11 @@ export interface StoredFileInfo {
 
 export type UploadedFile = IncomingFile & StoredFileInfo;
 
-/** Tries later timestamps when a name is taken (two uploads of one name in one millisecond). */
-const NAME_ATTEMPTS = 20;
+/**
+ * Names tried when one is taken. With 128 random bits a second try is already only a guard
+ * against a broken random source or an object planted in the bucket under a guessed name.
+ */
+const NAME_ATTEMPTS = 3;
 
 /**
  * Holds back the first SNIFF_BYTES until the type is decided, then passes everything through;
@@ -149,7 +152,8 @@ export class SniffingStorageEngine {
   private async createUnique(originalName: string) {
     const at = this.now();
     for (let i = 0; ; i++) {
-      const filename = storedFileName(at + i, originalName);
+      // A fresh random part per try: two uploads of one name in one millisecond differ anyway.
+      const filename = storedFileName(at, originalName);
       try {
         return { filename, out: await this.storage.create(filename) };
       } catch (e) {

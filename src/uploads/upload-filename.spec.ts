@@ -1,4 +1,12 @@
-import { displayName, isStoredFileName, MAX_NAME_BYTES, sanitizeFileName } from './upload-filename';
+import {
+  displayName,
+  isStoredFileName,
+  MAX_NAME_BYTES,
+  sanitizeFileName,
+  storedFileName,
+} from './upload-filename';
+
+const HEX = '0123456789abcdef'.repeat(2);
 
 describe('sanitizeFileName', () => {
   it.each([
@@ -41,10 +49,39 @@ describe('sanitizeFileName', () => {
   });
 });
 
+describe('storedFileName', () => {
+  it('is `<timestamp>-<32 hex digits>-<sanitised name>`', () => {
+    const random = Buffer.from(HEX, 'hex');
+    expect(storedFileName(1747700000000, '../照片 (1).PNG', random)).toBe(
+      `1747700000000-${HEX}-照片_(1).PNG`,
+    );
+  });
+
+  it('draws 128 fresh random bits per name', () => {
+    const names = new Set(Array.from({ length: 50 }, () => storedFileName(1, 'same.txt')));
+    expect(names.size).toBe(50);
+    for (const n of names) expect(n).toMatch(/^1-[0-9a-f]{32}-same\.txt$/);
+  });
+
+  it('stays within 255 bytes and is a stored name for the longest original names', () => {
+    for (const raw of ['长'.repeat(300) + '.jpeg', 'x'.repeat(1000), '𝔸'.repeat(100) + '.txt']) {
+      const name = storedFileName(Number.MAX_SAFE_INTEGER, raw);
+      expect(Buffer.byteLength(name)).toBeLessThanOrEqual(255);
+      expect(isStoredFileName(name)).toBe(true);
+    }
+  });
+});
+
 describe('isStoredFileName', () => {
-  it.each(['1747700000000-cat.png', '1747700000000-照片_(1).PNG', '1-file'])('accepts %j', (n) =>
-    expect(isStoredFileName(n)).toBe(true),
-  );
+  it.each([
+    `1747700000000-${HEX}-cat.png`,
+    `1747700000000-${HEX}-照片_(1).PNG`,
+    `1-${HEX}-file`,
+    // Stored before issue 18 (no random part): still downloadable by their owners.
+    '1747700000000-cat.png',
+    '1747700000000-照片_(1).PNG',
+    '1-file',
+  ])('accepts %j', (n) => expect(isStoredFileName(n)).toBe(true));
   it.each([
     '../secret.txt',
     '1747700000000-../x',
@@ -57,6 +94,9 @@ describe('isStoredFileName', () => {
     '-cat.png',
     '1747700000000-a\u0000b',
     `1-${'x'.repeat(300)}`,
+    `1747700000000-${HEX}-../x`,
+    `1747700000000-${HEX}-a%2fb`,
+    `1-${HEX}-${'x'.repeat(250)}`,
   ])('refuses %j', (n) => expect(isStoredFileName(n)).toBe(false));
 });
 

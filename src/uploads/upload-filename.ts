@@ -1,7 +1,12 @@
+import { randomBytes } from 'node:crypto';
+
 /**
- * Stored file names (spec "Upload": `<millisecond timestamp>-<original file name>`). The
- * original name is sanitised first, so that a stored name is one safe path segment: usable as
- * is in `/uploads/<filename>` and on any filesystem, never a traversal.
+ * Stored file names: `<millisecond timestamp>-<32 hex digits>-<sanitised name>` (issue 18 §1b;
+ * the spec's `<millisecond timestamp>-<original file name>` plus 128 random bits, so a name
+ * cannot be guessed from the time and the client's file name). The original name is sanitised
+ * first, so that a stored name is one safe path segment: usable as is in `/uploads/<filename>`
+ * and on any filesystem, never a traversal. Names stored before issue 18 have no random part
+ * and stay valid.
  */
 
 /** Most UTF-8 bytes kept of a sanitised name (ext4 allows 255 for the whole stored name). */
@@ -10,6 +15,12 @@ export const MAX_NAME_BYTES = 120;
 const MAX_EXT_CHARS = 16;
 /** Longest stored name accepted on the download and delete routes (bytes). */
 const MAX_STORED_BYTES = 255;
+/** Random bytes in a stored name: 128 bits, as 32 lower-case hex digits. */
+const RANDOM_BYTES = 16;
+// Hex, not base64url: the sanitiser never changes it (base64url's `_` runs would collapse) and
+// it cannot collide on a case-insensitive filesystem. 13 + 1 + 32 + 1 + 120 bytes ≤ 255.
+const NEW_SHAPE = /^(\d{1,16})-([0-9a-f]{32})-(.+)$/su;
+const OLD_SHAPE = /^(\d{1,16})-(.+)$/su;
 
 // Letters (any script, e.g. Chinese), combining marks, digits and a few URL-safe punctuation
 // marks; anything else (spaces, `%`, `#`, `?`, quotes, brackets, ...) becomes `_`.
@@ -55,18 +66,32 @@ function truncate(name: string): string {
   return chars.join('');
 }
 
-/** `<timestampMs>-<sanitised name>`; `timestampMs` is milliseconds since the epoch. */
-export function storedFileName(timestampMs: number, originalName: string): string {
-  return `${timestampMs}-${sanitizeFileName(originalName)}`;
+/**
+ * `<timestampMs>-<random>-<sanitised name>`: `timestampMs` is milliseconds since the epoch,
+ * `random` 16 bytes (fresh from the CSPRNG unless given, for tests) written as 32 hex digits.
+ * At most 13 + 1 + 32 + 1 + MAX_NAME_BYTES = 167 bytes.
+ */
+export function storedFileName(
+  timestampMs: number,
+  originalName: string,
+  random: Buffer = randomBytes(RANDOM_BYTES),
+): string {
+  if (random.length !== RANDOM_BYTES) throw new Error(`random must be ${RANDOM_BYTES} bytes`);
+  return `${timestampMs}-${random.toString('hex')}-${sanitizeFileName(originalName)}`;
 }
 
 /**
- * Whether `name` (as decoded from a URL) has exactly the shape `storedFileName` produces, so
- * `..`, `/`, `\`, `%`, NUL and the like are refused before any lookup (the routes answer 404).
+ * Whether `name` (as decoded from a URL) has exactly the shape `storedFileName` produces, or
+ * the shape of names stored before issue 18 (`<timestampMs>-<sanitised name>`), so `..`, `/`,
+ * `\`, `%`, NUL and the like are refused before any lookup (the routes answer 404).
  */
 export function isStoredFileName(name: string): boolean {
-  const m = /^(\d{1,16})-(.+)$/su.exec(name);
-  return !!m && bytes(name) <= MAX_STORED_BYTES && sanitizeFileName(m[2]) === m[2];
+  if (bytes(name) > MAX_STORED_BYTES) return false;
+  // The name part is the last group; the old shape alone would refuse a new name whose
+  // `<random>-<name>` is longer than MAX_NAME_BYTES.
+  const valid = (m: RegExpExecArray | null) =>
+    !!m && sanitizeFileName(m[m.length - 1]) === m[m.length - 1];
+  return valid(NEW_SHAPE.exec(name)) || valid(OLD_SHAPE.exec(name));
 }
 
 /**

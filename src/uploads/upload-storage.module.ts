@@ -3,11 +3,13 @@ import { ConfigService } from '@nestjs/config';
 import type { AppConfig } from '../config/app.config';
 import { LocalDiskStorage } from './local-disk.storage';
 import { createS3Client, S3Storage } from './s3.storage';
+import { UploadLinks } from './upload-links';
 import { UploadStorage } from './upload-storage';
 
 /**
  * Provides the UploadStorage driver of STORAGE_DRIVER: `disk` (UPLOAD_DIR, the default) or
- * `s3` (S3_BUCKET through the AWS SDK). Logs which one at boot, never the credentials.
+ * `s3` (S3_BUCKET through the AWS SDK). Logs which one at boot, never the credentials. Also
+ * UploadLinks, the signed download links, for any module that hands out upload URLs.
  */
 @Module({
   providers: [
@@ -28,7 +30,8 @@ import { UploadStorage } from './upload-storage';
         return new LocalDiskStorage(uploads.dir);
       },
     },
+    UploadLinks,
   ],
-  exports: [UploadStorage],
+  exports: [UploadStorage, UploadLinks],
 })
 export class UploadStorageModule {}

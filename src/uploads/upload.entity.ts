@@ -19,7 +19,7 @@ const bigintAsNumber = {
 /**
  * One uploaded file (spec "Upload"), owned by `userId`; deleting the user deletes the rows
  * (cascade) and UsersService.remove their bytes. `filename` is the storage key and the
- * `/uploads/` path.
+ * `/uploads/` path (served only to those UploadDownloads allows).
  */
 @Entity('uploads')
 export class Upload {
@@ -33,7 +33,10 @@ export class Upload {
   @JoinColumn({ name: 'userId' })
   user?: User;
 
-  /** `<timestampMs>-<sanitised original name>`, at most 255 bytes. */
+  /**
+   * `<timestampMs>-<32 hex digits>-<sanitised original name>` (before issue 18 without the
+   * random part), at most 255 bytes.
+   */
   @Index('UQ_uploads_filename', { unique: true })
   @Column({ type: 'varchar', length: 255 })
   filename: string;

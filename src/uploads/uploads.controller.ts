@@ -3,15 +3,17 @@ import {
   Delete,
   Get,
   HttpCode,
+  Ip,
   Param,
   Post,
+  Query,
   Res,
   StreamableFile,
   UploadedFile,
   UseInterceptors,
 } from '@nestjs/common';
 import { FileInterceptor } from '@nestjs/platform-express';
-import { ApiBody, ApiConsumes, ApiOkResponse, ApiTags } from '@nestjs/swagger';
+import { ApiBody, ApiConsumes, ApiOkResponse, ApiQuery, ApiTags } from '@nestjs/swagger';
 import type { Response } from 'express';
 import { CurrentUser } from '../common/auth/auth.decorators';
 import type { SessionUser } from '../common/auth/session-user';
@@ -19,7 +21,9 @@ import { ApiEnvelopeB } from '../common/openapi/api-envelope';
 import { Endpoint } from '../common/openapi/endpoint.decorator';
 import { downloadHeaders, mapUpload, UploadBodyDto, UploadDto } from './dto/upload.dto';
 import type { UploadedFile as StoredUpload } from './sniffing-storage.engine';
+import { UploadDownloads } from './upload-downloads.service';
 import { UploadLimitInterceptor } from './upload-limit.interceptor';
+import { UploadLinks } from './upload-links';
 import { UploadsService } from './uploads.service';
 import { UPLOAD_CONTENT_TYPES } from '../config/env.validation';
 
@@ -31,9 +35,12 @@ import { UPLOAD_CONTENT_TYPES } from '../config/env.validation';
 @ApiTags('uploads')
 @Controller('api/upload')
 export class UploadsController {
-  constructor(private readonly uploads: UploadsService) {}
+  constructor(
+    private readonly uploads: UploadsService,
+    private readonly links: UploadLinks,
+  ) {}
 
-  /** multipart field `file` → 200 B `data = {url: '/uploads/<filename>', filename}`. */
+  /** multipart field `file` → 200 B `data = {url: <signed link>, filename, expiresAt}`. */
   @Post()
   @HttpCode(200)
   @UseInterceptors(UploadLimitInterceptor, FileInterceptor('file'))
@@ -54,7 +61,8 @@ export class UploadsController {
     @CurrentUser() user: SessionUser,
     @UploadedFile() file: StoredUpload | undefined,
   ): Promise<UploadDto> {
-    return mapUpload(await this.uploads.record(user, file));
+    const upload = await this.uploads.record(user, file);
+    return mapUpload(upload, this.links.link(upload.filename));
   }
 
   /** Deletes the caller's upload → 200 `{success: true}`; another user's or absent → 404. */
@@ -70,16 +78,49 @@ export class UploadsController {
 }
 
 /**
- * GET /uploads/{filename} (spec page route "uploaded files"), public. Anything but an image is
- * an attachment, always with `nosniff`; a traversal or unknown name → 404.
+ * GET /uploads/{filename} (spec page route "uploaded files"). Not public any more (issue 18
+ * §1b): the owner, a reader of a chat attaching the file, or a signed link; no session is
+ * required, but one sent is read. Anything but an image is an attachment, always with
+ * `nosniff`; a traversal, an unknown name or a file the caller may not read → the same 404,
+ * and too many of those from one IP → 429.
  */
 @ApiTags('uploads')
 @Controller('uploads')
 export class UploadFilesController {
-  constructor(private readonly uploads: UploadsService) {}
+  constructor(private readonly downloads: UploadDownloads) {}
 
   @Get(':filename')
-  @Endpoint({ summary: 'Download an uploaded file', access: 'public', errors: [404] })
+  @Endpoint({
+    summary: 'Download an uploaded file',
+    description:
+      'Served to its owner (session: bearer or cookie), to a reader of a chat whose messages ' +
+      'attach it, and to anyone with a signed link (`exp` and `sig`, as in the `url` of the ' +
+      'upload answer; valid UPLOAD_URL_TTL_SECONDS). Everyone else gets 404 as for an unknown ' +
+      'name; UPLOAD_MISS_LIMIT_PER_MINUTE such misses a minute from one IP → 429.',
+    access: 'public',
+    errors: [
+      {
+        status: 404,
+        description: 'Unknown name, or not readable by the caller (`code`: NOT_FOUND)',
+      },
+      {
+        status: 429,
+        description: 'Too many misses from this IP (`code`: RATE_LIMITED), see Retry-After',
+      },
+    ],
+  })
+  @ApiQuery({
+    name: 'exp',
+    required: false,
+    description: 'Signed link: its expiry in Unix seconds',
+    schema: { type: 'string', pattern: '^[1-9][0-9]{0,11}$', example: '1747703600' },
+  })
+  @ApiQuery({
+    name: 'sig',
+    required: false,
+    description: 'Signed link: base64url HMAC-SHA256 of the name and `exp`',
+    schema: { type: 'string', example: 'Vq3l0cY2x8d3kq9GmX1tQy7uJmQy2Lr0b1oVZ3c4e5A' },
+  })
   @ApiOkResponse({
     description: 'The file with its sniffed type; anything but an image as an attachment',
     content: Object.fromEntries(
@@ -87,10 +128,14 @@ export class UploadFilesController {
     ),
   })
   async download(
+    @CurrentUser() user: SessionUser | undefined,
     @Param('filename') filename: string,
+    @Query('exp') exp: unknown,
+    @Query('sig') sig: unknown,
+    @Ip() ip: string,
     @Res({ passthrough: true }) res: Response,
   ): Promise<StreamableFile> {
-    const { upload, body } = await this.uploads.open(filename);
+    const { upload, body } = await this.downloads.open(filename, { user, exp, sig, ip });
     res.set(downloadHeaders(upload));
     return new StreamableFile(body.stream, { length: body.size });
   }

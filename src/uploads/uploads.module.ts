@@ -2,10 +2,11 @@ import { Module } from '@nestjs/common';
 import { ConfigService } from '@nestjs/config';
 import { MulterModule } from '@nestjs/platform-express';
 import { TypeOrmModule } from '@nestjs/typeorm';
-import { ChatsModule } from '../chats/chats.module';
 import { Clock } from '../common/clock/clock';
+import { ChatsModule } from '../chats/chats.module';
 import type { AppConfig } from '../config/app.config';
 import { SniffingStorageEngine } from './sniffing-storage.engine';
+import { UploadDownloads } from './upload-downloads.service';
 import { Upload } from './upload.entity';
 import { UploadStorage } from './upload-storage';
 import { UploadStorageModule } from './upload-storage.module';
@@ -17,11 +18,13 @@ import { UploadImages } from './upload-images.service';
  * Uploads (spec "Upload"): the Upload table, the storage driver (STORAGE_DRIVER) and
  * multer configured to stream through the content sniffer into it: one file of at most
  * UPLOAD_MAX_BYTES in field `file`, a handful of small text fields, UTF-8 file names.
+ * Downloads are served only to those UploadDownloads allows.
  */
 @Module({
   imports: [
     TypeOrmModule.forFeature([Upload]),
     UploadStorageModule,
+    // Who may download a file attached to a chat (ChatAttachments); Chats does not need Uploads.
     ChatsModule,
     MulterModule.registerAsync({
       imports: [UploadStorageModule],
@@ -49,7 +52,7 @@ import { UploadImages } from './upload-images.service';
     }),
   ],
   controllers: [UploadsController, UploadFilesController],
-  providers: [UploadsService, UploadImages],
+  providers: [UploadsService, UploadDownloads, UploadImages],
   exports: [UploadsService, UploadImages],
 })
 export class UploadsModule {}

@@ -11,7 +11,7 @@ import { type StoredObject, UploadStorage } from './upload-storage';
 /** Stored files removed at once when a user's uploads go. */
 const REMOVE_CONCURRENCY = 8;
 
-const uploadNotFound = () => new AppError(ErrorCode.NOT_FOUND, 'Upload not found');
+export const uploadNotFound = () => new AppError(ErrorCode.NOT_FOUND, 'Upload not found');
 
 /** An upload opened for download: its record and its bytes. */
 export interface OpenedUpload {
@@ -21,8 +21,9 @@ export interface OpenedUpload {
 
 /**
  * Upload records and their bytes. The bytes are written by SniffingStorageEngine while multer
- * parses the request; this service records them, serves them and deletes them. A name that is
- * not a stored name, an unknown name and another user's upload all answer the same 404.
+ * parses the request; this service records them, opens them (who may download is decided by
+ * UploadDownloads) and deletes them. A name that is not a stored name, an unknown name and
+ * another user's upload all answer the same 404.
  */
 @Injectable()
 export class UploadsService {
@@ -62,14 +63,20 @@ export class UploadsService {
     }
   }
 
-  /** The upload named `filename` and its bytes (public download). Absent → NOT_FOUND (404). */
-  async open(filename: string): Promise<OpenedUpload> {
-    if (!isStoredFileName(filename)) throw uploadNotFound();
-    const upload = await this.uploads.findOneBy({ filename });
-    if (!upload) throw uploadNotFound();
-    const body = await this.storage.open(filename);
+  /** The record of the upload named `filename`; null for an unknown name or not a stored name. */
+  async find(filename: string): Promise<Upload | null> {
+    if (!isStoredFileName(filename)) return null;
+    return this.uploads.findOneBy({ filename });
+  }
+
+  /**
+   * The bytes of a recorded upload, for a caller already allowed to read it (UploadDownloads).
+   * Recorded but missing from storage → logged, NOT_FOUND (404).
+   */
+  async openBytes(upload: Upload): Promise<OpenedUpload> {
+    const body = await this.storage.open(upload.filename);
     if (!body) {
-      this.logger.warn(`Upload ${filename} is recorded but missing from storage`);
+      this.logger.warn(`Upload ${upload.filename} is recorded but missing from storage`);
       throw uploadNotFound();
     }
     return { upload, body };

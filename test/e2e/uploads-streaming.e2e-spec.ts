@@ -158,7 +158,7 @@ describe.each(UPLOAD_DRIVERS)('Uploads: large files stream to %s storage (v1.3.0
     });
     expect(res!.status).toBe(200);
     const { filename } = res!.body.data;
-    expect(filename).toMatch(/^\d+-big\.txt$/);
+    expect(filename).toMatch(/^\d+-[0-9a-f]{32}-big\.txt$/);
     expect(d.sizeOf(filename)).toBe(FILE_BYTES);
     const [row] = await t.db.query(`SELECT size FROM uploads WHERE filename = $1`, [filename]);
     expect(Number(row.size)).toBe(FILE_BYTES);

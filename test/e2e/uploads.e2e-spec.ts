@@ -18,6 +18,9 @@ class StoppableClock extends Clock {
 }
 
 const LIMIT = 64 * 1024;
+/** A stored name: `<timestamp>-<32 hex digits>-<sanitised name>`. */
+const named = (name: string) =>
+  new RegExp(`^\\d+-[0-9a-f]{32}-${name.replace(/[.()]/g, '\\$&')}$`, 'u');
 const fail = (code: string) => ({ success: false, error: expect.any(String), code });
 
 // The same scenarios on every storage driver (STORAGE_DRIVER=disk and s3 against a local S3).
@@ -28,7 +31,11 @@ describe.each(UPLOAD_DRIVERS)('Uploads on %s storage: upload, download, delete',
 
   beforeAll(async () => {
     d = await startUploadDriver(driver);
-    t = await createTestApp({ ...d.env, UPLOAD_MAX_BYTES: String(LIMIT) }, { clock });
+    // The traversal cases below are misses from one IP; the miss limit has its own suite.
+    t = await createTestApp(
+      { ...d.env, UPLOAD_MAX_BYTES: String(LIMIT), UPLOAD_MISS_LIMIT_PER_MINUTE: '1000' },
+      { clock },
+    );
   });
   afterAll(async () => {
     await t?.close();
@@ -50,21 +57,23 @@ describe.each(UPLOAD_DRIVERS)('Uploads on %s storage: upload, download, delete',
   const rowsOf = (u: TestUser) =>
     t.db.query(`SELECT * FROM uploads WHERE "userId" = $1 ORDER BY "createdAt"`, [u.user.id]);
 
-  it('stores an image, records it and serves it inline with nosniff', async () => {
+  it('stores an image, records it and serves it inline with nosniff at its signed url', async () => {
     const u = await newUser(t);
     const before = Date.now();
     const res = await t.http.post('/api/upload').set(u.auth).attach('file', PNG_BYTES, 'cat.png');
     expect(res.status).toBe(200);
+    const { filename } = res.body.data as { filename: string };
     expect(res.body).toEqual({
       success: true,
       data: {
         id: expect.any(String),
-        url: `/uploads/${res.body.data.filename}`,
-        filename: expect.any(String),
+        url: expect.stringMatching(/^\/uploads\/[^?]+\?exp=\d+&sig=[\w-]{43}$/),
+        filename: expect.stringMatching(named('cat.png')),
+        expiresAt: expect.any(String),
       },
     });
-    const { filename } = res.body.data as { filename: string };
-    const [, at] = /^(\d+)-cat\.png$/.exec(filename)!;
+    expect(res.body.data.url.startsWith(`/uploads/${filename}?`)).toBe(true);
+    const [, at] = /^(\d+)-/.exec(filename)!;
     expect(Number(at)).toBeGreaterThanOrEqual(before);
     expect(Number(at)).toBeLessThanOrEqual(Date.now());
     expect(d.read(filename).equals(PNG_BYTES)).toBe(true);
@@ -77,12 +86,15 @@ describe.each(UPLOAD_DRIVERS)('Uploads on %s storage: upload, download, delete',
       }),
     ]);
 
-    const got = await t.http.get(`/uploads/${filename}`).buffer(true).expect(200);
+    // The signed url serves the file without a session; the bare path only to the owner.
+    await t.http.get(`/uploads/${filename}`).expect(404);
+    const got = await t.http.get(res.body.data.url).buffer(true).expect(200);
     expect(got.headers).toMatchObject({
       'content-type': 'image/png',
       'content-length': String(PNG_BYTES.length),
       'x-content-type-options': 'nosniff',
       'content-disposition': expect.stringMatching(/^inline; filename="cat\.png"/),
+      'cache-control': 'private, max-age=300',
     });
     expect(got.headers['content-security-policy']).toContain('sandbox');
     expect(Buffer.compare(got.body as Buffer, PNG_BYTES)).toBe(0);
@@ -91,8 +103,8 @@ describe.each(UPLOAD_DRIVERS)('Uploads on %s storage: upload, download, delete',
   it('keeps Chinese letters in the name and serves it at its URL', async () => {
     const u = await newUser(t);
     const res = await post(u, [file('照片 1.png', PNG_BYTES, 'image/png')]).expect(200);
-    expect(res.body.data.filename).toMatch(/^\d+-照片_1\.png$/);
-    const got = await t.http.get(encodeURI(res.body.data.url)).expect(200);
+    expect(res.body.data.filename).toMatch(named('照片_1.png'));
+    const got = await t.http.get(res.body.data.url).expect(200);
     expect(got.headers['content-disposition']).toContain(
       `filename*=UTF-8''${encodeURIComponent('照片 1.png')}`,
     );
@@ -106,7 +118,7 @@ describe.each(UPLOAD_DRIVERS)('Uploads on %s storage: upload, download, delete',
       .set(u.auth)
       .attach('file', Buffer.from(html), 'page.html')
       .expect(200);
-    expect(res.body.data.filename).toMatch(/^\d+-page\.html$/);
+    expect(res.body.data.filename).toMatch(named('page.html'));
     const got = await t.http.get(res.body.data.url).expect(200);
     expect(got.headers).toMatchObject({
       'content-type': 'text/plain; charset=utf-8',
@@ -117,10 +129,10 @@ describe.each(UPLOAD_DRIVERS)('Uploads on %s storage: upload, download, delete',
   });
 
   it.each([
-    ['../../secret.txt', /^\d+-secret\.txt$/],
-    ['..\\..\\secret.txt', /^\d+-secret\.txt$/],
-    ['/etc/passwd', /^\d+-passwd$/],
-    ['.env', /^\d+-env$/],
+    ['../../secret.txt', named('secret.txt')],
+    ['..\\..\\secret.txt', named('secret.txt')],
+    ['/etc/passwd', named('passwd')],
+    ['.env', named('env')],
   ])('stores a file sent as %j inside the upload area only', async (name, want) => {
     const u = await newUser(t);
     const res = await post(u, [file(name, 'overwritten?', 'text/plain')]).expect(200);
@@ -209,15 +221,17 @@ describe.each(UPLOAD_DRIVERS)('Uploads on %s storage: upload, download, delete',
     expect(d.names()).toEqual(before);
   });
 
-  it('gives two uploads of one name in one millisecond distinct names', async () => {
+  it('gives two uploads of one name in one millisecond distinct random names', async () => {
     const u = await newUser(t);
     clock.at = new Date('2030-01-01T00:00:00.000Z');
-    const names = [];
+    const names: string[] = [];
     for (let i = 0; i < 2; i++)
       names.push((await post(u, [file('same.txt', `v${i}`)]).expect(200)).body.data.filename);
     const at = clock.at.getTime();
-    expect(names).toEqual([`${at}-same.txt`, `${at + 1}-same.txt`]);
-    expect((await t.http.get(`/uploads/${names[0]}`).expect(200)).text).toBe('v0');
+    for (const n of names) expect(n).toMatch(new RegExp(`^${at}-[0-9a-f]{32}-same\\.txt$`));
+    expect(names[0]).not.toBe(names[1]);
+    for (const [i, n] of names.entries())
+      expect((await t.http.get(`/uploads/${n}`).set(u.auth).expect(200)).text).toBe(`v${i}`);
   });
 
   it('lets only the owner delete an upload; others get 404', async () => {
@@ -225,13 +239,13 @@ describe.each(UPLOAD_DRIVERS)('Uploads on %s storage: upload, download, delete',
     const { filename } = (await post(owner, [file('mine.txt', 'mine')]).expect(200)).body.data;
     const url = `/api/upload/${encodeURIComponent(filename)}`;
     expect((await t.http.delete(url).set(other.auth).expect(404)).body).toEqual(fail('NOT_FOUND'));
-    await t.http.get(`/uploads/${filename}`).expect(200);
+    await t.http.get(`/uploads/${filename}`).set(owner.auth).expect(200);
     await t.http.delete(url).expect(401);
 
     expect((await t.http.delete(url).set(owner.auth).expect(200)).body).toEqual({ success: true });
     expect(d.names()).not.toContain(filename);
     expect(await rowsOf(owner)).toEqual([]);
-    await t.http.get(`/uploads/${filename}`).expect(404);
+    await t.http.get(`/uploads/${filename}`).set(owner.auth).expect(404);
     await t.http.delete(url).set(owner.auth).expect(404);
     await t.http.delete('/api/upload/..%2fsecret.txt').set(owner.auth).expect(404);
     expect(d.secret()).toBe(SECRET);
@@ -249,7 +263,7 @@ describe.each(UPLOAD_DRIVERS)('Uploads on %s storage: upload, download, delete',
     expect(await rowsOf(gone)).toEqual([]);
     for (const name of names) {
       expect(d.names()).not.toContain(name);
-      await t.http.get(`/uploads/${name}`).expect(404);
+      await t.http.get(`/uploads/${name}`).set(gone.auth).expect(404);
     }
     expect(d.read(kept).toString()).toBe('kept');
     expect(await rowsOf(stays)).toHaveLength(1);

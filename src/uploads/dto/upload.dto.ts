@@ -1,15 +1,29 @@
 import { ApiProperty } from '@nestjs/swagger';
 import type { Upload } from '../upload.entity';
+import type { SignedLink } from '../upload-links';
 
-/** Spec POST /api/upload `data`: where the file is served and its stored name. */
+const EXAMPLE_NAME = '1747700000000-3f9c0a6e1b7d4c2a8e5f0b9d6a1c7e42-cat.png';
+
+/**
+ * Spec POST /api/upload `data`: where the file is served and its stored name. `url` is a
+ * signed link (issue 18 §1b), so it works without a session, until `expiresAt`.
+ */
 export class UploadDto {
   @ApiProperty({
     format: 'uuid',
     description: 'send as `uploadId` in an image part of an AI message (issue 18)',
   })
   id: string;
-  @ApiProperty({ example: '/uploads/1747700000000-cat.png' }) url: string;
-  @ApiProperty({ example: '1747700000000-cat.png' }) filename: string;
+  @ApiProperty({
+    example: `/uploads/${EXAMPLE_NAME}?exp=1747703600&sig=Vq3l0cY2x8d3kq9GmX1tQy7uJmQy2Lr0b1oVZ3c4e5A`,
+    description:
+      'Signed download link, valid without a session until `expiresAt` ' +
+      '(UPLOAD_URL_TTL_SECONDS); the owner can always download `/uploads/<filename>` with a session',
+  })
+  url: string;
+  @ApiProperty({ example: EXAMPLE_NAME }) filename: string;
+  @ApiProperty({ format: 'date-time', description: 'When `url` stops working' })
+  expiresAt: string;
 }
 
 /** Multipart body of POST /api/upload (for the OpenAPI page). */
@@ -17,9 +31,9 @@ export class UploadBodyDto {
   @ApiProperty({ type: 'string', format: 'binary' }) file: unknown;
 }
 
-/** `url` is `/uploads/<filename>` (spec); a stored name needs no escaping in a path. */
-export function mapUpload(u: Upload): UploadDto {
-  return { id: u.id, url: `/uploads/${u.filename}`, filename: u.filename };
+/** The upload answer: `url` is the signed `link` of the upload (UploadLinks.link). */
+export function mapUpload(u: Upload, link: SignedLink): UploadDto {
+  return { id: u.id, url: link.url, filename: u.filename, expiresAt: link.expiresAt.toISOString() };
 }
 
 /**
@@ -40,8 +54,10 @@ export function contentDisposition(u: Upload): string {
 /**
  * Headers of a download (GET /uploads/{filename}): the recorded, sniffed type (text is UTF-8,
  * checked at upload) with `nosniff`, the disposition above, a CSP that runs nothing even if a
- * browser renders the file, and a short public cache (a deleted file may be served by caches
- * for up to 5 minutes). Cross-origin embedding is allowed: the URL is public anyway.
+ * browser renders the file, and a short private cache: the answer depends on the caller's
+ * session, so no shared cache may keep it (a browser may keep a deleted file up to 5 minutes).
+ * No Referer leaves a rendered file (a signed link must not travel). Cross-origin embedding
+ * is allowed, so a signed link works in an `<img>` of another origin.
  */
 export function downloadHeaders(u: Upload): Record<string, string> {
   return {
@@ -50,6 +66,7 @@ export function downloadHeaders(u: Upload): Record<string, string> {
     'X-Content-Type-Options': 'nosniff',
     'Content-Security-Policy': "default-src 'none'; style-src 'unsafe-inline'; sandbox",
     'Cross-Origin-Resource-Policy': 'cross-origin',
-    'Cache-Control': 'public, max-age=300',
+    'Cache-Control': 'private, max-age=300',
+    'Referrer-Policy': 'no-referrer',
   };
 }
