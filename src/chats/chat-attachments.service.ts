@@ -1,5 +1,10 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
+import { UploadLinks } from '../uploads/upload-links';
+import type { MessageAttachmentDto } from './dto/chat.dto';
+
+/** Chat rows whose messages may carry attachments without their links yet. */
+type WithMessages = { messages?: { attachments?: Omit<MessageAttachmentDto, 'url'>[] }[] };
 
 /**
  * Which uploads a user may see through chats (issue 18 §1b): an upload attached to a message of
@@ -8,7 +13,40 @@ import { DataSource } from 'typeorm';
  */
 @Injectable()
 export class ChatAttachments {
-  constructor(private readonly db: DataSource) {}
+  constructor(
+    private readonly db: DataSource,
+    private readonly links: UploadLinks,
+  ) {}
+
+  /**
+   * Gives every attachment of `rows`' messages its signed download link (UPLOAD_URL_TTL_SECONDS),
+   * in place; the reader may read the chat, so may read its images. Returns `rows`.
+   */
+  sign<T extends WithMessages>(rows: T[]): T[] {
+    for (const row of rows)
+      for (const m of row.messages ?? [])
+        for (const a of m.attachments ?? [])
+          (a as MessageAttachmentDto).url = this.links.signedUrl(a.filename);
+    return rows;
+  }
+
+  /** The signed attachments of `messageIds`, by message id, in order (one query). */
+  async of(messageIds: string[]): Promise<Map<string, MessageAttachmentDto[]>> {
+    const out = new Map<string, MessageAttachmentDto[]>();
+    if (!messageIds.length) return out;
+    const rows: (Omit<MessageAttachmentDto, 'url'> & { messageId: string })[] = await this.db.query(
+      `SELECT a."messageId", u.id AS "uploadId", u.filename, u."contentType"
+         FROM message_attachments a JOIN uploads u ON u.id = a."uploadId"
+        WHERE a."messageId" = ANY($1::uuid[]) ORDER BY a."messageId", a.position`,
+      [messageIds],
+    );
+    for (const { messageId, ...a } of rows) {
+      const list = out.get(messageId) ?? [];
+      list.push({ ...a, url: this.links.signedUrl(a.filename) });
+      out.set(messageId, list);
+    }
+    return out;
+  }
 
   /** True when `userId` can read a chat whose messages attach `uploadId`. One indexed query. */
   async readableThroughChat(userId: string, uploadId: string): Promise<boolean> {

@@ -10,6 +10,18 @@ const iso = (column: string) =>
   `to_char(${column} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
 
 /**
+ * A message's optional keys (issue 18), only when present: `tool`, and its images as
+ * `attachments` in order (without `url`, which the service signs). A primary-key lookup per
+ * message.
+ */
+const MESSAGE_EXTRAS = `CASE WHEN m.tool IS NULL THEN '{}'::jsonb ELSE jsonb_build_object('tool', m.tool) END
+  || COALESCE((
+    SELECT jsonb_build_object('attachments', jsonb_agg(jsonb_build_object(
+      'uploadId', u.id, 'filename', u.filename, 'contentType', u."contentType") ORDER BY a.position))
+    FROM message_attachments a JOIN uploads u ON u.id = a."uploadId"
+    WHERE a."messageId" = m.id HAVING count(*) > 0), '{}'::jsonb)`;
+
+/**
  * One keyset page of chats as `ChatDto`s, each with its latest `messages` messages (oldest first
  * among them), `messageCount` and `hasMoreMessages`, in one statement. The answer's size is
  * bounded by the page, not by the history (issue 20 §4).
@@ -45,12 +57,12 @@ export function chatPageSql(
   const sql = `SELECT c.id, c.title, c."userId", c."teamId", COALESCE(c.settings, '{}') AS settings,
       ${iso('c."createdAt"')} AS "createdAt", ${iso('c."updatedAt"')} AS "updatedAt",
       COALESCE((
-        SELECT json_agg(json_build_object(
+        SELECT json_agg(jsonb_build_object(
           'id', m.id, 'chatId', m."chatId", 'userId', m."userId", 'role', m.role,
           'content', m.content, 'createdAt', ${iso('m."createdAt"')}
-        ) ORDER BY m."createdAt", m.seq)
+        ) || ${MESSAGE_EXTRAS} ORDER BY m."createdAt", m.seq)
         FROM (
-          SELECT id, "chatId", "userId", role, content, "createdAt", seq FROM messages WHERE "chatId" = c.id
+          SELECT id, "chatId", "userId", role, content, tool, "createdAt", seq FROM messages WHERE "chatId" = c.id
           ORDER BY "createdAt" DESC, seq DESC LIMIT ${perChat}
         ) m
       ), '[]'::json) AS messages,

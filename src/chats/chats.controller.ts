@@ -159,7 +159,10 @@ export class ChatsController {
     @Query() q: PageQueryDto,
   ): Promise<Page<MessageDto>> {
     const page = await this.chats.listMessages(user, id, q.limit, q.cursor);
-    return new Page(page.data.map(mapMessage), page.nextCursor);
+    return new Page(
+      page.data.map((m) => mapMessage(m, page.attachments.get(m.id))),
+      page.nextCursor,
+    );
   }
 }
 

@@ -3,6 +3,7 @@ import { TypeOrmModule } from '@nestjs/typeorm';
 import { CatalogueModule } from '../ai/catalogue.module';
 import { Chat } from './chat.entity';
 import { TeamsModule } from '../teams/teams.module';
+import { UploadStorageModule } from '../uploads/upload-storage.module';
 import { ChatsController, TeamChatsController } from './chats.controller';
 import { ChatAttachments } from './chat-attachments.service';
 import { ChatExchanges } from './chat-exchanges.service';
@@ -15,6 +16,8 @@ import { Message } from './message.entity';
     TypeOrmModule.forFeature([Chat, Message, MessageAttachment]),
     TeamsModule,
     CatalogueModule,
+    // Signed links to the images messages carry (issue 18); no feature module behind it.
+    UploadStorageModule,
   ],
   controllers: [ChatsController, TeamChatsController],
   providers: [ChatsService, ChatExchanges, ChatAttachments],

@@ -11,7 +11,8 @@ import { ValidationFailedError } from '../common/validation/validation.pipe';
 import { Chat } from './chat.entity';
 import { allTagsSql, chatPageSql, type ChatPageRow } from './chat-list.sql';
 import { chatSettingsToStore } from './chat-settings';
-import type { ChatTagDto, UpdateChatDto } from './dto/chat.dto';
+import type { ChatTagDto, MessageAttachmentDto, UpdateChatDto } from './dto/chat.dto';
+import { ChatAttachments } from './chat-attachments.service';
 import { preparedQuery } from '../database/prepared';
 import { Message, type MessageRole } from './message.entity';
 
@@ -41,6 +42,7 @@ export class ChatsService {
     @InjectRepository(Message) private readonly messages: Repository<Message>,
     private readonly teams: TeamsService,
     private readonly catalogue: ModelCatalogue,
+    private readonly attachments: ChatAttachments,
   ) {}
 
   /**
@@ -140,7 +142,7 @@ export class ChatsService {
     const q = chatPageSql('c.id = $1', [chat.id], user.id, undefined, 1, messages);
     const [row] = await preparedQuery<ChatPageRow>(this.chats.manager.connection, q.sql, q.params);
     if (!row) throw chatNotFound(); // deleted meanwhile
-    return row;
+    return this.attachments.sign([row])[0];
   }
 
   /** The caller's own tags on a chat, by name (tags are private, issue 12 §1). */
@@ -199,13 +201,17 @@ export class ChatsService {
     return { ...chat, teamId };
   }
 
-  /** Messages of one chat, oldest first, keyset-paginated. */
+  /** Messages of one chat, oldest first, keyset-paginated, with their signed attachments. */
   async listMessages(
     user: SessionUser,
     chatId: string,
     limit?: number,
     cursor?: string,
-  ): Promise<{ data: Message[]; nextCursor: string | null }> {
+  ): Promise<{
+    data: Message[];
+    nextCursor: string | null;
+    attachments: Map<string, MessageAttachmentDto[]>;
+  }> {
     await this.requireChatAccess(user, chatId, 'read');
     const size = pageSize(limit);
     const qb = this.messages
@@ -218,7 +224,8 @@ export class ChatsService {
       const pos = decodeCursor(cursor);
       qb.andWhere('(m.createdAt, m.seq) > (:at, (SELECT seq FROM messages WHERE id = :id))', pos);
     }
-    return toPage(await qb.getMany(), size, (m) => m.createdAt);
+    const page = toPage(await qb.getMany(), size, (m) => m.createdAt);
+    return { ...page, attachments: await this.attachments.of(page.data.map((m) => m.id)) };
   }
 
   /** Appends a message and bumps the chat's `updatedAt`. */
@@ -248,6 +255,6 @@ export class ChatsService {
     const at = cursor ? decodeCursor(cursor) : undefined;
     const q = chatPageSql(where, params, user.id, at, size + 1, messages);
     const rows = await preparedQuery<ChatPageRow>(this.chats.manager.connection, q.sql, q.params);
-    return toPage(rows, size, (c) => new Date(c.updatedAt));
+    return toPage(this.attachments.sign(rows), size, (c) => new Date(c.updatedAt));
   }
 }

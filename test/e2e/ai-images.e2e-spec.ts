@@ -113,6 +113,26 @@ describe('AI images (issue 18 §1): parts, access, capability, hold and saving',
       expect(rows).toEqual([
         { role: 'USER', content: 'What is in this picture?', position: 0, uploadId: id },
       ]);
+
+      // Chat reads return the image with a signed link that works without a session.
+      const chat = await t.http.get(`/api/chats/${res.body.chatId}`).set(u.auth).expect(200);
+      const [asked, answer] = chat.body.data.messages;
+      expect(asked.attachments).toEqual([
+        {
+          uploadId: id,
+          filename: expect.stringMatching(/shot\.png$/),
+          contentType: 'image/png',
+          url: expect.stringMatching(/^\/uploads\/.+\?exp=\d+&sig=/),
+        },
+      ]);
+      expect(answer.attachments).toBeUndefined();
+      const file = await t.http.get(asked.attachments[0].url).buffer(true).expect(200);
+      expect(Buffer.compare(file.body as Buffer, PNG_BYTES)).toBe(0);
+      const page = await t.http
+        .get(`/api/chats/${res.body.chatId}/messages`)
+        .set(u.auth)
+        .expect(200);
+      expect(page.body.data[0].attachments[0].uploadId).toBe(id);
     },
   );
 

@@ -19,7 +19,7 @@ import { DEFAULT_CHAT_MESSAGES, MAX_CHAT_MESSAGES } from '../chat-list.sql';
 import { PageQueryDto } from '../../common/pagination/pagination';
 import { IsBoundedString } from '../../common/validation/validators';
 import type { Chat } from '../chat.entity';
-import { MESSAGE_ROLES, type Message, type MessageRole } from '../message.entity';
+import { MESSAGE_ROLES, type Message, type MessageRole, type MessageTool } from '../message.entity';
 
 /** POST /api/chats and PATCH /api/chats/{id}: a title of 1 to 200 characters. */
 export class ChatTitleDto {
@@ -104,6 +104,15 @@ export class ChatTeamDto {
   teamId: string | null;
 }
 
+/** An image a message was sent with (issue 18), with a signed link to it. */
+export class MessageAttachmentDto {
+  @ApiProperty({ format: 'uuid', description: 'send again as `uploadId` to show it to a model' })
+  uploadId: string;
+  @ApiProperty() filename: string;
+  @ApiProperty({ example: 'image/png' }) contentType: string;
+  @ApiProperty({ description: 'signed download link (UPLOAD_URL_TTL_SECONDS)' }) url: string;
+}
+
 export class MessageDto {
   @ApiProperty({ format: 'uuid' }) id: string;
   @ApiProperty({ format: 'uuid' }) chatId: string;
@@ -111,6 +120,15 @@ export class MessageDto {
   @ApiProperty({ enum: MESSAGE_ROLES }) role: MessageRole;
   @ApiProperty() content: string;
   @ApiProperty() createdAt: string;
+  @ApiPropertyOptional({
+    type: 'object',
+    additionalProperties: true,
+    description:
+      'tool use (issue 18): on an ASSISTANT message `{calls: [{id, name, arguments}]}`, on a TOOL message `{id, name, ok}`',
+  })
+  tool?: MessageTool;
+  @ApiPropertyOptional({ type: [MessageAttachmentDto], description: 'images, in order' })
+  attachments?: MessageAttachmentDto[];
 }
 
 /** A tag as a chat carries it: only the caller's own tags (issue 12 §1, tags are private). */
@@ -156,7 +174,7 @@ export class ChatDto {
   hasMoreMessages?: boolean;
 }
 
-export function mapMessage(m: Message): MessageDto {
+export function mapMessage(m: Message, attachments?: MessageAttachmentDto[]): MessageDto {
   return {
     id: m.id,
     chatId: m.chatId,
@@ -164,6 +182,8 @@ export function mapMessage(m: Message): MessageDto {
     role: m.role,
     content: m.content,
     createdAt: m.createdAt.toISOString(),
+    ...(m.tool ? { tool: m.tool } : {}),
+    ...(attachments?.length ? { attachments } : {}),
   };
 }
 
@@ -179,7 +199,7 @@ export function mapChat(chat: Chat, tags: ChatTagDto[], messages?: Message[]): C
     tags,
     ...(messages
       ? {
-          messages: messages.map(mapMessage),
+          messages: messages.map((m) => mapMessage(m)),
           messageCount: messages.length,
           hasMoreMessages: false,
         }
