@@ -1,4 +1,10 @@
-import { failedResult, MAX_TOOL_RESULT_BYTES, okResult, summarize, truncateUtf8 } from './tool-result';
+import {
+  failedResult,
+  MAX_TOOL_RESULT_BYTES,
+  okResult,
+  summarize,
+  truncateUtf8,
+} from './tool-result';
 
 describe('tool results', () => {
   it('keeps text within 32 KB whole', () => {

@@ -14,7 +14,9 @@ export function truncateUtf8(text: string, maxBytes = MAX_TOOL_RESULT_BYTES): st
   const bytes = Buffer.from(text, 'utf8');
   if (bytes.length <= maxBytes) return text;
   // The note's own length depends on the kept count; reserve its widest form.
-  const reserve = Buffer.byteLength(`\n[truncated: ${bytes.length} bytes, first ${maxBytes} shown]`);
+  const reserve = Buffer.byteLength(
+    `\n[truncated: ${bytes.length} bytes, first ${maxBytes} shown]`,
+  );
   let kept = Math.max(0, maxBytes - reserve);
   // Back off continuation bytes (10xxxxxx) so no character is split.
   while (kept > 0 && (bytes[kept] & 0xc0) === 0x80) kept--;

@@ -51,9 +51,9 @@ describe('calculator', () => {
     });
     await expect(calculatorTool.run({}, { user })).rejects.toThrow(/Missing argument "expression"/);
     await expect(calculatorTool.run({ expression: 42 }, { user })).rejects.toThrow(/a string/);
-    await expect(calculatorTool.run({ expression: '1+'.repeat(600) + '1' }, { user })).rejects.toThrow(
-      /longer than 1000/,
-    );
+    await expect(
+      calculatorTool.run({ expression: '1+'.repeat(600) + '1' }, { user }),
+    ).rejects.toThrow(/longer than 1000/);
   });
 });
 
@@ -85,9 +85,9 @@ describe('current_time', () => {
   });
 
   it('refuses an unknown zone', async () => {
-    await expect(currentTimeTool(clock).run({ timeZone: 'Mars/Olympus' }, { user })).rejects.toThrow(
-      /Unknown time zone "Mars\/Olympus"/,
-    );
+    await expect(
+      currentTimeTool(clock).run({ timeZone: 'Mars/Olympus' }, { user }),
+    ).rejects.toThrow(/Unknown time zone "Mars\/Olympus"/);
     await expect(currentTimeTool(clock).run({ zone: 'UTC' }, { user })).rejects.toThrow(
       /Unknown argument/,
     );

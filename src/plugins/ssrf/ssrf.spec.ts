@@ -45,7 +45,7 @@ describe('SSRF guard', () => {
     } catch (e) {
       expect(e).toBeInstanceOf(AppError);
       expect((e as AppError).code).toBe(ErrorCode.PLUGIN_URL_FORBIDDEN);
-      return (e as AppError).details?.reason;
+      return (e as AppError).message.replace('The plugin URL is not allowed: ', '');
     }
     throw new Error(`${url} was allowed`);
   };

@@ -9,13 +9,9 @@ export interface CheckedUrl {
   allowListed: boolean;
 }
 
-/** 400 PLUGIN_URL_FORBIDDEN with `reason` (never the URL's credentials or query). */
+/** 400 PLUGIN_URL_FORBIDDEN saying why (never the URL's credentials or query). */
 export function forbidden(reason: string): AppError {
-  return new AppError(
-    ErrorCode.PLUGIN_URL_FORBIDDEN,
-    `The plugin URL is not allowed: ${reason}`,
-    { reason },
-  );
+  return new AppError(ErrorCode.PLUGIN_URL_FORBIDDEN, `The plugin URL is not allowed: ${reason}`);
 }
 
 /**
