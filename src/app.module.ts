@@ -32,6 +32,7 @@ import { traceLogFields } from './telemetry/spans';
 import { MetricsModule } from './metrics/metrics.module';
 import { AppI18nModule } from './i18n/i18n.module';
 import { PagesModule } from './pages/pages.module';
+import { PluginsModule } from './plugins/plugins.module';
 import { ReferralsModule } from './referrals/referrals.module';
 import { SearchModule } from './search/search.module';
 import { SharesModule } from './shares/shares.module';
@@ -113,6 +114,7 @@ export class AppModule {
         TagsModule,
         BookmarksModule,
         SharesModule,
+        PluginsModule,
         AiModule,
         GatewayModule,
         TasksModule,

@@ -42,6 +42,7 @@ const TAGS: [name: string, description: string][] = [
   ['organising', 'Private chat tags, message bookmarks and public share links (envelope B)'],
   ['teams', 'Teams, members, invitations and shared chats (envelope B)'],
   ['ai', 'Models, whole and streamed replies, metered in credits'],
+  ['plugins', 'Tools a model may call: built-ins and MCP servers registered by admins'],
   ['tasks', 'Scheduled tasks and workflows, their runs, metered in credits'],
   ['credits', 'Balance, daily usage, ledger and cost estimates'],
   ['api keys', 'Personal API keys for scripts and apps (`Authorization: Bearer sk-…`)'],

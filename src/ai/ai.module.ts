@@ -2,6 +2,7 @@ import { Module } from '@nestjs/common';
 import { ChatsModule } from '../chats/chats.module';
 import { UsersModule } from '../users/users.module';
 import { UploadsModule } from '../uploads/uploads.module';
+import { PluginsModule } from '../plugins/plugins.module';
 import { CreditsModule } from '../credits/credits.module';
 import { AiController } from './ai.controller';
 import { AiRunner } from './ai-runner.service';
@@ -17,7 +18,7 @@ import { GoogleProvider } from './providers/google.provider';
 import { OpenAiProvider } from './providers/openai.provider';
 
 @Module({
-  imports: [CreditsModule, ChatsModule, CatalogueModule, UsersModule, UploadsModule],
+  imports: [CreditsModule, ChatsModule, CatalogueModule, UsersModule, UploadsModule, PluginsModule],
   controllers: [AiController, AiChatController, EstimateController],
   providers: [
     AiService,

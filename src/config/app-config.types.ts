@@ -131,6 +131,16 @@ export interface AppConfig {
     /** A run's job is retried elsewhere when its worker is silent this long (s, default 30). */
     runHeartbeatSeconds: number;
   };
+  /** Plugins (issue 18 §2, docs/plugins.md). */
+  plugins: {
+    /** PLUGIN_TOOL_TIMEOUT_MS: longest connect, `tools/list` or `tools/call` of an MCP server (default 15000). */
+    toolTimeoutMs: number;
+    /**
+     * PLUGIN_ALLOWED_HOSTS: `host` or `host:port` entries (lower-cased) exempt from the SSRF
+     * address rules and allowed over http; default none.
+     */
+    allowedHosts: string[];
+  };
   uploads: {
     /** Where the bytes go: `disk` (in `dir`) or `s3` (in `s3`); STORAGE_DRIVER, default disk. */
     driver: StorageDriver;

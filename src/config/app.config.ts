@@ -124,6 +124,10 @@ export function buildConfig(raw: Record<string, string | undefined>): AppConfig 
       cancelPollMs: env.TASKS_CANCEL_POLL_MS ?? 1000,
       runHeartbeatSeconds: env.TASKS_RUN_HEARTBEAT_SECONDS ?? 30,
     },
+    plugins: {
+      toolTimeoutMs: env.PLUGIN_TOOL_TIMEOUT_MS ?? 15_000,
+      allowedHosts: list(env.PLUGIN_ALLOWED_HOSTS).map((h) => h.toLowerCase()),
+    },
     uploads: {
       driver: env.STORAGE_DRIVER ?? 'disk',
       dir: resolve(env.UPLOAD_DIR ?? 'uploads'),

@@ -175,6 +175,8 @@ export class EnvironmentVariables {
   @IsOptional() @Transform(toInt) @IsInt() @Min(1) @Max(3600) SEARCH_INDEX_DELAY_SECONDS?: number;
   @IsOptional() @Transform(toInt) @IsInt() @Min(50) TASKS_CANCEL_POLL_MS?: number;
   @IsOptional() @Transform(toInt) @IsInt() @Min(10) TASKS_RUN_HEARTBEAT_SECONDS?: number;
+  @IsOptional() @Transform(toInt) @IsInt() @Min(100) @Max(600_000) PLUGIN_TOOL_TIMEOUT_MS?: number;
+  @IsOptional() @Transform(emptyToUndefined) @IsString() PLUGIN_ALLOWED_HOSTS?: string;
 
   @IsOptional() @Transform(emptyToUndefined) @IsString() STRIPE_SECRET_KEY?: string;
   @IsOptional() @Transform(emptyToUndefined) @IsString() STRIPE_PUBLISHABLE_KEY?: string;

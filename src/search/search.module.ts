@@ -3,20 +3,23 @@ import { AiModule } from '../ai/ai.module';
 import { ChatsModule } from '../chats/chats.module';
 import { CreditsModule } from '../credits/credits.module';
 import { JobsModule } from '../jobs/jobs.module';
+import { PluginsModule } from '../plugins/plugins.module';
 import { MessageVectorsRepository } from './message-vectors.repository';
 import { SearchIndexer } from './search-indexer.service';
+import { SearchToolRegistrar } from './search-my-chats.tool';
 import { SearchController } from './search.controller';
 import { SearchService } from './search.service';
 
 /**
  * Chat search (issue 15, docs/search.md): keyword, semantic and hybrid search, and the
  * indexing jobs. Owns `message_vectors`, `search_index_pauses` and the `searchVector` column of
- * `messages`. SearchService is exported for the `search_my_chats` plugin (issue 18).
+ * `messages`. Registers the built-in plugin `search_my_chats` (issue 18) with PluginsModule,
+ * which cannot import this module (it imports the AI module, which imports plugins).
  */
 @Module({
-  imports: [AiModule, ChatsModule, CreditsModule, JobsModule],
+  imports: [AiModule, ChatsModule, CreditsModule, JobsModule, PluginsModule],
   controllers: [SearchController],
-  providers: [SearchService, SearchIndexer, MessageVectorsRepository],
+  providers: [SearchService, SearchIndexer, MessageVectorsRepository, SearchToolRegistrar],
   exports: [SearchService, SearchIndexer],
 })
 export class SearchModule {}

@@ -69,6 +69,12 @@ export enum ErrorCode {
   SEMANTIC_SEARCH_UNAVAILABLE = 'SEMANTIC_SEARCH_UNAVAILABLE',
   /** AI: images to a model without `vision`, or plugins to one without `tools` (`capability`). */
   MODEL_CAPABILITY_MISSING = 'MODEL_CAPABILITY_MISSING',
+  /** Plugins: a name that is neither a built-in nor an enabled registered plugin. */
+  UNKNOWN_PLUGIN = 'UNKNOWN_PLUGIN',
+  /** Plugins: the MCP server did not connect or list its tools (registration, or a request's tools). */
+  PLUGIN_UNREACHABLE = 'PLUGIN_UNREACHABLE',
+  /** Plugins: the URL is not https, or its host is (or resolves to) a refused address (SSRF guard). */
+  PLUGIN_URL_FORBIDDEN = 'PLUGIN_URL_FORBIDDEN',
 }
 
 /** The one exhaustive mapping from code to HTTP status (a new code cannot go unmapped). */
@@ -125,6 +131,10 @@ export const ERROR_STATUS: Record<ErrorCode, HttpStatus> = {
   SCHEDULE_TOO_FREQUENT: HttpStatus.BAD_REQUEST,
   SEMANTIC_SEARCH_UNAVAILABLE: HttpStatus.BAD_REQUEST,
   MODEL_CAPABILITY_MISSING: HttpStatus.BAD_REQUEST,
+  UNKNOWN_PLUGIN: HttpStatus.BAD_REQUEST,
+  // The request was well-formed; the server it names does not work.
+  PLUGIN_UNREACHABLE: HttpStatus.UNPROCESSABLE_ENTITY,
+  PLUGIN_URL_FORBIDDEN: HttpStatus.BAD_REQUEST,
 };
 
 /** A domain error: services throw it, the global filter maps `code` to a status and body. */

@@ -48,6 +48,11 @@ export class ErrorDto {
   @ApiPropertyOptional({ description: 'PAYMENT_REQUEST_INVALID: the parameter refused' })
   param?: string;
   @ApiPropertyOptional({
+    type: [String],
+    description: 'UNKNOWN_PLUGIN: the names that are neither built-in nor enabled plugins',
+  })
+  plugins?: string[];
+  @ApiPropertyOptional({
     type: 'object',
     additionalProperties: true,
     description: 'NOT_READY: the health indicators',

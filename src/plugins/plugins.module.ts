@@ -1,0 +1,39 @@
+import { Module } from '@nestjs/common';
+import { ConfigService } from '@nestjs/config';
+import { TypeOrmModule } from '@nestjs/typeorm';
+import { SecretBox } from '../common/crypto/secret-box';
+import type { AppConfig } from '../config/app.config';
+import { McpClientService } from './mcp/mcp-client.service';
+import { PluginToolsCache } from './mcp/plugin-tools-cache';
+import { Plugin } from './plugin.entity';
+import { PluginsAdminService } from './plugins-admin.service';
+import { PluginsController } from './plugins.controller';
+import { PluginsService } from './plugins.service';
+import { ToolBoxes } from './tool.types';
+
+/**
+ * Plugins (issue 18 §2, docs/plugins.md): built-in tools and MCP servers registered by admins.
+ * Exports PluginsService (`toolBox` for the AI module, `registerBuiltin` for modules that add
+ * built-ins). Imports no feature module, so the AI and search modules can both import it.
+ */
+@Module({
+  imports: [TypeOrmModule.forFeature([Plugin])],
+  controllers: [PluginsController],
+  providers: [
+    PluginsService,
+    // The port the AI module depends on (src/plugins/tool.types.ts).
+    { provide: ToolBoxes, useExisting: PluginsService },
+    PluginsAdminService,
+    McpClientService,
+    PluginToolsCache,
+    {
+      // The same sealing as the two-factor secrets (ENCRYPTION_KEY through SecretBox).
+      provide: SecretBox,
+      inject: [ConfigService],
+      useFactory: (config: ConfigService<AppConfig, true>) =>
+        new SecretBox(config.get('auth', { infer: true }).encryptionKey as string),
+    },
+  ],
+  exports: [PluginsService, ToolBoxes],
+})
+export class PluginsModule {}

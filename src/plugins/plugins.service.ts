@@ -1,0 +1,192 @@
+import { Injectable, Logger } from '@nestjs/common';
+import { InjectRepository } from '@nestjs/typeorm';
+import { In, Repository } from 'typeorm';
+import type { SessionUser } from '../common/auth/session-user';
+import { Clock } from '../common/clock/clock';
+import { SecretBox } from '../common/crypto/secret-box';
+import { AppError, ErrorCode } from '../common/errors/app-error';
+import type { BuiltinTool } from './builtin-tool';
+import { calculatorTool } from './builtins/calculator.tool';
+import { currentTimeTool } from './builtins/current-time.tool';
+import { McpClientService, type McpTarget, type McpTool } from './mcp/mcp-client.service';
+import { PluginToolsCache } from './mcp/plugin-tools-cache';
+import { exposedToolName, TOOL_NAME } from './mcp/tool-names';
+import { openHeaders } from './plugin-headers';
+import { Plugin } from './plugin.entity';
+import { failedResult, okResult, ToolFailure } from './tool-result';
+import type { ToolBox, ToolCall, ToolDefinition, ToolResult } from './tool.types';
+
+/** One plugin as GET /api/plugins lists it. */
+export interface PluginListing {
+  name: string;
+  kind: 'builtin' | 'mcp';
+  /** MCP plugins only. */
+  id?: string;
+  /** False when an MCP server could not be reached just now (its tools are then empty). */
+  available: boolean;
+  tools: ToolDefinition[];
+}
+
+type Route =
+  { kind: 'builtin'; tool: BuiltinTool } | { kind: 'mcp'; target: McpTarget; toolName: string };
+
+/**
+ * The tools a model may use (issue 18 §2): built-in plugins (in-process; `registerBuiltin`) and
+ * the enabled MCP plugins. The AI module asks `toolBox(user, names)` for a request's tools.
+ */
+@Injectable()
+export class PluginsService {
+  private readonly log = new Logger(PluginsService.name);
+  private readonly builtins = new Map<string, BuiltinTool>();
+
+  constructor(
+    @InjectRepository(Plugin) private readonly plugins: Repository<Plugin>,
+    private readonly box: SecretBox,
+    private readonly mcp: McpClientService,
+    private readonly cache: PluginToolsCache,
+    clock: Clock,
+  ) {
+    this.registerBuiltin(calculatorTool);
+    this.registerBuiltin(currentTimeTool(clock));
+  }
+
+  /**
+   * Adds a built-in plugin (one tool of the same name). The registration port for modules this
+   * one cannot import without a cycle: the search module registers `search_my_chats` at init.
+   * Throws when the name is not /^[a-z0-9_]{1,64}$/ or already registered (a programming error).
+   */
+  registerBuiltin(tool: BuiltinTool): void {
+    if (!/^[a-z0-9_]{1,64}$/.test(tool.name) || !TOOL_NAME.test(tool.name))
+      throw new Error(`Invalid built-in tool name: ${tool.name}`);
+    if (this.builtins.has(tool.name))
+      throw new Error(`Built-in tool ${tool.name} is registered twice`);
+    this.builtins.set(tool.name, tool);
+  }
+
+  /** True when `name` is a built-in plugin (registered plugins may not take such a name). */
+  isBuiltin(name: string): boolean {
+    return this.builtins.has(name);
+  }
+
+  /**
+   * GET /api/plugins: the built-ins, then the enabled MCP plugins by name, each with the tools
+   * the model would see (MCP lists cached 60 s). A server that cannot be reached is listed with
+   * `available: false` and no tools rather than failing the list.
+   */
+  async list(): Promise<PluginListing[]> {
+    const builtins: PluginListing[] = [...this.builtins.values()].map((t) => ({
+      name: t.name,
+      kind: 'builtin',
+      available: true,
+      tools: [definitionOf(t)],
+    }));
+    const rows = await this.enabledRows();
+    const mcp = await Promise.all(
+      rows.map(async (row): Promise<PluginListing> => {
+        const base = { name: row.name, kind: 'mcp' as const, id: row.id };
+        try {
+          const tools = await this.toolsOf(row);
+          return { ...base, available: true, tools: tools.map((t) => t.definition) };
+        } catch {
+          return { ...base, available: false, tools: [] };
+        }
+      }),
+    );
+    return [...builtins, ...mcp];
+  }
+
+  /**
+   * The tools of plugins `names` for one request of `user`. Built-ins keep their names; an MCP
+   * plugin's tools are `<plugin>__<tool>` (see exposedToolName). `call` never throws: an unknown
+   * tool, arguments that are not an object or that the tool refuses, a timeout (PLUGIN_TOOL_TIMEOUT_MS)
+   * or a transport error is `ok: false`; content is at most 32 KB, summary 200 characters.
+   * Throws UNKNOWN_PLUGIN (400, `details.plugins`: the unknown names) when a name is neither a
+   * built-in nor an enabled registered plugin; PLUGIN_UNREACHABLE (422) or PLUGIN_URL_FORBIDDEN
+   * (400) when an MCP server's tools cannot be listed.
+   */
+  async toolBox(user: SessionUser, names: string[]): Promise<ToolBox> {
+    const wanted = [...new Set(names)];
+    const external = wanted.filter((n) => !this.builtins.has(n));
+    const rows = external.length ? await this.enabledRows(external) : [];
+    const unknown = external.filter((n) => !rows.some((r) => r.name === n));
+    if (unknown.length)
+      throw new AppError(ErrorCode.UNKNOWN_PLUGIN, `Unknown plugin: ${unknown.join(', ')}`, {
+        plugins: unknown,
+      });
+
+    const routes = new Map<string, Route>();
+    const definitions: ToolDefinition[] = [];
+    for (const name of wanted) {
+      const tool = this.builtins.get(name);
+      if (!tool) continue;
+      routes.set(name, { kind: 'builtin', tool });
+      definitions.push(definitionOf(tool));
+    }
+    const listed = await Promise.all(rows.map((row) => this.toolsOf(row)));
+    for (const tools of listed)
+      for (const t of tools) {
+        if (routes.has(t.definition.name)) continue; // first wins on a (hash-proof) clash
+        routes.set(t.definition.name, { kind: 'mcp', target: t.target, toolName: t.toolName });
+        definitions.push(t.definition);
+      }
+    return { definitions, call: (call, signal) => this.run(routes, user, call, signal) };
+  }
+
+  /** Runs one call on its route; every failure becomes `ok: false` (see toolBox). */
+  private async run(
+    routes: Map<string, Route>,
+    user: SessionUser,
+    call: ToolCall,
+    signal?: AbortSignal,
+  ): Promise<ToolResult> {
+    try {
+      const route = routes.get(call.name);
+      if (!route) return failedResult(`Unknown tool "${call.name}"`);
+      const args = call.arguments;
+      if (typeof args !== 'object' || args === null || Array.isArray(args))
+        return failedResult(`The arguments of ${call.name} must be a JSON object`);
+      if (route.kind === 'mcp')
+        return await this.mcp.callTool(route.target, route.toolName, args, signal);
+      const out = await route.tool.run(args, { user, signal });
+      return okResult(out.content, out.summary);
+    } catch (e) {
+      if (e instanceof ToolFailure || e instanceof AppError) return failedResult(e.message);
+      this.log.error(`Tool ${call.name} failed: ${(e as Error)?.stack ?? String(e)}`);
+      return failedResult(`The tool ${call.name} failed unexpectedly`);
+    }
+  }
+
+  /** Enabled MCP plugins (all, or those named), with their sealed headers, by name. */
+  private enabledRows(names?: string[]): Promise<Plugin[]> {
+    return this.plugins.find({
+      where: { enabled: true, ...(names ? { name: In(names) } : {}) },
+      select: { id: true, name: true, url: true, headers: true, updatedAt: true },
+      order: { name: 'ASC' },
+    });
+  }
+
+  /** `row`'s tools as the model sees them, with where to call each (cached listing). */
+  private async toolsOf(
+    row: Plugin,
+  ): Promise<{ definition: ToolDefinition; target: McpTarget; toolName: string }[]> {
+    const target = { url: row.url, headers: openHeaders(this.box, row.id, row.headers) };
+    const tools = await this.cache.get(row.id, row.updatedAt.getTime(), () =>
+      this.mcp.listTools(target),
+    );
+    return tools.map((t) => ({ definition: mcpDefinition(row.name, t), target, toolName: t.name }));
+  }
+}
+
+function definitionOf(t: BuiltinTool): ToolDefinition {
+  return { name: t.name, description: t.description, parameters: t.parameters };
+}
+
+/** An MCP tool as offered to the model: prefixed name, the server's schema (an object). */
+export function mcpDefinition(plugin: string, t: McpTool): ToolDefinition {
+  const schema = t.inputSchema && typeof t.inputSchema === 'object' ? t.inputSchema : {};
+  return {
+    name: exposedToolName(plugin, t.name),
+    description: t.description,
+    parameters: { ...schema, type: 'object' },
+  };
+}
