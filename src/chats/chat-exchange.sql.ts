@@ -66,7 +66,7 @@ export function saveExchangePart(
       role: 'ASSISTANT',
       content: input.reply,
       by: null,
-      tool: null,
+      tool: input.replyTool ? JSON.stringify(input.replyTool) : null,
       uploadIds: [],
     },
   ];

@@ -90,7 +90,9 @@ describe('AI tool loop (issue 18 §2): each model call held and charged, the loo
             content: expect.stringContaining('1024.3'),
           },
         ]);
-        expect(body.tools[0]).toEqual(expect.objectContaining({ input_schema: expect.any(Object) }));
+        expect(body.tools[0]).toEqual(
+          expect.objectContaining({ input_schema: expect.any(Object) }),
+        );
       },
     ],
     [
@@ -114,10 +116,7 @@ describe('AI tool loop (issue 18 §2): each model call held and charged, the loo
     '%s: a two-step loop over SSE, a CONSUMPTION entry per model call, the loop saved',
     async (model, server, checkSecond) => {
       const u = await newUser(t, { credits: 1000 });
-      p[server].script = [
-        { toolCalls: [calc] },
-        { text: 'It is 1024.3.', chunks: 2 },
-      ] as never;
+      p[server].script = [{ toolCalls: [calc] }, { text: 'It is 1024.3.', chunks: 2 }] as never;
       const res = await t.http
         .post('/api/ai/stream')
         .set(u.auth)
@@ -125,12 +124,22 @@ describe('AI tool loop (issue 18 §2): each model call held and charged, the loo
         .send(ask(model));
       expect(res.status).toBe(200);
       const { events } = parseSse(res.text);
-      expect(events.map(([e]) => e)).toEqual(['tool_call', 'tool_result', 'delta', 'delta', 'done']);
+      expect(events.map(([e]) => e)).toEqual([
+        'tool_call',
+        'tool_result',
+        'delta',
+        'delta',
+        'done',
+      ]);
       expect(events[0][1]).toEqual(
         expect.objectContaining({ name: 'calculator', arguments: calc.arguments }),
       );
       expect(events[1][1]).toEqual(
-        expect.objectContaining({ id: events[0][1].id, ok: true, summary: expect.stringContaining('1024.3') }),
+        expect.objectContaining({
+          id: events[0][1].id,
+          ok: true,
+          summary: expect.stringContaining('1024.3'),
+        }),
       );
       const done = events[4][1];
       expect(done.modelCalls).toBe(2);
@@ -185,10 +194,7 @@ describe('AI tool loop (issue 18 §2): each model call held and charged, the loo
       { toolCalls: [{ name: 'calculator', arguments: { expression: '1/0' } }] },
       { text: 'That cannot be computed.' },
     ];
-    const res = await t.http
-      .post('/api/ai/generate')
-      .set(u.auth)
-      .send(ask('claude-haiku-4-5'));
+    const res = await t.http.post('/api/ai/generate').set(u.auth).send(ask('claude-haiku-4-5'));
     expect(res.status).toBe(200);
     expect(res.body.text).toBe('That cannot be computed.');
     const result = p.anthropic.requests[1].body.messages[2].content[0];
