@@ -1,4 +1,6 @@
 import { Injectable } from '@nestjs/common';
+import { ConfigService } from '@nestjs/config';
+import type { AppConfig } from '../config/app.config';
 import { randomUUID } from 'node:crypto';
 import { ChatsService } from '../chats/chats.service';
 import type { ToolStep } from '../chats/chat-exchange.sql';
@@ -35,7 +37,13 @@ export class AiAdmissions {
     private readonly metrics: MetricsService,
     private readonly images: UploadImages,
     private readonly toolBoxes: ToolBoxes,
-  ) {}
+    config: ConfigService<AppConfig, true>,
+  ) {
+    this.ownOrigin = new URL(config.get('app', { infer: true }).baseUrl).origin;
+  }
+
+  /** APP_BASE_URL's origin: absolute image URLs of our uploads must be on it. */
+  private readonly ownOrigin: string;
 
   /**
    * Checks and reserves before any upstream call. The effective parameters (request > chat >
@@ -57,29 +65,36 @@ export class AiAdmissions {
     preferences?: StoredPreferences | null,
     options: CallOptions = {},
   ): Promise<Admission> {
-    const inputs = readInputs(dto.messages);
-    const imageIds = inputs.flatMap((m) => m.uploadIds);
-    const [chat, prefs, uploads] = await Promise.all([
+    const inputs = readInputs(dto.messages, this.ownOrigin);
+    const sources = inputs.flatMap((m) => m.images);
+    const [chat, prefs, images] = await Promise.all([
       dto.chatId ? this.chats.requireChatAccess(user, dto.chatId, 'read') : undefined,
       preferences !== undefined
         ? preferences
         : user.preferences !== undefined
           ? user.preferences // read with the session
           : this.preferences.stored(user.id),
-      this.images.requireReadable(user.id, imageIds),
+      this.images.resolve(user.id, sources),
     ]);
+    // What is saved: each message's images that are uploads (inline data URLs are not kept).
+    let at = 0;
+    for (const m of inputs)
+      m.uploadIds = m.images.flatMap(() => {
+        const image = images[at++];
+        return 'upload' in image ? [image.upload.id] : [];
+      });
     const effective = resolveParameters(dto, chat?.settings, prefs);
     if (!effective.modelId) throw noModelError();
     const model = this.catalogue.require(effective.modelId);
     const { values } = effective;
     checkParameters(model.id, model.parameters, values, effective.sources);
-    if (imageIds.length) requireCapability(model, 'vision');
+    if (images.length) requireCapability(model, 'vision');
     if (dto.plugins?.length) requireCapability(model, 'tools');
     const toolBox = dto.plugins?.length
       ? await this.toolBoxes.toolBox(user, dto.plugins)
       : undefined;
     const messages = toProviderMessages(inputs, values.systemPrompt);
-    const imageTokens = imageIds.length * IMAGE_TOKENS_WORST_CASE[model.providerId];
+    const imageTokens = images.length * IMAGE_TOKENS_WORST_CASE[model.providerId];
     const budget = reasoningBudget(model);
     const hold = await this.holds.hold(
       user.id,
@@ -88,10 +103,14 @@ export class AiAdmissions {
       estimate(messages, model, imageTokens),
       user.apiKey?.id,
     );
-    if (uploads.length) {
+    if (images.length) {
       // Bytes are read only once the hold is taken, and the hold goes back if they cannot be.
-      const images = await Promise.all(
-        uploads.map(async (u) => ({ mediaType: u.contentType, data: await this.images.base64(u) })),
+      const bytes = await Promise.all(
+        images.map(async (image) =>
+          'inline' in image
+            ? image.inline
+            : { mediaType: image.upload.contentType, data: await this.images.base64(image.upload) },
+        ),
       ).catch(async (err: unknown) => {
         await this.holds.release(hold);
         throw err;
@@ -99,7 +118,7 @@ export class AiAdmissions {
       messages.splice(
         0,
         messages.length,
-        ...toProviderMessages(inputs, values.systemPrompt, images),
+        ...toProviderMessages(inputs, values.systemPrompt, bytes),
       );
     }
     const request: GenerateRequest = {

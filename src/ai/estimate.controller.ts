@@ -3,6 +3,8 @@ import { ApiOkResponse, ApiProperty, ApiTags, PickType } from '@nestjs/swagger';
 import { IsString, MaxLength } from 'class-validator';
 import { Endpoint } from '../common/openapi/endpoint.decorator';
 import { estimate, estimateTokens } from '../credits/pricing';
+import { ConfigService } from '@nestjs/config';
+import type { AppConfig } from '../config/app.config';
 import { IMAGE_TOKENS_WORST_CASE } from './image-tokens';
 import { readInputs } from './message-inputs';
 import { GENERATE_EXAMPLE, GenerateDto } from './dto/generate.dto';
@@ -25,7 +27,14 @@ export class EstimateResultDto {
 @ApiTags('credits')
 @Controller('api/credits')
 export class EstimateController {
-  constructor(private readonly catalogue: ModelCatalogue) {}
+  constructor(
+    private readonly catalogue: ModelCatalogue,
+    config: ConfigService<AppConfig, true>,
+  ) {
+    this.ownOrigin = new URL(config.get('app', { infer: true }).baseUrl).origin;
+  }
+
+  private readonly ownOrigin: string;
 
   @Post('estimate')
   @HttpCode(200)
@@ -42,9 +51,9 @@ export class EstimateController {
   @ApiOkResponse({ type: EstimateResultDto })
   estimate(@Body() dto: EstimateDto): EstimateResultDto {
     const model = this.catalogue.require(dto.modelId);
-    const inputs = readInputs(dto.messages);
+    const inputs = readInputs(dto.messages, this.ownOrigin);
     // Images count at their provider's worst case, as the hold does (issue 18).
-    const images = inputs.reduce((n, m) => n + m.uploadIds.length, 0);
+    const images = inputs.reduce((n, m) => n + m.images.length, 0);
     const extra = images * IMAGE_TOKENS_WORST_CASE[model.providerId];
     return {
       estimatedTokens: estimateTokens(inputs) + extra,

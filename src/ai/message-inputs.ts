@@ -1,14 +1,19 @@
 import { AppError, ErrorCode } from '../common/errors/app-error';
 import { codePoints } from '../credits/pricing';
 import { MAX_CONTENT_CHARS, type GenerateMessageDto } from './dto/generate.dto';
-import { MAX_IMAGES_PER_REQUEST, splitContent } from './dto/message-content';
+import { type ImageSource, MAX_IMAGES_PER_REQUEST, splitContent } from './dto/message-content';
 import type { Capability, ModelDescriptor } from './model-catalogue';
 import type { ImageInput, ProviderMessage } from './providers/model-provider';
 
-/** A request message split into its text (priced, saved) and its images' upload ids. */
+/**
+ * A request message split into its text (priced, saved) and its images. `uploadIds` are the
+ * uploads among its images once resolved (saved as the message's attachments; inline data URLs
+ * are sent, not saved).
+ */
 export interface InputMessage {
   role: 'system' | 'user' | 'assistant';
   content: string;
+  images: ImageSource[];
   uploadIds: string[];
 }
 
@@ -17,10 +22,10 @@ export interface InputMessage {
  * messages exceeds MAX_CONTENT_CHARS, VALIDATION_FAILED (400) for more than
  * MAX_IMAGES_PER_REQUEST images or an image outside a `user` message.
  */
-export function readInputs(messages: GenerateMessageDto[]): InputMessage[] {
+export function readInputs(messages: GenerateMessageDto[], ownOrigin: string): InputMessage[] {
   const inputs = messages.map((m) => {
-    const { text, uploadIds } = splitContent(m.content);
-    return { role: m.role, content: text, uploadIds };
+    const { text, images } = splitContent(m.content, ownOrigin);
+    return { role: m.role, content: text, images, uploadIds: [] as string[] };
   });
   const chars = inputs.reduce((n, m) => n + codePoints(m.content), 0);
   if (chars > MAX_CONTENT_CHARS)
@@ -28,13 +33,13 @@ export function readInputs(messages: GenerateMessageDto[]): InputMessage[] {
       ErrorCode.PAYLOAD_TOO_LARGE,
       `Messages exceed ${MAX_CONTENT_CHARS} characters`,
     );
-  const images = inputs.reduce((n, m) => n + m.uploadIds.length, 0);
+  const images = inputs.reduce((n, m) => n + m.images.length, 0);
   if (images > MAX_IMAGES_PER_REQUEST)
     throw new AppError(
       ErrorCode.VALIDATION_FAILED,
       `At most ${MAX_IMAGES_PER_REQUEST} images per request (got ${images})`,
     );
-  if (inputs.some((m) => m.role !== 'user' && m.uploadIds.length))
+  if (inputs.some((m) => m.role !== 'user' && m.images.length))
     throw new AppError(ErrorCode.VALIDATION_FAILED, 'Images can only be sent in user messages');
   return inputs;
 }
@@ -52,7 +57,7 @@ export function requireCapability(model: ModelDescriptor, capability: Capability
 
 /**
  * The provider messages of `inputs` (after `system`, when given), each user message carrying
- * its images: `images` holds one ImageInput per upload id of all messages, in order.
+ * its images: `images` holds one ImageInput per image of all messages, in order.
  */
 export function toProviderMessages(
   inputs: InputMessage[],
@@ -62,7 +67,7 @@ export function toProviderMessages(
   let next = 0;
   const out: ProviderMessage[] = system ? [{ role: 'system', content: system }] : [];
   for (const m of inputs) {
-    const own = m.uploadIds.map(() => images[next++]).filter(Boolean);
+    const own = m.images.map(() => images[next++]).filter(Boolean);
     out.push({ role: m.role, content: m.content, ...(own.length ? { images: own } : {}) });
   }
   return out;

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { GenerateDto } from '../ai/dto/generate.dto';
+import type { MessageContent, MessagePart } from '../ai/dto/message-content';
 import { MAX_STOP_LENGTH, MAX_STOP_SEQUENCES } from '../ai/dto/model-parameters.dto';
 import type { TokenUsage } from '../credits/pricing';
 import { AppError, ErrorCode } from '../common/errors/app-error';
@@ -28,23 +29,35 @@ const UNSUPPORTED: Record<string, (v: unknown) => boolean> = {
 const invalid = (property: string, message: string) =>
   new ValidationFailedError([{ property, constraint: 'openAiWire', message }]);
 
-/** The text of a message's `content`: a string, or the concatenated text parts. */
-function textOf(content: unknown, at: string): string {
+/**
+ * A message's `content` as ours: a string stays one; parts become text parts (adjacent ones
+ * joined) and image parts: `image_url` with a data URL or the URL of an upload of ours (issue
+ * 18; checked at admission, remote hosts refused, never fetched).
+ */
+function contentOf(content: unknown, at: string): MessageContent {
   if (typeof content === 'string') return content;
   if (!Array.isArray(content)) throw invalid(at, `${at} must be a string or an array of parts`);
-  return content
-    .map((part: { type?: unknown; text?: unknown }, i) => {
-      if (part?.type !== 'text') {
-        throw new AppError(
-          ErrorCode.UNSUPPORTED_PARAMETER,
-          `${at}[${i}]: only text parts are supported`,
-          { param: `${at}[${i}].type` },
-        );
-      }
-      if (typeof part.text !== 'string') throw invalid(`${at}[${i}].text`, 'text must be a string');
-      return part.text;
-    })
-    .join('');
+  const parts: MessagePart[] = [];
+  content.forEach((part: { type?: unknown; text?: unknown; image_url?: { url?: unknown } }, i) => {
+    if (part?.type === 'image_url') {
+      if (typeof part.image_url?.url !== 'string')
+        throw invalid(`${at}[${i}].image_url.url`, 'image_url.url must be a string');
+      parts.push({ type: 'image', url: part.image_url.url });
+      return;
+    }
+    if (part?.type !== 'text') {
+      throw new AppError(
+        ErrorCode.UNSUPPORTED_PARAMETER,
+        `${at}[${i}]: only text and image_url parts are supported`,
+        { param: `${at}[${i}].type` },
+      );
+    }
+    if (typeof part.text !== 'string') throw invalid(`${at}[${i}].text`, 'text must be a string');
+    const last = parts.at(-1);
+    if (last?.type === 'text') last.text += part.text;
+    else if (part.text) parts.push({ type: 'text', text: part.text });
+  });
+  return parts.length === 1 && parts[0].type === 'text' ? parts[0].text : parts;
 }
 
 function stopOf(stop: unknown): string[] | undefined {
@@ -77,8 +90,8 @@ export function toGenerateDto(req: ChatCompletionRequestDto): GenerateDto {
     }
   }
   const messages = req.messages.map((m, i) => {
-    const content = textOf(m.content, `messages[${i}].content`);
-    if (!content) throw invalid(`messages[${i}].content`, `messages[${i}].content is empty`);
+    const content = contentOf(m.content, `messages[${i}].content`);
+    if (!content.length) throw invalid(`messages[${i}].content`, `messages[${i}].content is empty`);
     const role = m.role === 'developer' ? 'system' : (m.role as 'system' | 'user' | 'assistant');
     return { role, content };
   });

@@ -1,6 +1,9 @@
 import { Injectable } from '@nestjs/common';
+import { ConfigService } from '@nestjs/config';
 import { InjectRepository } from '@nestjs/typeorm';
 import { In, Repository } from 'typeorm';
+import type { AppConfig } from '../config/app.config';
+import { detectContentType } from './magic-bytes';
 import { ChatAttachments } from '../chats/chat-attachments.service';
 import { AppError, ErrorCode } from '../common/errors/app-error';
 import { Upload } from './upload.entity';
@@ -14,6 +17,16 @@ export const IMAGE_TYPES: readonly string[] = [
   'image/gif',
 ];
 
+/** An image named in a request: an upload (by id or stored name) or inline base64 bytes. */
+export type ImageRef =
+  { uploadId: string } | { filename: string } | { mediaType: string; data: string };
+
+/** A checked image: an upload to read after the hold, or inline bytes to send as they are. */
+export type ResolvedImage = { upload: Upload } | { inline: { mediaType: string; data: string } };
+
+const notFound = (what: string) => new AppError(ErrorCode.NOT_FOUND, `Upload ${what} not found`);
+const invalid = (message: string) => new AppError(ErrorCode.VALIDATION_FAILED, message);
+
 /**
  * Uploads used as images in AI messages (issue 18 §1): who may use which, and their bytes.
  * A user may send their own uploads and those attached to a chat they can read; anything else,
@@ -21,11 +34,49 @@ export const IMAGE_TYPES: readonly string[] = [
  */
 @Injectable()
 export class UploadImages {
+  private readonly maxBytes: number;
+
   constructor(
     @InjectRepository(Upload) private readonly uploads: Repository<Upload>,
     private readonly attachments: ChatAttachments,
     private readonly storage: UploadStorage,
-  ) {}
+    config: ConfigService<AppConfig, true>,
+  ) {
+    this.maxBytes = config.get('uploads', { infer: true }).maxBytes;
+  }
+
+  /**
+   * Checks every image of a request, in order (see requireReadable for uploads). Uploads named
+   * by URL are looked up by stored name under the same rules. Inline bytes must decode to at
+   * most UPLOAD_MAX_BYTES and sniff as the type their data URL claims. Throws NOT_FOUND (404),
+   * VALIDATION_FAILED (400).
+   */
+  async resolve(userId: string, refs: ImageRef[]): Promise<ResolvedImage[]> {
+    const ids = refs.flatMap((r) => ('uploadId' in r ? [r.uploadId] : []));
+    const names = refs.flatMap((r) => ('filename' in r ? [r.filename] : []));
+    const named = names.length ? await this.uploads.findBy({ filename: In(names) }) : [];
+    const idOfName = new Map(named.map((u) => [u.filename, u.id]));
+    const missing = names.find((n) => !idOfName.has(n));
+    if (missing !== undefined) throw notFound(missing);
+    const uploadIds = refs.flatMap((r) =>
+      'uploadId' in r ? [r.uploadId] : 'filename' in r ? [idOfName.get(r.filename)!] : [],
+    );
+    const uploads = await this.requireReadable(userId, uploadIds);
+    let next = 0;
+    return refs.map((r) =>
+      'data' in r ? { inline: this.checkInline(r.mediaType, r.data) } : { upload: uploads[next++] },
+    );
+  }
+
+  /** Inline image bytes, checked: size and magic bytes (VALIDATION_FAILED otherwise). */
+  private checkInline(mediaType: string, data: string): { mediaType: string; data: string } {
+    if (Math.floor((data.length * 3) / 4) > this.maxBytes)
+      throw invalid(`An inline image is larger than ${this.maxBytes} bytes`);
+    const head = Buffer.from(data.slice(0, 8192), 'base64');
+    if (detectContentType(head, data.length <= 8192) !== mediaType)
+      throw invalid(`An inline image's bytes are not ${mediaType}`);
+    return { mediaType, data };
+  }
 
   /**
    * The uploads `ids` (in the given order, repeats kept) after checking `userId` may read each.
@@ -41,7 +92,7 @@ export class UploadImages {
       const readable =
         upload &&
         (upload.userId === userId || (await this.attachments.readableThroughChat(userId, id)));
-      if (!readable) throw new AppError(ErrorCode.NOT_FOUND, `Upload ${id} not found`);
+      if (!readable) throw notFound(id);
       if (!IMAGE_TYPES.includes(upload.contentType))
         throw new AppError(
           ErrorCode.VALIDATION_FAILED,

@@ -244,4 +244,100 @@ describe('AI images (issue 18 §1): parts, access, capability, hold and saving',
       .send(ask('gpt-4o-mini', [id]));
     expect(no.status).toBe(404);
   });
+
+  it('takes data URLs and URLs of our uploads (generate, /v1, /api/ai/chat); refuses other hosts, never fetching them', async () => {
+    const u = await newUser(t, { credits: 1000 });
+    const id = await upload(u);
+    const [{ filename }] = await t.db.query('SELECT filename FROM uploads WHERE id = $1', [id]);
+    const dataUrl = `data:image/png;base64,${b64}`;
+    const withUrl = (url: string) => ({
+      modelId: 'gpt-4o-mini',
+      messages: [
+        {
+          role: 'user',
+          content: [
+            { type: 'text', text: 'Look' },
+            { type: 'image', url },
+          ],
+        },
+      ],
+    });
+    const sent = () => JSON.stringify(p.openai.requests.at(-1)?.body);
+
+    // A data URL is sent as it is and not saved; our upload's URL (relative, or absolute on
+    // APP_BASE_URL) is the upload, saved as the message's attachment.
+    const inline = await t.http.post('/api/ai/generate').set(u.auth).send(withUrl(dataUrl));
+    expect(inline.status).toBe(200);
+    expect(sent()).toContain(b64);
+    const none = await t.db.query(
+      `SELECT 1 FROM message_attachments a JOIN messages m ON m.id = a."messageId" WHERE m."chatId" = $1`,
+      [inline.body.chatId],
+    );
+    expect(none).toHaveLength(0);
+    for (const url of [
+      `/uploads/${filename}`,
+      `http://localhost:3000/uploads/${filename}?exp=1&sig=x`,
+    ]) {
+      const res = await t.http.post('/api/ai/generate').set(u.auth).send(withUrl(url));
+      expect(res.status).toBe(200);
+      expect(sent()).toContain(b64);
+    }
+
+    // Bytes that are not what the data URL says, and anything remote, are 400 before any call.
+    const calls = p.openai.requests.length;
+    const fake = `data:image/png;base64,${Buffer.from('not a png at all').toString('base64')}`;
+    for (const url of [fake, 'https://example.com/cat.png', 'http://169.254.169.254/x.png']) {
+      const res = await t.http.post('/api/ai/generate').set(u.auth).send(withUrl(url));
+      expect({ url, status: res.status }).toEqual({ url, status: 400 });
+    }
+    expect(p.openai.requests).toHaveLength(calls);
+
+    // The OpenAI wire: image_url parts.
+    const { key } = (await t.http.post('/api/keys').set(u.auth).send({ name: 'sdk' }).expect(201))
+      .body;
+    const v1 = await t.http
+      .post('/v1/chat/completions')
+      .set({ Authorization: `Bearer ${key}` })
+      .send({
+        model: 'gpt-4o-mini',
+        messages: [
+          {
+            role: 'user',
+            content: [
+              { type: 'text', text: 'Look' },
+              { type: 'image_url', image_url: { url: dataUrl } },
+            ],
+          },
+        ],
+      });
+    expect(v1.status).toBe(200);
+    expect(p.openai.requests.at(-1)?.body.messages[0].content[1]).toEqual({
+      type: 'image_url',
+      image_url: { url: dataUrl },
+    });
+
+    // The AI SDK chat transport: a user's image file part.
+    const chat = await t.http
+      .post('/api/ai/chat')
+      .set(u.auth)
+      .send({
+        id: '7a1c1f9e-0a4e-4bd5-9a53-0d6f3b0d2c71',
+        modelId: 'claude-haiku-4-5',
+        messages: [
+          {
+            id: 'm1',
+            role: 'user',
+            parts: [
+              { type: 'text', text: 'Look' },
+              { type: 'file', mediaType: 'image/png', url: `/uploads/${filename}` },
+            ],
+          },
+        ],
+      });
+    expect(chat.status).toBe(200);
+    expect(p.anthropic.requests.at(-1)?.body.messages[0].content[0]).toEqual({
+      type: 'image',
+      source: { type: 'base64', media_type: 'image/png', data: b64 },
+    });
+  });
 });

@@ -1,24 +1,40 @@
 import { ApiProperty, ApiPropertyOptional, getSchemaPath } from '@nestjs/swagger';
 import { isUUID, ValidateBy, type ValidationOptions } from 'class-validator';
+import { AppError, ErrorCode } from '../../common/errors/app-error';
 
 /** Images accepted in one request, across all its messages (issue 18 §1). */
 export const MAX_IMAGES_PER_REQUEST = 4;
 /** Parts of one message. */
 export const MAX_PARTS_PER_MESSAGE = 20;
 
-/** One part of a message: text, or an image by the id of an upload the caller may read. */
+/** One part of a message: text, or an image by upload id or URL. */
 export class MessagePartDto {
   @ApiProperty({ enum: ['text', 'image'] }) type: 'text' | 'image';
   @ApiPropertyOptional({ description: '`text` parts: the text (non-empty)' }) text?: string;
   @ApiPropertyOptional({
     format: 'uuid',
     description:
-      '`image` parts: an upload of yours, or one attached to a chat you can read (else 404); PNG, JPEG, WebP or GIF',
+      '`image` parts (this or `url`): an upload of yours, or one attached to a chat you can read (else 404); PNG, JPEG, WebP or GIF',
   })
   uploadId?: string;
+  @ApiPropertyOptional({
+    description:
+      '`image` parts (this or `uploadId`): a `data:image/<png|jpeg|webp|gif>;base64,` URL (sent, not saved), or the URL of an upload of ours (`/uploads/<filename>`); other hosts are refused, never fetched',
+  })
+  url?: string;
 }
 
-export type MessagePart = { type: 'text'; text: string } | { type: 'image'; uploadId: string };
+export type MessagePart =
+  | { type: 'text'; text: string }
+  | { type: 'image'; uploadId: string }
+  | { type: 'image'; url: string };
+
+/** Where an image comes from: an upload (by id or by stored name), or inline bytes. */
+export type ImageSource =
+  { uploadId: string } | { filename: string } | { mediaType: string; data: string };
+
+const DATA_URL = /^data:(image\/(?:png|jpeg|webp|gif));base64,([A-Za-z0-9+/]+={0,2})$/;
+const UPLOAD_PATH = /^\/uploads\/([^/?#]+)(?:\?.*)?$/;
 
 /** A message's content: a non-empty string, or 1..20 parts. */
 export type MessageContent = string | MessagePart[];
@@ -48,8 +64,12 @@ function contentProblem(value: unknown): string | null {
       if (typeof p.text !== 'string' || !p.text)
         return `part ${i}: text must be a non-empty string`;
     } else if (p?.type === 'image') {
-      if (typeof p.uploadId !== 'string' || !isUUID(p.uploadId))
+      if ((p.uploadId === undefined) === (p.url === undefined))
+        return `part ${i}: an image needs uploadId or url (one of them)`;
+      if (p.uploadId !== undefined && (typeof p.uploadId !== 'string' || !isUUID(p.uploadId)))
         return `part ${i}: uploadId must be a UUID`;
+      if (p.url !== undefined && typeof p.url !== 'string')
+        return `part ${i}: url must be a string`;
     } else return `part ${i}: type must be "text" or "image"`;
   }
   return null;
@@ -70,16 +90,45 @@ export function IsMessageContent(options?: ValidationOptions): PropertyDecorator
 }
 
 /**
- * A content's text (its text parts joined with a blank line) and its images' upload ids in
- * order. The text is what spec Limits 2 prices and what is saved as the message's content.
+ * A content's text (its text parts joined with a blank line) and its images in order. The text
+ * is what spec Limits 2 prices and what is saved as the message's content. `ownOrigin` is this
+ * service's origin (APP_BASE_URL): absolute upload URLs must be on it. Throws
+ * VALIDATION_FAILED (400) for a URL that is neither a data URL of an image nor one of our uploads.
  */
-export function splitContent(content: MessageContent): { text: string; uploadIds: string[] } {
-  if (typeof content === 'string') return { text: content, uploadIds: [] };
+export function splitContent(
+  content: MessageContent,
+  ownOrigin: string,
+): { text: string; images: ImageSource[] } {
+  if (typeof content === 'string') return { text: content, images: [] };
   const texts: string[] = [];
-  const uploadIds: string[] = [];
+  const images: ImageSource[] = [];
   for (const part of content) {
     if (part.type === 'text') texts.push(part.text);
-    else uploadIds.push(part.uploadId);
+    else if ('uploadId' in part) images.push({ uploadId: part.uploadId });
+    else images.push(imageOfUrl(part.url, ownOrigin));
   }
-  return { text: texts.join('\n\n'), uploadIds };
+  return { text: texts.join('\n\n'), images };
+}
+
+/** An image URL as an ImageSource; see splitContent. */
+export function imageOfUrl(url: string, ownOrigin: string): ImageSource {
+  const data = DATA_URL.exec(url);
+  if (data) return { mediaType: data[1], data: data[2] };
+  let path = url;
+  if (/^https?:\/\//i.test(url)) {
+    const parsed = URL.canParse(url) ? new URL(url) : undefined;
+    path = parsed && parsed.origin === ownOrigin ? parsed.pathname + parsed.search : '';
+  }
+  const upload = UPLOAD_PATH.exec(path);
+  if (upload) {
+    try {
+      return { filename: decodeURIComponent(upload[1]) };
+    } catch {
+      // a malformed escape: refused below
+    }
+  }
+  throw new AppError(
+    ErrorCode.VALIDATION_FAILED,
+    'An image url must be a base64 data URL of a PNG, JPEG, WebP or GIF, or the URL of an upload of ours; remote images are not fetched',
+  );
 }

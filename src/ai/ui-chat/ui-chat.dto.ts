@@ -13,7 +13,8 @@ import {
   ValidateNested,
 } from 'class-validator';
 import { ValidationFailedError } from '../../common/validation/validation.pipe';
-import { type ChatMessageDto, GenerateDto, INPUT_ROLES } from '../dto/generate.dto';
+import { GenerateDto, type GenerateMessageDto, INPUT_ROLES } from '../dto/generate.dto';
+import type { MessagePart } from '../dto/message-content';
 
 /**
  * One `UIMessage` of the AI SDK (`{id, role, parts, metadata?}`). Parts are kept as sent, since
@@ -32,7 +33,8 @@ export class UiMessageDto {
       properties: { type: { type: 'string', example: 'text' }, text: { type: 'string' } },
     },
     example: [{ type: 'text', text: 'Hello!' }],
-    description: '`text` parts are the content; `step-start` and `reasoning` parts are ignored',
+    description:
+      "`text` parts are the content; a user's `file` parts with an image `mediaType` are images (`url`: a data URL or one of our uploads); `step-start` and `reasoning` parts are ignored",
   })
   @IsArray()
   @ArrayMaxSize(100)
@@ -86,27 +88,46 @@ export class UiChatDto extends OmitType(GenerateDto, ['messages', 'chatId'] as c
 const SKIPPED_PARTS = new Set(['step-start', 'reasoning']);
 
 /**
- * The UI messages as GenerateDto messages: each message's `text` parts joined, in order.
- * Throws ValidationFailedError (400 VALIDATION_FAILED) for a part we cannot send (files, tools) or a conversation
- * that does not end with a user's text.
+ * The UI messages as GenerateDto messages: each message's `text` parts joined, in order, and a
+ * user's image `file` parts (`url`: a data URL or one of our uploads, issue 18) as image parts.
+ * Throws ValidationFailedError (400 VALIDATION_FAILED) for a part we cannot send (other files,
+ * tools) or a conversation that does not end with a user's text.
  */
-export function toChatMessages(messages: UiMessageDto[]): ChatMessageDto[] {
-  const out: ChatMessageDto[] = [];
+export function toChatMessages(messages: UiMessageDto[]): GenerateMessageDto[] {
+  const out: GenerateMessageDto[] = [];
   for (const message of messages) {
     let content = '';
+    const images: MessagePart[] = [];
     for (const part of message.parts) {
       if (part.type === 'text' && typeof part.text === 'string') content += part.text;
+      else if (isImageFile(part) && message.role === 'user')
+        images.push({ type: 'image', url: part.url });
       else if (!SKIPPED_PARTS.has(String(part.type)) && message.role === 'user')
         throw invalid(
           'unsupportedMessagePart',
           `message part type "${String(part.type)}" is not supported`,
         );
     }
-    if (content) out.push({ role: message.role, content });
+    if (images.length)
+      out.push({
+        role: message.role,
+        content: [...(content ? [{ type: 'text' as const, text: content }] : []), ...images],
+      });
+    else if (content) out.push({ role: message.role, content });
   }
   if (out.at(-1)?.role !== 'user')
     throw invalid('lastMessageUserText', 'the last message must be a user message with text');
   return out;
+}
+
+/** An AI SDK `file` part holding an image (`mediaType` image/*) with a string `url`. */
+function isImageFile(part: Record<string, unknown>): part is { type: 'file'; url: string } {
+  return (
+    part.type === 'file' &&
+    typeof part.url === 'string' &&
+    typeof part.mediaType === 'string' &&
+    part.mediaType.startsWith('image/')
+  );
 }
 
 /** A violation of `messages`, translated from `validation.<constraint>` like the pipe's own. */

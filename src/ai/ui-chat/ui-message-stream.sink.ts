@@ -5,6 +5,7 @@ import type { StreamSink } from '../ai.service';
 import type { ServerTiming } from '../server-timing';
 import type { PresentError } from '../stream-sinks';
 import type { TokenUsage } from '../../credits/pricing';
+import type { ToolCall, ToolResult } from '../../plugins/tool.types';
 
 /** `metadata` of the assistant message: on `start` the chat id, on `finish` also usage and cost. */
 export interface UiReplyMetadata {
@@ -25,8 +26,9 @@ export class UiMessageStreamSink implements StreamSink {
   opened = false;
   private chunks?: ReadableStreamDefaultController<UIMessageChunk<UiReplyMetadata>>;
   private closed = false;
-  private readonly textId = randomUUID();
+  private textId = randomUUID();
   private textOpen = false;
+  private stepOpen = false;
 
   constructor(
     private readonly res: Response,
@@ -50,13 +52,43 @@ export class UiMessageStreamSink implements StreamSink {
   }
 
   start(): void {
-    this.push({ type: 'start-step' });
-    this.push({ type: 'text-start', id: this.textId });
-    this.textOpen = true;
+    this.openText();
   }
 
   text(delta: string): void {
+    this.openText();
     this.push({ type: 'text-delta', id: this.textId, delta });
+  }
+
+  /**
+   * A tool the model called (issue 18 §2) as the AI SDK's dynamic tool part: the step's text
+   * ends, `tool-input-available` names the call; its result follows in the same step.
+   */
+  toolCall(call: ToolCall): void {
+    this.endText(false);
+    this.openStep();
+    const { id: toolCallId, name: toolName, arguments: input } = call;
+    this.push({ type: 'tool-input-available', toolCallId, toolName, input, dynamic: true });
+  }
+
+  /** `tool-output-available` (the tool's text) or `tool-output-error`; then the step ends. */
+  toolResult(call: ToolCall, result: ToolResult): void {
+    this.push(
+      result.ok
+        ? {
+            type: 'tool-output-available',
+            toolCallId: call.id,
+            output: result.content,
+            dynamic: true,
+          }
+        : {
+            type: 'tool-output-error',
+            toolCallId: call.id,
+            errorText: result.summary,
+            dynamic: true,
+          },
+    );
+    this.endStep();
   }
 
   done(result: { usage: TokenUsage; cost: number; chatId: string }): void {
@@ -78,11 +110,34 @@ export class UiMessageStreamSink implements StreamSink {
     this.chunks.close();
   }
 
-  private endText(): void {
-    if (!this.textOpen) return;
-    this.textOpen = false;
-    this.push({ type: 'text-end', id: this.textId });
+  private openStep(): void {
+    if (this.stepOpen) return;
+    this.stepOpen = true;
+    this.push({ type: 'start-step' });
+  }
+
+  private endStep(): void {
+    if (!this.stepOpen) return;
+    this.stepOpen = false;
     this.push({ type: 'finish-step' });
+  }
+
+  /** Opens a text part (and its step) unless one is open; each step's text has its own id. */
+  private openText(): void {
+    if (this.textOpen) return;
+    this.openStep();
+    this.textOpen = true;
+    this.textId = randomUUID();
+    this.push({ type: 'text-start', id: this.textId });
+  }
+
+  /** Ends the open text part, and its step unless a tool call continues it. */
+  private endText(endStep = true): void {
+    if (this.textOpen) {
+      this.textOpen = false;
+      this.push({ type: 'text-end', id: this.textId });
+    }
+    if (endStep) this.endStep();
   }
 
   private push(chunk: UIMessageChunk<UiReplyMetadata>): void {
