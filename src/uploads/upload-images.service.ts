@@ -52,7 +52,6 @@ export class UploadImages {
    * VALIDATION_FAILED (400).
    */
   async resolve(userId: string, refs: ImageRef[]): Promise<ResolvedImage[]> {
-    const ids = refs.flatMap((r) => ('uploadId' in r ? [r.uploadId] : []));
     const names = refs.flatMap((r) => ('filename' in r ? [r.filename] : []));
     const named = names.length ? await this.uploads.findBy({ filename: In(names) }) : [];
     const idOfName = new Map(named.map((u) => [u.filename, u.id]));
