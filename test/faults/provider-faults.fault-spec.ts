@@ -1,12 +1,10 @@
 import type { AddressInfo } from 'node:net';
 import { ledgerOf, newUser, type TestUser } from '../support/factories';
 import { providerEnv } from '../support/providers';
+import { AnthropicTestServer } from '../servers/anthropic-server';
+import { GeminiTestServer } from '../servers/gemini-server';
 import { createTestApp, type TestApp } from '../support/test-app';
-import {
-  FaultyOpenAiServer,
-  ScriptedAnthropicServer,
-  ScriptedGeminiServer,
-} from './support/faulty-providers';
+import { FaultyOpenAiServer } from './support/faulty-providers';
 import { call, openStream, parseSse } from './support/http';
 
 /**
@@ -30,8 +28,8 @@ describe('provider faults: documented status and charge', () => {
   let t: TestApp;
   let base: string;
   const openai = new FaultyOpenAiServer();
-  const anthropic = new ScriptedAnthropicServer();
-  const gemini = new ScriptedGeminiServer();
+  const anthropic = new AnthropicTestServer();
+  const gemini = new GeminiTestServer();
   const servers = { openai, anthropic, gemini };
   const prompt = (content = 'Tell me') => [{ role: 'user', content }];
 

@@ -57,8 +57,8 @@ export abstract class WireTestServer<R extends WireReply> {
   readonly requests: RecordedRequest[] = [];
   reply: R = {} as R;
   /**
-   * Replies for the next requests, in order (tool loops): each request takes the first one as
-   * `reply`, and the last taken stays `reply` once the script is used up.
+   * Replies for the next requests, in order (retries, tool loops): each request takes the first
+   * one in place of `reply`; once the script is used up, requests get `reply` again.
    */
   script: R[] = [];
   /** Base URL for the SDK (set by `start`). */
@@ -89,11 +89,16 @@ export abstract class WireTestServer<R extends WireReply> {
         };
         this.requests.push(recorded);
         const scripted = this.script.shift();
+        const saved = this.reply;
         if (scripted) this.reply = scripted;
         res.on('close', () => {
           if (!res.writableEnded && !cut.has(res)) recorded.aborted = true;
         });
-        this.handle(recorded, res).catch(() => res.destroy());
+        this.handle(recorded, res)
+          .catch(() => res.destroy())
+          .finally(() => {
+            if (scripted) this.reply = saved;
+          });
       });
     });
     await new Promise<void>((resolve) => this.server!.listen(port, '127.0.0.1', resolve));

@@ -1,8 +1,6 @@
 import type { ServerResponse } from 'node:http';
-import { AnthropicTestServer, type AnthropicReply } from '../../servers/anthropic-server';
-import { GeminiTestServer, type GeminiReply } from '../../servers/gemini-server';
 import { OpenAiTestServer, type OpenAiReply } from '../../servers/openai-server';
-import type { RecordedRequest, SseFrame } from '../../servers/wire-server';
+import type { SseFrame } from '../../servers/wire-server';
 
 /** Extra faults of the OpenAI server, on top of status, Retry-After, latency and cuts. */
 export interface FaultReply extends OpenAiReply {
@@ -12,35 +10,15 @@ export interface FaultReply extends OpenAiReply {
   silenceBeforeFirstMs?: number;
 }
 
-/** A server whose next requests get the replies in `script`, in order, then `reply` again. */
-interface Scripted<R> {
-  script: R[];
-  reply: R;
-}
-
-/** Runs one request with the next scripted reply (if any), restoring `reply` afterwards. */
-async function withNextReply<R>(server: Scripted<R>, run: () => Promise<void>): Promise<void> {
-  const next = server.script.shift();
-  if (!next) return run();
-  const saved = server.reply;
-  server.reply = next;
-  try {
-    await run();
-  } finally {
-    server.reply = saved;
-  }
-}
-
 const delay = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
-/** The OpenAI wire server with a reply script, connection resets and silences. */
-export class FaultyOpenAiServer extends OpenAiTestServer implements Scripted<FaultReply> {
-  script: FaultReply[] = [];
+/**
+ * The OpenAI wire server with connection resets and silences (replies scripted through the
+ * base server's `script`).
+ */
+export class FaultyOpenAiServer extends OpenAiTestServer {
   declare reply: FaultReply;
-
-  protected handle(req: RecordedRequest, res: ServerResponse): Promise<void> {
-    return withNextReply(this, () => super.handle(req, res));
-  }
+  declare script: FaultReply[];
 
   protected async sendSse(res: ServerResponse, frames: SseFrame[]): Promise<void> {
     const { resetAfterChunks, silenceBeforeFirstMs = 0 } = this.reply;
@@ -59,22 +37,5 @@ export class FaultyOpenAiServer extends OpenAiTestServer implements Scripted<Fau
       if (frame.text) textSent++;
     }
     res.end();
-  }
-}
-
-export class ScriptedAnthropicServer
-  extends AnthropicTestServer
-  implements Scripted<AnthropicReply>
-{
-  script: AnthropicReply[] = [];
-  protected handle(req: RecordedRequest, res: ServerResponse): Promise<void> {
-    return withNextReply(this, () => super.handle(req, res));
-  }
-}
-
-export class ScriptedGeminiServer extends GeminiTestServer implements Scripted<GeminiReply> {
-  script: GeminiReply[] = [];
-  protected handle(req: RecordedRequest, res: ServerResponse): Promise<void> {
-    return withNextReply(this, () => super.handle(req, res));
   }
 }
