@@ -1,6 +1,10 @@
-import { ErrorCode } from '../../src/common/errors/app-error';
+import { randomUUID } from 'node:crypto';
+import { SecretBox } from '../../src/common/crypto/secret-box';
+import { AppError, ErrorCode } from '../../src/common/errors/app-error';
+import { sealHeaders } from '../../src/plugins/plugin-headers';
+import { PluginsService } from '../../src/plugins/plugins.service';
 import { McpTestServer } from '../servers/mcp-server';
-import { newUser, type TestUser } from '../support/factories';
+import { newUser, sessionOf, type TestUser } from '../support/factories';
 import { createTestApp, type TestApp } from '../support/test-app';
 
 /**
@@ -50,6 +54,33 @@ describe('Plugins: SSRF guard', () => {
     expect(await t.db.query(`SELECT 1 FROM audit_events WHERE action = 'plugin.register'`)).toEqual(
       [],
     );
+  });
+
+  it('checks again at every connection: a stored plugin on a refused address is never contacted', async () => {
+    // As if registered while the address was allowed (or resolved elsewhere): rows are not trusted.
+    for (const [name, url] of [
+      ['sneaky', mcp.url],
+      ['rebound', `https://localhost:${mcp.port}/mcp`],
+    ]) {
+      const id = randomUUID();
+      await t.db.query(
+        `INSERT INTO plugins (id, name, url, headers, enabled) VALUES ($1, $2, $3, $4, true)`,
+        [id, name, url, sealHeaders(t.app.get(SecretBox), id, {})],
+      );
+    }
+    const list = await t.http.get('/api/plugins').set(admin.auth).expect(200);
+    expect(list.body.plugins.filter((p: { kind: string }) => p.kind === 'mcp')).toEqual([
+      expect.objectContaining({ name: 'rebound', available: false, tools: [] }),
+      expect.objectContaining({ name: 'sneaky', available: false, tools: [] }),
+    ]);
+    for (const name of ['sneaky', 'rebound']) {
+      const err = await t.app
+        .get(PluginsService)
+        .toolBox(sessionOf(admin), [name])
+        .catch((e: AppError) => e);
+      expect(err).toBeInstanceOf(AppError);
+      expect((err as AppError).code).toBe(ErrorCode.PLUGIN_URL_FORBIDDEN);
+    }
   });
 
   it('never contacted the loopback server', () => {
