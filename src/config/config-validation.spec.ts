@@ -150,3 +150,32 @@ describe('metrics configuration', () => {
     });
   });
 });
+
+/** Plugin settings (issue 18 §2): defaults and the shape of the SSRF allow-list. */
+describe('plugin configuration', () => {
+  it('defaults to a 15 s timeout and no allowed hosts', () => {
+    expect(buildConfig({}).plugins).toEqual({ toolTimeoutMs: 15_000, allowedHosts: [] });
+  });
+
+  it('reads host and host:port entries, lower-cased', () => {
+    const { plugins } = buildConfig({
+      PLUGIN_ALLOWED_HOSTS: ' MCP.internal , 10.1.2.3:8080,[::1]:9000',
+      PLUGIN_TOOL_TIMEOUT_MS: '2500',
+    });
+    expect(plugins).toEqual({
+      toolTimeoutMs: 2500,
+      allowedHosts: ['mcp.internal', '10.1.2.3:8080', '[::1]:9000'],
+    });
+  });
+
+  it.each(['http://mcp.internal', 'mcp.internal/path', 'a,,b', 'user@host'])(
+    'refuses PLUGIN_ALLOWED_HOSTS=%s at boot',
+    (value) => {
+      expect(error({ PLUGIN_ALLOWED_HOSTS: value })).toMatch(/PLUGIN_ALLOWED_HOSTS/);
+    },
+  );
+
+  it('refuses a timeout under 100 ms', () => {
+    expect(error({ PLUGIN_TOOL_TIMEOUT_MS: '50' })).toMatch(/PLUGIN_TOOL_TIMEOUT_MS/);
+  });
+});

@@ -19,6 +19,10 @@ import {
   ValidateIf,
 } from 'class-validator';
 
+// One host (a name, an IPv4 address or a bracketed IPv6 address) with an optional port.
+const HOST_ENTRY = String.raw`(?:\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9._-]+)(?::\d{1,5})?`;
+const ALLOWED_HOSTS = new RegExp(String.raw`^\s*${HOST_ENTRY}(?:\s*,\s*${HOST_ENTRY})*\s*$`);
+
 const toInt = ({ value }: { value: unknown }) =>
   value === undefined || value === '' ? undefined : Number(value);
 const toNumber = ({ value }: { value: unknown }) =>
@@ -176,7 +180,12 @@ export class EnvironmentVariables {
   @IsOptional() @Transform(toInt) @IsInt() @Min(50) TASKS_CANCEL_POLL_MS?: number;
   @IsOptional() @Transform(toInt) @IsInt() @Min(10) TASKS_RUN_HEARTBEAT_SECONDS?: number;
   @IsOptional() @Transform(toInt) @IsInt() @Min(100) @Max(600_000) PLUGIN_TOOL_TIMEOUT_MS?: number;
-  @IsOptional() @Transform(emptyToUndefined) @IsString() PLUGIN_ALLOWED_HOSTS?: string;
+  @IsOptional()
+  @Transform(emptyToUndefined)
+  @Matches(ALLOWED_HOSTS, {
+    message: 'PLUGIN_ALLOWED_HOSTS must be comma-separated host or host:port entries ([::1]:8080)',
+  })
+  PLUGIN_ALLOWED_HOSTS?: string;
 
   @IsOptional() @Transform(emptyToUndefined) @IsString() STRIPE_SECRET_KEY?: string;
   @IsOptional() @Transform(emptyToUndefined) @IsString() STRIPE_PUBLISHABLE_KEY?: string;

@@ -16,11 +16,11 @@ export interface ToolOutput {
 }
 
 /**
- * A tool that runs in-process: one plugin of one tool, both named `name`
- * (/^[a-z0-9_]{1,64}$/). Registered with `PluginsService.registerBuiltin` (modules that the
- * plugins module cannot import register theirs at init). `run` throws ToolFailure for what the
- * model should be told (bad arguments, a failed computation); any other error is reported to
- * the model as a generic failure and logged.
+ * A tool that runs in-process: one plugin of one tool, both named `name` (/^[a-z0-9_]{1,64}$/,
+ * without `__`). Registered with `PluginsService.registerBuiltin` (modules that the plugins
+ * module cannot import register theirs at init). `run` throws ToolFailure for what the model
+ * should be told (bad arguments, a failed computation); any other error is reported to the
+ * model as a generic failure and logged.
  */
 export interface BuiltinTool {
   name: string;

@@ -48,7 +48,6 @@ export class PluginsController {
     description:
       "An MCP server's tool list is cached for 60 s; a server that cannot be reached is listed with `available: false`.",
     access: 'session',
-    scope: 'ai',
   })
   @ApiOkResponse({ type: PluginListDto })
   async list(): Promise<PluginListDto> {

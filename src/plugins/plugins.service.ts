@@ -10,7 +10,7 @@ import { calculatorTool } from './builtins/calculator.tool';
 import { currentTimeTool } from './builtins/current-time.tool';
 import { McpClientService, type McpTarget, type McpTool } from './mcp/mcp-client.service';
 import { PluginToolsCache } from './mcp/plugin-tools-cache';
-import { exposedToolName, TOOL_NAME } from './mcp/tool-names';
+import { exposedToolName } from './mcp/tool-names';
 import { openHeaders } from './plugin-headers';
 import { Plugin } from './plugin.entity';
 import { failedResult, okResult, ToolFailure } from './tool-result';
@@ -26,6 +26,12 @@ export interface PluginListing {
   available: boolean;
   tools: ToolDefinition[];
 }
+
+/**
+ * Names of built-in plugins, each also its tool's name: provider-safe, and without `__`, so a
+ * built-in's tool never takes the name of an MCP tool (`<plugin>__<tool>`).
+ */
+const BUILTIN_NAME = /^(?!.*__)[a-z0-9_]{1,64}$/;
 
 type Route =
   { kind: 'builtin'; tool: BuiltinTool } | { kind: 'mcp'; target: McpTarget; toolName: string };
@@ -53,11 +59,11 @@ export class PluginsService {
   /**
    * Adds a built-in plugin (one tool of the same name). The registration port for modules this
    * one cannot import without a cycle: the search module registers `search_my_chats` at init.
-   * Throws when the name is not /^[a-z0-9_]{1,64}$/ or already registered (a programming error).
+   * Throws when the name is not /^[a-z0-9_]{1,64}$/ without `__`, or is already registered (a
+   * programming error).
    */
   registerBuiltin(tool: BuiltinTool): void {
-    if (!/^[a-z0-9_]{1,64}$/.test(tool.name) || !TOOL_NAME.test(tool.name))
-      throw new Error(`Invalid built-in tool name: ${tool.name}`);
+    if (!BUILTIN_NAME.test(tool.name)) throw new Error(`Invalid built-in tool name: ${tool.name}`);
     if (this.builtins.has(tool.name))
       throw new Error(`Built-in tool ${tool.name} is registered twice`);
     this.builtins.set(tool.name, tool);

@@ -4,6 +4,11 @@ import type { McpTool } from './mcp-client.service';
 
 /** How long a server's `tools/list` answer is reused (ms). */
 export const TOOLS_CACHE_TTL_MS = 60_000;
+/**
+ * How long a failed `tools/list` is reused (ms): a server that is down costs one timeout per
+ * window, not one per listing or request.
+ */
+export const FAILURE_CACHE_TTL_MS = 10_000;
 
 interface Entry {
   /** The plugin's `updatedAt`: a changed URL or headers make the entry stale at once. */
@@ -13,9 +18,9 @@ interface Entry {
 }
 
 /**
- * Each MCP plugin's tools, in this process's memory for 60 s (issue 18 §2). Expiry is lazy (read
- * time, from the Clock): no timers. Concurrent readers share one `tools/list`; a failed one is
- * not kept, so the next reader tries again.
+ * Each MCP plugin's tools, in this process's memory for 60 s (issue 18 §2); a failure for 10 s.
+ * Expiry is lazy (read time, from the Clock): no timers. Concurrent readers share one
+ * `tools/list`.
  */
 @Injectable()
 export class PluginToolsCache {
@@ -35,7 +40,10 @@ export class PluginToolsCache {
     const entry = { version, expiresAt: now + TOOLS_CACHE_TTL_MS, tools };
     this.entries.set(id, entry);
     tools.catch(() => {
-      if (this.entries.get(id) === entry) this.entries.delete(id);
+      entry.expiresAt = Math.min(
+        entry.expiresAt,
+        this.clock.now().getTime() + FAILURE_CACHE_TTL_MS,
+      );
     });
     return tools;
   }
