@@ -25,12 +25,23 @@ const GENERATE: Omit<EndpointOptions<GenerateDto>, 'summary'> = {
     {
       status: 400,
       description:
-        'Invalid input (`VALIDATION_FAILED` naming the field, also for `modelId` named nowhere ' +
-        "and values outside the model's range), unknown `modelId` (`UNKNOWN_MODEL`), or a " +
-        'parameter the model does not accept (`UNSUPPORTED_PARAMETER`)',
+        'Invalid input (`VALIDATION_FAILED` naming the field, also for `modelId` named nowhere, ' +
+        "values outside the model's range, more than 4 images, a file that is not an image or a " +
+        'remote image URL), unknown `modelId` (`UNKNOWN_MODEL`), a parameter the model does not ' +
+        'accept (`UNSUPPORTED_PARAMETER`), images to a model without `vision` or plugins to one ' +
+        'without `tools` (`MODEL_CAPABILITY_MISSING`), an unknown or disabled plugin ' +
+        '(`UNKNOWN_PLUGIN`), or a plugin whose address is not allowed (`PLUGIN_URL_FORBIDDEN`)',
     },
     402,
-    { status: 404, description: '`chatId` is not a chat of yours (`code`: NOT_FOUND)' },
+    {
+      status: 404,
+      description:
+        '`chatId` is not a chat of yours, or an image is not an upload you may read (`code`: NOT_FOUND)',
+    },
+    {
+      status: 422,
+      description: "A plugin's MCP server could not list its tools (`PLUGIN_UNREACHABLE`)",
+    },
     {
       status: 413,
       description: 'Messages over the size limits, or JSON over 1 MB (`code`: PAYLOAD_TOO_LARGE)',

@@ -63,10 +63,13 @@ export class GatewayController {
       {
         status: 400,
         description:
-          'Invalid input, unknown model (`unknown_model`), or a field we cannot honour ' +
-          '(`unsupported_parameter`, `param` names it)',
+          'Invalid input (also a remote `image_url` or bytes that are not the image they claim), ' +
+          'unknown model (`unknown_model`), images to a model without vision ' +
+          '(`model_capability_missing`), or a field we cannot honour (`unsupported_parameter`, ' +
+          '`param` names it)',
       },
       402,
+      { status: 404, description: 'An `image_url` names an upload you may not read (`not_found`)' },
       {
         status: 429,
         description:

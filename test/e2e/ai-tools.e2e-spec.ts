@@ -8,6 +8,7 @@ import { ledgerOf, newUser, type TestUser } from '../support/factories';
 import { startProviders, type Providers } from '../support/providers';
 import { parseSse } from '../support/sse';
 import { createTestApp, type TestApp } from '../support/test-app';
+import { McpTestServer } from '../servers/mcp-server';
 
 /** The default catalogue plus a model without `tools`. */
 function catalogueFile(): string {
@@ -29,14 +30,21 @@ const waitFor = async (check: () => boolean | Promise<boolean>, ms = 3000) => {
 describe('AI tool loop (issue 18 §2): each model call held and charged, the loop shown and saved', () => {
   let t: TestApp;
   let p: Providers;
+  const mcp = new McpTestServer();
 
   beforeAll(async () => {
     p = await startProviders();
-    t = await createTestApp({ ...p.env, MODELS_FILE: catalogueFile() });
+    await mcp.start();
+    t = await createTestApp({
+      ...p.env,
+      MODELS_FILE: catalogueFile(),
+      PLUGIN_ALLOWED_HOSTS: '127.0.0.1',
+    });
   });
   afterAll(async () => {
     await t.close();
     await p.stop();
+    await mcp.stop();
   });
   beforeEach(() => p.reset());
 
@@ -254,5 +262,35 @@ describe('AI tool loop (issue 18 §2): each model call held and charged, the loo
     expect(unknown.body.code).toBe('UNKNOWN_PLUGIN');
     expect(p.openai.requests).toHaveLength(0);
     expect((await ledgerOf(t, u.user.id)).credits).toBe(100);
+  });
+
+  it("an admin's MCP server: registered, listed, and its tool called by the model through the loop", async () => {
+    const admin = await newUser(t, { role: 'ADMIN' });
+    const u = await newUser(t, { credits: 1000 });
+    await t.http
+      .post('/api/plugins')
+      .set(admin.auth)
+      .send({ name: 'demo', url: mcp.url, enabled: true })
+      .expect(201);
+    const listed = await t.http.get('/api/plugins').set(u.auth).expect(200);
+    expect(JSON.stringify(listed.body)).toContain('demo__echo');
+
+    p.openai.script = [
+      { toolCalls: [{ name: 'demo__echo', arguments: { text: 'hi there' } }] },
+      { text: 'The server said hi.' },
+    ];
+    const res = await t.http
+      .post('/api/ai/stream')
+      .set(u.auth)
+      .set('Accept', 'text/event-stream')
+      .send(ask('gpt-4o-mini', { plugins: ['demo'] }));
+    expect(res.status).toBe(200);
+    const { events } = parseSse(res.text);
+    const result = events.find(([e]) => e === 'tool_result')![1];
+    expect(result).toEqual(expect.objectContaining({ name: 'demo__echo', ok: true }));
+    expect(p.openai.requests[1].body.messages[2]).toEqual(
+      expect.objectContaining({ role: 'tool', content: 'echo: hi there' }),
+    );
+    expect(await consumption(u)).toHaveLength(2);
   });
 });

@@ -147,6 +147,8 @@ describe('OpenAPI document completeness', () => {
       delta: { $ref: '#/components/schemas/StreamDeltaDto' },
       done: { $ref: '#/components/schemas/StreamDoneDto' },
       error: { $ref: '#/components/schemas/ErrorDto' },
+      tool_call: { $ref: '#/components/schemas/StreamToolCallDto' },
+      tool_result: { $ref: '#/components/schemas/StreamToolResultDto' },
     });
     expect(SSE_EVENTS).toEqual(['delta', 'done', 'error']);
     for (const event of SSE_EVENTS)

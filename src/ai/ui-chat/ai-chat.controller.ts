@@ -45,11 +45,20 @@ export class AiChatController {
         status: 400,
         description:
           'Invalid messages or parameters (`VALIDATION_FAILED`, also for `modelId` named ' +
-          'nowhere), unknown `modelId` (`UNKNOWN_MODEL`), or a parameter the model does not ' +
-          'accept (`UNSUPPORTED_PARAMETER`)',
+          'nowhere or a remote image URL), unknown `modelId` (`UNKNOWN_MODEL`), a parameter the ' +
+          'model does not accept (`UNSUPPORTED_PARAMETER`), images or plugins the model cannot ' +
+          'take (`MODEL_CAPABILITY_MISSING`), or an unknown plugin (`UNKNOWN_PLUGIN`)',
       },
       402,
-      { status: 404, description: "`id` is another user's chat (`code`: NOT_FOUND)" },
+      {
+        status: 404,
+        description:
+          "`id` is another user's chat, or an image file part names an upload you may not read (`code`: NOT_FOUND)",
+      },
+      {
+        status: 422,
+        description: "A plugin's MCP server could not list its tools (`PLUGIN_UNREACHABLE`)",
+      },
       { status: 413, description: 'Messages over the size limits (`code`: PAYLOAD_TOO_LARGE)' },
       {
         status: 429,
