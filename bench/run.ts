@@ -16,6 +16,7 @@ import { uploadScenario } from './lib/scenario-upload';
 import { gatewayScenario } from './lib/scenario-gateway';
 import { longChatsScenario } from './lib/scenario-long-chats';
 import { searchScenario } from './lib/scenario-search';
+import { imagesScenario } from './lib/scenario-images';
 import { type BenchEnv, PROFILE_DIR, ROOT, SERVICE_ENTRY, setup } from './lib/setup';
 import { round } from './lib/stats';
 import { check, type ScenarioResult } from './lib/types';
@@ -24,7 +25,7 @@ const max0 = { kind: 'max' as const, value: 0 };
 
 /**
  * `npm run bench`: builds nothing itself (the npm script runs `nest build` first), starts
- * everything it measures, runs the eight scenarios of bench/README.md on loopback, prints a
+ * everything it measures, runs the scenarios of bench/README.md on loopback, prints a
  * markdown table and writes bench/results.json. Knobs: see bench/README.md.
  */
 const num = (name: string, fallback: number): number => {
@@ -50,7 +51,7 @@ const streams = {
   uploadBytes: num('BENCH_UPLOAD_MB', 200) * 1024 * 1024,
 };
 const only = new Set(
-  (process.env.BENCH_SCENARIOS ?? '1,2,3,4,5,6,7,8,9')
+  (process.env.BENCH_SCENARIOS ?? '1,2,3,4,5,6,7,8,9,10')
     .split(',')
     .map((s) => Number(s.trim()))
     .filter(Boolean),
@@ -112,6 +113,7 @@ async function main(): Promise<void> {
   await run(7, () => gatewayScenario(e, http));
   await run(8, () => longChatsScenario(e, http));
   await run(9, () => searchScenario(e));
+  await run(10, () => imagesScenario(e));
 
   const ledger = await checkLedger(e.db);
   const meta = {

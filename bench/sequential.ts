@@ -92,7 +92,8 @@ async function main(): Promise<void> {
       for (let i = 0; i < n; i++) latencies.push(await send());
       const cpu = (treeCpuMs(pid) - before[0]) / n;
       const pg = (treeCpuMs(env.pgPid) - before[1]) / n;
-      const cells = name === 'provider directly' ? ['–', '–', '–'] : [cpu, pg, cpu + pg].map((x) => round(x));
+      const cells =
+        name === 'provider directly' ? ['–', '–', '–'] : [cpu, pg, cpu + pg].map((x) => round(x));
       console.log(
         `| ${name} | ${n} | ${cells.join(' | ')} | ${round(percentile(latencies, 50))} | ${round(percentile(latencies, 90))} |`,
       );

@@ -159,6 +159,55 @@ export function sampleRss(pid: number, everyMs = 10) {
   };
 }
 
+/** Pids of `root` and all its descendants (the service's primary and workers). */
+export function treePids(root: number): number[] {
+  const children = new Map<number, number[]>();
+  for (const entry of readdirSync('/proc')) {
+    const pid = Number(entry);
+    if (!Number.isInteger(pid)) continue;
+    try {
+      const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+      const ppid = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
+      children.set(ppid, [...(children.get(ppid) ?? []), pid]);
+    } catch {
+      // exited while we read
+    }
+  }
+  const out: number[] = [];
+  const stack = [root];
+  while (stack.length) {
+    const pid = stack.pop()!;
+    out.push(pid);
+    stack.push(...(children.get(pid) ?? []));
+  }
+  return out;
+}
+
+/**
+ * Samples the summed RSS of a process tree every `everyMs` (bytes): `stop()` gives the sum
+ * before and the highest sum seen. With workers, whichever worker serves the request counts.
+ */
+export function sampleTreeRss(root: number, everyMs = 10) {
+  const pids = treePids(root);
+  const sum = () =>
+    pids.reduce((n, pid) => {
+      try {
+        return n + procStatusBytes(pid, 'VmRSS');
+      } catch {
+        return n;
+      }
+    }, 0);
+  const before = sum();
+  let peak = before;
+  const timer = setInterval(() => (peak = Math.max(peak, sum())), everyMs);
+  return {
+    stop(): { before: number; peak: number } {
+      clearInterval(timer);
+      return { before, peak: Math.max(peak, sum()) };
+    },
+  };
+}
+
 /**
  * CPU time (ms) of a process and all its descendants: user + system of each live process plus
  * what its reaped children used (cutime, cstime). With `WEB_CONCURRENCY` workers the service is
