@@ -89,10 +89,10 @@ export class AiAdmissions {
     const { values } = effective;
     checkParameters(model.id, model.parameters, values, effective.sources);
     if (images.length) requireCapability(model, 'vision');
-    if (dto.plugins?.length) requireCapability(model, 'tools');
-    const toolBox = dto.plugins?.length
-      ? await this.toolBoxes.toolBox(user, dto.plugins)
-      : undefined;
+    // The request's plugins, else the chat's (a request's `[]` turns the chat's off).
+    const plugins = dto.plugins ?? chat?.settings?.plugins ?? [];
+    if (plugins.length) requireCapability(model, 'tools');
+    const toolBox = plugins.length ? await this.toolBoxes.toolBox(user, plugins) : undefined;
     const messages = toProviderMessages(inputs, values.systemPrompt);
     const imageTokens = images.length * IMAGE_TOKENS_WORST_CASE[model.providerId];
     const budget = reasoningBudget(model);

@@ -9,7 +9,10 @@ import {
   PrimaryGeneratedColumn,
   UpdateDateColumn,
 } from 'typeorm';
-import type { ModelParametersDto as ChatSettings } from '../ai/dto/model-parameters.dto';
+import type { ModelParametersDto } from '../ai/dto/model-parameters.dto';
+
+/** A chat's stored settings: model parameters, and the plugins of its requests (issue 18). */
+type ChatSettings = ModelParametersDto & { plugins?: string[] };
 import { Team } from '../teams/team.entity';
 import { User } from '../users/user.entity';
 import { Message } from './message.entity';

@@ -293,4 +293,42 @@ describe('AI tool loop (issue 18 §2): each model call held and charged, the loo
     );
     expect(await consumption(u)).toHaveLength(2);
   });
+
+  it("a chat's settings choose its plugins; a request's own list (even []) replaces them", async () => {
+    const u = await newUser(t, { credits: 1000 });
+    const first = await t.http
+      .post('/api/ai/generate')
+      .set(u.auth)
+      .send({ modelId: 'gpt-4o-mini', messages: [{ role: 'user', content: 'Hi' }] })
+      .expect(200);
+    const chatId = first.body.chatId;
+    const patched = await t.http
+      .patch(`/api/chats/${chatId}`)
+      .set(u.auth)
+      .send({ settings: { plugins: ['calculator'] } })
+      .expect(200);
+    expect(patched.body.data.settings).toEqual({ plugins: ['calculator'] });
+
+    p.openai.reset();
+    p.openai.script = [{ toolCalls: [calc] }, { text: 'Done.' }];
+    const next = (extra: object = {}) =>
+      t.http
+        .post('/api/ai/generate')
+        .set(u.auth)
+        .send({
+          modelId: 'gpt-4o-mini',
+          chatId,
+          messages: [{ role: 'user', content: 'Sum it' }],
+          ...extra,
+        });
+    const looped = await next();
+    expect(looped.status).toBe(200);
+    expect(looped.body.modelCalls).toBe(2);
+    expect(p.openai.requests[0].body.tools[0].function.name).toBe('calculator');
+
+    p.openai.reset();
+    const plain = await next({ plugins: [] });
+    expect(plain.status).toBe(200);
+    expect(p.openai.requests[0].body.tools).toBeUndefined();
+  });
 });

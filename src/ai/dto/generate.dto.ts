@@ -1,3 +1,4 @@
+import { applyDecorators } from '@nestjs/common';
 import { ApiExtraModels, ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
 import { CAPABILITIES, type Capability } from '../model-catalogue';
@@ -56,6 +57,27 @@ export class GenerateMessageDto {
   content: MessageContent;
 }
 
+/**
+ * `plugins`: names of plugins whose tools the model may call (`GET /api/plugins`), at most 10;
+ * checked when a request uses them (400 UNKNOWN_PLUGIN). Used by requests and chat settings.
+ */
+export function PluginNames(): PropertyDecorator {
+  return applyDecorators(
+    ApiPropertyOptional({
+      type: [String],
+      maxItems: 10,
+      example: ['calculator'],
+      description:
+        "plugins whose tools the model may call (`GET /api/plugins`); the model needs the `tools` capability. A request's list (even `[]`) replaces the chat's",
+    }),
+    IsOptional(),
+    IsArray(),
+    ArrayMaxSize(10),
+    IsString({ each: true }),
+    Matches(/^[a-z0-9_-]{1,32}$/, { each: true }),
+  );
+}
+
 /** Tool-loop steps (model calls) per request when `maxToolSteps` is not given. */
 export const DEFAULT_MAX_TOOL_STEPS = 5;
 
@@ -78,18 +100,7 @@ export class GenerateDto extends ModelParametersDto {
   @IsUUID()
   chatId?: string;
 
-  @ApiPropertyOptional({
-    type: [String],
-    maxItems: 10,
-    example: ['calculator'],
-    description:
-      'plugins whose tools the model may call (`GET /api/plugins`); the model needs the `tools` capability',
-  })
-  @IsOptional()
-  @IsArray()
-  @ArrayMaxSize(10)
-  @IsString({ each: true })
-  @Matches(/^[a-z0-9_-]{1,32}$/, { each: true })
+  @PluginNames()
   plugins?: string[];
 
   @ApiPropertyOptional({

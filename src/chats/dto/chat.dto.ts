@@ -15,6 +15,7 @@ import {
 } from 'class-validator';
 import { applyDecorators } from '@nestjs/common';
 import { ModelParametersDto } from '../../ai/dto/model-parameters.dto';
+import { PluginNames } from '../../ai/dto/generate.dto';
 import { DEFAULT_CHAT_MESSAGES, MAX_CHAT_MESSAGES } from '../chat-list.sql';
 import { PageQueryDto } from '../../common/pagination/pagination';
 import { IsBoundedString } from '../../common/validation/validators';
@@ -26,8 +27,13 @@ export class ChatTitleDto {
   @IsBoundedString(1, 200) title: string;
 }
 
-/** A chat's model parameters (issue 12 §4): the AI request's fields, each optional. */
-export class ChatSettingsDto extends ModelParametersDto {}
+/**
+ * A chat's model parameters (issue 12 §4): the AI request's fields, each optional; and the
+ * plugins its requests use unless a request names its own (issue 18 §2).
+ */
+export class ChatSettingsDto extends ModelParametersDto {
+  @PluginNames() plugins?: string[];
+}
 
 /**
  * PATCH /api/chats/{id}: a new title, new settings (replacing the old; `{}` clears them), or
