@@ -273,4 +273,42 @@ describe('AI SDK chat transport (POST /api/ai/chat)', () => {
     expect('one two three four five six'.startsWith(partial)).toBe(true);
     expect(partial).not.toBe('one two three four five six');
   });
+
+  it("shows the tool loop as the AI SDK's dynamic tool parts, one step per model call (issue 18)", async () => {
+    const u = await newUser(t, { credits: 1000 });
+    p.openai.script = [
+      { toolCalls: [{ name: 'calculator', arguments: { expression: '6*7' } }] },
+      { text: 'It is 42.', chunks: 1 },
+    ];
+    const turn = await send(u, randomUUID(), [userText('What is 6*7?')], {
+      modelId: 'gpt-4o',
+      plugins: ['calculator'],
+    });
+    expect(turn.chunks.map((c) => c.type)).toEqual([
+      'start',
+      'start-step',
+      'text-start',
+      'text-end',
+      'tool-input-available',
+      'tool-output-available',
+      'finish-step',
+      'start-step',
+      'text-start',
+      'text-delta',
+      'text-end',
+      'finish-step',
+      'finish',
+    ]);
+    // readUIMessageStream builds the message the UI renders: the tool part with its output.
+    const tool = turn.message.parts.find((part) => part.type === 'dynamic-tool');
+    expect(tool).toEqual(
+      expect.objectContaining({
+        toolName: 'calculator',
+        state: 'output-available',
+        input: { expression: '6*7' },
+        output: '42',
+      }),
+    );
+    expect(textOf(turn.message)).toBe('It is 42.');
+  });
 });

@@ -15,6 +15,17 @@ export class UiReplyMetadataDto {
   @ApiPropertyOptional({ type: UsageDto, description: 'on `finish`' }) usage?: UsageDto;
   @ApiPropertyOptional({ type: 'integer', description: 'on `finish`: credits charged' })
   cost?: number;
+  @ApiPropertyOptional({
+    type: 'integer',
+    description:
+      'on `finish`, with plugins: model calls of the tool loop (usage and cost are sums)',
+  })
+  modelCalls?: number;
+  @ApiPropertyOptional({
+    enum: ['stop', 'max_tool_steps'],
+    description: 'on `finish`, with plugins: why the tool loop stopped',
+  })
+  stopReason?: 'stop' | 'max_tool_steps';
 }
 
 /** A UI message chunk `{type, ...props}` as a closed JSON schema. */
@@ -40,16 +51,36 @@ const UI_CHUNKS = [
     messageMetadata: metadata(),
   }),
   chunk('error', { errorText: text }),
+  // The tool loop (issue 18 §2): our tools are dynamic to the client (it declares none).
+  chunk(
+    'tool-input-available',
+    {
+      toolCallId: text,
+      toolName: text,
+      input: { type: 'object', additionalProperties: true },
+      dynamic: { type: 'boolean' },
+    },
+    ['dynamic'],
+  ),
+  chunk('tool-output-available', { toolCallId: text, output: text, dynamic: { type: 'boolean' } }, [
+    'dynamic',
+  ]),
+  chunk('tool-output-error', { toolCallId: text, errorText: text, dynamic: { type: 'boolean' } }, [
+    'dynamic',
+  ]),
 ];
 
 export const UI_CHAT_DESCRIPTION =
   'Speaks the Vercel AI SDK chat transport (`useChat` with `DefaultChatTransport`). `id` is our ' +
   'chat id: a chat of yours (or shared with you) is continued, a new id creates it; only the ' +
-  'last (user) message and the reply are saved to an existing chat. Only `text` parts are read. ' +
+  'last (user) message and the reply are saved to an existing chat. `text` parts are read, and ' +
+  "a user's `file` parts with an image `mediaType` (a data URL or one of our uploads' URLs). " +
   'The answer is the UI message stream (SSE `data:` frames, header ' +
   '`x-vercel-ai-ui-message-stream: v1`): `start` (metadata `{chatId}`), `start-step`, ' +
   '`text-start`, `text-delta`..., `text-end`, `finish-step`, `finish` (metadata `{chatId, usage, ' +
-  'cost}`), then `[DONE]`; a failure after opening is one `error` chunk. Failures before the ' +
+  'cost}`), then `[DONE]`; with `plugins`, each tool call is a `tool-input-available` and a ' +
+  '`tool-output-available` (or `tool-output-error`) chunk, and each model call its own step. ' +
+  'A failure after opening is one `error` chunk. Failures before the ' +
   'stream opens answer JSON with their status. Metered like POST /api/ai/stream.';
 
 /**

@@ -13,6 +13,9 @@ export interface UiReplyMetadata {
   usage?: TokenUsage;
   /** Credits charged (integer). */
   cost?: number;
+  /** With plugins: model calls of the tool loop, and why it stopped. */
+  modelCalls?: number;
+  stopReason?: 'stop' | 'max_tool_steps';
 }
 
 /**
@@ -91,7 +94,7 @@ export class UiMessageStreamSink implements StreamSink {
     this.endStep();
   }
 
-  done(result: { usage: TokenUsage; cost: number; chatId: string }): void {
+  done(result: UiReplyMetadata): void {
     this.endText();
     this.push({ type: 'finish', finishReason: 'stop', messageMetadata: result });
     this.close();
