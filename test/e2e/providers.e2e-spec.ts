@@ -121,6 +121,79 @@ describe.each(cases)('$name adapter', ({ server, make, model, usage, name }) => 
     expect(server.requests).toHaveLength(1);
   });
 
+  // Issue 18 §2: tool calls in both directions, normalised to {id, name, arguments}.
+  const weather = {
+    name: 'get_weather',
+    description: 'The weather in a city',
+    parameters: { type: 'object', properties: { city: { type: 'string' } }, required: ['city'] },
+  };
+  const calls = [
+    { id: 'call_a', name: 'get_weather', arguments: { city: 'Lisbon' } },
+    { id: 'call_b', name: 'get_weather', arguments: { city: '東京', days: [1, 2] } },
+  ];
+  it.each(['generate', 'stream'] as const)(
+    '%s: returns the tool calls the model asks for, in order, with their arguments',
+    async (mode) => {
+      server.reply = { text: 'Checking.', toolCalls: calls, usage } as WireReply;
+      const req = request(model, { tools: [weather] });
+      const got =
+        mode === 'generate'
+          ? ((await provider().generate(req)).toolCalls ?? [])
+          : (await collect(provider().stream(req))).flatMap((c) =>
+              c.toolCall ? [c.toolCall] : [],
+            );
+      // Gemini sends the ids it was given (our server echoes them); none would get one of ours.
+      expect(got).toEqual(calls);
+    },
+  );
+
+  it('sends tool results back after the calls, in the wire shape of the provider', async () => {
+    server.reply = { text: 'Sunny.', usage } as WireReply;
+    await provider().generate({
+      model,
+      maxTokens: 100,
+      tools: [weather],
+      messages: [
+        { role: 'user', content: 'Weather?' },
+        { role: 'assistant', content: '', toolCalls: calls },
+        {
+          role: 'tool',
+          content: '21 °C',
+          toolCall: { id: 'call_a', name: 'get_weather', ok: true },
+        },
+        {
+          role: 'tool',
+          content: 'no data',
+          toolCall: { id: 'call_b', name: 'get_weather', ok: false },
+        },
+      ],
+    });
+    const body = server.requests[0].body;
+    const wire = JSON.stringify(body);
+    for (const text of ['21 °C', 'no data', 'call_a', 'call_b', 'Lisbon'])
+      expect(wire).toContain(text);
+    if (name === 'OpenAI') {
+      expect(body.messages.slice(2)).toEqual([
+        { role: 'tool', tool_call_id: 'call_a', content: '21 °C' },
+        { role: 'tool', tool_call_id: 'call_b', content: 'no data' },
+      ]);
+    } else if (name === 'Anthropic') {
+      // Both results in one user message, the failed one marked as an error.
+      expect(body.messages[2]).toEqual({
+        role: 'user',
+        content: [
+          { type: 'tool_result', tool_use_id: 'call_a', content: '21 °C' },
+          { type: 'tool_result', tool_use_id: 'call_b', content: 'no data', is_error: true },
+        ],
+      });
+    } else {
+      expect(body.contents[2].parts).toEqual([
+        { functionResponse: { id: 'call_a', name: 'get_weather', response: { output: '21 °C' } } },
+        { functionResponse: { id: 'call_b', name: 'get_weather', response: { error: 'no data' } } },
+      ]);
+    }
+  });
+
   it('streams text chunks, then the exact usage', async () => {
     server.reply = { text: 'One, two, three, four.', chunks: 4, usage } as WireReply;
     const chunks = await collect(provider().stream(request(model)));
