@@ -1,4 +1,4 @@
-import { all, create, type MathJsInstance } from 'mathjs';
+import type { MathJsInstance } from 'mathjs';
 import type { BuiltinTool, ToolOutput } from '../builtin-tool';
 import { ToolFailure } from '../tool-result';
 import { onlyArgs, stringArg } from './arguments';
@@ -44,6 +44,10 @@ const DISABLED = [
 
 /** A mathjs instance with exact decimals (BigNumber, 64 significant digits) and `evaluate`. */
 function restrictedMath(): { math: MathJsInstance; evaluate: MathJsInstance['evaluate'] } {
+  // Loaded on first use: mathjs with every function costs ~40 MB of heap, which a process that
+  // never computes (and every test file that boots the app) should not pay.
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  const { all, create } = require('mathjs') as typeof import('mathjs');
   const math = create(all, { number: 'BigNumber', precision: 64 });
   // Kept before the override: expressions cannot call it, this module can.
   const evaluate = math.evaluate;
@@ -61,7 +65,8 @@ function restrictedMath(): { math: MathJsInstance; evaluate: MathJsInstance['eva
   return { math, evaluate };
 }
 
-const { math, evaluate } = restrictedMath();
+let instance: ReturnType<typeof restrictedMath> | undefined;
+const mathjs = () => (instance ??= restrictedMath());
 
 /**
  * The value of `expression` as text: exact decimal arithmetic (0.1 + 0.2 → "0.3", 2^100 in
@@ -72,11 +77,12 @@ export function calculate(expression: string): string {
   let result: unknown;
   try {
     // A fresh scope per call: assignments (`x = 3`) never outlive the expression.
-    result = evaluate(expression, new Map());
+    result = mathjs().evaluate(expression, new Map());
   } catch (e) {
     if (e instanceof ToolFailure) throw e;
     throw new ToolFailure(`Cannot evaluate: ${(e as Error).message}`);
   }
+  const { math } = mathjs();
   if (math.typeOf(result) === 'ResultSet') {
     const entries = (result as { entries: unknown[] }).entries;
     result = entries[entries.length - 1];
@@ -90,6 +96,7 @@ export function calculate(expression: string): string {
 }
 
 function format(value: unknown): string {
+  const { math } = mathjs();
   // Fixed notation shows every digit of numbers within the precision (2^100, 10^-20).
   if (math.isBigNumber(value)) {
     const exponent = value.isZero() || !value.isFinite() ? 0 : value.e;

@@ -1,8 +1,6 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { ConfigService } from '@nestjs/config';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { ErrorCode as McpErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { AppError, ErrorCode } from '../../common/errors/app-error';
 import type { AppConfig } from '../../config/app.config';
 import { guardedFetch } from '../ssrf/guarded-fetch';
@@ -98,8 +96,8 @@ export class McpClientService {
       );
       return res.isError ? failedResult(text || `The tool ${name} failed`) : okResult(text);
     } catch (e) {
-      if (e instanceof McpError && e.code === McpErrorCode.InvalidParams)
-        return failedResult(`Invalid arguments for ${name}: ${e.message}`);
+      if (isMcpError(e, 'InvalidParams'))
+        return failedResult(`Invalid arguments for ${name}: ${(e as Error).message}`);
       return failedResult(`The tool ${name} failed: ${this.reason(e, signal)}`);
     }
   }
@@ -116,6 +114,7 @@ export class McpClientService {
       signal: signal ? AbortSignal.any([signal, deadline]) : deadline,
       timeout: this.timeoutMs,
     };
+    const { Client, StreamableHTTPClientTransport } = mcpSdk();
     const transport = new StreamableHTTPClientTransport(url, {
       fetch: guardedFetch(this.allowedHosts),
       requestInit: { headers: target.headers },
@@ -134,14 +133,43 @@ export class McpClientService {
   private reason(e: unknown, signal?: AbortSignal): string {
     if (signal?.aborted) return 'cancelled';
     const err = e as { name?: string; code?: unknown; message?: string };
-    if (
-      err?.name === 'TimeoutError' ||
-      (e instanceof McpError && e.code === McpErrorCode.RequestTimeout)
-    )
+    if (err?.name === 'TimeoutError' || isMcpError(e, 'RequestTimeout'))
       return `timed out after ${this.timeoutMs} ms`;
     if (e instanceof AppError) return e.message;
     const message = String(err?.message ?? e).slice(0, 300);
     this.log.warn(`MCP request failed: ${message}`);
     return message;
   }
+}
+
+/**
+ * The MCP SDK's client parts, loaded on first use: the SDK and its zod schemas cost several MB of
+ * heap, which a process without MCP plugins (and every test file that boots the app) skips.
+ */
+function mcpSdk() {
+  /* eslint-disable @typescript-eslint/no-require-imports */
+  return (sdk ??= {
+    Client: (
+      require('@modelcontextprotocol/sdk/client/index.js') as typeof import('@modelcontextprotocol/sdk/client/index.js')
+    ).Client,
+    StreamableHTTPClientTransport: (
+      require('@modelcontextprotocol/sdk/client/streamableHttp.js') as typeof import('@modelcontextprotocol/sdk/client/streamableHttp.js')
+    ).StreamableHTTPClientTransport,
+    types:
+      require('@modelcontextprotocol/sdk/types.js') as typeof import('@modelcontextprotocol/sdk/types.js'),
+  });
+  /* eslint-enable @typescript-eslint/no-require-imports */
+}
+let sdk:
+  | {
+      Client: typeof import('@modelcontextprotocol/sdk/client/index.js').Client;
+      StreamableHTTPClientTransport: typeof import('@modelcontextprotocol/sdk/client/streamableHttp.js').StreamableHTTPClientTransport;
+      types: typeof import('@modelcontextprotocol/sdk/types.js');
+    }
+  | undefined;
+
+/** Whether `e` is the SDK's McpError with that JSON-RPC code (false before the SDK is loaded). */
+function isMcpError(e: unknown, code: 'InvalidParams' | 'RequestTimeout'): e is Error {
+  if (!sdk) return false;
+  return e instanceof sdk.types.McpError && e.code === sdk.types.ErrorCode[code];
 }
