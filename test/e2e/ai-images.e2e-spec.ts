@@ -1,20 +1,12 @@
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { DEFAULT_MODELS } from '../../src/ai/default-models';
 import { IMAGE_TOKENS_WORST_CASE } from '../../src/ai/image-tokens';
 import { ledgerOf, newTeam, newUser, type TestUser } from '../support/factories';
 import { startProviders, type Providers } from '../support/providers';
 import { createTestApp, type TestApp } from '../support/test-app';
+import { catalogueWithPlainModels } from '../support/catalogue';
 import { PNG_BYTES } from '../support/uploads';
-
-/** The default catalogue plus a text-only model (no `vision`). */
-function catalogueFile(): string {
-  const file = join(mkdtempSync(join(tmpdir(), 'images-models-')), 'models.json');
-  const textOnly = { ...DEFAULT_MODELS[0], id: 'text-only', name: 'Text only', capabilities: [] };
-  writeFileSync(file, JSON.stringify([...DEFAULT_MODELS, textOnly]));
-  return file;
-}
 
 describe('AI images (issue 18 §1): parts, access, capability, hold and saving', () => {
   let t: TestApp;
@@ -24,7 +16,7 @@ describe('AI images (issue 18 §1): parts, access, capability, hold and saving',
     p = await startProviders();
     t = await createTestApp({
       ...p.env,
-      MODELS_FILE: catalogueFile(),
+      MODELS_FILE: catalogueWithPlainModels('text-only'),
       UPLOAD_DIR: mkdtempSync(join(tmpdir(), 'images-uploads-')),
     });
   });

@@ -4,12 +4,7 @@ import { startProviders, type Providers } from '../support/providers';
 import { ledgerOf, newChat, newUser } from '../support/factories';
 import { parseSse } from '../support/sse';
 import { createTestApp, type TestApp } from '../support/test-app';
-
-const waitFor = async (check: () => boolean | Promise<boolean>, ms = 2000) => {
-  const deadline = Date.now() + ms;
-  while (!(await check()) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 10));
-  return check();
-};
+import { waitFor } from '../support/wait';
 
 describe('AI stream: text and SSE, settled like generate', () => {
   let t: TestApp;

@@ -1,31 +1,12 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { DEFAULT_MODELS } from '../../src/ai/default-models';
 import { ledgerOf, newUser, type TestUser } from '../support/factories';
 import { startProviders, type Providers } from '../support/providers';
 import { parseSse } from '../support/sse';
 import { createTestApp, type TestApp } from '../support/test-app';
+import { catalogueWithPlainModels } from '../support/catalogue';
+import { waitFor } from '../support/wait';
 import { McpTestServer } from '../servers/mcp-server';
-
-/** The default catalogue plus a model without `tools`. */
-function catalogueFile(): string {
-  const file = join(mkdtempSync(join(tmpdir(), 'tools-models-')), 'models.json');
-  const plain = { ...DEFAULT_MODELS[0], id: 'no-tools', name: 'No tools', capabilities: [] };
-  writeFileSync(file, JSON.stringify([...DEFAULT_MODELS, plain]));
-  return file;
-}
-
-const waitFor = async (check: () => boolean | Promise<boolean>, ms = 3000) => {
-  const deadline = Date.now() + ms;
-  while (Date.now() < deadline) {
-    if (await check()) return true;
-    await new Promise((r) => setTimeout(r, 20));
-  }
-  return false;
-};
 
 describe('AI tool loop (issue 18 §2): each model call held and charged, the loop shown and saved', () => {
   let t: TestApp;
@@ -37,7 +18,7 @@ describe('AI tool loop (issue 18 §2): each model call held and charged, the loo
     await mcp.start();
     t = await createTestApp({
       ...p.env,
-      MODELS_FILE: catalogueFile(),
+      MODELS_FILE: catalogueWithPlainModels('no-tools'),
       PLUGIN_ALLOWED_HOSTS: '127.0.0.1',
     });
   });

@@ -6,18 +6,10 @@ import { newUser } from '../support/factories';
 import { moved, parseMetrics, sample, type Samples } from '../support/metrics';
 import { startProviders, type Providers } from '../support/providers';
 import { createTestApp, type TestApp } from '../support/test-app';
+import { waitFor } from '../support/wait';
 
 const TOKEN = 'metrics-token-0123456789';
 const SECRET = 'whsec_test_local';
-
-const waitFor = async (check: () => boolean | Promise<boolean>, ms = 3000) => {
-  const until = Date.now() + ms;
-  while (Date.now() < until) {
-    if (await check()) return true;
-    await new Promise((r) => setTimeout(r, 20));
-  }
-  return false;
-};
 
 describe('Prometheus metrics (issue 19 §1)', () => {
   let t: TestApp;

@@ -5,14 +5,7 @@ import OpenAI from 'openai';
 import { startProviders, type Providers } from '../support/providers';
 import { ledgerOf, newUser, type TestUser } from '../support/factories';
 import { createTestApp, type TestApp } from '../support/test-app';
-
-const waitFor = async (check: () => Promise<boolean>, ms = 3000) => {
-  for (const end = Date.now() + ms; Date.now() < end;) {
-    if (await check()) return true;
-    await new Promise((r) => setTimeout(r, 20));
-  }
-  return check();
-};
+import { waitFor } from '../support/wait';
 
 /**
  * Issue 14 §2: `/v1`, the OpenAI wire protocol, driven by the official `openai` SDK and the
