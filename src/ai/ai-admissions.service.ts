@@ -171,7 +171,14 @@ export class AiAdmissions {
       estimate(messages, a.model, a.imageTokens),
       a.user.apiKey?.id,
     );
-    const next = { ...a, request: { ...a.request, messages }, hold, isNewChat: false };
-    return { ...next, continuation: { steps } };
+    const next: Admission = {
+      ...a,
+      request: { ...a.request, messages },
+      hold,
+      isNewChat: false,
+      continuation: { steps },
+    };
+    this.metrics.aiAdmitted(next); // each call of a loop is timed on its own
+    return next;
   }
 }
