@@ -150,7 +150,7 @@ describe('OpenAPI document completeness', () => {
       tool_call: { $ref: '#/components/schemas/StreamToolCallDto' },
       tool_result: { $ref: '#/components/schemas/StreamToolResultDto' },
     });
-    expect(SSE_EVENTS).toEqual(['delta', 'done', 'error']);
+    expect(SSE_EVENTS).toEqual(['delta', 'done', 'tool_call', 'tool_result', 'error']);
     for (const event of SSE_EVENTS)
       expect(doc.paths['/api/ai/stream'].post).toMatchObject({
         description: expect.stringContaining(`event: ${event}`),
