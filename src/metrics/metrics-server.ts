@@ -69,7 +69,16 @@ interface MetricsAnswer {
  * scrape reaches, is the whole service), and serves METRICS_PORT itself when set.
  */
 export async function startClusterMetrics(ops: { metricsPort?: number; metricsToken?: string }) {
-  const scrape = clusterScrape();
+  const all = clusterScrape();
+  const listening = new Set<number>();
+  cluster.on('listening', (worker) => listening.add(worker.id));
+  cluster.on('exit', (worker) => listening.delete(worker.id));
+  // A worker still starting (the second one just after the first is ready, or a replacement)
+  // cannot answer the aggregator yet, which would fail the whole scrape: wait for it, briefly.
+  const scrape: Scrape = async () => {
+    await workersListening(listening, STARTING_WORKER_WAIT_MS);
+    return all();
+  };
   cluster.on('message', (worker, message: { type?: string; id?: string }) => {
     if (message?.type !== REQUEST || typeof message.id !== 'string') return;
     const id = message.id;
@@ -80,6 +89,31 @@ export async function startClusterMetrics(ops: { metricsPort?: number; metricsTo
   });
   if (ops.metricsPort !== undefined)
     await startMetricsServer(ops.metricsPort, scrape, ops.metricsToken);
+}
+
+/** Longest a scrape waits for workers still starting (under the worker's own 10 s deadline). */
+const STARTING_WORKER_WAIT_MS = 9_000;
+
+/** Resolves when every current worker is in `listening` (or one exits), or after `limitMs`. */
+function workersListening(listening: Set<number>, limitMs: number): Promise<void> {
+  const starting = () =>
+    Object.values(cluster.workers ?? {}).some((w) => w && !w.isDead() && !listening.has(w.id));
+  if (!starting()) return Promise.resolve();
+  return new Promise((resolve) => {
+    const finish = () => {
+      clearTimeout(limit);
+      cluster.off('listening', check);
+      cluster.off('exit', check);
+      resolve();
+    };
+    // Registered after startClusterMetrics' own handlers, so `listening` is already updated.
+    const check = () => {
+      if (!starting()) finish();
+    };
+    const limit = setTimeout(finish, limitMs);
+    cluster.on('listening', check);
+    cluster.on('exit', check);
+  });
 }
 
 /** In a worker: the whole service's metrics, aggregated by the primary (startClusterMetrics). */
