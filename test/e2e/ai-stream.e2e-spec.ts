@@ -1,9 +1,8 @@
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { startProviders, type Providers } from '../support/providers';
 import { ledgerOf, newChat, newUser } from '../support/factories';
 import { parseSse } from '../support/sse';
 import { createTestApp, type TestApp } from '../support/test-app';
+import { streamThenLeave } from '../support/walk-away';
 import { waitFor } from '../support/wait';
 
 describe('AI stream: text and SSE, settled like generate', () => {
@@ -188,29 +187,8 @@ describe('AI stream: text and SSE, settled like generate', () => {
   it('aborts the upstream at once when the client disconnects, charges once and saves the partial reply', async () => {
     const u = await newUser(t);
     p.anthropic.reply = { text: 'one two three four five six', chunks: 6, chunkDelayMs: 150 };
-    const server = t.app.getHttpServer();
-    if (!server.listening) await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-    const { port } = server.address() as AddressInfo;
-    await new Promise<void>((resolve, reject) => {
-      const req = http.request(
-        {
-          host: '127.0.0.1',
-          port,
-          path: '/api/ai/stream',
-          method: 'POST',
-          headers: { ...u.auth, 'content-type': 'application/json' },
-        },
-        (res) => {
-          // After the first words arrive, walk away.
-          res.once('data', () => {
-            req.destroy();
-            resolve();
-          });
-        },
-      );
-      req.on('error', (err) => (req.destroyed ? undefined : reject(err)));
-      req.end(JSON.stringify(ask('claude-haiku-4-5')));
-    });
+    // After the first words arrive, walk away.
+    await streamThenLeave(t.app, '/api/ai/stream', u.auth, ask('claude-haiku-4-5'));
     const abortedAt = Date.now();
     expect(await waitFor(() => p.anthropic.requests[0]?.aborted === true, 1000)).toBe(true);
     expect(Date.now() - abortedAt).toBeLessThan(1000);

@@ -1,9 +1,8 @@
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { ledgerOf, newUser, type TestUser } from '../support/factories';
 import { startProviders, type Providers } from '../support/providers';
 import { parseSse } from '../support/sse';
 import { createTestApp, type TestApp } from '../support/test-app';
+import { streamThenLeave } from '../support/walk-away';
 import { catalogueWithPlainModels } from '../support/catalogue';
 import { waitFor } from '../support/wait';
 import { McpTestServer } from '../servers/mcp-server';
@@ -196,31 +195,14 @@ describe('AI tool loop (issue 18 §2): each model call held and charged, the loo
       { toolCalls: [calc] },
       { text: 'one two three four five six', chunks: 6, chunkDelayMs: 150 },
     ];
-    const server = t.app.getHttpServer();
-    if (!server.listening) await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-    const { port } = server.address() as AddressInfo;
-    await new Promise<void>((resolve, reject) => {
-      const req = http.request(
-        {
-          host: '127.0.0.1',
-          port,
-          path: '/api/ai/stream',
-          method: 'POST',
-          headers: { ...u.auth, 'content-type': 'application/json', accept: 'text/event-stream' },
-        },
-        (res) => {
-          res.on('data', (chunk: Buffer) => {
-            // Walk away at the second call's first words.
-            if (chunk.toString().includes('event: delta')) {
-              req.destroy();
-              resolve();
-            }
-          });
-        },
-      );
-      req.on('error', (err) => (req.destroyed ? undefined : reject(err)));
-      req.end(JSON.stringify(ask('gemini-2.5-flash')));
-    });
+    // Walk away at the second call's first words.
+    await streamThenLeave(
+      t.app,
+      '/api/ai/stream',
+      { ...u.auth, accept: 'text/event-stream' },
+      ask('gemini-2.5-flash'),
+      (received) => received.includes('event: delta'),
+    );
     expect(await waitFor(() => p.gemini.requests[1]?.aborted === true)).toBe(true);
     expect(await waitFor(async () => (await openHolds()) === 0)).toBe(true);
     const entries = await consumption(u);

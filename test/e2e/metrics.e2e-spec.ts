@@ -1,11 +1,10 @@
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { MetricsModule } from '../../src/metrics/metrics.module';
 import { deliver, paymentIntentObject, stripeEvent } from '../servers/stripe-events';
 import { newUser } from '../support/factories';
 import { moved, parseMetrics, sample, type Samples } from '../support/metrics';
 import { startProviders, type Providers } from '../support/providers';
 import { createTestApp, type TestApp } from '../support/test-app';
+import { streamThenLeave } from '../support/walk-away';
 import { waitFor } from '../support/wait';
 
 const TOKEN = 'metrics-token-0123456789';
@@ -82,27 +81,7 @@ describe('Prometheus metrics (issue 19 §1)', () => {
     const u = await newUser(t);
     const before = await scrape();
     p.openai.reply = { text: 'one two three four five six', chunks: 6, chunkDelayMs: 150 };
-    const server = t.app.getHttpServer();
-    if (!server.listening) await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-    const { port } = server.address() as AddressInfo;
-    await new Promise<void>((resolve, reject) => {
-      const req = http.request(
-        {
-          host: '127.0.0.1',
-          port,
-          path: '/api/ai/stream',
-          method: 'POST',
-          headers: { ...u.auth, 'content-type': 'application/json' },
-        },
-        (res) =>
-          res.once('data', () => {
-            req.destroy();
-            resolve();
-          }),
-      );
-      req.on('error', (err) => (req.destroyed ? undefined : reject(err)));
-      req.end(JSON.stringify(ask));
-    });
+    await streamThenLeave(t.app, '/api/ai/stream', u.auth, ask);
     const settled = async () =>
       Number((await t.db.query('SELECT count(*) FROM credit_holds'))[0].count) === 0;
     expect(await waitFor(settled)).toBe(true);
