@@ -29,7 +29,8 @@ export function buildConfig(raw: Record<string, string | undefined>): AppConfig 
     app: {
       env: nodeEnv,
       port: env.PORT ?? 3000,
-      baseUrl: (env.APP_BASE_URL ?? 'http://localhost:3000').replace(/\/$/, ''),
+      // Unset: this host on the port actually served, so links and the OpenAPI `servers` entry work.
+      baseUrl: (env.APP_BASE_URL ?? `http://localhost:${env.PORT ?? 3000}`).replace(/\/$/, ''),
       corsOrigins: list(env.CORS_ORIGINS),
       timezone: env.APP_TIMEZONE ?? 'UTC',
       logLevel: env.LOG_LEVEL ?? (nodeEnv === 'test' ? 'silent' : 'info'),
