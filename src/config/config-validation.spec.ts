@@ -179,3 +179,14 @@ describe('plugin configuration', () => {
     expect(error({ PLUGIN_TOOL_TIMEOUT_MS: '50' })).toMatch(/PLUGIN_TOOL_TIMEOUT_MS/);
   });
 });
+
+/** APP_BASE_URL: the public address, defaulting to this host on the port served. */
+describe('base address', () => {
+  it('follows PORT when APP_BASE_URL is unset, and is used as given otherwise', () => {
+    expect(buildConfig({}).app.baseUrl).toBe('http://localhost:3000');
+    expect(buildConfig({ PORT: '4100' }).app.baseUrl).toBe('http://localhost:4100');
+    expect(
+      buildConfig({ PORT: '4100', APP_BASE_URL: 'https://chat.example.com/' }).app.baseUrl,
+    ).toBe('https://chat.example.com');
+  });
+});

@@ -120,7 +120,11 @@ describe('start-up', () => {
       const workers = workersOf(app.child.pid!);
       expect(workers).toHaveLength(2);
       expect(app.output().match(/API listening/g)).toHaveLength(1);
-      expect(app.output()).toMatch(/API listening on port \d+ .* with 2 workers/);
+      // With APP_BASE_URL unset, the addresses printed are on the port actually served.
+      expect(app.output()).toContain(
+        `API listening on port ${port} (http://localhost:${port}) with 2 workers`,
+      );
+      expect(app.output()).toContain(`docs at http://localhost:${port}/api/docs`);
 
       // A session made on one worker is honoured by the other: round-robin spreads these
       // requests over both, and all of them see the same user in the same database.
