@@ -51,6 +51,14 @@ export class AiChatController {
       },
       402,
       {
+        status: 403,
+        description:
+          'An API key without a scope the request needs (`INSUFFICIENT_SCOPE`: `chats:write` to ' +
+          'continue an existing chat, `chats:read` for an upload not your own or ' +
+          '`search_my_chats`), or a plugin that reads your private data in a chat others can ' +
+          'read (`PLUGIN_NOT_ALLOWED`)',
+      },
+      {
         status: 404,
         description:
           "`id` is another user's chat, or an image file part names an upload you may not read (`code`: NOT_FOUND)",
