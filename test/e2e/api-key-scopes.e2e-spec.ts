@@ -256,6 +256,7 @@ describe('API key scopes over the resources a request touches', () => {
       ],
       ['/v1 foreign image_url', v1Image(aiOnly, `/uploads/${theirs.filename}`)],
       ['/api/ai/chat own chat', uiChat(aiOnly, ownChat.id)],
+      ["/api/ai/chat a stranger's chat", uiChat(aiOnly, strangerChat.id)],
     ];
     const got: Record<string, string> = {};
     for (const [name, res] of refusals) got[name] = outcome(await res);
@@ -296,6 +297,8 @@ describe('API key scopes over the resources a request touches', () => {
         '403 PLUGIN_NOT_ALLOWED',
       ],
       ['/api/ai/chat own chat', uiChat(scoped, ownChat.id), '200'],
+      ["/api/ai/chat a stranger's chat", uiChat(scoped, strangerChat.id), '404 NOT_FOUND'],
+      ['/api/ai/chat a new id', uiChat(aiOnly, randomUUID()), '200'],
     ];
     const done: Record<string, string> = {};
     for (const [name, res] of works) done[name] = outcome(await res);
