@@ -2,13 +2,16 @@ import { Injectable } from '@nestjs/common';
 import { ConfigService } from '@nestjs/config';
 import type { AppConfig } from '../config/app.config';
 import { randomUUID } from 'node:crypto';
+import type { Chat } from '../chats/chat.entity';
 import { ChatsService } from '../chats/chats.service';
 import type { ToolStep } from '../chats/chat-exchange.sql';
+import { requireScope } from '../common/auth/api-scopes';
 import type { SessionUser } from '../common/auth/session-user';
 import { CreditHoldsService } from '../credits/credit-holds.service';
 import { estimate, holdAmount } from '../credits/pricing';
 import { MetricsService } from '../metrics/metrics.service';
 import { ToolBoxes } from '../plugins/tool.types';
+import { SharesService } from '../shares/shares.service';
 import { UploadImages } from '../uploads/upload-images.service';
 import type { StoredPreferences } from '../users/preferences/preferences.dto';
 import { PreferencesService } from '../users/preferences/preferences.service';
@@ -37,6 +40,7 @@ export class AiAdmissions {
     private readonly metrics: MetricsService,
     private readonly images: UploadImages,
     private readonly toolBoxes: ToolBoxes,
+    private readonly shares: SharesService,
     config: ConfigService<AppConfig, true>,
   ) {
     this.ownOrigin = new URL(config.get('app', { infer: true }).baseUrl).origin;
@@ -56,6 +60,10 @@ export class AiAdmissions {
    * INSUFFICIENT_CREDITS (402); for images (issue 18) NOT_FOUND (404, an upload the caller may
    * not read), VALIDATION_FAILED (400, over 4, not an image) and MODEL_CAPABILITY_MISSING (400).
    * Each image adds its provider's worst case (IMAGE_TOKENS_WORST_CASE) to the hold.
+   * With an API key, every resource is checked against the key's scopes: `chatId` (written to)
+   * needs `chats:write`, an upload not the key user's own `chats:read`, a plugin its tool's
+   * scope (INSUFFICIENT_SCOPE, 403). A plugin reading the caller's private data is refused in a
+   * chat others can read (PLUGIN_NOT_ALLOWED, 403).
    */
   async admit(
     user: SessionUser,
@@ -67,6 +75,9 @@ export class AiAdmissions {
   ): Promise<Admission> {
     const inputs = readInputs(dto.messages, this.ownOrigin);
     const sources = inputs.flatMap((m) => m.images);
+    // The exchange is written into the chat: a key needs `chats:write` for any chat it names,
+    // checked before the chat is looked up (a key without it learns nothing of other chats).
+    if (dto.chatId) requireScope(user, 'chats:write', 'chatId');
     const [chat, prefs, images] = await Promise.all([
       dto.chatId ? this.chats.requireChatAccess(user, dto.chatId, 'read') : undefined,
       preferences !== undefined
@@ -74,7 +85,7 @@ export class AiAdmissions {
         : user.preferences !== undefined
           ? user.preferences // read with the session
           : this.preferences.stored(user.id),
-      this.images.resolve(user.id, sources),
+      this.images.resolve(user, sources),
     ]);
     // What is saved: each message's images that are uploads (inline data URLs are not kept).
     let at = 0;
@@ -92,7 +103,11 @@ export class AiAdmissions {
     // The request's plugins, else the chat's (a request's `[]` turns the chat's off).
     const plugins = dto.plugins ?? chat?.settings?.plugins ?? [];
     if (plugins.length) requireCapability(model, 'tools');
-    const toolBox = plugins.length ? await this.toolBoxes.toolBox(user, plugins) : undefined;
+    const toolBox = plugins.length
+      ? await this.toolBoxes.toolBox(user, plugins, {
+          onlyCallerReads: () => this.onlyCallerReads(user, chat),
+        })
+      : undefined;
     const messages = toProviderMessages(inputs, values.systemPrompt);
     const imageTokens = images.length * IMAGE_TOKENS_WORST_CASE[model.providerId];
     const budget = reasoningBudget(model);
@@ -150,6 +165,18 @@ export class AiAdmissions {
     };
     this.metrics.aiAdmitted(admission);
     return admission;
+  }
+
+  /**
+   * True when no one but `user` reads the chat the exchange goes to (its tool results included):
+   * a new chat (none named), or the caller's own chat that is neither shared with a team nor
+   * published by a share link. A member continuing a team chat, or anyone in a chat with a
+   * link, is not alone.
+   */
+  private async onlyCallerReads(user: SessionUser, chat: Chat | undefined): Promise<boolean> {
+    if (!chat) return true;
+    if (chat.userId !== user.id || chat.teamId) return false;
+    return !(await this.shares.hasLink(chat.id));
   }
 
   /**

@@ -34,6 +34,14 @@ const GENERATE: Omit<EndpointOptions<GenerateDto>, 'summary'> = {
     },
     402,
     {
+      status: 403,
+      description:
+        'An API key without a scope the request needs (`INSUFFICIENT_SCOPE`, `requiredScope`: ' +
+        '`chats:write` for `chatId`, `chats:read` for an upload not your own or `search_my_chats`), ' +
+        'or a plugin that reads your private data in a chat others can read ' +
+        '(`PLUGIN_NOT_ALLOWED`, `plugins` names it)',
+    },
+    {
       status: 404,
       description:
         '`chatId` is not a chat of yours, or an image is not an upload you may read (`code`: NOT_FOUND)',

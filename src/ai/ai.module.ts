@@ -4,6 +4,7 @@ import { UsersModule } from '../users/users.module';
 import { UploadsModule } from '../uploads/uploads.module';
 import { PluginsModule } from '../plugins/plugins.module';
 import { CreditsModule } from '../credits/credits.module';
+import { SharesModule } from '../shares/shares.module';
 import { AiController } from './ai.controller';
 import { AiRunner } from './ai-runner.service';
 import { AiService } from './ai.service';
@@ -18,7 +19,15 @@ import { GoogleProvider } from './providers/google.provider';
 import { OpenAiProvider } from './providers/openai.provider';
 
 @Module({
-  imports: [CreditsModule, ChatsModule, CatalogueModule, UsersModule, UploadsModule, PluginsModule],
+  imports: [
+    CreditsModule,
+    ChatsModule,
+    SharesModule,
+    CatalogueModule,
+    UsersModule,
+    UploadsModule,
+    PluginsModule,
+  ],
   controllers: [AiController, AiChatController, EstimateController],
   providers: [
     AiService,

@@ -69,6 +69,11 @@ export class GatewayController {
           '`param` names it)',
       },
       402,
+      {
+        status: 403,
+        description:
+          "An `image_url` names an upload that is not the key's user's own, and the key lacks `chats:read` (`insufficient_scope`)",
+      },
       { status: 404, description: 'An `image_url` names an upload you may not read (`not_found`)' },
       {
         status: 429,

@@ -1,5 +1,5 @@
 import type { SessionUser } from '../common/auth/session-user';
-import type { JsonSchema } from './tool.types';
+import type { JsonSchema, ToolNeeds } from './tool.types';
 
 /** What a built-in tool is given besides its arguments. */
 export interface ToolContext {
@@ -20,9 +20,10 @@ export interface ToolOutput {
  * without `__`). Registered with `PluginsService.registerBuiltin` (modules that the plugins
  * module cannot import register theirs at init). `run` throws ToolFailure for what the model
  * should be told (bad arguments, a failed computation); any other error is reported to the
- * model as a generic failure and logged.
+ * model as a generic failure and logged. `reads` and `scope` declare what it reads (see
+ * ToolBoxes): every tool states it, so a new tool reading private data cannot slip through.
  */
-export interface BuiltinTool {
+export interface BuiltinTool extends ToolNeeds {
   name: string;
   description: string;
   /** JSON Schema of the arguments object. */

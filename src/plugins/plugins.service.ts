@@ -1,6 +1,7 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { In, Repository } from 'typeorm';
+import { requireScope } from '../common/auth/api-scopes';
 import type { SessionUser } from '../common/auth/session-user';
 import { Clock } from '../common/clock/clock';
 import { SecretBox } from '../common/crypto/secret-box';
@@ -14,7 +15,7 @@ import { exposedToolName } from './mcp/tool-names';
 import { openHeaders } from './plugin-headers';
 import { Plugin } from './plugin.entity';
 import { failedResult, okResult, ToolFailure } from './tool-result';
-import type { ToolBox, ToolCall, ToolDefinition, ToolResult } from './tool.types';
+import type { ToolBox, ToolCall, ToolDefinition, ToolResult, ToolTarget } from './tool.types';
 
 /** One plugin as GET /api/plugins lists it. */
 export interface PluginListing {
@@ -108,9 +109,10 @@ export class PluginsService {
    * or a transport error is `ok: false`; content is at most 32 KB, summary 200 characters.
    * Throws UNKNOWN_PLUGIN (400, `details.plugins`: the unknown names) when a name is neither a
    * built-in nor an enabled registered plugin; PLUGIN_UNREACHABLE (422) or PLUGIN_URL_FORBIDDEN
-   * (400) when an MCP server's tools cannot be listed.
+   * (400) when an MCP server's tools cannot be listed; INSUFFICIENT_SCOPE (403) or
+   * PLUGIN_NOT_ALLOWED (403) as ToolBoxes states (checked before any MCP server is called).
    */
-  async toolBox(user: SessionUser, names: string[]): Promise<ToolBox> {
+  async toolBox(user: SessionUser, names: string[], target: ToolTarget): Promise<ToolBox> {
     const wanted = [...new Set(names)];
     const external = wanted.filter((n) => !this.builtins.has(n));
     const rows = external.length ? await this.enabledRows(external) : [];
@@ -119,6 +121,7 @@ export class PluginsService {
       throw new AppError(ErrorCode.UNKNOWN_PLUGIN, `Unknown plugin: ${unknown.join(', ')}`, {
         plugins: unknown,
       });
+    await this.requireAllowed(user, wanted, target);
 
     const routes = new Map<string, Route>();
     const definitions: ToolDefinition[] = [];
@@ -136,6 +139,30 @@ export class PluginsService {
         definitions.push(t.definition);
       }
     return { definitions, call: (call, signal) => this.run(routes, user, call, signal) };
+  }
+
+  /**
+   * The caller's rights over what the built-ins `names` read: each one's API key scope, and
+   * tools reading the caller's private data only where the caller alone reads their output
+   * (the chat's readers are looked up only when such a tool is wanted). MCP plugins read only
+   * their arguments.
+   */
+  private async requireAllowed(
+    user: SessionUser,
+    names: string[],
+    target: ToolTarget,
+  ): Promise<void> {
+    const tools = names.flatMap((n) => this.builtins.get(n) ?? []);
+    for (const tool of tools) if (tool.scope) requireScope(user, tool.scope, `plugin ${tool.name}`);
+    const privateReaders = tools
+      .filter((t) => t.reads === 'caller-private-data')
+      .map((t) => t.name);
+    if (privateReaders.length && !(await target.onlyCallerReads()))
+      throw new AppError(
+        ErrorCode.PLUGIN_NOT_ALLOWED,
+        `Plugin ${privateReaders.join(', ')} reads your private data and cannot run in a chat others can read`,
+        { plugins: privateReaders },
+      );
   }
 
   /** Runs one call on its route; every failure becomes `ok: false` (see toolBox). */

@@ -11,11 +11,16 @@ export const MAX_TOOL_HITS = 10;
 /**
  * The `search_my_chats` built-in (issue 18 §2): keyword search (free: no embedding, no credits)
  * over the chats the calling user can read, exactly as GET /api/search checks access. Answers
- * JSON `[{chatId, title, snippet}]`, best first.
+ * JSON `[{chatId, title, snippet}]`, best first. It reads the caller's private data: the
+ * plugins module runs it only where no one else reads its output (see ToolBoxes).
  */
 export function searchMyChatsTool(search: SearchService): BuiltinTool {
   return {
     name: 'search_my_chats',
+    // Chat text the caller may read, and others may not: the caller's request only, into a
+    // chat only they read, and with a key only when it may read chats itself.
+    reads: 'caller-private-data',
+    scope: 'chats:read',
     description:
       "Searches the user's own chats (and their teams' shared chats) by keywords; returns each hit's chat title and a snippet.",
     parameters: {

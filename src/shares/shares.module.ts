@@ -10,5 +10,7 @@ import { SharesService } from './shares.service';
   imports: [TypeOrmModule.forFeature([ChatShare]), ChatsModule],
   controllers: [ChatShareController, PublicShareController],
   providers: [SharesService],
+  // The AI module asks whether a chat has a link before running tools that read private data.
+  exports: [SharesService],
 })
 export class SharesModule {}

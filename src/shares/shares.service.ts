@@ -67,6 +67,11 @@ export class SharesService {
     if (!affected) throw linkNotFound();
   }
 
+  /** True when the chat has a live share link (anyone holding it reads the chat's snapshot). */
+  async hasLink(chatId: string): Promise<boolean> {
+    return this.shares.existsBy({ chatId });
+  }
+
   /** The snapshot behind a token; 404 for an unknown or revoked token. */
   async open(token: string): Promise<SharedChatDto> {
     const link = await this.shares.findOneBy({ tokenHash: hashToken(token) });

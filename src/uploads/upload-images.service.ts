@@ -5,6 +5,8 @@ import { In, Repository } from 'typeorm';
 import type { AppConfig } from '../config/app.config';
 import { detectContentType } from './magic-bytes';
 import { ChatAttachments } from '../chats/chat-attachments.service';
+import { requireScope } from '../common/auth/api-scopes';
+import type { SessionUser } from '../common/auth/session-user';
 import { AppError, ErrorCode } from '../common/errors/app-error';
 import { Upload } from './upload.entity';
 import { UploadStorage } from './upload-storage';
@@ -24,13 +26,21 @@ export type ImageRef =
 /** A checked image: an upload to read after the hold, or inline bytes to send as they are. */
 export type ResolvedImage = { upload: Upload } | { inline: { mediaType: string; data: string } };
 
-const notFound = (what: string) => new AppError(ErrorCode.NOT_FOUND, `Upload ${what} not found`);
+/**
+ * The one answer for an upload that is absent, another user's, or gone from storage: the same
+ * code and message on every image path, naming neither id nor filename, so that it tells no
+ * one which ids or names exist.
+ */
+const notFound = () => new AppError(ErrorCode.NOT_FOUND, 'Upload not found');
+/** What a key without `chats:read` is told it lacks the scope for. */
+const NOT_OWN = 'an upload that is not your own';
 const invalid = (message: string) => new AppError(ErrorCode.VALIDATION_FAILED, message);
 
 /**
  * Uploads used as images in AI messages (issue 18 §1): who may use which, and their bytes.
  * A user may send their own uploads and those attached to a chat they can read; anything else,
- * and an absent id, is the same 404.
+ * and an absent id, is the same 404. An API key reaches past its user's own uploads only with
+ * `chats:read` (the other path goes through chats).
  */
 @Injectable()
 export class UploadImages {
@@ -49,18 +59,23 @@ export class UploadImages {
    * Checks every image of a request, in order (see requireReadable for uploads). Uploads named
    * by URL are looked up by stored name under the same rules. Inline bytes must decode to at
    * most UPLOAD_MAX_BYTES and sniff as the type their data URL claims. Throws NOT_FOUND (404),
-   * VALIDATION_FAILED (400).
+   * VALIDATION_FAILED (400), INSUFFICIENT_SCOPE (403, see requireReadable).
    */
-  async resolve(userId: string, refs: ImageRef[]): Promise<ResolvedImage[]> {
+  async resolve(user: SessionUser, refs: ImageRef[]): Promise<ResolvedImage[]> {
     const names = refs.flatMap((r) => ('filename' in r ? [r.filename] : []));
     const named = names.length ? await this.uploads.findBy({ filename: In(names) }) : [];
     const idOfName = new Map(named.map((u) => [u.filename, u.id]));
-    const missing = names.find((n) => !idOfName.has(n));
-    if (missing !== undefined) throw notFound(missing);
+    const missing = names.some((n) => !idOfName.has(n));
+    // A key that may use only its user's own uploads gets the same answer for a name that
+    // does not exist as for another user's (requireReadable), so names do not leak either.
+    if (missing) {
+      requireScope(user, 'chats:read', NOT_OWN);
+      throw notFound();
+    }
     const uploadIds = refs.flatMap((r) =>
       'uploadId' in r ? [r.uploadId] : 'filename' in r ? [idOfName.get(r.filename)!] : [],
     );
-    const uploads = await this.requireReadable(userId, uploadIds);
+    const uploads = await this.requireReadable(user, uploadIds);
     let next = 0;
     return refs.map((r) =>
       'data' in r ? { inline: this.checkInline(r.mediaType, r.data) } : { upload: uploads[next++] },
@@ -78,20 +93,23 @@ export class UploadImages {
   }
 
   /**
-   * The uploads `ids` (in the given order, repeats kept) after checking `userId` may read each.
-   * Throws NOT_FOUND (404) for an absent or unreadable upload, VALIDATION_FAILED (400) for one
-   * that is not PNG, JPEG, WebP or GIF.
+   * The uploads `ids` (in the given order, repeats kept) after checking `user` may read each:
+   * their own, or one attached in a chat they can read. Throws NOT_FOUND (404) for an absent or
+   * unreadable upload (one body for both), VALIDATION_FAILED (400) for one that is not PNG,
+   * JPEG, WebP or GIF, and INSUFFICIENT_SCOPE (403) to an API key without `chats:read` for any
+   * upload that is not its user's own (absent ones included: the answer does not depend on
+   * what exists).
    */
-  async requireReadable(userId: string, ids: string[]): Promise<Upload[]> {
+  async requireReadable(user: SessionUser, ids: string[]): Promise<Upload[]> {
     if (!ids.length) return [];
     const found = await this.uploads.findBy({ id: In([...new Set(ids)]) });
     const byId = new Map(found.map((u) => [u.id, u]));
     for (const id of new Set(ids)) {
       const upload = byId.get(id);
-      const readable =
-        upload &&
-        (upload.userId === userId || (await this.attachments.readableThroughChat(userId, id)));
-      if (!readable) throw notFound(id);
+      if (!upload || upload.userId !== user.id) {
+        requireScope(user, 'chats:read', NOT_OWN);
+        if (!upload || !(await this.attachments.readableThroughChat(user.id, id))) throw notFound();
+      }
       if (!IMAGE_TYPES.includes(upload.contentType))
         throw new AppError(
           ErrorCode.VALIDATION_FAILED,
@@ -108,7 +126,7 @@ export class UploadImages {
    */
   async base64(upload: Upload): Promise<string> {
     const body = await this.storage.open(upload.filename);
-    if (!body) throw new AppError(ErrorCode.NOT_FOUND, `Upload ${upload.id} not found`);
+    if (!body) throw notFound();
     const buffer = Buffer.allocUnsafe(body.size);
     let offset = 0;
     for await (const chunk of body.stream as AsyncIterable<Buffer>) {

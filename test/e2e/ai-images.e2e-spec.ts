@@ -237,6 +237,81 @@ describe('AI images (issue 18 §1): parts, access, capability, hold and saving',
     expect(no.status).toBe(404);
   });
 
+  it("another user's upload and an unknown one get the same 404 body on every image path, naming neither id nor file", async () => {
+    const u = await newUser(t, { credits: 1000 });
+    const stranger = await newUser(t);
+    const theirs = await upload(stranger);
+    const [{ filename }] = await t.db.query('SELECT filename FROM uploads WHERE id = $1', [theirs]);
+    const unknownId = '00000000-0000-4000-8000-000000000000';
+    const unknownName = `${unknownId}-missing.png`;
+    const { key } = (await t.http.post('/api/keys').set(u.auth).send({ name: 'sdk' }).expect(201))
+      .body;
+    const part = (ref: object) => ({
+      modelId: 'gpt-4o-mini',
+      messages: [
+        {
+          role: 'user',
+          content: [
+            { type: 'text', text: 'Look' },
+            { type: 'image', ...ref },
+          ],
+        },
+      ],
+    });
+    const paths: Record<string, (ref: { id: string; name: string }) => Promise<any>> = {
+      uploadId: (r) =>
+        t.http
+          .post('/api/ai/generate')
+          .set(u.auth)
+          .send(part({ uploadId: r.id })),
+      'upload URL': (r) =>
+        t.http
+          .post('/api/ai/generate')
+          .set(u.auth)
+          .send(part({ url: `/uploads/${r.name}` })),
+      '/v1 image_url': (r) =>
+        t.http
+          .post('/v1/chat/completions')
+          .set({ Authorization: `Bearer ${key}` })
+          .send({
+            model: 'gpt-4o-mini',
+            messages: [
+              {
+                role: 'user',
+                content: [{ type: 'image_url', image_url: { url: `/uploads/${r.name}` } }],
+              },
+            ],
+          }),
+      '/api/ai/chat file part': (r) =>
+        t.http
+          .post('/api/ai/chat')
+          .set(u.auth)
+          .send({
+            id: '7a1c1f9e-0a4e-4bd5-9a53-0d6f3b0d2c72',
+            modelId: 'gpt-4o-mini',
+            messages: [
+              {
+                id: 'm1',
+                role: 'user',
+                parts: [{ type: 'file', mediaType: 'image/png', url: `/uploads/${r.name}` }],
+              },
+            ],
+          }),
+    };
+    for (const [path, send] of Object.entries(paths)) {
+      const foreign = await send({ id: theirs, name: filename });
+      const unknown = await send({ id: unknownId, name: unknownName });
+      expect({ path, status: foreign.status }).toEqual({ path, status: 404 });
+      expect({ path, body: unknown.body }).toEqual({ path, body: foreign.body });
+      for (const leak of [theirs, filename, unknownId, unknownName])
+        expect({ path, body: JSON.stringify(foreign.body) }).toEqual({
+          path,
+          body: expect.not.stringContaining(leak),
+        });
+    }
+    expect(p.openai.requests).toHaveLength(0);
+  });
+
   it('takes data URLs and URLs of our uploads (generate, /v1, /api/ai/chat); refuses other hosts, never fetching them', async () => {
     const u = await newUser(t, { credits: 1000 });
     const id = await upload(u);

@@ -76,7 +76,7 @@ describe('Plugins: SSRF guard', () => {
     for (const name of ['sneaky', 'rebound']) {
       const err = await t.app
         .get(PluginsService)
-        .toolBox(sessionOf(admin), [name])
+        .toolBox(sessionOf(admin), [name], { onlyCallerReads: async () => true })
         .catch((e: AppError) => e);
       expect(err).toBeInstanceOf(AppError);
       expect((err as AppError).code).toBe(ErrorCode.PLUGIN_URL_FORBIDDEN);

@@ -1,3 +1,4 @@
+import type { ApiScope } from '../../src/common/auth/api-scopes';
 import { AppError, ErrorCode } from '../../src/common/errors/app-error';
 import { PluginsService } from '../../src/plugins/plugins.service';
 import type { ToolBox } from '../../src/plugins/tool.types';
@@ -18,8 +19,10 @@ describe('Plugins', () => {
   let admin: TestUser;
   let user: TestUser;
   let pluginId: string;
+  /** A new chat of the caller's: no one else reads the tools' output. */
+  const alone = { onlyCallerReads: async () => true };
   const toolBox = (u: TestUser, names: string[]): Promise<ToolBox> =>
-    t.app.get(PluginsService).toolBox(sessionOf(u), names);
+    t.app.get(PluginsService).toolBox(sessionOf(u), names, alone);
   const codeOf = (p: Promise<unknown>) =>
     p.then(
       () => 'resolved',
@@ -214,6 +217,40 @@ describe('Plugins', () => {
       user.user.id,
     ]);
     expect(credits).toBe(user.user.credits);
+  });
+
+  it('private-data tools: a key needs chats:read, and the chat must be read by the caller alone', async () => {
+    const plugins = t.app.get(PluginsService);
+    const key = (scopes: ApiScope[]) => ({ ...sessionOf(user), apiKey: { id: 'k', scopes } });
+    expect(await codeOf(plugins.toolBox(key(['ai']), ['search_my_chats'], alone))).toBe(
+      '403 INSUFFICIENT_SCOPE',
+    );
+    expect(
+      await codeOf(plugins.toolBox(key(['ai', 'chats:read']), ['search_my_chats'], alone)),
+    ).toBe('resolved');
+    // Tools reading only their arguments need no scope of their own.
+    expect(await codeOf(plugins.toolBox(key(['ai']), ['calculator'], alone))).toBe('resolved');
+
+    let asked = 0;
+    const shared = {
+      onlyCallerReads: async () => {
+        asked++;
+        return false;
+      },
+    };
+    const refused = await plugins
+      .toolBox(sessionOf(user), ['calculator', 'search_my_chats'], shared)
+      .catch((e: AppError) => e);
+    expect(refused).toBeInstanceOf(AppError);
+    expect([(refused as AppError).code, (refused as AppError).details]).toEqual([
+      ErrorCode.PLUGIN_NOT_ALLOWED,
+      { plugins: ['search_my_chats'] },
+    ]);
+    // The chat's readers are looked up only when a private-data tool is wanted.
+    expect(
+      await codeOf(plugins.toolBox(sessionOf(user), ['calculator', 'current_time'], shared)),
+    ).toBe('resolved');
+    expect(asked).toBe(1);
   });
 
   it('refuses an unknown plugin name with 400 UNKNOWN_PLUGIN', async () => {

@@ -3,8 +3,10 @@ import { ConfigService } from '@nestjs/config';
 import { ApiTags } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
 import { ChatsService } from '../../chats/chats.service';
+import { requireScope } from '../../common/auth/api-scopes';
 import { CurrentUser } from '../../common/auth/auth.decorators';
 import type { SessionUser } from '../../common/auth/session-user';
+import { AppError, ErrorCode } from '../../common/errors/app-error';
 import { ErrorPresenter } from '../../common/errors/error-presenter';
 import { arrivalOf } from '../../common/http/arrival';
 import { Endpoint } from '../../common/openapi/endpoint.decorator';
@@ -51,6 +53,14 @@ export class AiChatController {
       },
       402,
       {
+        status: 403,
+        description:
+          'An API key without a scope the request needs (`INSUFFICIENT_SCOPE`: `chats:write` to ' +
+          'continue an existing chat, `chats:read` for an upload not your own or ' +
+          '`search_my_chats`), or a plugin that reads your private data in a chat others can ' +
+          'read (`PLUGIN_NOT_ALLOWED`)',
+      },
+      {
         status: 404,
         description:
           "`id` is another user's chat, or an image file part names an upload you may not read (`code`: NOT_FOUND)",
@@ -86,7 +96,7 @@ export class AiChatController {
     @Res() res: Response,
   ): Promise<void> {
     const messages = toChatMessages(body.messages);
-    const existing = (await this.chats.clientChatId(user, body.id)) === 'existing';
+    const existing = await this.isExistingChat(user, body.id);
     // eslint-disable-next-line @typescript-eslint/no-unused-vars
     const { id, messages: _ui, trigger, messageId, ...parameters } = body;
     const dto = { ...parameters, messages, chatId: existing ? id : undefined };
@@ -94,5 +104,21 @@ export class AiChatController {
     await streamTo(res, sink, (signal) =>
       this.ai.stream(user, dto, sink, signal, new ServerTiming(arrivalOf(req)), body.id),
     );
+  }
+
+  /**
+   * Whether the client's chat id names a chat the caller continues (else a new chat gets it).
+   * An id of a chat the caller cannot read is 404; to an API key without `chats:write` it is
+   * INSUFFICIENT_SCOPE (403), as any existing chat is (admission checks the readable ones), so
+   * the key is refused alike for every chat that exists.
+   */
+  private async isExistingChat(user: SessionUser, id: string): Promise<boolean> {
+    try {
+      return (await this.chats.clientChatId(user, id)) === 'existing';
+    } catch (err) {
+      if (err instanceof AppError && err.code === ErrorCode.NOT_FOUND)
+        requireScope(user, 'chats:write', 'an existing chat id');
+      throw err;
+    }
   }
 }

@@ -75,6 +75,7 @@ export enum ErrorCode {
   PLUGIN_UNREACHABLE = 'PLUGIN_UNREACHABLE',
   /** Plugins: the URL is not https, or its host is (or resolves to) a refused address (SSRF guard). */
   PLUGIN_URL_FORBIDDEN = 'PLUGIN_URL_FORBIDDEN',
+  PLUGIN_NOT_ALLOWED = 'PLUGIN_NOT_ALLOWED',
 }
 
 /** The one exhaustive mapping from code to HTTP status (a new code cannot go unmapped). */
@@ -135,6 +136,8 @@ export const ERROR_STATUS: Record<ErrorCode, HttpStatus> = {
   // The request was well-formed; the server it names does not work.
   PLUGIN_UNREACHABLE: HttpStatus.UNPROCESSABLE_ENTITY,
   PLUGIN_URL_FORBIDDEN: HttpStatus.BAD_REQUEST,
+  // A tool that reads the caller's private data, asked for where others would read its output.
+  PLUGIN_NOT_ALLOWED: HttpStatus.FORBIDDEN,
 };
 
 /** A domain error: services throw it, the global filter maps `code` to a status and body. */

@@ -49,7 +49,8 @@ export class ErrorDto {
   param?: string;
   @ApiPropertyOptional({
     type: [String],
-    description: 'UNKNOWN_PLUGIN: the names that are neither built-in nor enabled plugins',
+    description:
+      'UNKNOWN_PLUGIN: the names that are neither built-in nor enabled plugins; PLUGIN_NOT_ALLOWED: the plugins refused in this chat',
   })
   plugins?: string[];
   @ApiPropertyOptional({

@@ -108,6 +108,7 @@ function format(value: unknown): string {
 /** The `calculator` built-in: {expression} → its exact value. */
 export const calculatorTool: BuiltinTool = {
   name: 'calculator',
+  reads: 'arguments',
   description:
     'Evaluates a math expression exactly (decimal arithmetic to 64 significant digits), e.g. "0.1 + 0.2", "2^100", "sqrt(2)", "5 cm to inch". Use it instead of computing by hand.',
   parameters: {

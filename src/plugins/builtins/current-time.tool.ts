@@ -53,6 +53,7 @@ export function timeIn(now: Date, timeZone: string): CurrentTime {
 export function currentTimeTool(clock: Clock): BuiltinTool {
   return {
     name: 'current_time',
+    reads: 'arguments',
     description:
       'The current date and time: the UTC instant and the wall time in an IANA time zone (default UTC).',
     parameters: {
