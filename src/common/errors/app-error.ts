@@ -75,6 +75,8 @@ export enum ErrorCode {
   PLUGIN_UNREACHABLE = 'PLUGIN_UNREACHABLE',
   /** Plugins: the URL is not https, or its host is (or resolves to) a refused address (SSRF guard). */
   PLUGIN_URL_FORBIDDEN = 'PLUGIN_URL_FORBIDDEN',
+  /** Uploads: the file would take the user's stored uploads past UPLOAD_QUOTA_BYTES (`quotaBytes`, `usedBytes`). */
+  UPLOAD_QUOTA_EXCEEDED = 'UPLOAD_QUOTA_EXCEEDED',
 }
 
 /** The one exhaustive mapping from code to HTTP status (a new code cannot go unmapped). */
@@ -135,6 +137,7 @@ export const ERROR_STATUS: Record<ErrorCode, HttpStatus> = {
   // The request was well-formed; the server it names does not work.
   PLUGIN_UNREACHABLE: HttpStatus.UNPROCESSABLE_ENTITY,
   PLUGIN_URL_FORBIDDEN: HttpStatus.BAD_REQUEST,
+  UPLOAD_QUOTA_EXCEEDED: HttpStatus.PAYLOAD_TOO_LARGE,
 };
 
 /** A domain error: services throw it, the global filter maps `code` to a status and body. */
