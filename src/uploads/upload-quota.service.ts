@@ -37,7 +37,7 @@ export class UploadQuota {
    * limits' storage (Redis with REDIS_URL), then checks the quota against `fileBytesAtLeast`,
    * the fewest bytes the file can have (0 when unknown).
    * Throws RateLimitedError (429, Retry-After) past UPLOAD_RATE_PER_HOUR attempts in the hour,
-   * for the rest of the hour; AppError UPLOAD_QUOTA_EXCEEDED (413) when the stored uploads
+   * for an hour from then; AppError UPLOAD_QUOTA_EXCEEDED (413) when the stored uploads
    * leave no room for that many bytes (none at all when the quota is already full).
    */
   async admit(userId: string, fileBytesAtLeast: number): Promise<void> {
