@@ -137,6 +137,8 @@ export async function setup(o: SetupOptions): Promise<BenchEnv> {
         OPENAI_BASE_URL: `${providerOrigin}/v1`,
         UPLOAD_DIR,
         UPLOAD_MAX_BYTES: String(o.uploadMaxBytes),
+        // A large-upload scenario (BENCH_UPLOAD_MB) may pass the default 1 GiB per-user quota.
+        UPLOAD_QUOTA_BYTES: String(Math.max(1024 ** 3, 4 * o.uploadMaxBytes)),
         ...(process.env.DB_POOL_SIZE ? { DB_POOL_SIZE: process.env.DB_POOL_SIZE } : {}),
         // Workers: the service's default (the CPUs) unless set; one under the CPU profiler,
         // which writes one profile per process.

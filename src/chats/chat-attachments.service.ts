@@ -3,13 +3,24 @@ import { DataSource } from 'typeorm';
 import { UploadLinks } from '../uploads/upload-links';
 import type { MessageAttachmentDto } from './dto/chat.dto';
 
+/**
+ * SQL condition on `a` (message_attachments), `m` (its message) and `u` (its upload): the
+ * message's author owns the upload. Only such attachments open the file to a chat's readers
+ * and are shown in chat reads.
+ */
+export const OWNER_ATTACHED = `m."userId" = u."userId"`;
+
 /** Chat rows whose messages may carry attachments without their links yet. */
 type WithMessages = { messages?: { attachments?: Omit<MessageAttachmentDto, 'url'>[] }[] };
 
 /**
- * Which uploads a user may see through chats (issue 18 §1b): an upload attached to a message of
- * a chat the user owns, or of a chat shared with a team the user belongs to (the `read` rule of
- * ChatsService.requireChatAccess, evaluated in SQL).
+ * Which uploads a user may see through chats: an upload its OWNER attached to a message of a
+ * chat the user owns, or of a chat shared with a team the user belongs to (the `read` rule of
+ * ChatsService.requireChatAccess, evaluated in SQL at each request, so leaving a team ends it
+ * at once). An attachment made by anyone else (a teammate sending the owner's image again in a
+ * chat of their own) is no access path: it is not counted here and chat reads leave it out
+ * (`OWNER_ATTACHED`), so it can neither outlive the teammate's membership nor carry the file
+ * into chats the owner never chose.
  */
 @Injectable()
 export class ChatAttachments {
@@ -30,14 +41,20 @@ export class ChatAttachments {
     return rows;
   }
 
-  /** The signed attachments of `messageIds`, by message id, in order (one query). */
+  /**
+   * The signed attachments of `messageIds`, by message id, in order (one query); only those the
+   * upload's owner made (OWNER_ATTACHED).
+   */
   async of(messageIds: string[]): Promise<Map<string, MessageAttachmentDto[]>> {
     const out = new Map<string, MessageAttachmentDto[]>();
     if (!messageIds.length) return out;
     const rows: (Omit<MessageAttachmentDto, 'url'> & { messageId: string })[] = await this.db.query(
       `SELECT a."messageId", u.id AS "uploadId", u.filename, u."contentType"
-         FROM message_attachments a JOIN uploads u ON u.id = a."uploadId"
-        WHERE a."messageId" = ANY($1::uuid[]) ORDER BY a."messageId", a.position`,
+         FROM message_attachments a
+         JOIN messages m ON m.id = a."messageId"
+         JOIN uploads u ON u.id = a."uploadId"
+        WHERE a."messageId" = ANY($1::uuid[]) AND ${OWNER_ATTACHED}
+        ORDER BY a."messageId", a.position`,
       [messageIds],
     );
     for (const { messageId, ...a } of rows) {
@@ -48,14 +65,18 @@ export class ChatAttachments {
     return out;
   }
 
-  /** True when `userId` can read a chat whose messages attach `uploadId`. One indexed query. */
+  /**
+   * True when `userId` can now read a chat in which the owner of `uploadId` attached it to a
+   * message (OWNER_ATTACHED). One indexed query.
+   */
   async readableThroughChat(userId: string, uploadId: string): Promise<boolean> {
     const rows: unknown[] = await this.db.query(
       `SELECT 1
          FROM message_attachments a
          JOIN messages m ON m.id = a."messageId"
+         JOIN uploads u ON u.id = a."uploadId"
          JOIN chats c ON c.id = m."chatId"
-        WHERE a."uploadId" = $1
+        WHERE a."uploadId" = $1 AND ${OWNER_ATTACHED}
           AND (c."userId" = $2
                OR EXISTS (SELECT 1 FROM team_members tm
                            WHERE tm."teamId" = c."teamId" AND tm."userId" = $2))

@@ -1,3 +1,4 @@
+import { OWNER_ATTACHED } from './chat-attachments.service';
 import type { ChatDto } from './dto/chat.dto';
 
 /** Messages per chat in chat reads unless `?messages=` says otherwise (issue 20 §4). */
@@ -11,15 +12,16 @@ const iso = (column: string) =>
 
 /**
  * A message's optional keys (issue 18), only when present: `tool`, and its images as
- * `attachments` in order (without `url`, which the service signs). A primary-key lookup per
- * message.
+ * `attachments` in order (without `url`, which the service signs). Only images the message's
+ * author owns are listed (OWNER_ATTACHED): someone else's upload sent again is no access path,
+ * so it is not shown with a link. A primary-key lookup per message.
  */
 const MESSAGE_EXTRAS = `CASE WHEN m.tool IS NULL THEN '{}'::jsonb ELSE jsonb_build_object('tool', m.tool) END
   || COALESCE((
     SELECT jsonb_build_object('attachments', jsonb_agg(jsonb_build_object(
       'uploadId', u.id, 'filename', u.filename, 'contentType', u."contentType") ORDER BY a.position))
     FROM message_attachments a JOIN uploads u ON u.id = a."uploadId"
-    WHERE a."messageId" = m.id HAVING count(*) > 0), '{}'::jsonb)`;
+    WHERE a."messageId" = m.id AND ${OWNER_ATTACHED} HAVING count(*) > 0), '{}'::jsonb)`;
 
 /**
  * One keyset page of chats as `ChatDto`s, each with its latest `messages` messages (oldest first

@@ -159,6 +159,16 @@ export interface AppConfig {
      * (UPLOAD_MISS_LIMIT_PER_MINUTE, default 20); successful downloads are not counted.
      */
     missLimitPerMinute: number;
+    /**
+     * Bytes one user's stored uploads may add up to (UPLOAD_QUOTA_BYTES, default 1073741824 =
+     * 1 GiB); the upload that would pass it → 413 UPLOAD_QUOTA_EXCEEDED, nothing stored.
+     */
+    quotaBytes: number;
+    /**
+     * Upload attempts per user in an hour before POST /api/upload answers 429 RATE_LIMITED
+     * (UPLOAD_RATE_PER_HOUR, default 100).
+     */
+    ratePerHour: number;
   };
   pages: {
     /** Absolute static frontend folder allowed page requests are served from (FRONTEND_DIR). */

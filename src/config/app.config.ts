@@ -150,6 +150,8 @@ export function buildConfig(raw: Record<string, string | undefined>): AppConfig 
       ],
       urlTtlSeconds: env.UPLOAD_URL_TTL_SECONDS ?? 3600,
       missLimitPerMinute: env.UPLOAD_MISS_LIMIT_PER_MINUTE ?? 20,
+      quotaBytes: env.UPLOAD_QUOTA_BYTES ?? 1024 ** 3,
+      ratePerHour: env.UPLOAD_RATE_PER_HOUR ?? 100,
     },
     pages: { frontendDir: env.FRONTEND_DIR ? resolve(env.FRONTEND_DIR) : undefined },
     stripe: {

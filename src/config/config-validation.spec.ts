@@ -82,11 +82,20 @@ describe('upload access configuration', () => {
     expect(set.uploads).toMatchObject({ urlTtlSeconds: 600, missLimitPerMinute: 5 });
   });
 
+  it('defaults to a 1 GiB quota and 100 uploads an hour per user', () => {
+    expect(buildConfig({}).uploads).toMatchObject({ quotaBytes: 1073741824, ratePerHour: 100 });
+    const set = buildConfig({ UPLOAD_QUOTA_BYTES: '5000000000', UPLOAD_RATE_PER_HOUR: '7' });
+    expect(set.uploads).toMatchObject({ quotaBytes: 5_000_000_000, ratePerHour: 7 });
+  });
+
   it.each([
     [{ UPLOAD_URL_TTL_SECONDS: '59' }, /UPLOAD_URL_TTL_SECONDS/],
     [{ UPLOAD_URL_TTL_SECONDS: '604801' }, /UPLOAD_URL_TTL_SECONDS/],
     [{ UPLOAD_URL_TTL_SECONDS: 'an hour' }, /UPLOAD_URL_TTL_SECONDS/],
     [{ UPLOAD_MISS_LIMIT_PER_MINUTE: '0' }, /UPLOAD_MISS_LIMIT_PER_MINUTE/],
+    [{ UPLOAD_QUOTA_BYTES: '0' }, /UPLOAD_QUOTA_BYTES/],
+    [{ UPLOAD_QUOTA_BYTES: '1 GiB' }, /UPLOAD_QUOTA_BYTES/],
+    [{ UPLOAD_RATE_PER_HOUR: '0' }, /UPLOAD_RATE_PER_HOUR/],
   ])('refuses %j', (raw, message) => {
     expect(error(raw)).toMatch(message);
   });

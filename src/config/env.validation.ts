@@ -217,6 +217,15 @@ export class EnvironmentVariables {
   @IsOptional() @Transform(toInt) @IsInt() @Min(60) @Max(604_800) UPLOAD_URL_TTL_SECONDS?: number;
   /** Download misses (404) per client IP and minute before 429. */
   @IsOptional() @Transform(toInt) @IsInt() @Min(1) UPLOAD_MISS_LIMIT_PER_MINUTE?: number;
+  /** Bytes all of one user's stored uploads may add up to (at least one byte, below 2^53). */
+  @IsOptional()
+  @Transform(toInt)
+  @IsInt()
+  @Min(1)
+  @Max(Number.MAX_SAFE_INTEGER)
+  UPLOAD_QUOTA_BYTES?: number;
+  /** Upload attempts per user in a rolling hour before 429. */
+  @IsOptional() @Transform(toInt) @IsInt() @Min(1) UPLOAD_RATE_PER_HOUR?: number;
 
   // Upload storage: local disk (UPLOAD_DIR) or an S3 bucket; S3_* are read only for s3.
   @IsOptional()

@@ -50,8 +50,19 @@ export class UploadsController {
     errors: [
       { status: 400, description: 'No `file` part, or a malformed form (`VALIDATION_FAILED`)' },
       { status: 409, description: 'The stored name is taken; retry (`code`: CONFLICT)' },
-      413,
+      {
+        status: 413,
+        description:
+          'Larger than UPLOAD_MAX_BYTES (`PAYLOAD_TOO_LARGE`, `limitBytes`), or past the ' +
+          "user's UPLOAD_QUOTA_BYTES (`UPLOAD_QUOTA_EXCEEDED`, `quotaBytes`, `usedBytes`); " +
+          'nothing is kept',
+      },
       415,
+      {
+        status: 429,
+        description:
+          'More than UPLOAD_RATE_PER_HOUR uploads in an hour (`RATE_LIMITED`), see Retry-After',
+      },
     ],
   })
   @ApiConsumes('multipart/form-data')

@@ -13,6 +13,7 @@ import { UploadStorageModule } from './upload-storage.module';
 import { UploadFilesController, UploadsController } from './uploads.controller';
 import { UploadsService } from './uploads.service';
 import { UploadImages } from './upload-images.service';
+import { UploadQuota } from './upload-quota.service';
 
 /**
  * Uploads (spec "Upload"): the Upload table, the storage driver (STORAGE_DRIVER) and
@@ -52,7 +53,7 @@ import { UploadImages } from './upload-images.service';
     }),
   ],
   controllers: [UploadsController, UploadFilesController],
-  providers: [UploadsService, UploadDownloads, UploadImages],
+  providers: [UploadsService, UploadDownloads, UploadImages, UploadQuota],
   exports: [UploadsService, UploadImages],
 })
 export class UploadsModule {}

@@ -6,6 +6,7 @@ import { AppError, ErrorCode } from '../common/errors/app-error';
 import type { UploadedFile } from './sniffing-storage.engine';
 import { Upload } from './upload.entity';
 import { isStoredFileName } from './upload-filename';
+import { UploadQuota } from './upload-quota.service';
 import { type StoredObject, UploadStorage } from './upload-storage';
 
 /** Stored files removed at once when a user's uploads go. */
@@ -32,12 +33,15 @@ export class UploadsService {
   constructor(
     @InjectRepository(Upload) private readonly uploads: Repository<Upload>,
     private readonly storage: UploadStorage,
+    private readonly quota: UploadQuota,
   ) {}
 
   /**
-   * Records a file the engine has stored for `user` (spec POST /api/upload).
-   * Throws AppError VALIDATION_FAILED (400) when the request had no `file` part. When the
-   * insert fails the stored bytes are removed before the error is rethrown.
+   * Records a file the engine has stored for `user` (spec POST /api/upload), within the user's
+   * UPLOAD_QUOTA_BYTES (UploadQuota.reserve, in the insert's transaction).
+   * Throws AppError VALIDATION_FAILED (400) when the request had no `file` part,
+   * UPLOAD_QUOTA_EXCEEDED (413) past the quota, CONFLICT (409) for a taken name. When the
+   * upload is not recorded the stored bytes are removed before the error is rethrown.
    */
   async record(user: SessionUser, file: UploadedFile | undefined): Promise<Upload> {
     if (!file)
@@ -46,15 +50,18 @@ export class UploadsService {
         'file is required: send multipart/form-data with a file in field "file"',
       );
     try {
-      return await this.uploads.save(
-        this.uploads.create({
-          userId: user.id,
-          filename: file.filename,
-          originalName: file.originalName,
-          size: file.size,
-          contentType: file.contentType,
-        }),
-      );
+      return await this.uploads.manager.transaction(async (m) => {
+        await this.quota.reserve(m, user.id, file.size);
+        return m.save(
+          m.create(Upload, {
+            userId: user.id,
+            filename: file.filename,
+            originalName: file.originalName,
+            size: file.size,
+            contentType: file.contentType,
+          }),
+        );
+      });
     } catch (e) {
       await this.removeStored([file.filename]);
       if (e instanceof QueryFailedError && (e.driverError as { code?: string }).code === '23505')

@@ -1,4 +1,4 @@
-import { writeFileSync } from 'node:fs';
+import { rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { UploadLinks } from '../../src/uploads/upload-links';
 import { newChat, newTeam, newUser, type TestUser } from '../support/factories';
@@ -64,6 +64,39 @@ describe('Who may download an upload', () => {
     }
     // An invalid token on this public route is no session, not a 401.
     await get(path, { Cookie: 'session_token=forged' }).expect(404);
+  });
+
+  it('answers foreign, unknown, malformed, deleted and lost names with one 404 body naming nothing', async () => {
+    const [owner, stranger] = [await newUser(t), await newUser(t)];
+    const { path, filename } = await upload(owner, 'private-plan.png');
+    const [{ id }] = await t.db.query(`SELECT id FROM uploads WHERE filename = $1`, [filename]);
+    const gone = await upload(owner, 'gone.png');
+    await t.http.delete(`/api/upload/${gone.filename}`).set(owner.auth).expect(200);
+    const lost = await upload(owner, 'lost.png');
+    rmSync(join(d.env.UPLOAD_DIR, lost.filename));
+
+    const unknown = await get('/uploads/1747700000000-0123456789abcdef0123456789abcdef-x.png');
+    expect(unknown.status).toBe(404);
+    expect(unknown.body).toEqual(NOT_FOUND);
+    const answers = [
+      await get(path, stranger),
+      await get(path),
+      await get(`/uploads/${encodeURIComponent('../' + filename)}`, stranger),
+      await get(`/uploads/not-a-stored-name.png`, stranger),
+      await get(gone.path, owner),
+      await get(lost.path, owner),
+    ];
+    for (const res of answers) expect([res.status, res.body]).toEqual([404, unknown.body]);
+    for (const res of [unknown, ...answers]) {
+      expect(res.text).not.toContain(id);
+      expect(res.text).not.toContain('private-plan');
+      expect(res.text).not.toContain('1747700000000');
+    }
+    // Deleting answers the same for another user's name and an unknown one.
+    const del = (name: string) => t.http.delete(`/api/upload/${name}`).set(stranger.auth);
+    const [theirs, none] = [await del(filename), await del('1747700000000-x.png')];
+    expect([theirs.status, theirs.body]).toEqual([404, none.body]);
+    expect(theirs.text).not.toContain('private-plan');
   });
 
   it('serves the signed url of the upload answer without a session until it expires, then 404', async () => {

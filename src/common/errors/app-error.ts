@@ -76,6 +76,8 @@ export enum ErrorCode {
   /** Plugins: the URL is not https, or its host is (or resolves to) a refused address (SSRF guard). */
   PLUGIN_URL_FORBIDDEN = 'PLUGIN_URL_FORBIDDEN',
   PLUGIN_NOT_ALLOWED = 'PLUGIN_NOT_ALLOWED',
+  /** Uploads: the file would take the user's stored uploads past UPLOAD_QUOTA_BYTES (`quotaBytes`, `usedBytes`). */
+  UPLOAD_QUOTA_EXCEEDED = 'UPLOAD_QUOTA_EXCEEDED',
 }
 
 /** The one exhaustive mapping from code to HTTP status (a new code cannot go unmapped). */
@@ -138,6 +140,7 @@ export const ERROR_STATUS: Record<ErrorCode, HttpStatus> = {
   PLUGIN_URL_FORBIDDEN: HttpStatus.BAD_REQUEST,
   // A tool that reads the caller's private data, asked for where others would read its output.
   PLUGIN_NOT_ALLOWED: HttpStatus.FORBIDDEN,
+  UPLOAD_QUOTA_EXCEEDED: HttpStatus.PAYLOAD_TOO_LARGE,
 };
 
 /** A domain error: services throw it, the global filter maps `code` to a status and body. */

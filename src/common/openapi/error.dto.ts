@@ -36,6 +36,16 @@ export class ErrorDto {
   allowedTypes?: string[];
   @ApiPropertyOptional({ type: 'integer', description: 'PAYLOAD_TOO_LARGE (upload): the limit' })
   limitBytes?: number;
+  @ApiPropertyOptional({
+    type: 'integer',
+    description: "UPLOAD_QUOTA_EXCEEDED: the user's quota in bytes (UPLOAD_QUOTA_BYTES)",
+  })
+  quotaBytes?: number;
+  @ApiPropertyOptional({
+    type: 'integer',
+    description: "UPLOAD_QUOTA_EXCEEDED: bytes of the user's stored uploads",
+  })
+  usedBytes?: number;
   @ApiPropertyOptional({ description: 'VALIDATION_FAILED (purchase): the USD ceiling' })
   maxAmount?: number;
   @ApiPropertyOptional({
