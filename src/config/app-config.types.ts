@@ -130,6 +130,8 @@ export interface AppConfig {
     cancelPollMs: number;
     /** A run's job is retried elsewhere when its worker is silent this long (s, default 30). */
     runHeartbeatSeconds: number;
+    /** Manual runs (`POST /api/tasks/{id}/run`) one user may ask for per minute (default 10). */
+    manualRunsPerMinute: number;
   };
   /** Plugins (issue 18 §2, docs/plugins.md). */
   plugins: {

@@ -1,4 +1,4 @@
-import { cost, dailyLimit, estimate, estimateTokens, holdAmount } from './pricing';
+import { codePoints, cost, dailyLimit, estimate, estimateTokens, holdAmount } from './pricing';
 
 describe('pricing', () => {
   it('charges ceil((prompt + completion) * costPerToken * 1000)', () => {
@@ -64,5 +64,29 @@ describe('pricing: issue cases', () => {
       dailyLimit('PRO'),
       dailyLimit('GOLD'),
     ]).toEqual([100, 1000, 10000, 100]);
+  });
+
+  it('counts code points exactly as Array.from does, lone surrogates included', () => {
+    const samples = [
+      '',
+      'abc',
+      '中文字',
+      '😀',
+      'a😀b😀',
+      '\ud83d',
+      '\ude00x',
+      'x\ud83d',
+      '😀\ud83d😀',
+    ];
+    for (const text of samples) expect(codePoints(text)).toBe(Array.from(text).length);
+  });
+
+  it('counts a long text without an array per character', () => {
+    const text = 'ab😀'.repeat(2_000_000); // 8 M UTF-16 units, 6 M code points
+    text.indexOf('z'); // flattens the repeated string before measuring
+    const before = process.memoryUsage().heapUsed;
+    expect(codePoints(text)).toBe(6_000_000);
+    // Array.from would hold 6 M strings (hundreds of MB); the loop allocates nothing.
+    expect(process.memoryUsage().heapUsed - before).toBeLessThan(16 * 1024 * 1024);
   });
 });

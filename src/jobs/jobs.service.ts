@@ -96,6 +96,15 @@ export class JobsService implements OnApplicationBootstrap, OnApplicationShutdow
     await this.running().unschedule(queue, key);
   }
 
+  /**
+   * True while `queue` holds a job with `singletonKey` that may still run: queued, waiting for
+   * a retry, or active. False once every such job completed, failed for good or was removed.
+   */
+  async hasLiveJob(queue: string, singletonKey: string): Promise<boolean> {
+    const jobs = await this.running().findJobs(queue, { key: singletonKey });
+    return jobs.some((j) => j.state === 'created' || j.state === 'retry' || j.state === 'active');
+  }
+
   /** True once started on this instance. */
   get started(): boolean {
     return this.boss !== undefined;

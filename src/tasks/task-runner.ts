@@ -12,13 +12,17 @@ import type { AppConfig } from '../config/app.config';
 import type { QueuedJob } from '../jobs/jobs.types';
 import { JobsService } from '../jobs/jobs.service';
 import { UsersService } from '../users/users.service';
+import { failRun, unexpectedRunError } from './run-failure';
 import { recordOutcome, type RunResult } from './run-outcome';
 import { RUN_QUEUE, type RunJob } from './task-runs.service';
 import { type StepRecord, TaskRun } from './task-run.entity';
-import { Task, type TaskStep } from './task.entity';
-import { render } from './templating';
+import { Task } from './task.entity';
+import { renderMessages, stepsOf } from './render-step';
 
-/** Admission refusals that make a run `skipped` rather than `failed` (issue 17 §2). */
+/** Retries of a run's job after its first attempt, when the attempt threw (not a business outcome). */
+const RUN_RETRY_LIMIT = 2;
+
+/** Admission refusals that make a run `skipped` rather than `failed`: the owner cannot afford it now. */
 const SKIP_CODES = new Set<string>([ErrorCode.INSUFFICIENT_CREDITS, ErrorCode.DAILY_LIMIT_REACHED]);
 
 /**
@@ -49,7 +53,7 @@ export class TaskRunner implements OnModuleInit {
   async onModuleInit(): Promise<void> {
     await this.jobs.registerHandler<RunJob>(RUN_QUEUE, (job) => this.handle(job), {
       unique: true,
-      retryLimit: 2,
+      retryLimit: RUN_RETRY_LIMIT,
       retryDelaySeconds: 5,
       heartbeatSeconds: this.config.runHeartbeatSeconds,
       concurrency: 2,
@@ -79,6 +83,12 @@ export class TaskRunner implements OnModuleInit {
     try {
       const result = await this.execute(task, run, abort.signal);
       await recordOutcome(this.runs.manager, task, run, result, this.clock.now());
+    } catch (err) {
+      // Earlier attempts throw so that the queue retries; the last one records the failure,
+      // so a run never stays `running` after its job has failed for good.
+      if (job.retryCount < RUN_RETRY_LIMIT) throw err;
+      this.logger.error(`Task run ${run.id} failed for good: ${(err as Error).message}`);
+      await failRun(this.runs.manager, run.id, unexpectedRunError(err), this.clock.now());
     } finally {
       clearInterval(poll);
     }
@@ -92,9 +102,7 @@ export class TaskRunner implements OnModuleInit {
       name: owner.name,
       role: owner.role,
     };
-    const steps: TaskStep[] = task.prompt.steps ?? [
-      { name: 'prompt', modelId: task.prompt.modelId, messages: task.prompt.messages ?? [] },
-    ];
+    const steps = stepsOf(task);
     const done: StepRecord[] = run.steps.filter((s) => s.status === 'succeeded');
     const outputs: Record<string, string> = Object.fromEntries(done.map((s) => [s.name, s.output]));
     let chatId = run.chatId ?? (task.targetMode === 'append' ? task.targetChatId : null);
@@ -108,17 +116,14 @@ export class TaskRunner implements OnModuleInit {
     }
     for (const step of steps.slice(done.length)) {
       if (signal.aborted) return { status: 'cancelled', steps: done, chatId, error: null };
-      const dto: GenerateDto = {
-        ...(task.prompt.settings ?? {}),
-        modelId: step.modelId ?? task.prompt.modelId,
-        messages: step.messages.map((m) => ({
-          role: m.role,
-          content: render(m.content, run.input ?? '', outputs),
-        })),
-        ...(chatId ? { chatId } : {}),
-      };
       let record: StepRecord;
       try {
+        const dto: GenerateDto = {
+          ...(task.prompt.settings ?? {}),
+          modelId: step.modelId ?? task.prompt.modelId,
+          messages: renderMessages(step.messages, run.input ?? '', outputs),
+          ...(chatId ? { chatId } : {}),
+        };
         const out = await this.ai.run(user, dto, signal);
         if (!chatId) chatId = await this.titleNewChat(user, task, out.chatId);
         const cut = out.interruption;

@@ -1,11 +1,15 @@
-import { Injectable } from '@nestjs/common';
+import { Inject, Injectable } from '@nestjs/common';
+import { ConfigService } from '@nestjs/config';
+import { ThrottlerStorage } from '@nestjs/throttler';
 import { InjectRepository } from '@nestjs/typeorm';
 import { Repository } from 'typeorm';
 import type { SessionUser } from '../common/auth/session-user';
 import { Clock } from '../common/clock/clock';
-import { AppError, ErrorCode } from '../common/errors/app-error';
+import { AppError, ErrorCode, RateLimitedError } from '../common/errors/app-error';
 import { decodeCursor, pageSize, toPage } from '../common/pagination/pagination';
+import type { AppConfig } from '../config/app.config';
 import { JobsService } from '../jobs/jobs.service';
+import { checkRunInput, stepsOf } from './render-step';
 import { TaskRun } from './task-run.entity';
 import type { Task } from './task.entity';
 import { TasksService } from './tasks.service';
@@ -18,8 +22,11 @@ export interface RunJob {
   runId: string;
 }
 
+/** Manual runs are counted per user over this window. */
+const MANUAL_RUN_WINDOW_MS = 60_000;
+
 /**
- * Runs of a task (issue 17 §2): queued here, executed by TaskRunner on whichever instance takes
+ * Runs of a task: queued here, executed by TaskRunner on whichever instance takes
  * the job, listed newest first, cancelled by flag (the running instance polls it).
  */
 @Injectable()
@@ -29,11 +36,36 @@ export class TaskRunsService {
     private readonly tasks: TasksService,
     private readonly jobs: JobsService,
     private readonly clock: Clock,
-  ) {}
+    @Inject(ThrottlerStorage) private readonly counters: ThrottlerStorage,
+    config: ConfigService<AppConfig, true>,
+  ) {
+    this.manualRunsPerMinute = config.get('tasks', { infer: true }).manualRunsPerMinute;
+  }
 
-  /** Run now, with an optional input (`{{input}}`); works on a paused task too. */
+  private readonly manualRunsPerMinute: number;
+
+  /**
+   * Run now, with an optional input (`{{input}}`); works on a paused task too. Throws NOT_FOUND
+   * for another's task, PAYLOAD_TOO_LARGE (413) when the input would make a step's prompt pass
+   * MAX_CONTENT_CHARS once rendered, and RATE_LIMITED (429, Retry-After) past
+   * TASKS_MANUAL_RUNS_PER_MINUTE manual runs of the user (counted in the rate limits' storage,
+   * Redis with REDIS_URL, so every instance shares the count).
+   */
   async runNow(user: SessionUser, taskId: string, input?: string): Promise<TaskRun> {
     const task = await this.tasks.get(user, taskId);
+    checkRunInput(stepsOf(task), input ?? '');
+    const { isBlocked, timeToBlockExpire } = await this.counters.increment(
+      `task-run:${user.id}`,
+      MANUAL_RUN_WINDOW_MS,
+      this.manualRunsPerMinute,
+      MANUAL_RUN_WINDOW_MS,
+      'task-run',
+    );
+    if (isBlocked)
+      throw new RateLimitedError(
+        'Too many manual runs; try again later',
+        Math.max(1, timeToBlockExpire),
+      );
     return this.enqueue(task, 'manual', null, input ?? null);
   }
 

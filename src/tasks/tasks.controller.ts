@@ -118,7 +118,18 @@ export class TasksController {
   @Endpoint({
     summary: 'Run a task now (a workflow with an input)',
     access: 'session',
-    errors: [NOT_MINE],
+    errors: [
+      NOT_MINE,
+      {
+        status: 413,
+        description:
+          'With the input filled in, a step’s prompt would pass the request limit (`PAYLOAD_TOO_LARGE`)',
+      },
+      {
+        status: 429,
+        description: 'Too many manual runs this minute (`RATE_LIMITED`, `Retry-After`)',
+      },
+    ],
     body: { type: RunTaskDto, example: { input: WORKFLOW_EXAMPLE.input } },
   })
   @ApiAcceptedResponse({ type: TaskRunDto, description: 'the queued run' })

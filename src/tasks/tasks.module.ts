@@ -5,6 +5,7 @@ import { CatalogueModule } from '../ai/catalogue.module';
 import { ChatsModule } from '../chats/chats.module';
 import { JobsModule } from '../jobs/jobs.module';
 import { UsersModule } from '../users/users.module';
+import { RunSweep } from './run-sweep.service';
 import { TaskRun } from './task-run.entity';
 import { TaskRunner } from './task-runner';
 import { TaskRunsService } from './task-runs.service';
@@ -13,7 +14,7 @@ import { Task } from './task.entity';
 import { TasksController } from './tasks.controller';
 import { TasksService } from './tasks.service';
 
-/** Issue 17: scheduled tasks and workflows, run through the job queue and metered by AiRunner. */
+/** Scheduled tasks and workflows, run through the job queue and metered by AiRunner. */
 @Module({
   imports: [
     TypeOrmModule.forFeature([Task, TaskRun]),
@@ -24,6 +25,6 @@ import { TasksService } from './tasks.service';
     UsersModule,
   ],
   controllers: [TasksController],
-  providers: [TasksService, TaskRunsService, TaskRunner, TaskScheduler],
+  providers: [TasksService, TaskRunsService, TaskRunner, TaskScheduler, RunSweep],
 })
 export class TasksModule {}

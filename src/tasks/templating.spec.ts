@@ -1,4 +1,4 @@
-import { checkTemplates, render } from './templating';
+import { checkTemplates, render, renderedLength, RenderTooLargeError } from './templating';
 
 const step = (name: string, content: string) => ({ name, messages: [{ content }] });
 
@@ -32,5 +32,23 @@ describe('workflow templating', () => {
     expect(render('{{input}} → {{steps.a.output}} {"json": {}}', 'x', { a: 'A{{input}}' })).toBe(
       'x → A{{input}} {"json": {}}',
     );
+  });
+
+  it('computes the rendered length without rendering', () => {
+    const text = 'A {{input}} B {{ steps.a.output }} {{steps.zz.output}}';
+    const outputs = { a: 'out' };
+    expect(renderedLength(text, 'xyz', outputs)).toBe(render(text, 'xyz', outputs).length);
+  });
+
+  it('refuses a render past its limit before building it', () => {
+    // 10 000 placeholders × 20 000 characters would be 200 M characters.
+    const text = '{{input}}'.repeat(10_000);
+    const input = 'x'.repeat(20_000);
+    const before = process.memoryUsage().heapUsed;
+    expect(() => render(text, input, {}, 400_000)).toThrow(RenderTooLargeError);
+    expect(() => render(text, input, {}, 400_000)).toThrow(/200000000 characters/);
+    expect(process.memoryUsage().heapUsed - before).toBeLessThan(16 * 1024 * 1024);
+    expect(render('{{input}}!', 'ok', {}, 3)).toBe('ok!');
+    expect(() => render('{{input}}!', 'ok', {}, 2)).toThrow(RenderTooLargeError);
   });
 });

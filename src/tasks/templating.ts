@@ -1,7 +1,12 @@
 /**
- * Workflow templating (issue 17 §3): a step's message text may say `{{input}}` (the run's input
- * text, empty when none) and `{{steps.<name>.output}}` (the reply of an earlier step). Anything
- * else between double braces is refused at create time, so a typo cannot reach a model.
+ * Workflow templating: a step's message text may say `{{input}}` (the run's input text, empty
+ * when none) and `{{steps.<name>.output}}` (the reply of an earlier step). Anything else between
+ * double braces is refused at create time, so a typo cannot reach a model.
+ *
+ * Rendering is bounded: a text of many placeholders times a long input would otherwise build a
+ * string of hundreds of millions of characters before any size check. The rendered size is
+ * computed from the placeholder count and the replacement lengths first, and nothing is built
+ * when it would pass the limit.
  */
 
 const PLACEHOLDER = /\{\{\s*([^{}]*?)\s*\}\}/g;
@@ -50,11 +55,58 @@ export function checkTemplates(steps: TemplateStep[]): TemplateProblem[] {
   return problems;
 }
 
-/** Replaces the placeholders of an already checked text with the run input and step outputs. */
-export function render(text: string, input: string, outputs: Record<string, string>): string {
-  return text.replace(PLACEHOLDER, (whole, ref: string) => {
-    if (ref === 'input') return input;
-    const name = STEP_OUTPUT.exec(ref)?.[1];
-    return name !== undefined && name in outputs ? outputs[name] : whole;
-  });
+/** Thrown by `render` when the rendered text would be longer than its limit. */
+export class RenderTooLargeError extends Error {
+  constructor(
+    readonly length: number,
+    readonly limit: number,
+  ) {
+    super(`The rendered prompt would be ${length} characters, over the limit of ${limit}`);
+  }
+}
+
+/** What a placeholder becomes: the input, an earlier output, or itself when unknown. */
+function replacement(whole: string, ref: string, input: string, outputs: Record<string, string>) {
+  if (ref === 'input') return input;
+  const name = STEP_OUTPUT.exec(ref)?.[1];
+  return name !== undefined && name in outputs ? outputs[name] : whole;
+}
+
+/**
+ * Length `text` would have once rendered, computed without building it: the text's own length,
+ * minus each placeholder, plus its replacement. `measure` counts a string (default UTF-16
+ * units; pass `codePoints` for characters); each distinct replacement is measured once.
+ */
+export function renderedLength(
+  text: string,
+  input: string,
+  outputs: Record<string, string>,
+  measure: (s: string) => number = (s) => s.length,
+): number {
+  const measured = new Map<string, number>();
+  const size = (s: string) => {
+    let n = measured.get(s);
+    if (n === undefined) measured.set(s, (n = measure(s)));
+    return n;
+  };
+  let length = measure(text);
+  for (const [whole, ref] of text.matchAll(PLACEHOLDER))
+    length += size(replacement(whole, ref, input, outputs)) - size(whole);
+  return length;
+}
+
+/**
+ * Replaces the placeholders of an already checked text with the run input and step outputs.
+ * Throws RenderTooLargeError, before building anything, when the result would be longer than
+ * `limit` UTF-16 units.
+ */
+export function render(
+  text: string,
+  input: string,
+  outputs: Record<string, string>,
+  limit = Infinity,
+): string {
+  const length = renderedLength(text, input, outputs);
+  if (length > limit) throw new RenderTooLargeError(length, limit);
+  return text.replace(PLACEHOLDER, (whole, ref: string) => replacement(whole, ref, input, outputs));
 }
