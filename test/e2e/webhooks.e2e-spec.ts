@@ -188,7 +188,7 @@ describe('Webhooks: signatures and credit purchases granted exactly once', () =>
 
   it('answers 500 and keeps for replay a paid credit purchase it cannot apply', async () => {
     const u = await newUser(t);
-    const unusable = [
+    const unusable: Record<string, string>[] = [
       { type: 'credit_purchase', userId: u.user.id },
       { type: 'credit_purchase', userId: u.user.id, credits: '-5' },
       { type: 'credit_purchase', userId: u.user.id, credits: 'lots' },
