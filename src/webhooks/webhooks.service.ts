@@ -12,6 +12,7 @@ import { MetricsService } from '../metrics/metrics.service';
 import { span } from '../telemetry/spans';
 import { UsersService } from '../users/users.service';
 import { CreditPurchaseHandler, type HandlerOutcome } from './credit-purchase.handler';
+import { DisputesHandler } from './disputes.handler';
 import { PurchaseEventsHandler } from './purchase-events.handler';
 import { UnappliableEventError } from './unappliable-event.error';
 import { WebhookFailuresService } from './webhook-failures.service';
@@ -29,6 +30,8 @@ export const HANDLED_EVENTS = [
   'customer.subscription.updated',
   'customer.subscription.deleted',
   'charge.refunded',
+  'charge.dispute.created',
+  'charge.dispute.closed',
 ] as const;
 
 /** Processor reads done before the transaction, so no connection waits on the network. */
@@ -61,6 +64,7 @@ export class WebhooksService {
     private readonly purchases: CreditPurchaseHandler,
     private readonly users: UsersService,
     private readonly purchaseEvents: PurchaseEventsHandler,
+    private readonly disputes: DisputesHandler,
     private readonly failures: WebhookFailuresService,
     private readonly metrics: MetricsService,
   ) {}
@@ -199,6 +203,10 @@ export class WebhooksService {
         return this.onCheckoutCompleted(event.data.object, prefetched, m);
       case 'charge.refunded':
         return this.purchaseEvents.onChargeRefunded(event.data.object, prefetched.paymentIntent, m);
+      case 'charge.dispute.created':
+        return this.disputes.onCreated(event.data.object, m);
+      case 'charge.dispute.closed':
+        return this.disputes.onClosed(event.data.object, m);
       default:
         return 'ignored';
     }
