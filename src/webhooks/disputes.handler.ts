@@ -18,6 +18,9 @@ const WEBHOOK_ACTOR = { id: null, type: 'webhook' as const };
 const idOf = (v: string | { id: string } | null | undefined): string | null =>
   v == null ? null : typeof v === 'string' ? v : v.id;
 
+const isStripeId = (v: unknown): v is string =>
+  typeof v === 'string' && v.length > 0 && v.length <= 255;
+
 type DisputeRow = Pick<
   PaymentDispute,
   'id' | 'paymentIntentId' | 'status' | 'creditsTaken' | 'creditsRestored'
@@ -74,11 +77,13 @@ export class DisputesHandler {
   /** The dispute's row, inserted on first sight and locked; null when it names no payment. */
   private async lock(dispute: Stripe.Dispute, m: EntityManager): Promise<DisputeRow | null> {
     const pi = idOf(dispute?.payment_intent);
-    if (!pi || typeof dispute.id !== 'string') return null;
+    // Stripe ids are short strings; anything else names no payment of ours.
+    if (!isStripeId(pi) || !isStripeId(dispute.id)) return null;
+    const charge = idOf(dispute.charge);
     await m.query(
       `INSERT INTO payment_disputes (id, "paymentIntentId", "chargeId", status)
        VALUES ($1, $2, $3, $4) ON CONFLICT (id) DO NOTHING`,
-      [dispute.id, pi, idOf(dispute.charge), String(dispute.status).slice(0, 32)],
+      [dispute.id, pi, isStripeId(charge) ? charge : null, String(dispute.status).slice(0, 32)],
     );
     const [row] = await m.query(
       `SELECT id, "paymentIntentId", status, "creditsTaken", "creditsRestored"
@@ -110,7 +115,9 @@ export class DisputesHandler {
       const prefix = `refund:${pi}:`;
       const due =
         purchase.amount + (await this.credits.sumByReferencePrefix(purchase.userId, prefix, m));
-      const paid = `${formatMajor(dispute.amount)} ${String(dispute.currency).toUpperCase()}`;
+      const paid = Number.isInteger(dispute.amount)
+        ? `${formatMajor(dispute.amount)} ${String(dispute.currency).toUpperCase()}`
+        : 'a payment';
       if (due > 0)
         taken = await this.credits.clawback(
           purchase.userId,
