@@ -5,7 +5,9 @@ import type { MigrationInterface, QueryRunner } from 'typeorm';
  * so that its events apply once and in any order: `creditsTaken` is set by the clawback (null
  * until then, 0 when nothing could be taken), `creditsRestored` by the give-back of a won
  * dispute, and `status` is the latest Stripe status seen (a close seen first stops the clawback
- * of a `created` delivered after it).
+ * of a `created` delivered after it). `amount` (minor units) and `currency` are the disputed
+ * amount, for the ledger entry of a clawback made later than the event (a grant replayed after
+ * the dispute).
  */
 export class PaymentDisputes1796820000000 implements MigrationInterface {
   name = 'PaymentDisputes1796820000000';
@@ -20,6 +22,8 @@ export class PaymentDisputes1796820000000 implements MigrationInterface {
         id character varying(255) NOT NULL,
         "paymentIntentId" character varying(255) NOT NULL,
         "chargeId" character varying(255),
+        amount integer,
+        currency character varying(3),
         status character varying(32) NOT NULL,
         "creditsTaken" integer,
         "creditsRestored" integer,

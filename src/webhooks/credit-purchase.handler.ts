@@ -10,6 +10,7 @@ import { AppError, ErrorCode } from '../common/errors/app-error';
 import { CreditsService } from '../credits/credits.service';
 import { ReferralRewardsService } from '../referrals/referral-rewards.service';
 import { UsersService } from '../users/users.service';
+import { DisputesHandler } from './disputes.handler';
 import { UnappliableEventError } from './unappliable-event.error';
 
 /** What a handler did; logged with the event (`applied`/`stale`: a subscription state). */
@@ -59,6 +60,7 @@ export class CreditPurchaseHandler {
     private readonly stripe: StripeClient,
     private readonly referralRewards: ReferralRewardsService,
     private readonly audit: AuditService,
+    private readonly disputes: DisputesHandler,
   ) {}
 
   /** `payment_intent.succeeded` (spec Events): grants when metadata type is credit_purchase. */
@@ -79,7 +81,8 @@ export class CreditPurchaseHandler {
   /**
    * Adds `credits` to the user as one PURCHASE entry keyed by `reference` (unique, so a second
    * event for the same payment, even concurrent, grants nothing). The grant also rewards the
-   * user's referrer when this is their first qualifying payment, in the same transaction.
+   * user's referrer when this is their first qualifying payment, in the same transaction, and a
+   * dispute of the payment applied before this grant (a late or replayed event) takes it back.
    * Throws UnappliableEventError when `credits` is not a positive integer or `userId` names no
    * user: someone paid, so the event must reach the failed-webhooks table, not a log line.
    */
@@ -93,6 +96,7 @@ export class CreditPurchaseHandler {
       throw new UnappliableEventError(
         `Paid credit purchase ${p.reference} names no existing user (${unknownUser(p.userId)})`,
       );
+    await this.disputes.lockPayment(p.reference, m);
     const paid = `${formatMajor(p.amount)} ${p.currency.toUpperCase()}`;
     const granted = await this.credits.grant(
       p.userId,
@@ -112,6 +116,7 @@ export class CreditPurchaseHandler {
     });
     const payment = { id: p.reference, amount: p.amount, currency: p.currency };
     await this.referralRewards.onPaymentSucceeded(p.userId, payment, m);
+    await this.disputes.onLateGrant(p.reference, m);
     return 'granted';
   }
 

@@ -23,8 +23,10 @@ const isStripeId = (v: unknown): v is string =>
 
 type DisputeRow = Pick<
   PaymentDispute,
-  'id' | 'paymentIntentId' | 'status' | 'creditsTaken' | 'creditsRestored'
+  'id' | 'paymentIntentId' | 'status' | 'amount' | 'currency' | 'creditsTaken' | 'creditsRestored'
 >;
+
+const ROW_COLUMNS = `id, "paymentIntentId", status, amount, currency, "creditsTaken", "creditsRestored"`;
 
 /**
  * Chargebacks. `charge.dispute.created` takes back the credits the disputed purchase still
@@ -37,7 +39,8 @@ type DisputeRow = Pick<
  * clawback of the same payment (which sums `refund:<pi>:*`) counts them, and a refund after a
  * dispute never takes the same credits twice. Each dispute's row in `payment_disputes`, locked
  * for the event's transaction, makes both events apply once and in any order: a close seen
- * before the `created` leaves nothing for it to take (won) or takes the credits itself (lost).
+ * before the `created` leaves nothing for it to take (won) or takes the credits itself (lost);
+ * a grant made after the dispute (its payment event replayed late) is taken back at once.
  */
 @Injectable()
 export class DisputesHandler {
@@ -53,7 +56,36 @@ export class DisputesHandler {
     const row = await this.lock(dispute, m);
     if (!row) return 'ignored';
     if (row.creditsTaken !== null || DECIDED_FOR_US.includes(row.status)) return 'duplicate';
-    return this.takeBack(row, dispute, m);
+    return this.takeBack(row, m);
+  }
+
+  /**
+   * The purchase of `pi` has just been granted, in this transaction, later than a dispute of it
+   * was applied (its payment event failed and was replayed, or came late): each dispute still
+   * standing takes the credits back now, as it would have at `created`. The caller holds the
+   * payment's lock (`lockPayment`).
+   */
+  async onLateGrant(pi: string, m: EntityManager): Promise<void> {
+    const rows: DisputeRow[] = await m.query(
+      `SELECT ${ROW_COLUMNS} FROM payment_disputes
+       WHERE "paymentIntentId" = $1 AND "creditsTaken" IS NOT NULL AND "creditsRestored" IS NULL
+         AND NOT (status = ANY($2))
+       ORDER BY "createdAt", id FOR UPDATE`,
+      [pi, DECIDED_FOR_US],
+    );
+    for (const row of rows)
+      if (!(await this.credits.findByReference(`refund:${pi}:dispute:${row.id}`, m)))
+        await this.takeBack(row, m);
+  }
+
+  /**
+   * Serialises the events that grant, refund or dispute one payment, always in the same order
+   * (its purchase row, then the `refund:<pi>` lock) so that they see each other's effects and
+   * never deadlock. Refund events take the same two locks in this order.
+   */
+  async lockPayment(pi: string, m: EntityManager): Promise<void> {
+    await this.purchases.lockByIntent(pi, m);
+    await m.query('SELECT pg_advisory_xact_lock(hashtext($1))', [`refund:${pi}`]);
   }
 
   /**
@@ -68,7 +100,7 @@ export class DisputesHandler {
       String(dispute.status).slice(0, 32),
     ]);
     if (!DECIDED_FOR_US.includes(dispute.status))
-      return row.creditsTaken === null ? this.takeBack(row, dispute, m) : 'duplicate';
+      return row.creditsTaken === null ? this.takeBack(row, m) : 'duplicate';
     if (row.creditsTaken === null) return 'applied'; // nothing taken: the `created` will see `won`
     if (row.creditsRestored !== null) return 'duplicate';
     return this.giveBack(row, m);
@@ -79,45 +111,42 @@ export class DisputesHandler {
     const pi = idOf(dispute?.payment_intent);
     // Stripe ids are short strings; anything else names no payment of ours.
     if (!isStripeId(pi) || !isStripeId(dispute.id)) return null;
+    await this.lockPayment(pi, m);
     const charge = idOf(dispute.charge);
+    const amount = Number.isInteger(dispute.amount) && dispute.amount >= 0 ? dispute.amount : null;
+    const currency = /^[a-z]{3}$/.test(String(dispute.currency)) ? dispute.currency : null;
     await m.query(
-      `INSERT INTO payment_disputes (id, "paymentIntentId", "chargeId", status)
-       VALUES ($1, $2, $3, $4) ON CONFLICT (id) DO NOTHING`,
-      [dispute.id, pi, isStripeId(charge) ? charge : null, String(dispute.status).slice(0, 32)],
+      `INSERT INTO payment_disputes (id, "paymentIntentId", "chargeId", status, amount, currency)
+       VALUES ($1, $2, $3, $4, $5, $6) ON CONFLICT (id) DO NOTHING`,
+      [
+        dispute.id,
+        pi,
+        isStripeId(charge) ? charge : null,
+        String(dispute.status).slice(0, 32),
+        amount && amount <= 2 ** 31 - 1 ? amount : null,
+        currency,
+      ],
     );
     const [row] = await m.query(
-      `SELECT id, "paymentIntentId", status, "creditsTaken", "creditsRestored"
-       FROM payment_disputes WHERE id = $1 FOR UPDATE`,
+      `SELECT ${ROW_COLUMNS} FROM payment_disputes WHERE id = $1 FOR UPDATE`,
       [dispute.id],
     );
     return row;
   }
 
-  /**
-   * Serialises with the refund events of the payment, in their order (the purchase row, then
-   * the `refund:<pi>` lock), so that their shares and this see each other and never deadlock.
-   */
-  private async lockPayment(pi: string, m: EntityManager): Promise<void> {
-    await this.purchases.lockByIntent(pi, m);
-    await m.query('SELECT pg_advisory_xact_lock(hashtext($1))', [`refund:${pi}`]);
-  }
-
-  private async takeBack(
-    row: DisputeRow,
-    dispute: Stripe.Dispute,
-    m: EntityManager,
-  ): Promise<HandlerOutcome> {
+  /** The clawback of a dispute; the caller holds the payment's lock and the dispute's row. */
+  private async takeBack(row: DisputeRow, m: EntityManager): Promise<HandlerOutcome> {
     const pi = row.paymentIntentId;
-    await this.lockPayment(pi, m);
     const purchase = await this.credits.findByReference(pi, m);
     let taken = 0;
     if (purchase?.type === 'PURCHASE') {
       const prefix = `refund:${pi}:`;
       const due =
         purchase.amount + (await this.credits.sumByReferencePrefix(purchase.userId, prefix, m));
-      const paid = Number.isInteger(dispute.amount)
-        ? `${formatMajor(dispute.amount)} ${String(dispute.currency).toUpperCase()}`
-        : 'a payment';
+      const paid =
+        row.amount !== null
+          ? `${formatMajor(row.amount)} ${String(row.currency ?? '').toUpperCase()}`
+          : 'a payment';
       if (due > 0)
         taken = await this.credits.clawback(
           purchase.userId,
@@ -145,7 +174,6 @@ export class DisputesHandler {
 
   private async giveBack(row: DisputeRow, m: EntityManager): Promise<HandlerOutcome> {
     const pi = row.paymentIntentId;
-    await this.lockPayment(pi, m);
     const purchase = await this.credits.findByReference(pi, m);
     const amount = purchase ? (row.creditsTaken ?? 0) : 0;
     if (purchase && amount > 0) {

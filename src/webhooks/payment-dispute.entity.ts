@@ -12,6 +12,9 @@ export class PaymentDispute {
   @PrimaryColumn({ type: 'varchar', length: 255 }) id: string;
   @Column({ type: 'varchar', length: 255 }) paymentIntentId: string;
   @Column({ type: 'varchar', length: 255, nullable: true }) chargeId: string | null;
+  /** The disputed amount, minor units of `currency`; null when the event did not carry one. */
+  @Column({ type: 'integer', nullable: true }) amount: number | null;
+  @Column({ type: 'varchar', length: 3, nullable: true }) currency: string | null;
   @Column({ type: 'varchar', length: 32 }) status: string;
   @Column({ type: 'integer', nullable: true }) creditsTaken: number | null;
   @Column({ type: 'integer', nullable: true }) creditsRestored: number | null;

@@ -178,6 +178,28 @@ describe('Disputes: a chargeback takes the credits back, a won dispute gives the
     expect((await purchaseOf(racedPi.id)).status).toBe('succeeded');
   });
 
+  it('takes back at once a grant made after the dispute (its payment event delivered late)', async () => {
+    const u = await newUser(t);
+    const res = await t.http
+      .post('/api/credits/purchase')
+      .set(u.auth)
+      .send({ amount: 4, credits: 400 })
+      .expect(200);
+    const pi = stripe.succeedPaymentIntent(res.body.clientSecret.split('_secret_')[0]);
+    const dispute = stripe.disputePaymentIntent(pi.id);
+    await send(created(dispute)).expect(200); // nothing granted yet, nothing to take
+    expect((await purchaseOf(pi.id)).status).toBe('disputed');
+    const paid = stripeEvent('payment_intent.succeeded', pi);
+    await send(paid).expect(200);
+    await send(paid).expect(200);
+    expect((await entries(u.user.id)).map((e: { amount: number }) => e.amount)).toEqual([-400]);
+    expect(await ledgerOf(t, u.user.id)).toEqual({ credits: 100, ledgerSum: 100, entries: 3 });
+    expect((await purchaseOf(pi.id)).status).toBe('disputed');
+    await send(closed(dispute, 'won')).expect(200);
+    expect(await ledgerOf(t, u.user.id)).toEqual({ credits: 500, ledgerSum: 500, entries: 4 });
+    expect((await purchaseOf(pi.id)).status).toBe('succeeded');
+  });
+
   it('never takes the same credits twice with refunds of the same payment', async () => {
     const u = await newUser(t);
     const pi = await buy(u, 10);
