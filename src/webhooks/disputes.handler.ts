@@ -138,8 +138,9 @@ export class DisputesHandler {
   private async takeBack(row: DisputeRow, m: EntityManager): Promise<HandlerOutcome> {
     const pi = row.paymentIntentId;
     const purchase = await this.credits.findByReference(pi, m);
+    const ours = purchase?.type === 'PURCHASE';
     let taken = 0;
-    if (purchase?.type === 'PURCHASE') {
+    if (purchase && ours) {
       const prefix = `refund:${pi}:`;
       const due =
         purchase.amount + (await this.credits.sumByReferencePrefix(purchase.userId, prefix, m));
@@ -169,7 +170,7 @@ export class DisputesHandler {
     );
     await this.purchases.transition(pi, 'disputed', m);
     await this.referralRewards.onPaymentReversed(pi, 'disputed', m);
-    return purchase ? 'clawed-back' : 'ignored';
+    return ours ? 'clawed-back' : 'ignored';
   }
 
   private async giveBack(row: DisputeRow, m: EntityManager): Promise<HandlerOutcome> {
