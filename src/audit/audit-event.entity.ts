@@ -15,6 +15,8 @@ export const AUDIT_ACTIONS = [
   'payment.refund',
   'credits.purchase.grant',
   'credits.refund.clawback',
+  'credits.dispute.clawback',
+  'credits.dispute.restore',
   'two_factor.reset',
   'api_key.create',
   'api_key.revoke',

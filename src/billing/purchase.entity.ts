@@ -19,6 +19,7 @@ export const PURCHASE_STATUSES = [
   'failed',
   'canceled',
   'refunded',
+  'disputed',
 ] as const;
 export type PurchaseStatus = (typeof PURCHASE_STATUSES)[number];
 

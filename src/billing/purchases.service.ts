@@ -15,7 +15,9 @@ import { StripeClient } from './stripe.client';
 /**
  * The states a purchase may come from to reach each state. Webhooks can arrive in any order,
  * so a late `processing` never undoes `succeeded`, and only a succeeded payment is refunded.
- * A failed attempt can still be retried by the customer (→ processing or succeeded).
+ * A failed attempt can still be retried by the customer (→ processing or succeeded). A dispute
+ * may arrive before the payment's own event; nothing but a won dispute (`endDispute`) leaves
+ * `disputed`.
  */
 const FROM: Record<Exclude<PurchaseStatus, 'pending'>, PurchaseStatus[]> = {
   processing: ['pending', 'failed'],
@@ -23,9 +25,10 @@ const FROM: Record<Exclude<PurchaseStatus, 'pending'>, PurchaseStatus[]> = {
   failed: ['pending', 'processing'],
   canceled: ['pending', 'processing', 'failed'],
   refunded: ['succeeded'],
+  disputed: ['pending', 'processing', 'failed', 'succeeded', 'refunded'],
 };
 
-/** The `purchases` records (issue 16): read by their owner and the success page. */
+/** The `purchases` records: read by their owner and the success page. */
 @Injectable()
 export class PurchasesService {
   private readonly logger = new Logger('Purchases');
@@ -140,6 +143,20 @@ export class PurchasesService {
     if (after.refundedAmount >= after.amount)
       await this.transition(purchase.paymentIntentId, 'refunded', m);
     return this.byIntent(purchase.paymentIntentId, m);
+  }
+
+  /**
+   * A dispute of the purchase of `paymentIntentId` was decided for us (won, or an inquiry
+   * closed): `disputed` goes back to `refunded` when it is fully refunded, else `succeeded`.
+   * Any other state is left alone.
+   */
+  async endDispute(paymentIntentId: string, m: EntityManager): Promise<void> {
+    await m.query(
+      `UPDATE purchases SET status = CASE WHEN "refundedAmount" >= amount THEN 'refunded'
+         ELSE 'succeeded' END, "updatedAt" = now()
+       WHERE "paymentIntentId" = $1 AND status = 'disputed'`,
+      [paymentIntentId],
+    );
   }
 
   private byIntent(paymentIntentId: string, m: EntityManager): Promise<Purchase | null> {

@@ -98,6 +98,10 @@ export interface AppConfig {
     reward: number;
     /** Most rewards one referrer earns per calendar month, UTC (default 20). */
     monthlyCap: number;
+    /** Smallest first payment, USD major units, that earns the reward (default 5). */
+    minPaymentUsd: number;
+    /** The same in CNY (default: the USD minimum at CREDITS_PER_USD / CREDITS_PER_CNY). */
+    minPaymentCny: number;
   };
   teams: {
     /** Days before a team invitation expires (default 7). */

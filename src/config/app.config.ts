@@ -18,6 +18,14 @@ const list = (v?: string): string[] =>
     .filter(Boolean);
 
 /**
+ * `usd` major units in CNY at the rate the credit prices imply (`creditsPerUsd / creditsPerCny`
+ * CNY per USD), rounded up to the fen: 5 USD at 100 and 14 credits is 35.72 CNY.
+ */
+function cnyEquivalent(usd: number, creditsPerUsd: number, creditsPerCny: number): number {
+  return Math.ceil((Math.round(usd * 100) * creditsPerUsd) / creditsPerCny) / 100;
+}
+
+/**
  * Builds the typed configuration from raw variables (process.env plus test overrides).
  * Throws an Error naming each invalid variable; in production a missing AUTH_SECRET,
  * ENCRYPTION_KEY or DATABASE_URL is such an error.
@@ -107,6 +115,15 @@ export function buildConfig(raw: Record<string, string | undefined>): AppConfig 
       signupBonus: env.REFERRAL_SIGNUP_BONUS ?? 0,
       reward: env.REFERRAL_REWARD ?? 100,
       monthlyCap: env.REFERRAL_MONTHLY_CAP ?? 20,
+      minPaymentUsd: env.REFERRAL_MIN_PAYMENT ?? 5,
+      // Unset: the USD minimum at the credit rates, so both minimums buy the same credits.
+      minPaymentCny:
+        env.REFERRAL_MIN_PAYMENT_CNY ??
+        cnyEquivalent(
+          env.REFERRAL_MIN_PAYMENT ?? 5,
+          env.CREDITS_PER_USD ?? 100,
+          env.CREDITS_PER_CNY ?? 14,
+        ),
     },
     teams: { invitationTtlDays: env.INVITATION_TTL_DAYS ?? 7 },
     jobs: {

@@ -207,6 +207,16 @@ export class EnvironmentVariables {
   @IsOptional() @Transform(toInt) @IsInt() @Min(0) REFERRAL_SIGNUP_BONUS?: number;
   @IsOptional() @Transform(toInt) @IsInt() @Min(1) REFERRAL_REWARD?: number;
   @IsOptional() @Transform(toInt) @IsInt() @Min(0) REFERRAL_MONTHLY_CAP?: number;
+  @IsOptional()
+  @Transform(toNumber)
+  @IsNumber({ maxDecimalPlaces: 2 })
+  @Min(0)
+  REFERRAL_MIN_PAYMENT?: number;
+  @IsOptional()
+  @Transform(toNumber)
+  @IsNumber({ maxDecimalPlaces: 2 })
+  @Min(0)
+  REFERRAL_MIN_PAYMENT_CNY?: number;
 
   @IsOptional() @Transform(toInt) @IsInt() @Min(1) @Max(365) INVITATION_TTL_DAYS?: number;
 

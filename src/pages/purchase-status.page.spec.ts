@@ -8,6 +8,7 @@ describe('purchaseStatusPage', () => {
     ['failed', 'Payment not completed', '支付未完成', false],
     ['canceled', 'Payment not completed', '支付未完成', false],
     ['refunded', 'Payment refunded', '已退款', false],
+    ['disputed', 'Payment disputed', '付款争议中', false],
   ] as const)('%s: says so in en and zh', (status, en, zh, refreshes) => {
     const english = purchaseStatusPage('en', { status, credits: 279 });
     expect(english).toContain(`<h1>${en}</h1>`);

@@ -1,8 +1,8 @@
 import type { PurchaseStatus } from '../billing/purchase.entity';
 import type { Locale } from './locale';
 
-/** The four states the page tells apart; `{credits}` is replaced by the purchase's credits. */
-type Shown = 'pending' | 'succeeded' | 'failed' | 'refunded' | 'unknown';
+/** The states the page tells apart; `{credits}` is replaced by the purchase's credits. */
+type Shown = 'pending' | 'succeeded' | 'failed' | 'refunded' | 'disputed' | 'unknown';
 
 const SHOWN: Record<PurchaseStatus, Shown> = {
   pending: 'pending',
@@ -11,6 +11,7 @@ const SHOWN: Record<PurchaseStatus, Shown> = {
   failed: 'failed',
   canceled: 'failed',
   refunded: 'refunded',
+  disputed: 'disputed',
 };
 
 const TEXT: Record<Locale, Record<Shown, { title: string; body: string }> & { back: string }> = {
@@ -31,6 +32,10 @@ const TEXT: Record<Locale, Record<Shown, { title: string; body: string }> & { ba
       title: 'Payment refunded',
       body: 'This payment was refunded; its {credits} credits were taken back.',
     },
+    disputed: {
+      title: 'Payment disputed',
+      body: 'This payment is disputed with the card issuer; its {credits} credits were taken back until the dispute is settled.',
+    },
     unknown: { title: 'Payment not found', body: 'We could not find this payment.' },
     back: 'Back to your dashboard',
   },
@@ -42,6 +47,10 @@ const TEXT: Record<Locale, Record<Shown, { title: string; body: string }> & { ba
     succeeded: { title: '支付成功', body: '感谢您的付款！{credits} 积分已添加到您的账户。' },
     failed: { title: '支付未完成', body: '付款失败或已取消。未添加积分，也未扣款。' },
     refunded: { title: '已退款', body: '此笔付款已退款，相应的 {credits} 积分已收回。' },
+    disputed: {
+      title: '付款争议中',
+      body: '此笔付款正在争议中，相应的 {credits} 积分已暂时收回，待争议结束后处理。',
+    },
     unknown: { title: '未找到付款', body: '找不到这笔付款。' },
     back: '返回控制台',
   },

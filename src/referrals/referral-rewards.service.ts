@@ -6,11 +6,23 @@ import { CreditsService } from '../credits/credits.service';
 import { returning } from '../credits/sql';
 import { REWARD_REFERENCE } from './referrals.service';
 
+/** A payment as the reward rules see it: the intent id, minor units, lower-case currency. */
+export interface ReferralPayment {
+  id: string;
+  amount: number;
+  currency: string;
+}
+
+/** Why a reward is taken back, for the ledger entry's description. */
+export type ReversalCause = 'refunded' | 'disputed';
+
 /**
- * The referrer's reward (issue 16), triggered from payment webhooks and written in the same
- * transaction as the event's row: granted once per referred user at their first paid payment
- * (a BONUS keyed `referral:<referredId>`), at most REFERRAL_MONTHLY_CAP per referrer and
- * calendar month (UTC), and taken back once if that payment is fully refunded.
+ * The referrer's reward, triggered from payment webhooks and written in the same transaction as
+ * the event's row: granted once per referred user at their first payment of at least
+ * REFERRAL_MIN_PAYMENT (a BONUS keyed `referral:<referredId>`), at most REFERRAL_MONTHLY_CAP per
+ * referrer and calendar month (UTC), and taken back once when that payment is refunded, in part
+ * or in full, or disputed. A smaller payment leaves the referral pending, so that the reward
+ * never costs less than the minimum payment.
  */
 @Injectable()
 export class ReferralRewardsService {
@@ -22,17 +34,30 @@ export class ReferralRewardsService {
   ) {}
 
   /**
-   * `payment` (an intent id) of `referredId` succeeded. Rewards their referrer when the
-   * referral is still pending and the referrer is under this month's cap; a referral over the
-   * cap stays pending, so a later payment may reward it in a later month. Returns whether a
-   * reward was granted. Serialised per referral (row lock) and per referrer (advisory lock),
-   * so concurrent payments never reward twice or exceed the cap.
+   * Whether `payment` is large enough to earn a reward: at least REFERRAL_MIN_PAYMENT for
+   * `usd`, REFERRAL_MIN_PAYMENT_CNY for `cny`. Any other currency has no configured rate, so
+   * it never qualifies.
+   */
+  qualifies(payment: ReferralPayment): boolean {
+    const { minPaymentUsd, minPaymentCny } = this.config.get('referrals', { infer: true });
+    const minimum = { usd: minPaymentUsd, cny: minPaymentCny }[payment.currency.toLowerCase()];
+    if (minimum === undefined || !Number.isInteger(payment.amount)) return false;
+    return payment.amount > 0 && payment.amount >= Math.round(minimum * 100);
+  }
+
+  /**
+   * `payment` of `referredId` succeeded. Rewards their referrer when the payment qualifies
+   * (`qualifies`), the referral is still pending and the referrer is under this month's cap; a
+   * referral over the cap, or paid below the minimum, stays pending, so a later payment may
+   * reward it. Returns whether a reward was granted. Serialised per referral (row lock) and per
+   * referrer (advisory lock), so concurrent payments never reward twice or exceed the cap.
    */
   async onPaymentSucceeded(
     referredId: string,
-    payment: string,
+    payment: ReferralPayment,
     m: EntityManager,
   ): Promise<boolean> {
+    if (!this.qualifies(payment)) return false;
     const [referral] = await m.query(
       `SELECT "referrerId", status FROM referrals WHERE "referredId" = $1 FOR UPDATE`,
       [referredId],
@@ -55,7 +80,7 @@ export class ReferralRewardsService {
       referral.referrerId,
       reward,
       'BONUS',
-      `Referral reward: first payment of a referred user (${payment})`,
+      `Referral reward: first payment of a referred user (${payment.id})`,
       `${REWARD_REFERENCE}${referredId}`,
       m,
     );
@@ -63,17 +88,24 @@ export class ReferralRewardsService {
     await m.query(
       `UPDATE referrals SET status = 'rewarded', "rewardPayment" = $2, "rewardedAt" = now()
        WHERE "referredId" = $1`,
-      [referredId, payment],
+      [referredId, payment.id],
     );
     return true;
   }
 
   /**
-   * `payment` was fully refunded: when it earned a referral reward, takes that reward back from
-   * the referrer, bounded by their balance (a shortfall is written in the entry, as in every
-   * clawback), once. Returns the credits taken, or null when nothing was reversed.
+   * `payment` (an intent id) was refunded, in part or in full, or disputed: when it earned a
+   * referral reward, takes that reward back from the referrer, bounded by their balance (a
+   * shortfall is written in the entry, as in every clawback). Once: the referral moves to
+   * `reversed` under its row lock and the entry is keyed `referral:<referredId>:reversal`, so a
+   * second refund, a dispute after a refund or a redelivery takes nothing. Returns the credits
+   * taken, or null when nothing was reversed.
    */
-  async onPaymentRefunded(payment: string, m: EntityManager): Promise<number | null> {
+  async onPaymentReversed(
+    payment: string,
+    cause: ReversalCause,
+    m: EntityManager,
+  ): Promise<number | null> {
     const rows = await returning<{ referredId: string; referrerId: string }>(
       m,
       `UPDATE referrals SET status = 'reversed', "reversedAt" = now()
@@ -88,7 +120,7 @@ export class ReferralRewardsService {
       referrerId,
       granted.amount,
       `${REWARD_REFERENCE}${referredId}:reversal`,
-      `Referral reward reversed: the rewarding payment was refunded (${payment})`,
+      `Referral reward reversed: the rewarding payment was ${cause} (${payment})`,
       m,
     );
   }

@@ -19,7 +19,8 @@ export class ReferralCode {
 /**
  * Who referred a user: one row per referred user (the primary key), written at sign-up and
  * never re-pointed; a CHECK refuses self-referral. `rewardPayment` is the payment (intent id)
- * whose success rewarded the referrer; its full refund reverses the reward.
+ * whose success rewarded the referrer; its refund
+ * (partial or full) or dispute reverses the reward.
  */
 @Entity('referrals')
 export class Referral {

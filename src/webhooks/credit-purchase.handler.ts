@@ -1,4 +1,4 @@
-import { Injectable, Logger } from '@nestjs/common';
+import { Injectable } from '@nestjs/common';
 import { isUUID } from 'class-validator';
 import type Stripe from 'stripe';
 import type { EntityManager } from 'typeorm';
@@ -10,6 +10,8 @@ import { AppError, ErrorCode } from '../common/errors/app-error';
 import { CreditsService } from '../credits/credits.service';
 import { ReferralRewardsService } from '../referrals/referral-rewards.service';
 import { UsersService } from '../users/users.service';
+import { DisputesHandler } from './disputes.handler';
+import { UnappliableEventError } from './unappliable-event.error';
 
 /** What a handler did; logged with the event (`applied`/`stale`: a subscription state). */
 export type HandlerOutcome =
@@ -37,6 +39,10 @@ export interface PaidPurchase {
 /** Processor events act for no user of ours. */
 const WEBHOOK_ACTOR = { id: null, type: 'webhook' as const };
 
+/** The metadata's user id for an error message: a malformed value is not echoed. */
+const unknownUser = (userId: string | null | undefined) =>
+  !userId ? 'no userId' : isUUID(userId) ? `userId ${userId}` : 'a malformed userId';
+
 const idOf = (v: string | { id: string } | null | undefined): string | null =>
   v == null ? null : typeof v === 'string' ? v : v.id;
 
@@ -48,14 +54,13 @@ const idOf = (v: string | { id: string } | null | undefined): string | null =>
  */
 @Injectable()
 export class CreditPurchaseHandler {
-  private readonly logger = new Logger('CreditPurchases');
-
   constructor(
     private readonly credits: CreditsService,
     private readonly users: UsersService,
     private readonly stripe: StripeClient,
     private readonly referralRewards: ReferralRewardsService,
     private readonly audit: AuditService,
+    private readonly disputes: DisputesHandler,
   ) {}
 
   /** `payment_intent.succeeded` (spec Events): grants when metadata type is credit_purchase. */
@@ -75,21 +80,23 @@ export class CreditPurchaseHandler {
 
   /**
    * Adds `credits` to the user as one PURCHASE entry keyed by `reference` (unique, so a second
-   * event for the same payment, even concurrent, grants nothing). A missing or malformed
-   * `credits`, or a user id that does not exist, is logged and acknowledged, not retried.
-   * The grant also rewards the user's referrer when this is their first paid payment (issue 16),
-   * in the same transaction.
+   * event for the same payment, even concurrent, grants nothing). The grant also rewards the
+   * user's referrer when this is their first qualifying payment, in the same transaction, and a
+   * dispute of the payment applied before this grant (a late or replayed event) takes it back.
+   * Throws UnappliableEventError when `credits` is not a positive integer or `userId` names no
+   * user: someone paid, so the event must reach the failed-webhooks table, not a log line.
    */
   async grant(p: PaidPurchase, m: EntityManager): Promise<HandlerOutcome> {
     const credits = p.credits && /^\d{1,9}$/.test(p.credits) ? Number(p.credits) : 0;
-    if (credits <= 0) {
-      this.logger.warn({ reference: p.reference }, 'Credit purchase without valid credits ignored');
-      return 'ignored';
-    }
-    if (!p.userId || !isUUID(p.userId) || !(await this.users.findById(p.userId, m))) {
-      this.logger.warn({ reference: p.reference }, 'Credit purchase of an unknown user ignored');
-      return 'unknown-user';
-    }
+    if (credits <= 0)
+      throw new UnappliableEventError(
+        `Paid credit purchase ${p.reference} has no usable credits in its metadata`,
+      );
+    if (!p.userId || !isUUID(p.userId) || !(await this.users.findById(p.userId, m)))
+      throw new UnappliableEventError(
+        `Paid credit purchase ${p.reference} names no existing user (${unknownUser(p.userId)})`,
+      );
+    await this.disputes.lockPayment(p.reference, m);
     const paid = `${formatMajor(p.amount)} ${p.currency.toUpperCase()}`;
     const granted = await this.credits.grant(
       p.userId,
@@ -107,7 +114,9 @@ export class CreditPurchaseHandler {
       actor: WEBHOOK_ACTOR,
       details: { credits, reference: p.reference, amount: p.amount, currency: p.currency },
     });
-    await this.referralRewards.onPaymentSucceeded(p.userId, p.reference, m);
+    const payment = { id: p.reference, amount: p.amount, currency: p.currency };
+    await this.referralRewards.onPaymentSucceeded(p.userId, payment, m);
+    await this.disputes.onLateGrant(p.reference, m);
     return 'granted';
   }
 

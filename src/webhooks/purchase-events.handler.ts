@@ -12,7 +12,7 @@ const idOf = (v: string | { id: string } | null | undefined): string | null =>
   v == null ? null : typeof v === 'string' ? v : v.id;
 
 /**
- * Issue 16: the purchase records' life from processor events, asynchronous refunds (Alipay,
+ * The purchase records' life from processor events, asynchronous refunds (Alipay,
  * WeChat Pay), and the referral reward of a subscription's first paid invoice. Every effect runs
  * in the caller's transaction, the one recording the event.
  */
@@ -34,7 +34,7 @@ export class PurchaseEventsHandler {
    */
   async onIntentState(
     paymentIntentId: unknown,
-    status: Exclude<PurchaseStatus, 'pending' | 'refunded'>,
+    status: Exclude<PurchaseStatus, 'pending' | 'refunded' | 'disputed'>,
     m: EntityManager,
   ): Promise<HandlerOutcome> {
     if (typeof paymentIntentId !== 'string') return 'ignored';
@@ -47,8 +47,8 @@ export class PurchaseEventsHandler {
    * `charge.refunded`. A refund of an Alipay or WeChat Pay purchase is only requested at this
    * point (it completes later, with `charge.refund.updated`), so nothing is taken back yet:
    * `deferred`. Otherwise the proportional clawback of CreditPurchaseHandler, the refunded amount
-   * on the purchase record, and, when the payment is fully refunded, the reversal of the referral
-   * reward it earned.
+   * on the purchase record, and the reversal of the referral reward it earned (any refund, partial
+   * or full, reverses it once).
    */
   async onChargeRefunded(
     charge: Stripe.Charge,
@@ -64,15 +64,14 @@ export class PurchaseEventsHandler {
     if (purchase && latePayment?.id === pi && latePayment.status === 'succeeded')
       await this.purchases.transition(pi, 'succeeded', m);
     if (purchase) await this.purchases.recordRefunded(pi, charge.amount_refunded, m);
-    if (charge.amount > 0 && charge.amount_refunded >= charge.amount)
-      await this.referralRewards.onPaymentRefunded(pi, m);
+    if (charge.amount_refunded > 0) await this.referralRewards.onPaymentReversed(pi, 'refunded', m);
     return outcome;
   }
 
   /**
    * `charge.refund.updated` with status `succeeded` for an Alipay or WeChat Pay purchase: adds
    * the refund to the purchase once (by refund id), takes back the proportional credits of the
-   * cumulative refunded amount, and on a full refund reverses the referral reward. A pending,
+   * cumulative refunded amount, and reverses the referral reward (once, on any refund). A pending,
    * failed or canceled refund, or one of a card payment (done at `charge.refunded`), changes
    * nothing.
    */
@@ -91,15 +90,16 @@ export class PurchaseEventsHandler {
       after.currency,
       m,
     );
-    if (after.refundedAmount >= after.amount) await this.referralRewards.onPaymentRefunded(pi, m);
+    await this.referralRewards.onPaymentReversed(pi, 'refunded', m);
     return outcome;
   }
 
   /**
    * `invoice.paid` of a subscription's first invoice (`billing_reason: subscription_create`)
-   * with something paid: the subscriber's first payment, which rewards their referrer once.
-   * The subscriber is the user with the invoice's customer, else the subscription metadata's
-   * `userId`; the payment is the invoice's payment intent (its full refund reverses it).
+   * with something paid: the subscriber's first payment, which rewards their referrer once when
+   * it is at least the referral minimum. The subscriber is the user with the invoice's customer,
+   * else the subscription metadata's `userId`; the payment is the invoice's payment intent (its
+   * refund or dispute reverses the reward).
    */
   async onInvoicePaid(invoice: Stripe.Invoice, m: EntityManager): Promise<HandlerOutcome> {
     if (invoice?.billing_reason !== 'subscription_create' || !(invoice.amount_paid > 0))
@@ -116,7 +116,11 @@ export class PurchaseEventsHandler {
       this.logger.warn({ invoice: invoice.id }, 'Paid invoice of an unknown user ignored');
       return 'unknown-user';
     }
-    const payment = idOf(invoice.payment_intent) ?? invoice.id;
+    const payment = {
+      id: idOf(invoice.payment_intent) ?? invoice.id,
+      amount: invoice.amount_paid,
+      currency: invoice.currency,
+    };
     return (await this.referralRewards.onPaymentSucceeded(userId, payment, m))
       ? 'granted'
       : 'ignored';

@@ -5,6 +5,8 @@ import { CreditsModule } from '../credits/credits.module';
 import { ReferralsModule } from '../referrals/referrals.module';
 import { UsersModule } from '../users/users.module';
 import { CreditPurchaseHandler } from './credit-purchase.handler';
+import { DisputesHandler } from './disputes.handler';
+import { PaymentDispute } from './payment-dispute.entity';
 import { PurchaseEventsHandler } from './purchase-events.handler';
 import { WebhookEvent } from './webhook-event.entity';
 import { WebhookFailure } from './webhook-failure.entity';
@@ -14,12 +16,13 @@ import { WebhooksController } from './webhooks.controller';
 import { WebhooksService } from './webhooks.service';
 
 /**
- * Processor events: signature check, the `webhook_events` log, their effects, and the
- * dead-letter table of failed events with the admin replay (issue 19 §4).
+ * Processor events: signature check, the `webhook_events` log, their effects (purchases,
+ * refunds, disputes, subscriptions), and the dead-letter table of failed events with the admin
+ * replay.
  */
 @Module({
   imports: [
-    TypeOrmModule.forFeature([WebhookEvent, WebhookFailure]),
+    TypeOrmModule.forFeature([WebhookEvent, WebhookFailure, PaymentDispute]),
     BillingModule,
     CreditsModule,
     UsersModule,
@@ -31,6 +34,7 @@ import { WebhooksService } from './webhooks.service';
     WebhookFailuresService,
     CreditPurchaseHandler,
     PurchaseEventsHandler,
+    DisputesHandler,
   ],
 })
 export class WebhooksModule {}

@@ -12,7 +12,9 @@ import { MetricsService } from '../metrics/metrics.service';
 import { span } from '../telemetry/spans';
 import { UsersService } from '../users/users.service';
 import { CreditPurchaseHandler, type HandlerOutcome } from './credit-purchase.handler';
+import { DisputesHandler } from './disputes.handler';
 import { PurchaseEventsHandler } from './purchase-events.handler';
+import { UnappliableEventError } from './unappliable-event.error';
 import { WebhookFailuresService } from './webhook-failures.service';
 
 /** Event types with an effect; any other verified event is acknowledged and not recorded. */
@@ -28,6 +30,8 @@ export const HANDLED_EVENTS = [
   'customer.subscription.updated',
   'customer.subscription.deleted',
   'charge.refunded',
+  'charge.dispute.created',
+  'charge.dispute.closed',
 ] as const;
 
 /** Processor reads done before the transaction, so no connection waits on the network. */
@@ -60,6 +64,7 @@ export class WebhooksService {
     private readonly purchases: CreditPurchaseHandler,
     private readonly users: UsersService,
     private readonly purchaseEvents: PurchaseEventsHandler,
+    private readonly disputes: DisputesHandler,
     private readonly failures: WebhookFailuresService,
     private readonly metrics: MetricsService,
   ) {}
@@ -82,7 +87,7 @@ export class WebhooksService {
   }
 
   /**
-   * Issue 19 §4: runs a stored failed event again through the same idempotent path as a
+   * Runs a stored failed event again through the same idempotent path as a
    * delivery. `processed` when it applied now; `duplicate` when it had been processed since
    * (a processor retry, an earlier replay): a no-op. Throws NOT_FOUND (404) for an id that is
    * neither stored nor processed, WEBHOOK_HANDLER_FAILED (500) when it fails again (the row
@@ -198,6 +203,10 @@ export class WebhooksService {
         return this.onCheckoutCompleted(event.data.object, prefetched, m);
       case 'charge.refunded':
         return this.purchaseEvents.onChargeRefunded(event.data.object, prefetched.paymentIntent, m);
+      case 'charge.dispute.created':
+        return this.disputes.onCreated(event.data.object, m);
+      case 'charge.dispute.closed':
+        return this.disputes.onClosed(event.data.object, m);
       default:
         return 'ignored';
     }
@@ -207,7 +216,9 @@ export class WebhooksService {
    * `checkout.session.completed`: links the session's customer to the user named by
    * `client_reference_id` (else `metadata.userId`), applies the subscription state fetched
    * before the transaction, and grants a paid `credit_purchase` session under its payment
-   * intent id (so the intent's own `payment_intent.succeeded` grants nothing more).
+   * intent id (so the intent's own `payment_intent.succeeded` grants nothing more). A paid
+   * credit purchase naming no existing user throws UnappliableEventError (kept for replay); any
+   * other session of an unknown user is not ours to apply and is acknowledged.
    */
   private async onCheckoutCompleted(
     session: Stripe.Checkout.Session,
@@ -215,7 +226,13 @@ export class WebhooksService {
     m: EntityManager,
   ): Promise<HandlerOutcome> {
     const userId = session.client_reference_id ?? session.metadata?.userId ?? null;
+    const paidPurchase =
+      session.metadata?.type === CREDIT_PURCHASE && session.payment_status === 'paid';
     if (!userId || !isUUID(userId) || !(await this.users.findById(userId, m))) {
+      if (paidPurchase)
+        throw new UnappliableEventError(
+          `Paid checkout session ${session.id} names no existing user`,
+        );
       this.logger.warn({ session: session.id }, 'Checkout session of an unknown user ignored');
       return 'unknown-user';
     }
@@ -226,13 +243,13 @@ export class WebhooksService {
       const now = Math.floor(Date.now() / 1000);
       outcome = await this.subscriptions.sync(prefetched.subscription, now, m);
     }
-    if (session.metadata?.type === CREDIT_PURCHASE && session.payment_status === 'paid') {
+    if (paidPurchase) {
       const intent = idOf(session.payment_intent);
       if (intent) await this.purchaseEvents.onIntentState(intent, 'succeeded', m);
       outcome = await this.purchases.grant(
         {
           userId,
-          credits: session.metadata.credits,
+          credits: session.metadata?.credits,
           reference: idOf(session.payment_intent) ?? session.id,
           amount: session.amount_total ?? 0,
           currency: session.currency ?? 'usd',

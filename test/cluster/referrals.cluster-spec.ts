@@ -10,7 +10,7 @@ import type { SpawnedApp } from '../support/spawn-app';
 import { startTwoInstances, stopInstance } from './instances';
 
 /**
- * Issue 16 on two instances against one PostgreSQL: a referral reward is granted once when the
+ * Referral rewards on two instances against one PostgreSQL: a referral reward is granted once when the
  * events of one payment (intent and checkout session, each redelivered) reach both instances at
  * once, and once when two different first payments of the same user race.
  */
@@ -104,13 +104,13 @@ describe('referral rewards across instances', () => {
 
   it('rewards once for the intent and checkout events of one payment on both instances', async () => {
     const { referrer, friend } = await pair('events');
-    const pi = purchaseIntent(friend.id, 300);
+    const pi = purchaseIntent(friend.id, 500); // $5: the referral minimum
     const session = checkoutSessionObject({
       mode: 'payment',
       clientReferenceId: friend.id,
       paymentIntent: pi.id,
-      amountTotal: 300,
-      metadata: { type: 'credit_purchase', credits: '300' },
+      amountTotal: 500,
+      metadata: { type: 'credit_purchase', credits: '500' },
     });
     const events = Array.from({ length: 10 }, (_, i) =>
       i % 2
@@ -127,7 +127,7 @@ describe('referral rewards across instances', () => {
   it('rewards once when two different first payments of one friend race', async () => {
     const { referrer, friend } = await pair('payments');
     const events = Array.from({ length: 6 }, () =>
-      stripeEvent('payment_intent.succeeded', purchaseIntent(friend.id, 100)),
+      stripeEvent('payment_intent.succeeded', purchaseIntent(friend.id, 500)),
     );
     const answers = await deliverEverywhere(events);
     expect(answers.map((a) => a.status)).toEqual(Array(6).fill(200));

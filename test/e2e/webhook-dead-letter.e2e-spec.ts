@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { chargeObject, deliver, paymentIntentObject, stripeEvent } from '../servers/stripe-events';
 import { StripeTestServer } from '../servers/stripe-server';
 import { ledgerOf, newUser, type TestUser } from '../support/factories';
@@ -6,8 +7,9 @@ import { createTestApp, type TestApp } from '../support/test-app';
 const SECRET = 'whsec_test_local';
 
 /**
- * Issue 19 §4: a signed event whose handler throws is kept with its raw payload and replayed
- * exactly once; §3: webhook grants and clawbacks and admin refunds are audited.
+ * A signed event whose handler throws, or a paid purchase that cannot be applied, is kept with
+ * its raw payload and replayed exactly once; webhook grants and clawbacks and admin refunds are
+ * audited.
  */
 describe('Webhooks: the dead-letter table and replay', () => {
   let t: TestApp;
@@ -125,6 +127,37 @@ describe('Webhooks: the dead-letter table and replay', () => {
     await send(event).expect(200);
     expect(await failures()).toEqual([]);
     expect((await ledgerOf(t, u.user.id)).credits).toBe(400);
+  });
+
+  it('keeps a paid purchase of an unknown user (500), and grants it once when replayed after the account exists', async () => {
+    const userId = randomUUID();
+    const event = purchase(userId, 600);
+    const res = await send(event).expect(500);
+    expect(res.body).toEqual({ error: expect.any(String), code: 'WEBHOOK_HANDLER_FAILED' });
+    await send(event).expect(500); // the processor retries; still no such account
+    const listed = await t.http.get('/api/admin/webhooks/failed').set(admin.auth).expect(200);
+    expect(listed.body.data).toEqual([
+      expect.objectContaining({
+        eventId: event.id,
+        type: 'payment_intent.succeeded',
+        attempts: 2,
+        error: `UnappliableEvent: Paid credit purchase ${event.data.object.id} names no existing user (userId ${userId})`,
+      }),
+    ]);
+    await t.http.post(`/api/admin/webhooks/failed/${event.id}/replay`).set(admin.auth).expect(500);
+
+    // The account is restored (e.g. from a backup) with its id; now the replay applies.
+    await t.db.query(`INSERT INTO users (id, email, name) VALUES ($1, $2, 'Restored')`, [
+      userId,
+      `restored-${userId}@example.com`,
+    ]);
+    const replay = () =>
+      t.http.post(`/api/admin/webhooks/failed/${event.id}/replay`).set(admin.auth).expect(200);
+    expect((await replay()).body).toEqual({ eventId: event.id, outcome: 'processed' });
+    expect((await replay()).body).toEqual({ eventId: event.id, outcome: 'duplicate' });
+    await send(event).expect(200); // a late processor retry
+    expect(await ledgerOf(t, userId)).toEqual({ credits: 600, ledgerSum: 600, entries: 1 });
+    expect(await failures()).toEqual([]);
   });
 
   it('answers 404 for an unknown event id, and is for admins only', async () => {

@@ -168,28 +168,62 @@ describe('Webhooks: signatures and credit purchases granted exactly once', () =>
     expect(row.paymentCustomerId).toBe('cus_checkout_1');
   });
 
-  it('acknowledges, records and never grants events it cannot apply', async () => {
+  it('acknowledges and records payments that are not ours, without granting', async () => {
     const u = await newUser(t);
     const events = [
       paymentIntentObject({ amount: 100, metadata: { userId: u.user.id, credits: '100' } }),
       paymentIntentObject({
         amount: 100,
-        metadata: { type: 'credit_purchase', userId: u.user.id },
+        metadata: { type: 'donation', userId: u.user.id, credits: '100' },
       }),
-      paymentIntentObject({
-        amount: 100,
-        metadata: { type: 'credit_purchase', userId: u.user.id, credits: '-5' },
-      }),
-      purchaseIntent('00000000-0000-4000-8000-000000000000'),
-      purchaseIntent('not-a-uuid'),
     ].map((pi) => stripeEvent('payment_intent.succeeded', pi));
     for (const event of events) await send(event).expect(200, { received: true });
+    const [{ n }] = await t.db.query(
+      'SELECT count(*)::int AS n FROM webhook_events WHERE id = ANY($1)',
+      [events.map((e) => e.id)],
+    );
+    expect(n).toBe(events.length);
+    expect(await ledgerOf(t, u.user.id)).toEqual({ credits: 100, ledgerSum: 100, entries: 1 });
+  });
+
+  it('answers 500 and keeps for replay a paid credit purchase it cannot apply', async () => {
+    const u = await newUser(t);
+    const unusable: Record<string, string>[] = [
+      { type: 'credit_purchase', userId: u.user.id },
+      { type: 'credit_purchase', userId: u.user.id, credits: '-5' },
+      { type: 'credit_purchase', userId: u.user.id, credits: 'lots' },
+      { type: 'credit_purchase', credits: '100' },
+      { type: 'credit_purchase', userId: '00000000-0000-4000-8000-000000000000', credits: '100' },
+      { type: 'credit_purchase', userId: 'not-a-uuid', credits: '100' },
+    ];
+    const events = unusable.map((metadata) =>
+      stripeEvent('payment_intent.succeeded', paymentIntentObject({ amount: 100, metadata })),
+    );
+    const session = checkoutSessionObject({
+      mode: 'payment',
+      clientReferenceId: '00000000-0000-4000-8000-000000000001',
+      paymentIntent: null,
+      amountTotal: 100,
+      metadata: { type: 'credit_purchase', credits: '100' },
+    });
+    events.push(stripeEvent('checkout.session.completed', session));
+    for (const event of events) {
+      const res = await send(event).expect(500);
+      expect(res.body).toEqual({ error: expect.any(String), code: 'WEBHOOK_HANDLER_FAILED' });
+    }
     const ids = events.map((e) => e.id);
+    const kept = await t.db.query(
+      'SELECT "eventId", error FROM webhook_failures WHERE "eventId" = ANY($1)',
+      [ids],
+    );
+    expect(kept.map((f: { eventId: string }) => f.eventId).sort()).toEqual([...ids].sort());
+    for (const f of kept) expect(f.error).toMatch(/^UnappliableEvent: Paid /);
+    expect(kept.map((f: { error: string }) => f.error).join()).not.toContain('not-a-uuid');
     const [{ n }] = await t.db.query(
       'SELECT count(*)::int AS n FROM webhook_events WHERE id = ANY($1)',
       [ids],
     );
-    expect(n).toBe(events.length);
+    expect(n).toBe(0);
     expect(await ledgerOf(t, u.user.id)).toEqual({ credits: 100, ledgerSum: 100, entries: 1 });
   });
 

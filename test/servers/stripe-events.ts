@@ -194,6 +194,45 @@ export function chargeObject(p: {
   };
 }
 
+/**
+ * A dispute (chargeback) of `paymentIntent`'s charge; `amount` in minor units. `status` is
+ * `needs_response` when it opens (`charge.dispute.created`), then `won`, `lost` or, for an
+ * inquiry, `warning_closed` (`charge.dispute.closed`).
+ */
+export function disputeObject(p: {
+  id?: string;
+  paymentIntent: string | null;
+  charge?: string;
+  amount: number;
+  currency?: string;
+  status?: string;
+  reason?: string;
+}): Record<string, any> {
+  const created = nowSeconds();
+  return {
+    id: p.id ?? rid('dp'),
+    object: 'dispute',
+    amount: p.amount,
+    balance_transactions: [],
+    charge: p.charge ?? rid('ch'),
+    created,
+    currency: p.currency ?? 'usd',
+    evidence: { customer_email_address: null, product_description: null },
+    evidence_details: {
+      due_by: created + 7 * 86400,
+      has_evidence: false,
+      past_due: false,
+      submission_count: 0,
+    },
+    is_charge_refundable: false,
+    livemode: false,
+    metadata: {},
+    payment_intent: p.paymentIntent,
+    reason: p.reason ?? 'fraudulent',
+    status: p.status ?? 'needs_response',
+  };
+}
+
 export interface DeliveryOptions {
   secret: string;
   /** Default `/api/webhooks/payment`. */

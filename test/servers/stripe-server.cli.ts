@@ -14,13 +14,16 @@ import { chargeOf, isWallet } from './stripe-wallets';
  *   POST /_test/payment_intents/{id}/refunded      deliver charge.refunded (refunds so far)
  *   POST /_test/refunds/{id}/succeed | fail        settle a pending Alipay/WeChat Pay refund →
  *                                                  deliver charge.refund.updated
+ *   POST /_test/payment_intents/{id}/dispute       the cardholder disputes the charge → deliver
+ *                                                  charge.dispute.created (`event.object`: dp_…)
+ *   POST /_test/disputes/{id}/won | lost           the issuer decides → charge.dispute.closed
  *   GET  /alipay/authorize/{id}                    Alipay's page (the intent's next_action
  *                                                  url): pays, delivers payment_intent.succeeded
  *                                                  and redirects to the return_url
  *   POST /_test/subscriptions/{id}/activate        pay → deliver customer.subscription.updated
  *   POST /_test/subscriptions/{id}/cancel          deliver customer.subscription.deleted
  *
- * Each answers the event and the service's webhook answer. Variables: MOCK_STRIPE_PORT (12111),
+ * Each answers the event (with its object's id) and the service's webhook answer. Variables: MOCK_STRIPE_PORT (12111),
  * WEBHOOK_URL (http://127.0.0.1:3000/api/webhooks/payment), STRIPE_WEBHOOK_SECRET
  * (whsec_local), STRIPE_SECRET_KEY (sk_test_local).
  */
@@ -41,7 +44,10 @@ async function main(): Promise<void> {
       body: payload,
     });
     const answer = { status: res.status, body: await res.text() };
-    return { status: 200, body: { event: { id: event.id, type }, webhook: answer } };
+    return {
+      status: 200,
+      body: { event: { id: event.id, type, object: object.id }, webhook: answer },
+    };
   };
 
   server.control = async (method, path) => {
@@ -68,6 +74,8 @@ async function main(): Promise<void> {
             });
         return send('charge.refunded', charge);
       }
+      if (action === 'dispute' && server.paymentIntents.get(id)!.status === 'succeeded')
+        return send('charge.dispute.created', server.disputePaymentIntent(id));
     }
     if (
       resource === 'refunds' &&
@@ -78,6 +86,12 @@ async function main(): Promise<void> {
         'charge.refund.updated',
         server.settleRefund(id, action === 'succeed' ? 'succeeded' : 'failed'),
       );
+    if (
+      resource === 'disputes' &&
+      server.disputes.has(id) &&
+      (action === 'won' || action === 'lost')
+    )
+      return send('charge.dispute.closed', server.closeDispute(id, action));
     const sub = resource === 'subscriptions' ? server.subscriptions.get(id) : undefined;
     if (sub && action === 'activate') {
       sub.status = 'active';

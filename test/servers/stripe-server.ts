@@ -1,6 +1,12 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { invoiceObject, paymentIntentObject, rid, subscriptionObject } from './stripe-events';
+import {
+  disputeObject,
+  invoiceObject,
+  paymentIntentObject,
+  rid,
+  subscriptionObject,
+} from './stripe-events';
 import { parseForm, type StripeFailure, type StripeRecordedRequest } from './stripe-form';
 import { alipayAuthorize, confirmWallet, failAttempt, refundObject } from './stripe-wallets';
 
@@ -21,6 +27,7 @@ export class StripeTestServer {
   readonly subscriptions = new Map<string, Record<string, any>>();
   readonly paymentIntents = new Map<string, Record<string, any>>();
   readonly refunds = new Map<string, Record<string, any>>();
+  readonly disputes = new Map<string, Record<string, any>>();
   /** Invoices by customer id, newest first. */
   readonly invoices = new Map<string, Record<string, any>[]>();
   private readonly idempotent = new Map<string, { fingerprint: string; body: unknown }>();
@@ -96,6 +103,30 @@ export class StripeTestServer {
       status,
       ...(status === 'failed' ? { failure_reason: 'unknown' } : {}),
     });
+  }
+
+  /**
+   * The cardholder disputes the paid intent's charge (its full amount): returns the new dispute,
+   * `needs_response`, the object of `charge.dispute.created`.
+   */
+  disputePaymentIntent(id: string): Record<string, any> {
+    const pi = this.intent(id);
+    if (pi.status !== 'succeeded') throw new Error(`payment intent ${id} is not paid`);
+    const dispute = disputeObject({
+      paymentIntent: id,
+      charge: pi.latest_charge,
+      amount: pi.amount,
+      currency: pi.currency,
+    });
+    this.disputes.set(dispute.id, dispute);
+    return dispute;
+  }
+
+  /** The issuer decides the dispute (`won`, `lost`, `warning_closed`); returns it. */
+  closeDispute(id: string, status: 'won' | 'lost' | 'warning_closed'): Record<string, any> {
+    const dispute = this.disputes.get(id);
+    if (!dispute) throw new Error(`no dispute ${id}`);
+    return Object.assign(dispute, { status });
   }
 
   private intent(id: string): Record<string, any> {
