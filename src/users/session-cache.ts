@@ -1,14 +1,21 @@
 import { Injectable, Logger, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
 import { ConfigService } from '@nestjs/config';
 import { InjectDataSource } from '@nestjs/typeorm';
+import { randomUUID } from 'node:crypto';
 import { Client } from 'pg';
 import type { DataSource } from 'typeorm';
 import type { AppConfig } from '../config/app.config';
 
-/** The channel the `users` trigger notifies (migration SessionCache): the payload is a user id. */
+/**
+ * The channel the `users` trigger (migration SessionCache) and the `sessions` trigger (migration
+ * Sessions) notify: the payload is the changed user's or session's id.
+ */
 export const SESSION_CHANNEL = 'session_changed';
-const MAX_ENTRIES = 10_000;
+const MAX_ENTRIES = 20_000;
 const RECONNECT_MS = 1000;
+/** Longest wait of `sync` for its own notification; past it the caller goes on regardless. */
+const SYNC_TIMEOUT_MS = 5000;
+const BARRIER_PREFIX = 'barrier:';
 
 /**
  * The session rows of recent callers, kept in this process so an authenticated request needs no
@@ -19,6 +26,9 @@ const RECONNECT_MS = 1000;
  * listening connection is down nothing is cached or served from here, and a row read while a
  * notification arrived is not kept (it may predate the change). SESSION_CACHE_TTL_MS bounds an
  * entry's age all the same (0: no cache).
+ *
+ * Two kinds of rows share it, both keyed by their uuid: a user's session fields (UsersService)
+ * and a session's own row (SessionsService), so the one notification channel serves both.
  */
 @Injectable()
 export class SessionCache<T extends object>
@@ -27,6 +37,8 @@ export class SessionCache<T extends object>
   private readonly logger = new Logger(SessionCache.name);
   private readonly entries = new Map<string, { row: T; expiresAt: number }>();
   private readonly ttlMs: number;
+  /** `sync` calls waiting for their barrier notification, by barrier payload. */
+  private readonly barriers = new Map<string, () => void>();
   private client?: Client;
   private listening = false;
   private closed = false;
@@ -60,6 +72,33 @@ export class SessionCache<T extends object>
     this.generation++;
   }
 
+  /**
+   * Resolves once every notification committed before this call has reached this process's
+   * listener: it notifies a barrier of its own and waits for it. PostgreSQL queues notifications
+   * in commit order and wakes every listening connection at each commit, so by then the other
+   * processes' connections were woken for the earlier ones too, one full round trip ago. Call
+   * after committing a change that must be seen everywhere before answering (a revoked session).
+   * Resolves at once while not listening (nothing is served from memory then), and after
+   * SYNC_TIMEOUT_MS at the latest.
+   */
+  async sync(): Promise<void> {
+    if (!this.listening) return;
+    const payload = `${BARRIER_PREFIX}${randomUUID()}`;
+    let timer: NodeJS.Timeout | undefined;
+    const arrived = new Promise<void>((resolve) => {
+      this.barriers.set(payload, resolve);
+      timer = setTimeout(resolve, SYNC_TIMEOUT_MS);
+      timer.unref();
+    });
+    try {
+      await this.dataSource.query('SELECT pg_notify($1, $2)', [SESSION_CHANNEL, payload]);
+      await arrived;
+    } finally {
+      clearTimeout(timer);
+      this.barriers.delete(payload);
+    }
+  }
+
   onApplicationBootstrap(): void {
     if (this.ttlMs > 0) void this.listen();
   }
@@ -80,6 +119,7 @@ export class SessionCache<T extends object>
       this.listening = false;
       this.entries.clear();
       this.generation++;
+      for (const release of this.barriers.values()) release();
       client.end().catch(() => undefined);
       if (this.closed) return;
       this.logger.warn(`Session cache off until PostgreSQL answers again (${reason})`);
@@ -88,6 +128,7 @@ export class SessionCache<T extends object>
     client.on('error', (err) => lost(err.message));
     client.on('end', () => lost('connection ended'));
     client.on('notification', (n) => {
+      if (n.payload?.startsWith(BARRIER_PREFIX)) return this.barriers.get(n.payload)?.();
       if (n.payload) this.entries.delete(n.payload);
       this.generation++;
     });
