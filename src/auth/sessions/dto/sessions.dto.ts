@@ -11,7 +11,8 @@ export class SignedInSessionDto {
   @ApiProperty({ description: 'false once ended (`endReason`); expired sessions are not listed' })
   active: boolean;
   @ApiProperty({
-    enum: SESSION_END_REASONS,
+    // null listed among the values too: JSON Schema checks `enum` before `nullable`.
+    enum: [...SESSION_END_REASONS, null],
     nullable: true,
     type: String,
     description:
