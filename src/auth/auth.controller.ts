@@ -100,7 +100,7 @@ export class AuthController {
   })
   @ApiRedirect('Ends the session, clears the session cookie and redirects to /')
   async signout(@CurrentUser() user: SessionUser | undefined, @Res() res: Response): Promise<void> {
-    if (user?.sessionId) await this.sessions.revoke(user.id, user.sessionId);
+    if (user?.sessionId) await this.sessions.signOut(user.id, user.sessionId);
     res.clearCookie(SESSION_COOKIE, sessionCookieOptions(this.baseUrl)).redirect(302, '/');
   }
 

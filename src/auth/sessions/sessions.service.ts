@@ -109,6 +109,18 @@ export class SessionsService {
     return rows[0].ended ? 1 : 0;
   }
 
+  /**
+   * Sign-out: ends the caller's own session `sid`, if it still exists (a session deleted with its
+   * account meanwhile is no error). Answers once every process was told.
+   */
+  async signOut(userId: string, sid: string): Promise<void> {
+    const rows = await preparedQuery<{ id: string }>(this.dataSource, REVOKE_SESSION_SQL, [
+      sid,
+      userId,
+    ]);
+    await this.announce(rows);
+  }
+
   /** Ends every live session of `userId` but `keepSid`; returns how many ended. */
   async revokeOthers(userId: string, keepSid: string | undefined): Promise<number> {
     const rows = await preparedQuery<{ id: string }>(this.dataSource, REVOKE_OTHER_SESSIONS_SQL, [

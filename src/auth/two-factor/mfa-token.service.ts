@@ -57,7 +57,10 @@ export class MfaTokenService {
     @InjectDataSource() private readonly dataSource: DataSource,
   ) {}
 
-  /** An mfaToken for `user` (`sub`, token version `ver`, a fresh `jti`), valid MFA_TOKEN_TTL_SECONDS. */
+  /**
+   * An mfaToken for `user` (`sub`, token version `ver`, a fresh `jti`), valid
+   * MFA_TOKEN_TTL_SECONDS.
+   */
   issue(user: Pick<User, 'id' | 'tokenVersion'>): Promise<string> {
     const claims: MfaClaims & { iat: number } = {
       sub: user.id,
