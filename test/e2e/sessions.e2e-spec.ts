@@ -178,6 +178,33 @@ describe('sessions', () => {
     expect(await waitFor(async () => (await seen()) > before)).toBe(true);
   });
 
+  it('a process that lost its listening connection reads the session again: a silent revocation is refused', async () => {
+    const listeners = async (): Promise<number[]> =>
+      (
+        await t.db.query(
+          `SELECT pid FROM pg_stat_activity WHERE datname = current_database() AND query LIKE 'LISTEN session_changed%'`,
+        )
+      ).map((r: { pid: number }) => r.pid);
+    expect(await waitFor(async () => (await listeners()).length === 1)).toBe(true);
+    const u = await newUser(t);
+    const token = await signIn(u, 'Cached/1');
+    expect(await works(token)).toBe(true); // now served from memory
+    const [pid] = await listeners();
+    await t.db.query('ALTER TABLE sessions DISABLE TRIGGER sessions_session_changed');
+    try {
+      // Revoked with no notification while the listener is down: only a fresh read sees it.
+      await t.db.query('SELECT pg_terminate_backend($1)', [pid]);
+      await t.db.query(`UPDATE sessions SET "revokedAt" = now() WHERE id = $1`, [sidOf(token)]);
+      expect(await waitFor(async () => !(await works(token)))).toBe(true);
+    } finally {
+      await t.db.query('ALTER TABLE sessions ENABLE TRIGGER sessions_session_changed');
+    }
+    // Listening again, it still refuses (the cache started empty).
+    expect(await waitFor(async () => (await listeners()).some((p) => p !== pid), 5000)).toBe(true);
+    expect(await works(token)).toBe(false);
+    expect(await works(u.token)).toBe(true);
+  });
+
   it('refuses an API key on every sessions route', async () => {
     const u = await newUser(t);
     const key = await t.http
