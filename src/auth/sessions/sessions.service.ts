@@ -36,7 +36,7 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
  * The server side of session tokens: one `sessions` row per sign-in, named by the token's `sid`.
  * A request checks its row from the process's SessionCache (no query once the process knows the
  * session); revoking it notifies every process through PostgreSQL at commit, and the revoking
- * request answers only after this process has seen that notification (`SessionCache.sync`).
+ * request answers only after every listening process acknowledged it (`SessionCache.sync`).
  */
 @Injectable()
 export class SessionsService {
@@ -131,7 +131,7 @@ export class SessionsService {
     return rows.length;
   }
 
-  /** Drops the ended sessions here at once and waits until the notifications went out. */
+  /** Drops the ended sessions here at once and waits until every process has dropped them. */
   private async announce(rows: { id: string }[]): Promise<void> {
     for (const { id } of rows) this.cache.forget(id);
     if (rows.length) await this.cache.sync();
