@@ -5,8 +5,8 @@ import type { MigrationInterface, QueryRunner } from 'typeorm';
  * once the row is revoked. Revoking fires the same `session_changed` notification as a changed
  * user row (migration SessionCache), with the session id as payload, so every process drops the
  * session from its in-memory cache at commit. `lastSeenAt` is written at most once a minute and
- * does not notify. `tokenVersion` is the user's at sign-in: a later bump (password, two-factor,
- * role) ends the session, which the list shows.
+ * does not notify. `tokenVersion` is the user's at sign-in: a later bump (password or
+ * two-factor change) ends the session, which the list shows.
  *
  * `used_mfa_tokens` holds the id (`jti`) of every mfaToken that completed a sign-in, until the
  * token expires, so a second verify with it is refused on every instance.

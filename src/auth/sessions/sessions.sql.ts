@@ -26,8 +26,8 @@ export const TOUCH_SESSION_SQL = `UPDATE sessions SET "lastSeenAt" = now()
 
 /**
  * The sessions of user $1 that have not expired, newest first, at most $2. `superseded`: the
- * user's token version moved on since sign-in (password change or reset, two-factor on or off,
- * a role change), which ended the session.
+ * user's token version moved on since sign-in (password change or reset, two-factor on or off
+ * or reset by an admin), which ended the session.
  */
 export const LIST_SESSIONS_SQL = `SELECT s.id, s."createdAt", s."lastSeenAt", s."expiresAt",
      s."userAgent", s.ip, s."revokedAt", s."tokenVersion" <> u."tokenVersion" AS superseded

@@ -17,7 +17,7 @@ export class SignedInSessionDto {
     type: String,
     description:
       '`revoked`: signed out or ended through this API; `credentials_changed`: a password ' +
-      'change or reset, two-factor on or off, or a role change ended every earlier session',
+      'change or reset, or two-factor on, off or reset by an admin, ended every earlier session',
   })
   endReason: SessionEndReason | null;
   @ApiProperty({ format: 'date-time' }) createdAt: string;
