@@ -17,15 +17,21 @@ export interface RequestFacts {
   user: SessionUser | null;
   requestId: string | null;
   ip: string | null;
+  /** The `User-Agent` header, at most 512 characters. */
+  userAgent: string | null;
 }
 
-/** The current request's user, pino request id and client address; nulls outside a request. */
+/**
+ * The current request's user, pino request id, client address and user agent; nulls outside a
+ * request.
+ */
 export function currentRequest(): RequestFacts {
   const req = storage.getStore() as (Request & { id?: unknown; user?: SessionUser }) | undefined;
-  if (!req) return { user: null, requestId: null, ip: null };
+  if (!req) return { user: null, requestId: null, ip: null, userAgent: null };
   return {
     user: req.user ?? null,
     requestId: req.id == null ? null : String(req.id).slice(0, 64),
     ip: req.ip ? req.ip.slice(0, 64) : null,
+    userAgent: req.headers['user-agent']?.slice(0, 512) || null,
   };
 }

@@ -29,6 +29,7 @@ import { LocalAuthGuard } from './local.strategy';
 import { MfaChallengeDto } from './two-factor/dto/two-factor.dto';
 import { TwoFactorLoginService } from './two-factor/two-factor-login.service';
 import { SESSION_COOKIE, sessionCookieOptions } from './session-cookie';
+import { SessionsService } from './sessions/sessions.service';
 
 /** Email-and-password sessions in envelope C; the session shapes follow NextAuth's. */
 @ApiTags('auth')
@@ -38,6 +39,7 @@ export class AuthController {
     private readonly auth: AuthService,
     private readonly config: ConfigService<AppConfig, true>,
     private readonly twoFactorLogin: TwoFactorLoginService,
+    private readonly sessions: SessionsService,
   ) {}
 
   @Post('signup')
@@ -89,9 +91,16 @@ export class AuthController {
   }
 
   @Post('signout')
-  @Endpoint({ summary: 'Sign out', access: 'public', database: false })
-  @ApiRedirect('Clears the session cookie and redirects to /')
-  signout(@Res() res: Response): void {
+  @Endpoint({
+    summary: 'Sign out: end the current session and clear its cookie',
+    description:
+      'With a session (cookie or Bearer), ends it on the server: its token is refused by every ' +
+      'instance from this answer on. Without one, only clears the cookie.',
+    access: 'public',
+  })
+  @ApiRedirect('Ends the session, clears the session cookie and redirects to /')
+  async signout(@CurrentUser() user: SessionUser | undefined, @Res() res: Response): Promise<void> {
+    if (user?.sessionId) await this.sessions.signOut(user.id, user.sessionId);
     res.clearCookie(SESSION_COOKIE, sessionCookieOptions(this.baseUrl)).redirect(302, '/');
   }
 

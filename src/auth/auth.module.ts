@@ -18,6 +18,8 @@ import { RedisThrottlerStorage } from './redis-throttler.storage';
 import { ProtectedController } from './protected.controller';
 import { PasswordController } from './password.controller';
 import { SessionIssuer } from './session-issuer.service';
+import { SessionsController } from './sessions/sessions.controller';
+import { SessionsService } from './sessions/sessions.service';
 import {
   FailureCounter,
   MemoryFailureCounter,
@@ -74,6 +76,7 @@ import { TwoFactorService } from './two-factor/two-factor.service';
     AuthController,
     ProtectedController,
     PasswordController,
+    SessionsController,
     TwoFactorController,
     TwoFactorAdminController,
   ],
@@ -84,6 +87,7 @@ import { TwoFactorService } from './two-factor/two-factor.service';
     LocalAuthGuard,
     AuthThrottlerGuard,
     SessionIssuer,
+    SessionsService,
     {
       provide: SecretBox,
       inject: [ConfigService],

@@ -11,6 +11,7 @@ import { DataSource } from 'typeorm';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { ReferralsService } from '../referrals/referrals.service';
 import type { SignupDto } from './dto/auth.dto';
+import { SessionsService } from './sessions/sessions.service';
 
 /** bcrypt cost factor (2^12 rounds, about 200 ms on a 2-core machine). */
 export const BCRYPT_COST = 12;
@@ -19,6 +20,8 @@ export interface IssuedToken {
   accessToken: string;
   /** Expiry, Unix seconds. */
   exp: number;
+  /** The session's id (`sid`), a row of `sessions`. */
+  sessionId: string;
 }
 
 /** Sign-up, the credentials method and session tokens (HS256 JWT, spec Authentication 1–2). */
@@ -33,6 +36,7 @@ export class AuthService {
     private readonly config: ConfigService<AppConfig, true>,
     @InjectDataSource() private readonly dataSource: DataSource,
     private readonly referrals: ReferralsService,
+    private readonly sessions: SessionsService,
   ) {}
 
   /**
@@ -86,13 +90,20 @@ export class AuthService {
   }
 
   /**
-   * Signs `{sub, role, ver}` with AUTH_SECRET (`ver`: the user's token version); lifetime
-   * AUTH_SESSION_MAX_AGE seconds.
+   * Opens a session (a `sessions` row with the request's user agent and address) and signs
+   * `{sub, role, ver, sid}` with AUTH_SECRET (`ver`: the user's token version, `sid`: the
+   * session); lifetime AUTH_SESSION_MAX_AGE seconds.
    */
   async issueToken(user: Pick<User, 'id' | 'role' | 'tokenVersion'>): Promise<IssuedToken> {
-    const payload: SessionTokenPayload = { sub: user.id, role: user.role, ver: user.tokenVersion };
+    const sessionId = await this.sessions.open(user);
+    const payload: SessionTokenPayload = {
+      sub: user.id,
+      role: user.role,
+      ver: user.tokenVersion,
+      sid: sessionId,
+    };
     const accessToken = await this.jwt.signAsync(payload);
     const maxAge = this.config.get('auth', { infer: true }).sessionMaxAge;
-    return { accessToken, exp: Math.floor(Date.now() / 1000) + maxAge };
+    return { accessToken, exp: Math.floor(Date.now() / 1000) + maxAge, sessionId };
   }
 }

@@ -8,6 +8,7 @@ import type { SessionTokenPayload, SessionUser } from '../common/auth/session-us
 import type { AppConfig } from '../config/app.config';
 import { UsersService } from '../users/users.service';
 import { SESSION_COOKIE } from './session-cookie';
+import { SessionsService } from './sessions/sessions.service';
 
 const fromCookie = (req: Request): string | null => req.cookies?.[SESSION_COOKIE] ?? null;
 
@@ -15,14 +16,17 @@ const fromCookie = (req: Request): string | null => req.cookies?.[SESSION_COOKIE
  * Reads the session from `Authorization: Bearer` or the session cookie. Only HS256 is accepted,
  * so `alg: none` and other algorithms fail. The user is re-read, so a deleted account's token
  * stops working and a changed role applies at once. Refused too: a token with a `typ` (the
- * two-factor `mfa` token is not a session), and one whose `ver` is not the user's current token
- * version (a password or two-factor change ended it).
+ * two-factor `mfa` token is not a session), one whose `ver` is not the user's current token
+ * version (a password or two-factor change ended it), and one without a `sid` or whose session
+ * was ended (signed out, or ended from the sessions list). The user and the session are read from
+ * the process's SessionCache when they can be, so a known session costs no query.
  */
 @Injectable()
 export class JwtStrategy extends PassportStrategy(Strategy, 'jwt') {
   constructor(
     config: ConfigService<AppConfig, true>,
     private readonly users: UsersService,
+    private readonly sessions: SessionsService,
   ) {
     super({
       jwtFromRequest: ExtractJwt.fromExtractors([
@@ -40,9 +44,14 @@ export class JwtStrategy extends PassportStrategy(Strategy, 'jwt') {
   }
 
   async validate(payload: SessionTokenPayload): Promise<SessionUser | null> {
-    if (typeof payload.sub !== 'string' || payload.typ !== undefined) return null;
-    const user = await this.users.findSessionUser(payload.sub);
-    if (!user || (payload.ver ?? 0) !== user.tokenVersion) return null;
+    const { sub, sid } = payload;
+    if (typeof sub !== 'string' || typeof sid !== 'string' || payload.typ !== undefined)
+      return null;
+    const [user, live] = await Promise.all([
+      this.users.findSessionUser(sub),
+      this.sessions.isActive(sid, sub),
+    ]);
+    if (!user || !live || (payload.ver ?? 0) !== user.tokenVersion) return null;
     return {
       id: user.id,
       email: user.email,
@@ -51,6 +60,7 @@ export class JwtStrategy extends PassportStrategy(Strategy, 'jwt') {
       exp: payload.exp,
       locale: user.locale ?? undefined,
       preferences: user.preferences,
+      sessionId: sid,
     };
   }
 }

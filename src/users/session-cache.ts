@@ -1,14 +1,25 @@
 import { Injectable, Logger, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
 import { ConfigService } from '@nestjs/config';
 import { InjectDataSource } from '@nestjs/typeorm';
+import { randomUUID } from 'node:crypto';
 import { Client } from 'pg';
 import type { DataSource } from 'typeorm';
 import type { AppConfig } from '../config/app.config';
 
-/** The channel the `users` trigger notifies (migration SessionCache): the payload is a user id. */
+/**
+ * The channel the `users` trigger (migration SessionCache) and the `sessions` trigger (migration
+ * Sessions) notify: the payload is the changed user's or session's id.
+ */
 export const SESSION_CHANNEL = 'session_changed';
-const MAX_ENTRIES = 10_000;
+const MAX_ENTRIES = 20_000;
 const RECONNECT_MS = 1000;
+/** Longest wait of `sync` for the other processes' acknowledgements; then it goes on regardless. */
+const SYNC_TIMEOUT_MS = 5000;
+/** `barrier:<id>`: acknowledge once read. `ack:<id>`: a process read barrier `<id>`. */
+const BARRIER_PREFIX = 'barrier:';
+const ACK_PREFIX = 'ack:';
+/** The listening connection's `application_name`, by which `sync` counts the listeners. */
+export const LISTENER_APPLICATION_NAME = 'session-cache';
 
 /**
  * The session rows of recent callers, kept in this process so an authenticated request needs no
@@ -19,6 +30,9 @@ const RECONNECT_MS = 1000;
  * listening connection is down nothing is cached or served from here, and a row read while a
  * notification arrived is not kept (it may predate the change). SESSION_CACHE_TTL_MS bounds an
  * entry's age all the same (0: no cache).
+ *
+ * Two kinds of rows share it, both keyed by their uuid: a user's session fields (UsersService)
+ * and a session's own row (SessionsService), so the one notification channel serves both.
  */
 @Injectable()
 export class SessionCache<T extends object>
@@ -27,6 +41,8 @@ export class SessionCache<T extends object>
   private readonly logger = new Logger(SessionCache.name);
   private readonly entries = new Map<string, { row: T; expiresAt: number }>();
   private readonly ttlMs: number;
+  /** `sync` calls waiting for acknowledgements, by barrier id. */
+  private readonly barriers = new Map<string, { acks: number; expected: number; done(): void }>();
   private client?: Client;
   private listening = false;
   private closed = false;
@@ -60,6 +76,48 @@ export class SessionCache<T extends object>
     this.generation++;
   }
 
+  /**
+   * Resolves once every process listening on SESSION_CHANNEL has read every notification
+   * committed before this call, so none of them serves what they dropped: call after committing
+   * a change that must hold everywhere before answering (a revoked session). How: count the
+   * listening connections, notify a barrier, and wait for as many acknowledgements. Each process
+   * acknowledges a barrier when its listener reads it, which is after the earlier notifications
+   * (one connection delivers them in commit order). A listener that starts later begins with an
+   * empty cache. Resolves at once while this process is not listening (nothing is served from
+   * memory then), and after SYNC_TIMEOUT_MS at the latest (a listener that died meanwhile).
+   */
+  async sync(): Promise<void> {
+    if (!this.listening) return;
+    const id = randomUUID();
+    let timer: NodeJS.Timeout | undefined;
+    const waiter = { acks: 0, expected: Infinity, done: () => undefined as void };
+    const acknowledged = new Promise<boolean>((resolve) => {
+      waiter.done = () => resolve(true);
+      timer = setTimeout(() => resolve(false), SYNC_TIMEOUT_MS);
+      timer.unref();
+    });
+    this.barriers.set(id, waiter);
+    try {
+      const [{ n }] = await this.dataSource.query<{ n: number }[]>(
+        `SELECT count(*)::int AS n FROM pg_stat_activity
+         WHERE datname = current_database() AND application_name = $1
+           AND query LIKE 'LISTEN %'`,
+        [LISTENER_APPLICATION_NAME],
+      );
+      waiter.expected = n;
+      if (waiter.acks >= n) waiter.done();
+      await this.dataSource.query('SELECT pg_notify($1, $2)', [
+        SESSION_CHANNEL,
+        `${BARRIER_PREFIX}${id}`,
+      ]);
+      if (!(await acknowledged))
+        this.logger.warn(`Session change: ${waiter.acks} of ${n} processes acknowledged in time`);
+    } finally {
+      clearTimeout(timer);
+      this.barriers.delete(id);
+    }
+  }
+
   onApplicationBootstrap(): void {
     if (this.ttlMs > 0) void this.listen();
   }
@@ -72,7 +130,10 @@ export class SessionCache<T extends object>
 
   private async listen(): Promise<void> {
     const url = (this.dataSource.options as { url?: string }).url;
-    const client = new Client({ connectionString: url });
+    const client = new Client({
+      connectionString: url,
+      application_name: LISTENER_APPLICATION_NAME,
+    });
     this.client = client;
     const lost = (reason: string) => {
       if (this.client !== client) return;
@@ -80,6 +141,8 @@ export class SessionCache<T extends object>
       this.listening = false;
       this.entries.clear();
       this.generation++;
+      // Nothing is served from memory now, so this process no longer holds anyone up.
+      for (const waiter of this.barriers.values()) waiter.done();
       client.end().catch(() => undefined);
       if (this.closed) return;
       this.logger.warn(`Session cache off until PostgreSQL answers again (${reason})`);
@@ -88,7 +151,10 @@ export class SessionCache<T extends object>
     client.on('error', (err) => lost(err.message));
     client.on('end', () => lost('connection ended'));
     client.on('notification', (n) => {
-      if (n.payload) this.entries.delete(n.payload);
+      const payload = n.payload ?? '';
+      if (payload.startsWith(BARRIER_PREFIX)) return this.acknowledge(payload);
+      if (payload.startsWith(ACK_PREFIX)) return this.acknowledged(payload);
+      if (payload) this.entries.delete(payload);
       this.generation++;
     });
     try {
@@ -98,5 +164,20 @@ export class SessionCache<T extends object>
     } catch (err) {
       lost((err as Error).message);
     }
+  }
+
+  /** Every notification before this barrier was read here: say so (through the pool). */
+  private acknowledge(barrier: string): void {
+    const ack = `${ACK_PREFIX}${barrier.slice(BARRIER_PREFIX.length)}`;
+    this.dataSource
+      .query('SELECT pg_notify($1, $2)', [SESSION_CHANNEL, ack])
+      .catch((err: Error) =>
+        this.logger.warn(`Could not acknowledge a session change: ${err.message}`),
+      );
+  }
+
+  private acknowledged(ack: string): void {
+    const waiter = this.barriers.get(ack.slice(ACK_PREFIX.length));
+    if (waiter && ++waiter.acks >= waiter.expected) waiter.done();
   }
 }

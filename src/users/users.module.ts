@@ -21,6 +21,7 @@ import { UsersService } from './users.service';
   ],
   controllers: [UsersController, ProfileController, PreferencesController],
   providers: [UsersService, PreferencesService, SessionCache],
-  exports: [UsersService, PreferencesService],
+  // The session cache also holds session rows (src/auth/sessions): one listener per process.
+  exports: [UsersService, PreferencesService, SessionCache],
 })
 export class UsersModule {}

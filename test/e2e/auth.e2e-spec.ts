@@ -125,7 +125,12 @@ describe('Auth: sign-up, login and sessions', () => {
       const claims = jwt.verify(token, TEST_AUTH_SECRET, {
         algorithms: ['HS256'],
       }) as jwt.JwtPayload;
-      expect(claims).toMatchObject({ sub: u.user.id, role: 'USER', iat: expect.any(Number) });
+      expect(claims).toMatchObject({
+        sub: u.user.id,
+        role: 'USER',
+        sid: expect.stringMatching(/^[0-9a-f-]{36}$/),
+        iat: expect.any(Number),
+      });
       expect(claims.exp! - claims.iat!).toBe(2592000);
       expect(Math.abs(claims.iat! - now())).toBeLessThanOrEqual(5);
     });
@@ -155,7 +160,12 @@ describe('Auth: sign-up, login and sessions', () => {
 
   describe('session tokens on GET /api/protected', () => {
     let u: TestUser;
-    const claims = () => ({ sub: u.user.id, role: u.user.role });
+    // Hand-signed tokens name the factory user's session: a token without a `sid` is refused.
+    const claims = () => ({
+      sub: u.user.id,
+      role: u.user.role,
+      sid: (jwt.decode(u.token) as jwt.JwtPayload).sid,
+    });
     beforeAll(async () => {
       u = await newUser(t);
     });
@@ -175,6 +185,23 @@ describe('Auth: sign-up, login and sessions', () => {
     it('accepts a token hand-signed HS256 with the right secret (control for the cases below)', async () => {
       const token = jwt.sign(claims(), TEST_AUTH_SECRET, { algorithm: 'HS256', expiresIn: 60 });
       await t.http.get('/api/protected').set(bearer(token)).expect(200);
+    });
+
+    it('answers 401 for a hand-signed token without a session id, or naming an unknown session', async () => {
+      const noSid = { sub: u.user.id, role: u.user.role };
+      const unknown = { ...claims(), sid: '00000000-0000-4000-8000-000000000000' };
+      for (const c of [noSid, unknown]) {
+        const token = jwt.sign(c, TEST_AUTH_SECRET, { algorithm: 'HS256', expiresIn: 60 });
+        const res = await t.http.get('/api/protected').set(bearer(token)).expect(401);
+        expect(res.body).toEqual(UNAUTHORIZED);
+      }
+    });
+
+    it("answers 401 for a hand-signed token naming another user's session", async () => {
+      const other = await newUser(t);
+      const sid = (jwt.decode(other.token) as jwt.JwtPayload).sid;
+      const token = jwt.sign({ ...claims(), sid }, TEST_AUTH_SECRET, { expiresIn: 60 });
+      await t.http.get('/api/protected').set(bearer(token)).expect(401);
     });
 
     it('answers 401 UNAUTHORIZED without a token', async () => {

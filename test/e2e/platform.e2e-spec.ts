@@ -106,6 +106,8 @@ describe('platform: errors, health and API description', () => {
       '/api/auth/session',
       '/api/auth/providers',
       '/api/auth/signout',
+      '/api/auth/sessions',
+      '/api/auth/sessions/{id}',
       '/api/protected',
       '/api/users',
       '/api/users/{id}',

@@ -12,6 +12,8 @@ import {
 } from '../support/two-factor';
 
 const INVALID_CODE = { error: expect.any(String), code: 'TWO_FACTOR_CODE_INVALID' };
+const sidOf = (token: string): string =>
+  JSON.parse(Buffer.from(token.split('.')[1], 'base64url').toString()).sid;
 
 describe('Two-factor login with TOTP and recovery codes (issue 13)', () => {
   const clock = new SetClock();
@@ -152,7 +154,8 @@ describe('Two-factor login with TOTP and recovery codes (issue 13)', () => {
       const mfaToken = await challenge(t, u.user.email, PASSWORD);
       await verify({ mfaToken, code: totp(e.secret, clock.now(), +1) }).expect(200);
       clock.tick(90); // now at step +3: the code of step +2 is one behind
-      await verify({ mfaToken, code: totp(e.secret, clock.now(), -1) }).expect(200);
+      const next = await challenge(t, u.user.email, PASSWORD);
+      await verify({ mfaToken: next, code: totp(e.secret, clock.now(), -1) }).expect(200);
       clock.tick(300);
       for (const steps of [-2, +2]) {
         const res = await verify({
@@ -172,8 +175,44 @@ describe('Two-factor login with TOTP and recovery codes (issue 13)', () => {
         .get('/api/auth/2fa')
         .set(bearer(res.body.accessToken))
         .expect(200, { enabled: true, recoveryCodesLeft: 9 });
-      const again = await verify({ mfaToken, recoveryCode: code }).expect(401);
+      const fresh = await challenge(t, u.user.email, PASSWORD);
+      const again = await verify({ mfaToken: fresh, recoveryCode: code }).expect(401);
       expect(again.body).toEqual(INVALID_CODE);
+    });
+
+    it('an mfaToken serves once: a second verify is 401 MFA_TOKEN_INVALID, even with the next valid code', async () => {
+      const mfaToken = await challenge(t, u.user.email, PASSWORD);
+      // A wrong code does not use the token up.
+      const wrong = await verify({ mfaToken, code: '000000' }).expect(401);
+      expect(wrong.body).toEqual(INVALID_CODE);
+      await verify({ mfaToken, code: totp(e.secret, clock.now()) }).expect(200);
+      for (const proof of [
+        { code: totp(e.secret, clock.now(), +1) },
+        { code: totp(e.secret, clock.now()) },
+        { recoveryCode: e.recoveryCodes[0] },
+      ]) {
+        const replay = await verify({ mfaToken, ...proof }).expect(401);
+        expect(replay.body).toEqual({ error: expect.any(String), code: 'MFA_TOKEN_INVALID' });
+        expect(sessionCookieOf(replay)).toBeUndefined();
+      }
+      // Neither the next code nor the recovery code was spent by the refused replays.
+      const next = await challenge(t, u.user.email, PASSWORD);
+      await verify({ mfaToken: next, recoveryCode: e.recoveryCodes[0] }).expect(200);
+    });
+
+    it('two verifies racing with one mfaToken and two valid codes: exactly one session', async () => {
+      const mfaToken = await challenge(t, u.user.email, PASSWORD);
+      const answers = await Promise.all(
+        [0, +1].map((steps) => verify({ mfaToken, code: totp(e.secret, clock.now(), steps) })),
+      );
+      expect(answers.map((r) => r.status).sort()).toEqual([200, 401]);
+      expect(answers.find((r) => r.status === 401)!.body.code).toBe('MFA_TOKEN_INVALID');
+      const [{ n }] = await t.db.query(
+        'SELECT COUNT(*)::int AS n FROM sessions WHERE "userId" = $1 AND id <> ALL($2::uuid[])',
+        [u.user.id, [sidOf(u.token), sidOf(e.token)]],
+      );
+      // Besides the factory's and the enrolment's sessions: the one sign-in.
+      expect(n).toBe(1);
     });
 
     it('refuses a bad request: no code, both kinds, a wrong shape', async () => {

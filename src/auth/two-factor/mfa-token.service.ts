@@ -1,5 +1,8 @@
+import { randomUUID } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
 import { JwtService } from '@nestjs/jwt';
+import { InjectDataSource } from '@nestjs/typeorm';
+import type { DataSource } from 'typeorm';
 import { Clock } from '../../common/clock/clock';
 import { AppError, ErrorCode } from '../../common/errors/app-error';
 import type { User } from '../../users/user.entity';
@@ -13,37 +16,86 @@ interface MfaClaims {
   sub: string;
   ver: number;
   typ: string;
+  /** The token's own id, recorded in `used_mfa_tokens` when it completes a sign-in. */
+  jti: string;
+  exp?: number;
 }
+
+/** A verified mfaToken: whose, at which token version, its id and expiry (Unix seconds). */
+export interface MfaTokenClaims {
+  userId: string;
+  tokenVersion: number;
+  jti: string;
+  exp: number;
+}
+
+/**
+ * Marks mfaToken $1 used until $2 (Unix seconds), in one atomic statement: no row back when it
+ * was used already. Rows a day past their expiry go in the same statement (the margin covers a
+ * Clock ahead of PostgreSQL's).
+ */
+const CONSUME_SQL = `WITH purge AS (
+     DELETE FROM used_mfa_tokens WHERE "expiresAt" < now() - interval '1 day'
+   )
+   INSERT INTO used_mfa_tokens (jti, "expiresAt") VALUES ($1, to_timestamp($2))
+   ON CONFLICT (jti) DO NOTHING
+   RETURNING jti`;
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /**
  * The short-lived `mfaToken` of a login waiting for its second factor: an HS256 JWT like the
  * session's, but with `typ: "mfa"` and its own audience. The session check refuses any token
  * with a `typ`, and this check accepts only these, so neither stands in for the other.
- * Issued and checked at Clock time.
+ * Issued and checked at Clock time. Single use: the sign-in it completes records its `jti`
+ * (`consume`), and a used token is refused on every instance until it expires.
  */
 @Injectable()
 export class MfaTokenService {
   constructor(
     private readonly jwt: JwtService,
     private readonly clock: Clock,
+    @InjectDataSource() private readonly dataSource: DataSource,
   ) {}
 
-  /** An mfaToken for `user` (`sub`, token version `ver`), valid MFA_TOKEN_TTL_SECONDS. */
+  /**
+   * An mfaToken for `user` (`sub`, token version `ver`, a fresh `jti`), valid
+   * MFA_TOKEN_TTL_SECONDS.
+   */
   issue(user: Pick<User, 'id' | 'tokenVersion'>): Promise<string> {
     const claims: MfaClaims & { iat: number } = {
       sub: user.id,
       ver: user.tokenVersion,
       typ: MFA_TYP,
+      jti: randomUUID(),
       iat: this.nowSeconds(),
     };
     return this.jwt.signAsync(claims, { expiresIn: MFA_TOKEN_TTL_SECONDS, audience: MFA_AUDIENCE });
   }
 
   /**
-   * The user id and token version an mfaToken was issued for. Throws AppError
-   * MFA_TOKEN_INVALID (401) when it is not a string, forged, expired, or another kind of token.
+   * The claims of an mfaToken not used yet. Throws AppError MFA_TOKEN_INVALID (401) when it is
+   * not a string, forged, expired, another kind of token, or already used.
    */
-  async verify(token: string): Promise<{ userId: string; tokenVersion: number }> {
+  async verify(token: string): Promise<MfaTokenClaims> {
+    const claims = await this.decode(token);
+    const used: unknown[] = await this.dataSource.query(
+      'SELECT 1 FROM used_mfa_tokens WHERE jti = $1',
+      [claims.jti],
+    );
+    if (used.length) throw invalid();
+    return claims;
+  }
+
+  /**
+   * Records that the token of `claims` completed its sign-in, atomically: of two verifies racing
+   * with one token, one wins. Throws AppError MFA_TOKEN_INVALID (401) for the loser.
+   */
+  async consume(claims: MfaTokenClaims): Promise<void> {
+    const rows: unknown[] = await this.dataSource.query(CONSUME_SQL, [claims.jti, claims.exp]);
+    if (!rows.length) throw invalid();
+  }
+
+  private async decode(token: string): Promise<MfaTokenClaims> {
     try {
       const claims = await this.jwt.verifyAsync<MfaClaims>(token, {
         audience: MFA_AUDIENCE,
@@ -52,16 +104,24 @@ export class MfaTokenService {
       if (
         claims.typ !== MFA_TYP ||
         typeof claims.sub !== 'string' ||
-        typeof claims.ver !== 'number'
+        typeof claims.ver !== 'number' ||
+        typeof claims.jti !== 'string' ||
+        !UUID.test(claims.jti) ||
+        typeof claims.exp !== 'number'
       )
         throw new Error('not an mfa token');
-      return { userId: claims.sub, tokenVersion: claims.ver };
+      return { userId: claims.sub, tokenVersion: claims.ver, jti: claims.jti, exp: claims.exp };
     } catch {
-      throw new AppError(ErrorCode.MFA_TOKEN_INVALID, 'The sign-in step expired; sign in again');
+      throw invalid();
     }
   }
 
   private nowSeconds(): number {
     return Math.floor(this.clock.now().getTime() / 1000);
   }
+}
+
+/** One answer for every unusable mfaToken: forged, expired, of another kind, or used. */
+function invalid(): AppError {
+  return new AppError(ErrorCode.MFA_TOKEN_INVALID, 'The sign-in step expired; sign in again');
 }

@@ -42,8 +42,9 @@ export class TwoFactorLoginService {
 
   /**
    * POST /api/auth/2fa/verify: the mfaToken and a TOTP code or a recovery code → the session.
-   * Throws MFA_TOKEN_INVALID (401; also when the user's token version moved on since, e.g. a
-   * password change), TWO_FACTOR_CODE_INVALID (401), RATE_LIMITED (429).
+   * The token serves once: a wrong code leaves it usable, a sign-in uses it up. Throws
+   * MFA_TOKEN_INVALID (401; also when used already, or when the user's token version moved on
+   * since, e.g. a password change), TWO_FACTOR_CODE_INVALID (401), RATE_LIMITED (429).
    */
   async verify(
     mfaToken: string,
@@ -51,11 +52,13 @@ export class TwoFactorLoginService {
     ip: string | undefined,
     res: Response,
   ): Promise<AuthResultDto> {
-    const { userId, tokenVersion } = await this.mfa.verify(mfaToken);
+    const claims = await this.mfa.verify(mfaToken);
+    const { userId, tokenVersion } = claims;
     const user = await this.users.findById(userId);
     if (!user || user.tokenVersion !== tokenVersion)
       throw new AppError(ErrorCode.MFA_TOKEN_INVALID, 'The sign-in step expired; sign in again');
     await this.codes.check(userId, ip, proof);
+    await this.mfa.consume(claims);
     return this.sessions.start(await this.users.applyAdminEmails(user), res);
   }
 }

@@ -18,19 +18,23 @@ export interface SessionUser {
    * metered requests need no query of their own for them. Absent for API-key callers.
    */
   preferences?: StoredPreferences | null;
+  /** The session's id (`sid`, a row of `sessions`); absent for API-key callers. */
+  sessionId?: string;
   /** Set when the caller authenticated with a personal API key instead of a session. */
   apiKey?: { id: string; scopes: ApiScope[] };
 }
 
 /**
  * Claims of the HS256 session token: `sub` is the user id; `ver` the user's token version when
- * it was issued (absent in tokens older than issue 13: version 0); `iat`/`exp` in Unix seconds.
- * A session token has no `typ`: tokens with one (the two-factor `mfa` token) are not sessions.
+ * it was issued (absent in tokens older than issue 13: version 0); `sid` the session's row in
+ * `sessions` (a token without one is refused); `iat`/`exp` in Unix seconds. A session token has
+ * no `typ`: tokens with one (the two-factor `mfa` token) are not sessions.
  */
 export interface SessionTokenPayload {
   sub: string;
   role: Role;
   ver?: number;
+  sid?: string;
   typ?: string;
   iat?: number;
   exp?: number;
