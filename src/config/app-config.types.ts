@@ -45,13 +45,26 @@ export interface AppConfig {
     redisUrl?: string;
     /** Prefix of those Redis keys (REDIS_KEY_PREFIX, default `throttler:`). */
     redisKeyPrefix: string;
+    /** Granted role ADMIN once their address is verified (ADMIN_EMAILS, lower-cased). */
     adminEmails: string[];
+    /** BONUS credits granted once, when the address is verified (SIGNUP_CREDITS, default 100). */
     signupCredits: number;
+    /** REQUIRE_EMAIL_VERIFICATION (default false): password login of an unverified address is 403. */
+    requireEmailVerification: boolean;
     /**
      * AES-256-GCM key (32 bytes, base64) for secrets at rest; undefined outside production until
      * resolved by `resolveEncryptionKey`.
      */
     encryptionKey?: string;
+  };
+  /** Transactional mail (src/mail). */
+  mail: {
+    /** SMTP_URL (`smtp://user:pass@host:587`); unset outside production: `.eml` files in `dir`. */
+    smtpUrl?: string;
+    /** MAIL_FROM: the From header (default `AI Chat <no-reply@localhost>`). */
+    from: string;
+    /** MAIL_DIR: absolute folder of the `.eml` files without SMTP_URL (default `.data/mail`). */
+    dir: string;
   };
   twoFactor: {
     /** Issuer shown by authenticator apps (TWO_FACTOR_ISSUER, default `AI Chat`). */

@@ -75,6 +75,13 @@ export enum ErrorCode {
   PLUGIN_UNREACHABLE = 'PLUGIN_UNREACHABLE',
   /** Plugins: the URL is not https, or its host is (or resolves to) a refused address (SSRF guard). */
   PLUGIN_URL_FORBIDDEN = 'PLUGIN_URL_FORBIDDEN',
+  /** Login by password while REQUIRE_EMAIL_VERIFICATION=true and the address is not proven. */
+  EMAIL_NOT_VERIFIED = 'EMAIL_NOT_VERIFIED',
+  /**
+   * A mailed link's token (verification, password reset, email change) is unknown, used or
+   * expired: one code and one message, so the answer tells nothing about which.
+   */
+  INVALID_TOKEN = 'INVALID_TOKEN',
 }
 
 /** The one exhaustive mapping from code to HTTP status (a new code cannot go unmapped). */
@@ -135,6 +142,8 @@ export const ERROR_STATUS: Record<ErrorCode, HttpStatus> = {
   // The request was well-formed; the server it names does not work.
   PLUGIN_UNREACHABLE: HttpStatus.UNPROCESSABLE_ENTITY,
   PLUGIN_URL_FORBIDDEN: HttpStatus.BAD_REQUEST,
+  EMAIL_NOT_VERIFIED: HttpStatus.FORBIDDEN,
+  INVALID_TOKEN: HttpStatus.BAD_REQUEST,
 };
 
 /** A domain error: services throw it, the global filter maps `code` to a status and body. */
