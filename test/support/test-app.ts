@@ -26,6 +26,8 @@ export interface TestApp {
   http: TestAgent;
   db: DataSource;
   dbName: string;
+  /** MAIL_DIR of this app: where its mails go as `.eml` files when SMTP_URL is not set. */
+  mailDir: string;
   close(): Promise<void>;
 }
 
@@ -75,6 +77,7 @@ export async function createTestApp(
     http: request(app.getHttpServer()),
     db: app.get(DataSource),
     dbName,
+    mailDir: env.MAIL_DIR ?? mailDir,
     close: async () => {
       await app.close();
       await adminQuery(`DROP DATABASE IF EXISTS "${dbName}" WITH (FORCE)`);
