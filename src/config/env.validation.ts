@@ -142,11 +142,12 @@ export class EnvironmentVariables {
   /** Outgoing mail; in production there is no file fallback, so a server is required. */
   @ValidateIf((o: EnvironmentVariables) => o.NODE_ENV === 'production' || o.SMTP_URL !== undefined)
   @Transform(emptyToUndefined)
-  @IsString({ message: 'SMTP_URL is required in production (e.g. smtp://user:pass@host:587)' })
-  @IsUrl(
-    { protocols: ['smtp', 'smtps'], require_tld: false, require_protocol: true },
-    { message: 'SMTP_URL must be an smtp:// or smtps:// URL (e.g. smtp://user:pass@host:587)' },
-  )
+  @Matches(/^smtps?:\/\/[^\s/?#]+(?::\d{1,5})?\/?$/, {
+    message: ({ value }) =>
+      value === undefined
+        ? 'SMTP_URL is required in production (e.g. smtp://user:pass@host:587)'
+        : 'SMTP_URL must be an smtp:// or smtps:// URL (e.g. smtp://user:pass@host:587)',
+  })
   SMTP_URL?: string;
   @IsOptional() @Transform(emptyToUndefined) @IsString() @MaxLength(320) MAIL_FROM?: string;
   @IsOptional() @Transform(emptyToUndefined) @IsString() MAIL_DIR?: string;
