@@ -15,7 +15,9 @@ const TEMPLATES: Record<MailTemplate, Record<Locale, Texts>> = {
   'verify-email': {
     en: {
       subject: 'Confirm your email address',
-      body: () => ['Please confirm that this is your email address. The link works once, for 24 hours.'],
+      body: () => [
+        'Please confirm that this is your email address. The link works once, for 24 hours.',
+      ],
       action: 'Confirm my email',
       footer: ['If you did not sign up, ignore this mail: nothing happens without the link.'],
     },
@@ -29,7 +31,9 @@ const TEMPLATES: Record<MailTemplate, Record<Locale, Texts>> = {
   'password-reset': {
     en: {
       subject: 'Reset your password',
-      body: () => ['Someone asked to reset the password of your account. The link works once, for 1 hour.'],
+      body: () => [
+        'Someone asked to reset the password of your account. The link works once, for 1 hour.',
+      ],
       action: 'Choose a new password',
       footer: ['If it was not you, ignore this mail: your password stays as it is.'],
     },
@@ -59,13 +63,17 @@ const TEMPLATES: Record<MailTemplate, Record<Locale, Texts>> = {
   'email-change-confirm': {
     en: {
       subject: 'Confirm your new email address',
-      body: (p) => [`Confirm ${p.newEmail ?? 'this address'} as the new address of your account. The link works once, for 24 hours.`],
+      body: (p) => [
+        `Confirm ${p.newEmail ?? 'this address'} as the new address of your account. The link works once, for 24 hours.`,
+      ],
       action: 'Confirm the new address',
       footer: ['If you did not ask for this, ignore this mail: nothing changes without the link.'],
     },
     zh: {
       subject: '请确认您的新邮箱地址',
-      body: (p) => [`请确认将 ${p.newEmail ?? '此地址'} 设为您账户的新邮箱。该链接仅可使用一次，24 小时内有效。`],
+      body: (p) => [
+        `请确认将 ${p.newEmail ?? '此地址'} 设为您账户的新邮箱。该链接仅可使用一次，24 小时内有效。`,
+      ],
       action: '确认新邮箱',
       footer: ['如果您没有发起此请求，请忽略此邮件：不点击链接不会有任何变化。'],
     },
@@ -106,18 +114,14 @@ export function renderMail(
   const paragraphs = [GREETING[locale](params.name), ...t.body(params)];
   const footer = t.footer ?? [];
   const link = t.action && params.link ? { label: t.action, href: params.link } : undefined;
-  const text = [
-    ...paragraphs,
-    ...(link ? [`${link.label}: ${link.href}`] : []),
-    ...footer,
-  ].join('\n\n');
+  const text = [...paragraphs, ...(link ? [`${link.label}: ${link.href}`] : []), ...footer].join(
+    '\n\n',
+  );
   const p = (s: string) => `<p>${escapeHtml(s)}</p>`;
   const html = [
     `<!doctype html><html lang="${locale}"><body>`,
     ...paragraphs.map(p),
-    ...(link
-      ? [`<p><a href="${escapeHtml(link.href)}">${escapeHtml(link.label)}</a></p>`]
-      : []),
+    ...(link ? [`<p><a href="${escapeHtml(link.href)}">${escapeHtml(link.label)}</a></p>`] : []),
     ...footer.map(p),
     '</body></html>',
   ].join('\n');

@@ -44,7 +44,10 @@ export class MailTransport implements OnApplicationShutdown {
     });
     if (!this.toFiles) return;
     await mkdir(this.config.dir, { recursive: true });
-    const file = join(this.config.dir, `${new Date().toISOString().replace(/[:.]/g, '-')}-${id}.eml`);
+    const file = join(
+      this.config.dir,
+      `${new Date().toISOString().replace(/[:.]/g, '-')}-${id}.eml`,
+    );
     await writeFile(file, info.message as Buffer);
     this.logger.log(
       { to: mail.to, file, link: mail.link },

@@ -74,9 +74,7 @@ describe('Pre-registration takeover through social login fails', () => {
          WHERE action = 'user.social_takeover' AND "targetId" = $1`,
         [attacker.id],
       );
-      expect(audit).toEqual([
-        { actorType: 'system', details: { provider, keysRevoked: 1 } },
-      ]);
+      expect(audit).toEqual([{ actorType: 'system', details: { provider, keysRevoked: 1 } }]);
 
       // A second social sign-in is an ordinary login: nothing is taken over again.
       oauth.reset();

@@ -14,7 +14,8 @@ describe('Email change (real SMTP server)', () => {
   const clock = new SetClock();
   let t: TestApp;
 
-  const change = (auth: Record<string, string>, body: object) => t.http.post('/api/user/email').set(auth).send(body);
+  const change = (auth: Record<string, string>, body: object) =>
+    t.http.post('/api/user/email').set(auth).send(body);
   const confirm = (token: string | undefined) =>
     t.http.post('/api/user/email/confirm').send({ token });
   const emailOf = async (id: string): Promise<string> =>

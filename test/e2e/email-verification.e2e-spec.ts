@@ -157,9 +157,11 @@ describe('Email verification (real SMTP server)', () => {
     const { code } = (await t.http.get('/api/referrals').set(referrer.auth).expect(200)).body;
     const friend = await signUp(t, uniqueEmail(), { referralCode: code });
     expect(await ledgerOf(t, friend.id)).toEqual({ credits: 0, ledgerSum: 0, entries: 0 });
-    await followLink(t, await verificationMail(smtp, friend.email), '/api/auth/verify-email').expect(
-      200,
-    );
+    await followLink(
+      t,
+      await verificationMail(smtp, friend.email),
+      '/api/auth/verify-email',
+    ).expect(200);
     expect(await ledgerOf(t, friend.id)).toEqual({ credits: 125, ledgerSum: 125, entries: 2 });
   });
 
@@ -200,7 +202,9 @@ describe('REQUIRE_EMAIL_VERIFICATION=true', () => {
       .expect(401);
     expect(wrong.body.code).toBe('INVALID_CREDENTIALS');
 
-    await followLink(t, await verificationMail(smtp, u.email), '/api/auth/verify-email').expect(200);
+    await followLink(t, await verificationMail(smtp, u.email), '/api/auth/verify-email').expect(
+      200,
+    );
     await t.http.post('/api/auth/login').send({ email: u.email, password: PASSWORD }).expect(200);
   });
 

@@ -44,7 +44,9 @@ describe('Password reset by mail (real SMTP server)', () => {
     const answer = await forgot(u.email);
     expect(answer.body).toEqual({ accepted: true });
     const mail = await smtp.waitForMail(u.email, { subject: RESET_SUBJECT });
-    expect(mail.link).toMatch(/^http:\/\/localhost:3000\/en\/auth\/reset-password\?token=[\w-]{43}$/);
+    expect(mail.link).toMatch(
+      /^http:\/\/localhost:3000\/en\/auth\/reset-password\?token=[\w-]{43}$/,
+    );
     expect(mail.html).toContain(`href="${mail.link}"`);
     expect(mail.text).toContain('1 hour');
     const [row] = await t.db.query(
@@ -119,7 +121,11 @@ describe('Password reset by mail (real SMTP server)', () => {
   it('bad bodies are 400 and change nothing', async () => {
     for (const body of [{}, { email: 'not-an-email' }, { email: 42 }])
       await t.http.post('/api/auth/password/forgot').send(body).expect(400);
-    for (const body of [{ password: NEW_PASSWORD }, { token: '', password: NEW_PASSWORD }, { token: 'x' }])
+    for (const body of [
+      { password: NEW_PASSWORD },
+      { token: '', password: NEW_PASSWORD },
+      { token: 'x' },
+    ])
       await t.http.post('/api/auth/password/reset').send(body).expect(400);
   });
 });

@@ -55,7 +55,12 @@ export class SmtpTestServer {
       onData: (stream, session, cb) => {
         simpleParser(stream)
           .then((parsed) => {
-            this.mails.push(toReceived(parsed, session.envelope.rcptTo.map((r) => r.address)));
+            this.mails.push(
+              toReceived(
+                parsed,
+                session.envelope.rcptTo.map((r) => r.address),
+              ),
+            );
             cb();
           })
           .catch(cb);

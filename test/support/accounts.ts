@@ -43,7 +43,11 @@ export async function signUp(
 }
 
 /** The verification mail of `email`, once it arrived at `smtp`. */
-export function verificationMail(smtp: SmtpTestServer, email: string, n = 1): Promise<ReceivedMail> {
+export function verificationMail(
+  smtp: SmtpTestServer,
+  email: string,
+  n = 1,
+): Promise<ReceivedMail> {
   return smtp.waitForMail(email, { subject: /Confirm your email|验证您的邮箱/, n });
 }
 
@@ -63,26 +67,39 @@ export async function signUpVerified(
   return u;
 }
 
+/** A mail found as an `.eml` file; `token` is its link's. */
+export interface MailFile {
+  subject: string;
+  text: string;
+  html: string;
+  link: string;
+  token: string;
+}
+
 /**
- * The newest `.eml` file the app wrote for `email` (no SMTP_URL: development's file mail),
- * parsed; its `token` is the link's. Throws when none arrives.
+ * The newest `.eml` file in `dir` (MAIL_DIR of an app without SMTP_URL: development's file
+ * mail) for `email` whose subject matches, parsed. Throws when none arrives in 30 s.
  */
-export async function mailFile(
-  t: TestApp,
+export async function mailFileIn(
+  dir: string,
   email: string,
   subject = /Confirm your email|验证您的邮箱/,
-): Promise<{ subject: string; text: string; link: string; token: string }> {
-  let found: { subject: string; text: string; link: string; token: string } | undefined;
+): Promise<MailFile> {
+  let found: MailFile | undefined;
   const look = async () => {
-    const names = await readdir(t.mailDir).catch(() => [] as string[]);
-    for (const name of names.sort().reverse()) {
-      const parsed = await simpleParser(await readFile(join(t.mailDir, name)));
+    const names = await readdir(dir).catch(() => [] as string[]);
+    for (const name of names
+      .filter((n) => n.endsWith('.eml'))
+      .sort()
+      .reverse()) {
+      const parsed = await simpleParser(await readFile(join(dir, name)));
       const to = [parsed.to ?? []].flat().flatMap((a) => a.value.map((v) => v.address));
       if (!to.includes(email.toLowerCase()) || !subject.test(parsed.subject ?? '')) continue;
       const link = /https?:\/\/\S+/.exec(parsed.text ?? '')?.[0] ?? '';
       found = {
         subject: parsed.subject ?? '',
         text: parsed.text ?? '',
+        html: typeof parsed.html === 'string' ? parsed.html : '',
         link,
         token: link ? (new URL(link).searchParams.get('token') ?? '') : '',
       };
@@ -90,8 +107,27 @@ export async function mailFile(
     }
     return false;
   };
-  if (!(await waitFor(look, 15_000))) throw new Error(`no mail file for ${email} in ${t.mailDir}`);
+  if (!(await waitFor(look, 30_000))) throw new Error(`no mail file for ${email} in ${dir}`);
   return found!;
+}
+
+/** `mailFileIn` for an in-process test app. */
+export function mailFile(t: TestApp, email: string, subject?: RegExp): Promise<MailFile> {
+  return mailFileIn(t.mailDir, email, subject);
+}
+
+/**
+ * Verifies `email` on a spawned service at `base` (its mails are files in `mailDir`): follows
+ * the link of the verification mail, over HTTP, as a user would.
+ */
+export async function verifyInMailDir(base: string, mailDir: string, email: string): Promise<void> {
+  const { token } = await mailFileIn(mailDir, email);
+  const res = await fetch(`${base}/api/auth/verify-email`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ token }),
+  });
+  if (res.status !== 200) throw new Error(`verify-email ${res.status}: ${await res.text()}`);
 }
 
 /** Follows the verification link of `email`'s `.eml` file (an app without SMTP_URL). */

@@ -42,7 +42,8 @@ export class EmailVerificationController {
   @UseGuards(AuthThrottlerGuard)
   @Endpoint({
     summary: 'Mail a new verification link to my address',
-    description: 'Earlier links stop working. Nothing is sent when the address is verified already.',
+    description:
+      'Earlier links stop working. Nothing is sent when the address is verified already.',
     access: 'session',
     errors: [{ status: 429, description: 'Too many requests from this user or address' }],
   })

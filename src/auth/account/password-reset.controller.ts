@@ -4,7 +4,12 @@ import type { Request } from 'express';
 import { Endpoint } from '../../common/openapi/endpoint.decorator';
 import { resolveLocale } from '../../i18n/locale';
 import { AuthThrottlerGuard } from '../auth-throttler.guard';
-import { AcceptedDto, ForgotPasswordDto, PasswordResetDto, ResetPasswordDto } from './dto/account.dto';
+import {
+  AcceptedDto,
+  ForgotPasswordDto,
+  PasswordResetDto,
+  ResetPasswordDto,
+} from './dto/account.dto';
 import { PasswordResetService } from './password-reset.service';
 
 /** Password reset by mail: ask for a link, then set a new password with its token. */
@@ -21,7 +26,9 @@ export class PasswordResetController {
     description:
       'Answers 202 whether or not the address has an account, in the same time: the lookup and the mail happen in a job. The link works once, for 1 hour.',
     access: 'public',
-    errors: [{ status: 429, description: 'Too many requests for this address or from this client' }],
+    errors: [
+      { status: 429, description: 'Too many requests for this address or from this client' },
+    ],
     body: { type: ForgotPasswordDto, example: { email: 'ada@example.com' } },
   })
   @ApiAcceptedResponse({ type: AcceptedDto })
