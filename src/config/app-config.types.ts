@@ -105,7 +105,7 @@ export interface AppConfig {
   };
   /** Referral rewards (issue 16), in credits. */
   referrals: {
-    /** Granted to a referred user at sign-up (default 0). */
+    /** Granted to a referred user once their address is verified (default 0). */
     signupBonus: number;
     /** Granted to the referrer at the referred user's first paid purchase (default 100). */
     reward: number;
