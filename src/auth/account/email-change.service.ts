@@ -13,7 +13,7 @@ import { UsersService } from '../../users/users.service';
 import { TwoFactorCodesService } from '../two-factor/two-factor-codes.service';
 import { TwoFactorService } from '../two-factor/two-factor.service';
 import { accountLink } from './account-links';
-import { AccountTokens } from './account-tokens.service';
+import { AccountTokens, invalidToken } from './account-tokens.service';
 import { EmailVerificationService } from './email-verification.service';
 import { mailLocale } from './mail-locale';
 
@@ -92,7 +92,7 @@ export class EmailChangeService {
     const userId = await this.dataSource.transaction(async (m) => {
       const { userId, newEmail } = await this.tokens.consume(token, 'change_email', m);
       const before = await this.users.findById(userId, m);
-      if (!before || !newEmail) throw new AppError(ErrorCode.INVALID_TOKEN, 'Invalid token');
+      if (!before || !newEmail) throw invalidToken();
       await this.users.changeEmail(userId, newEmail, m);
       await this.tokens.revokeAll(userId, m);
       await this.verification.markVerified(userId, m);

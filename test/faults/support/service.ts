@@ -55,13 +55,14 @@ const mailDirs = new Map<string, string>();
 export async function signUp(
   base: string,
   email: string,
+  /** MAIL_DIR of the service, for one not started by `startService` (its `app.mailDir`). */
+  mailDir = mailDirs.get(base),
 ): Promise<{ id: string; auth: Record<string, string> }> {
   const res = await call(base, 'POST', '/api/auth/signup', {
     body: { email, password: 'correct horse battery', name: 'Fault Tester' },
   });
   if (res.status !== 201) throw new Error(`signup ${res.status}: ${res.text}`);
-  const mailDir = mailDirs.get(base);
-  if (!mailDir) throw new Error(`no service started at ${base}`);
+  if (!mailDir) throw new Error(`no MAIL_DIR known for the service at ${base}`);
   await verifyInMailDir(base, mailDir, email);
   return {
     id: res.json.user.id,
