@@ -58,6 +58,24 @@ describe('Mail delivery through the job queue', () => {
     });
   });
 
+  describe('with the job queue off on this instance (JOBS_ENABLED=false)', () => {
+    let t: TestApp;
+    beforeAll(async () => {
+      t = await createTestApp({ JOBS_ENABLED: 'false' });
+    });
+    afterAll(() => t.close());
+
+    it('sign-up still succeeds; the mail that cannot be queued is counted in mail_failed_total', async () => {
+      const failed = async () =>
+        (await t.app.get(MetricsService).mailFailed.get()).values.find(
+          (v) => v.labels.template === 'verify-email',
+        )?.value ?? 0;
+      const before = await failed();
+      await signUp(t);
+      expect(await failed()).toBe(before + 1);
+    });
+  });
+
   describe('without SMTP_URL (development)', () => {
     let t: TestApp;
     beforeAll(async () => {
