@@ -45,6 +45,8 @@ export class AuthController {
   @UseGuards(AuthThrottlerGuard)
   @Endpoint({
     summary: 'Sign up with email and password',
+    description:
+      'Mails a verification link (POST /api/auth/verify-email); the sign-up bonus and ADMIN_EMAILS wait for it.',
     access: 'public',
     errors: [{ status: 409, description: 'The email is taken (`code`: EMAIL_TAKEN)' }, 429],
     body: {
