@@ -12,6 +12,8 @@ export const AUDIT_ACTIONS = [
   'user.role.change',
   'user.plan.change',
   'user.credits.adjust',
+  'user.email.change',
+  'user.social_takeover',
   'payment.refund',
   'credits.purchase.grant',
   'credits.refund.clawback',

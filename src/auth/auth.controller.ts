@@ -1,4 +1,4 @@
-import { Body, Controller, Get, HttpCode, Post, Res, UseGuards } from '@nestjs/common';
+import { Body, Controller, Get, HttpCode, Post, Req, Res, UseGuards } from '@nestjs/common';
 import { ConfigService } from '@nestjs/config';
 import {
   ApiCreatedResponse,
@@ -7,12 +7,13 @@ import {
   ApiTags,
   getSchemaPath,
 } from '@nestjs/swagger';
-import type { Response } from 'express';
+import type { Request, Response } from 'express';
 import { CurrentUser } from '../common/auth/auth.decorators';
 import type { SessionUser } from '../common/auth/session-user';
 import { ApiRedirect } from '../common/openapi/api-redirect';
 import { Endpoint } from '../common/openapi/endpoint.decorator';
 import type { AppConfig } from '../config/app.config';
+import { resolveLocale } from '../i18n/locale';
 import { mapUser } from '../users/dto/user.dto';
 import type { User } from '../users/user.entity';
 import { AuthThrottlerGuard } from './auth-throttler.guard';
@@ -46,6 +47,8 @@ export class AuthController {
   @UseGuards(AuthThrottlerGuard)
   @Endpoint({
     summary: 'Sign up with email and password',
+    description:
+      'Mails a verification link (POST /api/auth/verify-email); the sign-up bonus and ADMIN_EMAILS wait for it.',
     access: 'public',
     errors: [{ status: 409, description: 'The email is taken (`code`: EMAIL_TAKEN)' }, 429],
     body: {
@@ -56,9 +59,10 @@ export class AuthController {
   @ApiCreatedResponse({ type: AuthResultDto, description: 'Also sets the httpOnly session cookie' })
   async signup(
     @Body() dto: SignupDto,
+    @Req() req: Request,
     @Res({ passthrough: true }) res: Response,
   ): Promise<AuthResultDto> {
-    return this.startSession(await this.auth.signup(dto), res);
+    return this.startSession(await this.auth.signup(dto, resolveLocale(req)), res);
   }
 
   @Post('login')
@@ -69,7 +73,15 @@ export class AuthController {
     description:
       'With two-factor on, answers `{mfaRequired: true, mfaToken}` and no session: finish with POST /api/auth/2fa/verify.',
     access: 'public',
-    errors: [{ status: 401, description: 'Wrong email or password (`INVALID_CREDENTIALS`)' }, 429],
+    errors: [
+      { status: 401, description: 'Wrong email or password (`INVALID_CREDENTIALS`)' },
+      {
+        status: 403,
+        description:
+          'With REQUIRE_EMAIL_VERIFICATION, the address is not verified yet (`EMAIL_NOT_VERIFIED`)',
+      },
+      429,
+    ],
     body: {
       type: LoginDto,
       example: { email: 'ada@example.com', password: 'correct horse battery' },

@@ -7,8 +7,18 @@ import { TypeOrmModule } from '@nestjs/typeorm';
 import { Clock } from '../common/clock/clock';
 import { SecretBox } from '../common/crypto/secret-box';
 import type { AppConfig } from '../config/app.config';
+import { CreditsModule } from '../credits/credits.module';
+import { JobsModule } from '../jobs/jobs.module';
+import { MailModule } from '../mail/mail.module';
 import { ReferralsModule } from '../referrals/referrals.module';
 import { UsersModule } from '../users/users.module';
+import { AccountTokens } from './account/account-tokens.service';
+import { EmailChangeController } from './account/email-change.controller';
+import { EmailChangeService } from './account/email-change.service';
+import { EmailVerificationController } from './account/email-verification.controller';
+import { EmailVerificationService } from './account/email-verification.service';
+import { PasswordResetController } from './account/password-reset.controller';
+import { PasswordResetService } from './account/password-reset.service';
 import { AuthThrottlerGuard, EMAIL_THROTTLER, emailTracker } from './auth-throttler.guard';
 import { AuthController } from './auth.controller';
 import { AuthService } from './auth.service';
@@ -38,6 +48,9 @@ import { TwoFactorService } from './two-factor/two-factor.service';
   imports: [
     UsersModule,
     ReferralsModule,
+    CreditsModule,
+    JobsModule,
+    MailModule,
     TypeOrmModule.forFeature([TwoFactor, RecoveryCode]),
     PassportModule,
     JwtModule.registerAsync({
@@ -79,6 +92,9 @@ import { TwoFactorService } from './two-factor/two-factor.service';
     SessionsController,
     TwoFactorController,
     TwoFactorAdminController,
+    EmailVerificationController,
+    PasswordResetController,
+    EmailChangeController,
   ],
   providers: [
     AuthService,
@@ -110,8 +126,20 @@ import { TwoFactorService } from './two-factor/two-factor.service';
     TwoFactorService,
     MfaTokenService,
     TwoFactorLoginService,
+    AccountTokens,
+    EmailVerificationService,
+    PasswordResetService,
+    EmailChangeService,
   ],
   // Social login (src/social) starts sessions with the same tokens and the same second step.
-  exports: [AuthService, SessionIssuer, TwoFactorLoginService],
+  // Social login also verifies addresses and takes back unverified accounts.
+  exports: [
+    AuthService,
+    SessionIssuer,
+    TwoFactorLoginService,
+    EmailVerificationService,
+    AccountTokens,
+    TwoFactorService,
+  ],
 })
 export class AuthModule {}

@@ -10,6 +10,8 @@ import { UsersService } from '../users/users.service';
 import { DataSource } from 'typeorm';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { ReferralsService } from '../referrals/referrals.service';
+import type { Locale } from '../i18n/locale';
+import { EmailVerificationService } from './account/email-verification.service';
 import type { SignupDto } from './dto/auth.dto';
 import { SessionsService } from './sessions/sessions.service';
 
@@ -37,26 +39,32 @@ export class AuthService {
     @InjectDataSource() private readonly dataSource: DataSource,
     private readonly referrals: ReferralsService,
     private readonly sessions: SessionsService,
+    private readonly verification: EmailVerificationService,
   ) {}
 
   /**
-   * Creates an email-and-password account; `referralCode` records the referrer in the same
-   * transaction (an unknown code is ignored, issue 16). Throws AppError EMAIL_TAKEN (409).
+   * Creates an email-and-password account, unverified, and queues its verification link (in
+   * `locale` until the user stores a preference); `referralCode` records the referrer in the
+   * same transaction (an unknown code is ignored). Throws AppError EMAIL_TAKEN (409).
    */
-  async signup(dto: SignupDto): Promise<User> {
+  async signup(dto: SignupDto, locale: Locale = 'en'): Promise<User> {
     const passwordHash = await bcrypt.hash(dto.password, BCRYPT_COST);
-    return this.users.create({
+    const user = await this.users.create({
       email: dto.email,
       name: dto.name,
       passwordHash,
       afterCreate: (user, m) => this.referrals.attachAtSignup(user.id, dto.referralCode, m),
     });
+    await this.verification.sendLink(user, locale);
+    return user;
   }
 
   /**
    * The credentials method: the user, or null when either value is missing, the email is
    * unknown, the account has no password, or the password does not match. Every null path
-   * runs one bcrypt comparison, so timing does not tell them apart.
+   * runs one bcrypt comparison, so timing does not tell them apart. With
+   * REQUIRE_EMAIL_VERIFICATION, a right password of an unverified address throws AppError
+   * EMAIL_NOT_VERIFIED (403); only the right password learns it.
    */
   async validateCredentials(email: unknown, password: unknown): Promise<User | null> {
     if (typeof email !== 'string' || typeof password !== 'string' || !email || !password) {
@@ -67,6 +75,11 @@ export class AuthService {
     const hash = user?.password ?? (await this.dummyHash);
     const ok = await bcrypt.compare(password, hash);
     if (!ok || !user?.password) return null;
+    if (!user.emailVerifiedAt && this.config.get('auth', { infer: true }).requireEmailVerification)
+      throw new AppError(
+        ErrorCode.EMAIL_NOT_VERIFIED,
+        'Confirm your email address first; a new link can be sent',
+      );
     return this.users.applyAdminEmails(user);
   }
 

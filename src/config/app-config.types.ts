@@ -45,13 +45,26 @@ export interface AppConfig {
     redisUrl?: string;
     /** Prefix of those Redis keys (REDIS_KEY_PREFIX, default `throttler:`). */
     redisKeyPrefix: string;
+    /** Granted role ADMIN once their address is verified (ADMIN_EMAILS, lower-cased). */
     adminEmails: string[];
+    /** BONUS credits granted once, when the address is verified (SIGNUP_CREDITS, default 100). */
     signupCredits: number;
+    /** REQUIRE_EMAIL_VERIFICATION (default false): password login of an unverified address is 403. */
+    requireEmailVerification: boolean;
     /**
      * AES-256-GCM key (32 bytes, base64) for secrets at rest; undefined outside production until
      * resolved by `resolveEncryptionKey`.
      */
     encryptionKey?: string;
+  };
+  /** Transactional mail (src/mail). */
+  mail: {
+    /** SMTP_URL (`smtp://user:pass@host:587`); unset outside production: `.eml` files in `dir`. */
+    smtpUrl?: string;
+    /** MAIL_FROM: the From header (default `AI Chat <no-reply@localhost>`). */
+    from: string;
+    /** MAIL_DIR: absolute folder of the `.eml` files without SMTP_URL (default `.data/mail`). */
+    dir: string;
   };
   twoFactor: {
     /** Issuer shown by authenticator apps (TWO_FACTOR_ISSUER, default `AI Chat`). */
@@ -92,7 +105,7 @@ export interface AppConfig {
   };
   /** Referral rewards (issue 16), in credits. */
   referrals: {
-    /** Granted to a referred user at sign-up (default 0). */
+    /** Granted to a referred user once their address is verified (default 0). */
     signupBonus: number;
     /** Granted to the referrer at the referred user's first paid purchase (default 100). */
     reward: number;

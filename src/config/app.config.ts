@@ -67,7 +67,13 @@ export function buildConfig(raw: Record<string, string | undefined>): AppConfig 
       redisKeyPrefix: env.REDIS_KEY_PREFIX ?? 'throttler:',
       adminEmails: list(env.ADMIN_EMAILS).map((e) => e.toLowerCase()),
       signupCredits: env.SIGNUP_CREDITS ?? 100,
+      requireEmailVerification: env.REQUIRE_EMAIL_VERIFICATION ?? false,
       encryptionKey: env.ENCRYPTION_KEY,
+    },
+    mail: {
+      smtpUrl: env.SMTP_URL,
+      from: env.MAIL_FROM ?? 'AI Chat <no-reply@localhost>',
+      dir: resolve(env.MAIL_DIR ?? '.data/mail'),
     },
     twoFactor: {
       issuer: env.TWO_FACTOR_ISSUER ?? 'AI Chat',

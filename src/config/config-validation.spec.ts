@@ -125,6 +125,7 @@ describe('encryption key configuration', () => {
     DATABASE_URL: 'postgres://u@db/app',
     AUTH_SECRET: 'x'.repeat(32),
     METRICS_TOKEN: 'm'.repeat(16),
+    SMTP_URL: 'smtp://mail.internal:587',
   };
   const key = Buffer.alloc(32, 1).toString('base64');
 
@@ -145,6 +146,7 @@ describe('metrics configuration', () => {
     DATABASE_URL: 'postgres://u@db/app',
     AUTH_SECRET: 'x'.repeat(32),
     ENCRYPTION_KEY: Buffer.alloc(32, 1).toString('base64'),
+    SMTP_URL: 'smtp://mail.internal:587',
   };
 
   it('requires a token or a separate port in production, and a token of 16 characters', () => {
@@ -157,6 +159,38 @@ describe('metrics configuration', () => {
       metricsPort: undefined,
       shutdownGraceMs: 10_000,
     });
+  });
+});
+
+/** Transactional mail: SMTP_URL is required in production; elsewhere mails become files. */
+describe('mail configuration', () => {
+  const prod = {
+    NODE_ENV: 'production',
+    DATABASE_URL: 'postgres://u@db/app',
+    AUTH_SECRET: 'x'.repeat(32),
+    ENCRYPTION_KEY: Buffer.alloc(32, 1).toString('base64'),
+    METRICS_TOKEN: 'm'.repeat(16),
+  };
+
+  it('stops a production start without SMTP_URL with one sentence naming it', () => {
+    expect(error(prod)).toBe(
+      'Invalid configuration:\n  SMTP_URL: SMTP_URL is required in production (e.g. smtp://user:pass@host:587)',
+    );
+    expect(error({ ...prod, SMTP_URL: 'smtps://u:p@mail.example.com:465' })).toBe('');
+    expect(error({ SMTP_URL: 'http://mail.example.com' })).toMatch(/SMTP_URL must be an smtp/);
+  });
+
+  it('defaults: no SMTP server, files under .data/mail, a From address, login without verification', () => {
+    const config = buildConfig({});
+    expect(config.mail).toEqual({
+      smtpUrl: undefined,
+      from: 'AI Chat <no-reply@localhost>',
+      dir: expect.stringMatching(/\/\.data\/mail$/),
+    });
+    expect(config.auth.requireEmailVerification).toBe(false);
+    expect(buildConfig({ REQUIRE_EMAIL_VERIFICATION: 'true' }).auth.requireEmailVerification).toBe(
+      true,
+    );
   });
 });
 

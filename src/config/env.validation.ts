@@ -137,6 +137,20 @@ export class EnvironmentVariables {
   APP_BASE_URL?: string;
   @IsOptional() @IsString() CORS_ORIGINS?: string;
   @IsOptional() @IsString() ADMIN_EMAILS?: string;
+  @IsOptional() @Transform(toBool) @IsBoolean() REQUIRE_EMAIL_VERIFICATION?: boolean;
+
+  /** Outgoing mail; in production there is no file fallback, so a server is required. */
+  @ValidateIf((o: EnvironmentVariables) => o.NODE_ENV === 'production' || o.SMTP_URL !== undefined)
+  @Transform(emptyToUndefined)
+  @Matches(/^smtps?:\/\/[^\s/?#]+(?::\d{1,5})?\/?$/, {
+    message: ({ value }) =>
+      value === undefined
+        ? 'SMTP_URL is required in production (e.g. smtp://user:pass@host:587)'
+        : 'SMTP_URL must be an smtp:// or smtps:// URL (e.g. smtp://user:pass@host:587)',
+  })
+  SMTP_URL?: string;
+  @IsOptional() @Transform(emptyToUndefined) @IsString() @MaxLength(320) MAIL_FROM?: string;
+  @IsOptional() @Transform(emptyToUndefined) @IsString() MAIL_DIR?: string;
   @IsOptional() @Transform(toInt) @IsInt() @Min(0) SIGNUP_CREDITS?: number;
   @IsOptional()
   @ValidateIf((_o, v) => v !== undefined)

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
-import { IsNull, Repository } from 'typeorm';
+import { type EntityManager, IsNull, Repository } from 'typeorm';
 import { AuditService } from '../audit/audit.service';
 import { DEFAULT_API_SCOPES, type ApiScope } from '../common/auth/api-scopes';
 import { Clock } from '../common/clock/clock';
@@ -113,6 +113,19 @@ export class ApiKeysService {
       await this.audit.record(m, { action: 'api_key.revoke', targetType: 'api_key', targetId: id });
     });
     return { id, revokedAt: revokedAt.toISOString() };
+  }
+
+  /**
+   * Revokes every key of `userId` inside `m` (an account taken back from whoever held it);
+   * returns how many were revoked.
+   */
+  async revokeAllOf(userId: string, m: EntityManager): Promise<number> {
+    const result = await m.update(
+      ApiKey,
+      { userId, revokedAt: IsNull() },
+      { revokedAt: this.clock.now() },
+    );
+    return result.affected ?? 0;
   }
 }
 

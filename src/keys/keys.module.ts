@@ -14,5 +14,6 @@ import { ApiKeysService } from './api-keys.service';
   imports: [TypeOrmModule.forFeature([ApiKey])],
   controllers: [ApiKeysController],
   providers: [ApiKeysService, ApiKeyStrategy],
+  exports: [ApiKeysService],
 })
 export class KeysModule {}

@@ -100,6 +100,18 @@ export class MetricsService {
     labelNames: ['type', 'outcome'] as const,
     registers: [this.registry],
   });
+  readonly mailSent = new Counter({
+    name: 'mail_sent_total',
+    help: 'Transactional mails delivered (to SMTP, or to a file in development), by template',
+    labelNames: ['template'] as const,
+    registers: [this.registry],
+  });
+  readonly mailFailed = new Counter({
+    name: 'mail_failed_total',
+    help: 'Transactional mails given up on (every retry failed, or never queued), by template',
+    labelNames: ['template'] as const,
+    registers: [this.registry],
+  });
 
   constructor() {
     collectDefaultMetrics({ register: this.registry });

@@ -42,11 +42,15 @@ const LOCALE_LIKE = /^[a-z]{2}(?:[-_][a-z0-9]{2,8})*$/i;
 const FORBIDDEN_CHARS = /[\\\u0000-\u001f\u007f]/; // eslint-disable-line no-control-regex
 /**
  * Spec "Page routes": sign-in, sign-up, unauthorized and payment success never redirect; nor
- * does `share/{token}`, a chat's public link (issue 12 §6), opened signed out.
+ * does `share/{token}`, a chat's public link (issue 12 §6), opened signed out, nor the pages
+ * that mailed links open (verification, password reset, email change), often on another device.
  */
 export const PUBLIC_PAGES = [
   'auth/signin',
   'auth/signup',
+  'auth/verify-email',
+  'auth/reset-password',
+  'auth/confirm-email',
   'unauthorized',
   'payment/success',
   'share',

@@ -47,8 +47,8 @@ export class ReferralsService {
 
   /**
    * At sign-up, inside the transaction creating `userId`: records who referred them when
-   * `code` names another user, and grants REFERRAL_SIGNUP_BONUS (a BONUS entry keyed
-   * `referral-signup:<userId>`). An unknown or malformed code, or the user's own, is ignored
+   * `code` names another user; the bonus waits for a verified address (`grantSignupBonus`).
+   * An unknown or malformed code, or the user's own, is ignored
    * without an error (it tells nothing about which codes exist). A user already referred keeps
    * their referrer. Returns whether a referral was recorded.
    */
@@ -66,18 +66,28 @@ export class ReferralsService {
       [userId, owner.userId],
     );
     if (!inserted.length) return false;
-    const { signupBonus } = this.config.get('referrals', { infer: true });
-    if (signupBonus > 0)
-      await this.credits.grant(
-        userId,
-        signupBonus,
-        'BONUS',
-        'Referral sign-up bonus',
-        `referral-signup:${userId}`,
-        m,
-      );
     this.logger.log({ referred: userId, referrer: owner.userId }, 'Referral recorded');
     return true;
+  }
+
+  /**
+   * When `userId` proves their address, inside that transaction `m`: a referred user gets
+   * REFERRAL_SIGNUP_BONUS, a BONUS entry keyed `referral-signup:<userId>` (so at most once).
+   * Returns whether credits were granted. Made-up addresses never earn it: they never verify.
+   */
+  async grantSignupBonus(userId: string, m: EntityManager): Promise<boolean> {
+    const { signupBonus } = this.config.get('referrals', { infer: true });
+    if (signupBonus <= 0) return false;
+    const [referral] = await m.query('SELECT 1 FROM referrals WHERE "referredId" = $1', [userId]);
+    if (!referral) return false;
+    return this.credits.grant(
+      userId,
+      signupBonus,
+      'BONUS',
+      'Referral sign-up bonus',
+      `referral-signup:${userId}`,
+      m,
+    );
   }
 
   /**

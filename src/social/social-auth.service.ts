@@ -3,6 +3,8 @@ import { AppError, ErrorCode } from '../common/errors/app-error';
 import type { User } from '../users/user.entity';
 import { ReferralsService } from '../referrals/referrals.service';
 import { UsersService } from '../users/users.service';
+import { EmailVerificationService } from '../auth/account/email-verification.service';
+import { AccountTakeoverService } from './account-takeover.service';
 import type { SocialProfile, SocialProviderId } from './social.interface';
 import { SocialLoginError, SocialLoginErrorCode } from './social-login.error';
 
@@ -17,14 +19,18 @@ export class SocialAuthService {
   constructor(
     private readonly users: UsersService,
     private readonly referrals: ReferralsService,
+    private readonly verification: EmailVerificationService,
+    private readonly takeover: AccountTakeoverService,
   ) {}
 
   /**
    * The user for a completed social login (spec Authentication 2), ADMIN_EMAILS applied:
    * 1. an identity linked before (`accounts` row) signs in as its user, whatever the email;
-   * 2. a verified email of an existing user is linked to that user;
-   * 3. a verified email nobody uses creates a user without a password (SIGNUP_CREDITS granted
-   *    once through the ledger) and links the identity.
+   * 2. a verified email of an existing user is linked to that user; when that user never proved
+   *    the address, the social identity takes the account over first (AccountTakeoverService:
+   *    the unproven password, second factor, keys and sessions end, the address is verified);
+   * 3. a verified email nobody uses creates a verified user without a password (SIGNUP_CREDITS
+   *    granted once through the ledger) and links the identity.
    * Throws SocialLoginError OAuthAccountNotLinked when the email belongs to a user but the
    * provider did not verify it (no takeover through an unverified address), and
    * OAuthCreateAccount when there is no verified email to create an account with.
@@ -66,13 +72,17 @@ export class SocialAuthService {
         `The ${provider} account has no verified email`,
       );
     }
+    if (existing && !existing.emailVerifiedAt) await this.takeover.reclaim(existing.id, provider);
     const user =
       existing ??
       (await this.users.create({
         email,
         name: profile.name?.trim().slice(0, MAX_NAME) || null,
         avatar: safeAvatar(profile.avatar),
-        afterCreate: (created, m) => this.referrals.attachAtSignup(created.id, referralCode, m),
+        afterCreate: async (created, m) => {
+          await this.referrals.attachAtSignup(created.id, referralCode, m);
+          await this.verification.markVerified(created.id, m);
+        },
       }));
     return this.users.applyAdminEmails(await this.users.linkAccount(user.id, provider, profile.id));
   }

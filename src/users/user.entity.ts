@@ -27,6 +27,12 @@ export class User {
   @Column({ type: 'varchar', length: 320 })
   email: string;
 
+  /**
+   * When the owner proved the address (followed a mailed link, or a social provider reported it
+   * verified); null until then. The sign-up bonus, ADMIN_EMAILS and referral rewards wait for it.
+   */
+  @Column({ type: 'timestamptz', precision: 3, nullable: true }) emailVerifiedAt: Date | null;
+
   @Column({ type: 'varchar', length: 100, nullable: true }) name: string | null;
   @Column({ type: 'varchar', length: 2048, nullable: true }) avatar: string | null;
   @Column({ type: 'varchar', length: 10, default: 'USER' }) role: Role;

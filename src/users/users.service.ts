@@ -35,11 +35,11 @@ export class UsersService {
   ) {}
 
   /**
-   * Creates a user and grants SIGNUP_CREDITS as one BONUS ledger entry, in one transaction.
-   * ADMIN_EMAILS get role ADMIN. Throws AppError EMAIL_TAKEN (409) for an existing email.
+   * Creates a user, unverified and without credits: the sign-up bonus and ADMIN_EMAILS wait for
+   * a proven address (`markEmailVerified`). `afterCreate` runs in the same transaction. Throws
+   * AppError EMAIL_TAKEN (409) for an existing email.
    */
   async create(input: NewUser): Promise<User> {
-    const auth = this.config.get('auth', { infer: true });
     const email = input.email.trim().toLowerCase();
     try {
       return await this.dataSource.transaction(async (m) => {
@@ -48,22 +48,12 @@ export class UsersService {
             email,
             name: input.name ?? null,
             avatar: input.avatar ?? null,
-            role: auth.adminEmails.includes(email) ? 'ADMIN' : (input.role ?? 'USER'),
+            role: input.role ?? 'USER',
             plan: input.plan ?? 'FREE',
             password: input.passwordHash ?? null,
             credits: 0,
           }),
         );
-        if (auth.signupCredits > 0) {
-          await this.credits.grant(
-            user.id,
-            auth.signupCredits,
-            'BONUS',
-            'Sign-up bonus',
-            `signup:${user.id}`,
-            m,
-          );
-        }
         await input.afterCreate?.(user, m);
         return m.findOneByOrFail(User, { id: user.id });
       });
@@ -74,13 +64,55 @@ export class UsersService {
     }
   }
 
-  /** ADMIN_EMAILS get role ADMIN at every login; returns the (possibly promoted) user. */
+  /**
+   * Records that the owner proved the address, inside the caller's transaction `m`; an address in
+   * ADMIN_EMAILS gets role ADMIN at that moment. Returns the user afterwards when this call
+   * verified it, null when it was verified already (or is gone), so the caller grants what
+   * verification unlocks exactly once.
+   */
+  async markEmailVerified(id: string, m: EntityManager): Promise<User | null> {
+    const admins = this.config.get('auth', { infer: true }).adminEmails;
+    const [rows] = (await m.query(
+      `UPDATE users SET "emailVerifiedAt" = now(), "updatedAt" = now(),
+         role = CASE WHEN email = ANY($2::text[]) THEN 'ADMIN' ELSE role END
+       WHERE id = $1 AND "emailVerifiedAt" IS NULL RETURNING id`,
+      [id, admins],
+    )) as [{ id: string }[], number];
+    if (!rows.length) return null;
+    this.sessions.forget(id);
+    return m.findOneByOrFail(User, { id });
+  }
+
+  /**
+   * ADMIN_EMAILS get role ADMIN at every login, but only for a verified address: whoever signs
+   * up first with an admin address proves nothing until the mailed link is followed. Returns the
+   * (possibly promoted) user.
+   */
   async applyAdminEmails(user: User): Promise<User> {
     const admins = this.config.get('auth', { infer: true }).adminEmails;
-    if (user.role === 'ADMIN' || !admins.includes(user.email)) return user;
+    if (user.role === 'ADMIN' || !user.emailVerifiedAt || !admins.includes(user.email)) return user;
     await this.users.update({ id: user.id }, { role: 'ADMIN' });
     this.sessions.forget(user.id);
     return this.get(user.id);
+  }
+
+  /**
+   * Moves the account to `email` (proven by the caller's link) in `m`; the verified state is the
+   * caller's to set. Throws AppError EMAIL_TAKEN (409) when another account holds the address
+   * (the caller's transaction is then aborted).
+   */
+  async changeEmail(id: string, email: string, m: EntityManager): Promise<void> {
+    try {
+      await m.query(`UPDATE users SET email = $2, "updatedAt" = now() WHERE id = $1`, [
+        id,
+        email.trim().toLowerCase(),
+      ]);
+    } catch (err) {
+      if (isUniqueViolation(err))
+        throw new AppError(ErrorCode.EMAIL_TAKEN, 'A user with this email already exists');
+      throw err;
+    }
+    this.sessions.forget(id);
   }
 
   /** Throws AppError USER_NOT_FOUND (404). */
@@ -132,8 +164,15 @@ export class UsersService {
     return user;
   }
 
-  /** Stores a new bcrypt hash as the user's password (the caller checked the old one). */
-  async setPasswordHash(id: string, passwordHash: string, manager?: EntityManager): Promise<void> {
+  /**
+   * Stores a new bcrypt hash as the user's password (the caller checked the old one, or a reset
+   * link); null removes the password (an unproven one, when a social identity takes over).
+   */
+  async setPasswordHash(
+    id: string,
+    passwordHash: string | null,
+    manager?: EntityManager,
+  ): Promise<void> {
     await (manager ?? this.dataSource.manager).update(User, { id }, { password: passwordHash });
   }
 

@@ -13,8 +13,8 @@ export interface NewUser {
   /** bcrypt hash, or null for social-only and admin-created accounts. */
   passwordHash?: string | null;
   /**
-   * Runs inside the creating transaction after the sign-up grant, e.g. to record a referral
-   * (issue 16); its failure undoes the whole sign-up.
+   * Runs inside the creating transaction, e.g. to record a referral or to mark a
+   * provider-verified address verified; its failure undoes the whole sign-up.
    */
   afterCreate?: (user: User, m: EntityManager) => Promise<unknown>;
 }

@@ -1,4 +1,5 @@
 import { OpenAiTestServer } from '../servers/openai-server';
+import { verifyInMailDir } from '../support/accounts';
 import type { SpawnedApp } from '../support/spawn-app';
 import { startTwoInstances, stopInstance } from './instances';
 import { Client } from 'pg';
@@ -66,6 +67,8 @@ describe('API keys across two instances', () => {
       user: { id: string };
       accessToken: string;
     };
+    // The sign-up bonus waits for the address to be verified, through the mailed link.
+    await verifyInMailDir(bases[0], apps[0].mailDir, `keys-${RUN}@example.com`);
     const newKey = async (body: object) => {
       const res = await fetch(`${bases[1]}/api/keys`, {
         method: 'POST',

@@ -3,6 +3,7 @@ import { Client } from 'pg';
 import { OpenAiTestServer } from '../servers/openai-server';
 import { paymentIntentObject, signatureFor, stripeEvent } from '../servers/stripe-events';
 import { StripeTestServer } from '../servers/stripe-server';
+import { verifyInMailDir } from '../support/accounts';
 import type { SpawnedApp } from '../support/spawn-app';
 import { startTwoInstances, stopInstance } from './instances';
 
@@ -65,6 +66,7 @@ describe('several instances against one PostgreSQL', () => {
       user: { id: string };
       accessToken: string;
     };
+    await verifyInMailDir(bases[0], apps[0].mailDir, email);
     return { id: user.id, auth: { authorization: `Bearer ${accessToken}` } };
   };
 

@@ -1,3 +1,6 @@
+import { randomBytes } from 'node:crypto';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { freePort, spawnApp, type SpawnedApp, waitForStatus } from '../support/spawn-app';
 
 /**
@@ -5,13 +8,15 @@ import { freePort, spawnApp, type SpawnedApp, waitForStatus } from '../support/s
  * run sets it) on the cluster's PostgreSQL, as a release would: the first migrates, the second
  * starts once the first is ready, with DB_MIGRATIONS_RUN=false. Each started instance is pushed
  * onto `into` at once, so afterAll stops it even when the other fails to start. `perInstance(i)`
- * adds variables of instance `i` (its own provider, say).
+ * adds variables of instance `i` (its own provider, say). Both write mails (no SMTP_URL) to one
+ * MAIL_DIR, since either instance's job worker may send a mail the other queued.
  */
 export async function startTwoInstances(
   into: { apps: SpawnedApp[]; bases: string[] },
   env: Record<string, string | undefined>,
   perInstance: (i: number) => Record<string, string | undefined> = () => ({}),
 ): Promise<void> {
+  const mailDir = env.MAIL_DIR ?? join(tmpdir(), `mail-cluster-${randomBytes(5).toString('hex')}`);
   for (const [i, migrate] of [
     [0, undefined],
     [1, 'false'],
@@ -20,6 +25,7 @@ export async function startTwoInstances(
     const app = spawnApp({
       ...env,
       ...perInstance(i),
+      MAIL_DIR: mailDir,
       PORT: String(port),
       DB_MIGRATIONS_RUN: migrate,
     });

@@ -6,6 +6,7 @@ import {
   stripeEvent,
 } from '../servers/stripe-events';
 import { StripeTestServer } from '../servers/stripe-server';
+import { verifyInMailDir } from '../support/accounts';
 import type { SpawnedApp } from '../support/spawn-app';
 import { startTwoInstances, stopInstance } from './instances';
 
@@ -38,6 +39,7 @@ describe('referral rewards across instances', () => {
       user: { id: string };
       accessToken: string;
     };
+    await verifyInMailDir(bases[1], apps[1].mailDir, email);
     return { id: user.id, auth: { authorization: `Bearer ${accessToken}` } };
   };
   const deliverEverywhere = (events: Record<string, unknown>[]) =>

@@ -1,5 +1,6 @@
 import { Client } from 'pg';
 import { OpenAiTestServer } from '../servers/openai-server';
+import { verifyInMailDir } from '../support/accounts';
 import type { SpawnedApp } from '../support/spawn-app';
 import { startTwoInstances, stopInstance } from './instances';
 
@@ -44,6 +45,7 @@ describe('search indexing on two instances', () => {
       user: { id: string };
       accessToken: string;
     };
+    await verifyInMailDir(bases[0], apps[0].mailDir, `${tag}-${RUN}@example.com`);
     return { id: user.id, auth: { authorization: `Bearer ${accessToken}` } };
   };
 

@@ -1,5 +1,6 @@
 import { Client } from 'pg';
 import { OpenAiTestServer } from '../servers/openai-server';
+import { verifyInMailDir } from '../support/accounts';
 import type { SpawnedApp } from '../support/spawn-app';
 import { startTwoInstances, stopInstance } from './instances';
 
@@ -42,6 +43,7 @@ describe('scheduled tasks on two instances', () => {
       user: { id: string };
       accessToken: string;
     };
+    await verifyInMailDir(bases[0], apps[0].mailDir, `${tag}-${RUN}@example.com`);
     await db!.query(`UPDATE users SET plan = 'PRO' WHERE id = $1`, [user.id]);
     return { id: user.id, auth: { authorization: `Bearer ${accessToken}` } };
   };

@@ -2,6 +2,7 @@ import * as jwt from 'jsonwebtoken';
 import { randomBytes } from 'node:crypto';
 import type { Response } from 'supertest';
 import { UsersService } from '../../src/users/users.service';
+import { verifyFromMailFile } from '../support/accounts';
 import { ledgerOf, newUser, PASSWORD, type TestUser } from '../support/factories';
 import { createTestApp, TEST_AUTH_SECRET, type TestApp } from '../support/test-app';
 
@@ -31,7 +32,7 @@ describe('Auth: sign-up, login and sessions', () => {
   afterAll(() => t.close());
 
   describe('POST /api/auth/signup', () => {
-    it('creates the user (201 {user, accessToken}), normalises the email and grants 100 credits', async () => {
+    it('creates the user (201 {user, accessToken}) unverified, normalises the email, and grants 100 credits at verification', async () => {
       const addr = email('mixed');
       const res = await signup(t, {
         email: ` ${addr.toUpperCase()}`,
@@ -40,12 +41,20 @@ describe('Auth: sign-up, login and sessions', () => {
       });
       expect(res.status).toBe(201);
       expect(res.body).toEqual({ user: expect.any(Object), accessToken: expect.any(String) });
-      expect(res.body.user).toMatchObject({ email: addr, name: 'A', role: 'USER', credits: 100 });
+      expect(res.body.user).toMatchObject({
+        email: addr,
+        name: 'A',
+        role: 'USER',
+        credits: 0,
+        emailVerified: false,
+      });
       expect(res.body.user).not.toHaveProperty('password');
       expect(JSON.stringify(res.body)).not.toContain('$2b$');
+      expect(await ledgerOf(t, res.body.user.id)).toEqual({ credits: 0, ledgerSum: 0, entries: 0 });
+      await t.http.get('/api/protected').set(bearer(res.body.accessToken)).expect(200);
+      await verifyFromMailFile(t, addr);
       const ledger = await ledgerOf(t, res.body.user.id);
       expect(ledger).toEqual({ credits: 100, ledgerSum: 100, entries: 1 });
-      await t.http.get('/api/protected').set(bearer(res.body.accessToken)).expect(200);
     });
 
     it('stores the password as a bcrypt hash of cost 12, never in clear', async () => {
@@ -346,16 +355,24 @@ describe('Auth: ADMIN_EMAILS', () => {
   });
   afterAll(() => t.close());
 
-  it('gives role ADMIN to a sign-up with a listed email (trimmed, any case)', async () => {
+  it('gives role ADMIN to a sign-up with a listed email (trimmed, any case) once it is verified', async () => {
     const res = await signup(t, { email: ' Boss@Example.com ', password: PASSWORD }).expect(201);
-    expect(res.body.user).toMatchObject({ email: 'boss@example.com', role: 'ADMIN' });
-    expect(role(res.body.accessToken)).toBe('ADMIN');
+    expect(res.body.user).toMatchObject({ email: 'boss@example.com', role: 'USER' });
+    expect(role(res.body.accessToken)).toBe('USER');
+    const unproven = await login(t, { email: 'boss@example.com', password: PASSWORD }).expect(200);
+    expect(role(unproven.body.accessToken)).toBe('USER');
+
+    await verifyFromMailFile(t, 'boss@example.com');
+    const proven = await login(t, { email: 'boss@example.com', password: PASSWORD }).expect(200);
+    expect(proven.body.user).toMatchObject({ email: 'boss@example.com', role: 'ADMIN' });
+    expect(role(proven.body.accessToken)).toBe('ADMIN');
     const other = await signup(t, { email: email('plain'), password: PASSWORD }).expect(201);
     expect(other.body.user.role).toBe('USER');
   });
 
-  it('promotes an existing USER with a listed email to ADMIN at login', async () => {
+  it('promotes an existing verified USER with a listed email to ADMIN at login', async () => {
     const res = await signup(t, { email: 'chief@example.com', password: PASSWORD }).expect(201);
+    await verifyFromMailFile(t, 'chief@example.com');
     await t.db.query(`UPDATE users SET role = 'USER' WHERE id = $1`, [res.body.user.id]);
 
     const res2 = await login(t, { email: 'chief@example.com', password: PASSWORD }).expect(200);

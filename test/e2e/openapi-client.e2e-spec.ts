@@ -25,6 +25,7 @@ export async function run(baseUrl: string) {
   });
   if (!signup.data) throw new Error('sign-up failed: ' + signup.response.status);
   const userId: string = signup.data.user.id;
+  const emailVerified: boolean = signup.data.user.emailVerified;
   const headers = { Authorization: 'Bearer ' + signup.data.accessToken };
 
   const created = await client.POST('/api/chats', { headers, body: { title: 'Typed chat' } });
@@ -43,7 +44,7 @@ export async function run(baseUrl: string) {
 
   const anonymous = await client.GET('/api/credits');
   const refusal: string | undefined = anonymous.error?.code;
-  return { userId, chatId, titles, nextCursor, balance, plan, refusal };
+  return { userId, emailVerified, chatId, titles, nextCursor, balance, plan, refusal };
 }
 `;
 
@@ -143,10 +144,12 @@ describe('a typed client generated from the live OpenAPI document', () => {
     const result = await mod.exports.run!(base);
     expect(result).toEqual({
       userId: expect.stringMatching(/^[0-9a-f-]{36}$/),
+      // The sign-up bonus waits for the mailed verification link.
+      emailVerified: false,
       chatId: expect.stringMatching(/^[0-9a-f-]{36}$/),
       titles: ['Typed chat'],
       nextCursor: null,
-      balance: 100,
+      balance: 0,
       plan: 'FREE',
       refusal: 'UNAUTHORIZED',
     });

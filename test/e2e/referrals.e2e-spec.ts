@@ -12,6 +12,7 @@ import {
 import { StripeTestServer } from '../servers/stripe-server';
 import { ledgerOf, newUser, PASSWORD, type TestUser } from '../support/factories';
 import { oauthDance } from '../support/oauth-browser';
+import { verifyFromMailFile } from '../support/accounts';
 import { createTestApp, type TestApp } from '../support/test-app';
 
 const SECRET = 'whsec_test_local';
@@ -31,12 +32,17 @@ describe('Referral rewards: granted once on the first qualifying payment, capped
       [userId],
     );
 
-  /** Signs up through the API with `referralCode`; returns the user with a token. */
+  /**
+   * Signs up through the API with `referralCode` and follows the verification link (the
+   * bonuses wait for it); returns the user with a token.
+   */
   async function signup(referralCode?: string, name = 'Ada Lovelace'): Promise<TestUser> {
+    const email = uniq();
     const res = await t.http
       .post('/api/auth/signup')
-      .send({ email: uniq(), password: PASSWORD, name, referralCode })
+      .send({ email, password: PASSWORD, name, referralCode })
       .expect(201);
+    await verifyFromMailFile(t, email);
     return {
       user: res.body.user,
       token: res.body.accessToken,

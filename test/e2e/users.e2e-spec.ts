@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { verifyUser } from '../support/accounts';
 import { ledgerOf, newChat, newUser, type TestUser } from '../support/factories';
 import { createTestApp, type TestApp } from '../support/test-app';
 
@@ -95,7 +96,7 @@ describe('Users: admin CRUD, envelope B, profile and ledger', () => {
     }
   });
 
-  it('creates a user: 201, normalized email, sign-up bonus on the ledger', async () => {
+  it('creates a user: 201, normalized email, unverified; the sign-up bonus waits for verification', async () => {
     const res = await t.http
       .post('/api/users')
       .set(admin.auth)
@@ -108,12 +109,16 @@ describe('Users: admin CRUD, envelope B, profile and ledger', () => {
         name: 'Ada',
         role: 'USER',
         plan: 'BASIC',
-        credits: 100,
+        credits: 0,
+        emailVerified: false,
         paymentCustomerId: null,
       }),
     });
     expect(res.body.data).not.toHaveProperty('password');
     const id = res.body.data.id;
+    expect(await ledgerOf(t, id)).toEqual({ credits: 0, ledgerSum: 0, entries: 0 });
+    expect(await verifyUser(t, id)).toBe(true);
+    expect(await verifyUser(t, id)).toBe(false);
     expect(await ledgerOf(t, id)).toEqual({ credits: 100, ledgerSum: 100, entries: 1 });
     const entries = await t.db.query(
       'SELECT amount, type FROM credit_transactions WHERE "userId" = $1',
@@ -317,7 +322,7 @@ describe('Users: SIGNUP_CREDITS and ADMIN_EMAILS configuration', () => {
   });
   afterAll(() => t.close());
 
-  it('grants SIGNUP_CREDITS as one BONUS entry and makes ADMIN_EMAILS admins at creation', async () => {
+  it('grants SIGNUP_CREDITS as one BONUS entry and makes ADMIN_EMAILS admins at verification', async () => {
     const admin = await newUser(t, { role: 'ADMIN' });
     const res = await t.http
       .post('/api/users')
@@ -325,7 +330,12 @@ describe('Users: SIGNUP_CREDITS and ADMIN_EMAILS configuration', () => {
       .send({ email: ' BOSS@example.com', name: 'Boss', role: 'USER' })
       .expect(201);
     expect(res.body.data).toEqual(
-      expect.objectContaining({ email: 'boss@example.com', role: 'ADMIN', credits: 7 }),
+      expect.objectContaining({ email: 'boss@example.com', role: 'USER', credits: 0 }),
+    );
+    await verifyUser(t, res.body.data.id);
+    const verified = await t.http.get(`/api/users/${res.body.data.id}`).set(admin.auth).expect(200);
+    expect(verified.body.data).toEqual(
+      expect.objectContaining({ role: 'ADMIN', credits: 7, emailVerified: true }),
     );
     expect(await ledgerOf(t, res.body.data.id)).toEqual({ credits: 7, ledgerSum: 7, entries: 1 });
 

@@ -58,7 +58,11 @@ describe('graceful shutdown: SIGTERM during a stream', () => {
 
   it('drains: 503 for readiness and new requests, the stream finishes, exit 0, no hold', async () => {
     const { app, base } = await start(15_000);
-    const u = await signUp(base, `drain-${randomBytes(3).toString('hex')}@example.com`);
+    const u = await signUp(
+      base,
+      `drain-${randomBytes(3).toString('hex')}@example.com`,
+      app.mailDir,
+    );
     // About 2 s of streaming: well inside the grace period.
     openai.reply = { text: 'word '.repeat(10).trim(), chunks: 10, chunkDelayMs: 200 };
     const stream = await openStream(base, '/api/ai/stream', ask('drain'), {
@@ -93,7 +97,7 @@ describe('graceful shutdown: SIGTERM during a stream', () => {
   it('cuts a stream still open after SHUTDOWN_GRACE_MS, settles it as aborted, exits 0', async () => {
     openai.requests.length = 0;
     const { app, base } = await start(1000);
-    const u = await signUp(base, `cut-${randomBytes(3).toString('hex')}@example.com`);
+    const u = await signUp(base, `cut-${randomBytes(3).toString('hex')}@example.com`, app.mailDir);
     // About 10 s of streaming: longer than the grace period.
     openai.reply = { text: 'word '.repeat(40).trim(), chunks: 40, chunkDelayMs: 250 };
     const stream = await openStream(base, '/api/ai/stream', ask('cut'), {

@@ -94,7 +94,11 @@ describe('OpenTelemetry traces', () => {
   });
 
   it('gives one generate one trace with the server span, ours, pg and the provider call', async () => {
-    const u = await signUp(base, `trace-${randomBytes(3).toString('hex')}@example.com`);
+    const u = await signUp(
+      base,
+      `trace-${randomBytes(3).toString('hex')}@example.com`,
+      app.mailDir,
+    );
     const traceId = randomBytes(16).toString('hex');
     const res = await call(base, 'POST', '/api/ai/generate', {
       headers: {

@@ -1,5 +1,7 @@
 import * as bcrypt from 'bcrypt';
 import { randomBytes } from 'node:crypto';
+import { DataSource } from 'typeorm';
+import { EmailVerificationService } from '../../src/auth/account/email-verification.service';
 import { AuthService } from '../../src/auth/auth.service';
 import { ChatsService } from '../../src/chats/chats.service';
 import type { Chat } from '../../src/chats/chat.entity';
@@ -25,10 +27,14 @@ export interface TestUser {
   auth: { Authorization: string };
 }
 
-/** A user created through UsersService (sign-up grant included) with a session token. */
+/**
+ * A user created through UsersService with a session token. Verified by default, through the
+ * same service a followed link uses, so the sign-up bonus (SIGNUP_CREDITS) and ADMIN_EMAILS
+ * apply as for a real user; `verified: false` leaves the address unproven.
+ */
 export async function newUser(
   t: TestApp,
-  opts: { email?: string; name?: string; role?: Role; credits?: number } = {},
+  opts: { email?: string; name?: string; role?: Role; credits?: number; verified?: boolean } = {},
 ): Promise<TestUser> {
   passwordHash ??= bcrypt.hash(PASSWORD, 12);
   const users = t.app.get(UsersService);
@@ -39,6 +45,11 @@ export async function newUser(
     role: opts.role,
     passwordHash: await passwordHash,
   });
+  if (opts.verified !== false) {
+    const verification = t.app.get(EmailVerificationService);
+    await t.app.get(DataSource).transaction((m) => verification.markVerified(user.id, m));
+    user = await users.get(user.id);
+  }
   if (opts.credits !== undefined) {
     await t.app.get(CreditsService).adjustTo(user.id, opts.credits, 'test balance');
     user = await users.get(user.id);

@@ -1,6 +1,8 @@
 import { type ChildProcess, spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 import { createServer } from 'node:net';
-import { resolve } from 'node:path';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
 
 const ROOT = resolve(__dirname, '..', '..');
 
@@ -10,6 +12,8 @@ export interface SpawnedApp {
   output(): string;
   /** Resolves with the exit code (or signal name) once the process ends. */
   exited: Promise<number | string>;
+  /** MAIL_DIR: where its mails go as `.eml` files (no SMTP_URL); a fresh temporary folder unless given. */
+  mailDir: string;
 }
 
 /** Starts `src/main.ts` in a child process (ts-node, no build needed) with exactly `env` added. */
@@ -21,6 +25,7 @@ export function spawnApp(env: Record<string, string | undefined>): SpawnedApp {
     // One process unless the run asks for workers (`npm run test:cluster` runs again with 2).
     WEB_CONCURRENCY: process.env.WEB_CONCURRENCY ?? '1',
     ...env,
+    MAIL_DIR: env.MAIL_DIR ?? join(tmpdir(), `mail-spawn-${randomBytes(5).toString('hex')}`),
   };
   for (const [k, v] of Object.entries(childEnv)) if (v === undefined) delete childEnv[k];
   const child = spawn(process.execPath, ['-r', 'ts-node/register/transpile-only', 'src/main.ts'], {
@@ -34,7 +39,7 @@ export function spawnApp(env: Record<string, string | undefined>): SpawnedApp {
   const exited = new Promise<number | string>((done) =>
     child.on('exit', (code, signal) => done(code ?? signal ?? -1)),
   );
-  return { child, output: () => out, exited };
+  return { child, output: () => out, exited, mailDir: childEnv.MAIL_DIR! };
 }
 
 /** Polls `url` until it answers `status`, the process exits, or `ms` pass. */

@@ -2,6 +2,9 @@ import type { INestApplication } from '@nestjs/common';
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import { Test } from '@nestjs/testing';
 import { randomBytes } from 'node:crypto';
+import { rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import request from 'supertest';
 import type TestAgent from 'supertest/lib/agent';
 import { DataSource } from 'typeorm';
@@ -23,6 +26,8 @@ export interface TestApp {
   http: TestAgent;
   db: DataSource;
   dbName: string;
+  /** MAIL_DIR of this app: where its mails go as `.eml` files when SMTP_URL is not set. */
+  mailDir: string;
   close(): Promise<void>;
 }
 
@@ -35,6 +40,8 @@ export async function createTestApp(
   overrides: { clock?: Clock } = {},
 ): Promise<TestApp> {
   const dbName = `${TEST_DB_PREFIX}${randomBytes(6).toString('hex')}`;
+  // Mails without SMTP_URL become .eml files: one folder per app, removed with it.
+  const mailDir = join(tmpdir(), `mail-${dbName}`);
   await adminQuery(`CREATE DATABASE "${dbName}" TEMPLATE "${templateDb()}"`);
   const moduleRef = await Test.createTestingModule({
     imports: [
@@ -46,6 +53,7 @@ export async function createTestApp(
         AUTH_SECRET: TEST_AUTH_SECRET,
         ENCRYPTION_KEY: TEST_ENCRYPTION_KEY,
         AUTH_RATE_LIMIT_PER_MINUTE: '10000',
+        MAIL_DIR: mailDir,
         ...env,
       }),
     ],
@@ -69,9 +77,11 @@ export async function createTestApp(
     http: request(app.getHttpServer()),
     db: app.get(DataSource),
     dbName,
+    mailDir: env.MAIL_DIR ?? mailDir,
     close: async () => {
       await app.close();
       await adminQuery(`DROP DATABASE IF EXISTS "${dbName}" WITH (FORCE)`);
+      await rm(mailDir, { recursive: true, force: true });
     },
   };
 }

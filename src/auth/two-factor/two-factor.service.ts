@@ -160,6 +160,15 @@ export class TwoFactorService {
     );
   }
 
+  /**
+   * Removes the user's second factor (secret and recovery codes) inside `m`, without the checks
+   * of `disable`: for an account taken back from whoever set it up. The caller ends the sessions.
+   */
+  async removeFor(userId: string, m: EntityManager): Promise<void> {
+    await m.delete(RecoveryCode, { userId });
+    await m.delete(TwoFactor, { userId });
+  }
+
   /** `also` runs in the same transaction (the admin reset's audit row). */
   private turnOff(userId: string, also?: (m: EntityManager) => Promise<void>): Promise<User> {
     return this.dataSource.transaction(async (m) => {

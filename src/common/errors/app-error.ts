@@ -78,6 +78,13 @@ export enum ErrorCode {
   PLUGIN_NOT_ALLOWED = 'PLUGIN_NOT_ALLOWED',
   /** Uploads: the file would take the user's stored uploads past UPLOAD_QUOTA_BYTES (`quotaBytes`, `usedBytes`). */
   UPLOAD_QUOTA_EXCEEDED = 'UPLOAD_QUOTA_EXCEEDED',
+  /** Login by password while REQUIRE_EMAIL_VERIFICATION=true and the address is not proven. */
+  EMAIL_NOT_VERIFIED = 'EMAIL_NOT_VERIFIED',
+  /**
+   * A mailed link's token (verification, password reset, email change) is unknown, used or
+   * expired: one code and one message, so the answer tells nothing about which.
+   */
+  INVALID_TOKEN = 'INVALID_TOKEN',
 }
 
 /** The one exhaustive mapping from code to HTTP status (a new code cannot go unmapped). */
@@ -141,6 +148,8 @@ export const ERROR_STATUS: Record<ErrorCode, HttpStatus> = {
   // A tool that reads the caller's private data, asked for where others would read its output.
   PLUGIN_NOT_ALLOWED: HttpStatus.FORBIDDEN,
   UPLOAD_QUOTA_EXCEEDED: HttpStatus.PAYLOAD_TOO_LARGE,
+  EMAIL_NOT_VERIFIED: HttpStatus.FORBIDDEN,
+  INVALID_TOKEN: HttpStatus.BAD_REQUEST,
 };
 
 /** A domain error: services throw it, the global filter maps `code` to a status and body. */

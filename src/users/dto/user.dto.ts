@@ -41,6 +41,10 @@ export class UserDto {
   @ApiProperty({ example: 'ada@example.com' }) email: string;
   @ApiProperty({ nullable: true, type: String }) name: string | null;
   @ApiProperty({ nullable: true, type: String }) avatar: string | null;
+  @ApiProperty({
+    description: 'Whether the owner proved the address; until then a client offers a resend',
+  })
+  emailVerified: boolean;
   @ApiProperty({ enum: ROLES }) role: Role;
   @ApiProperty({ type: 'integer', description: 'credit balance' }) credits: number;
   @ApiProperty({ enum: PLANS }) plan: Plan;
@@ -64,6 +68,7 @@ export function mapUser(user: User): UserDto {
     email: user.email,
     name: user.name,
     avatar: user.avatar,
+    emailVerified: user.emailVerifiedAt !== null,
     role: user.role,
     credits: user.credits,
     plan: user.plan,

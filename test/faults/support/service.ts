@@ -1,4 +1,5 @@
 import { join } from 'node:path';
+import { verifyInMailDir } from '../../support/accounts';
 import { freePort, spawnApp, type SpawnedApp, waitForStatus } from '../../support/spawn-app';
 import { call } from './http';
 import type { EmbeddedPgDir } from './embedded-pg';
@@ -33,6 +34,7 @@ export async function startService(
   });
   const base = `http://127.0.0.1:${p}`;
   await waitForStatus(app, `${base}/health/ready`, 200, 60_000);
+  mailDirs.set(base, app.mailDir);
   return { app, base };
 }
 
@@ -43,15 +45,25 @@ export async function killService(s: Service | undefined): Promise<void> {
   await s.app.exited;
 }
 
-/** Signs up a user over HTTP (100 sign-up credits) and returns its id and bearer header. */
+/** The MAIL_DIR of each started service, by base URL (its mails are `.eml` files). */
+const mailDirs = new Map<string, string>();
+
+/**
+ * Signs up a user over HTTP and follows the verification link from the service's mail files,
+ * which grants the 100 sign-up credits; returns its id and bearer header.
+ */
 export async function signUp(
   base: string,
   email: string,
+  /** MAIL_DIR of the service, for one not started by `startService` (its `app.mailDir`). */
+  mailDir = mailDirs.get(base),
 ): Promise<{ id: string; auth: Record<string, string> }> {
   const res = await call(base, 'POST', '/api/auth/signup', {
     body: { email, password: 'correct horse battery', name: 'Fault Tester' },
   });
   if (res.status !== 201) throw new Error(`signup ${res.status}: ${res.text}`);
+  if (!mailDir) throw new Error(`no MAIL_DIR known for the service at ${base}`);
+  await verifyInMailDir(base, mailDir, email);
   return {
     id: res.json.user.id,
     auth: { authorization: `Bearer ${res.json.accessToken}` },

@@ -1,0 +1,95 @@
+import { Injectable, Logger } from '@nestjs/common';
+import { ConfigService } from '@nestjs/config';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource, type EntityManager } from 'typeorm';
+import type { AppConfig } from '../../config/app.config';
+import { CreditsService } from '../../credits/credits.service';
+import type { Locale } from '../../i18n/locale';
+import { MailService } from '../../mail/mail.service';
+import { ReferralsService } from '../../referrals/referrals.service';
+import type { User } from '../../users/user.entity';
+import { UsersService } from '../../users/users.service';
+import { accountLink } from './account-links';
+import { AccountTokens } from './account-tokens.service';
+import { mailLocale } from './mail-locale';
+
+/** Ledger reference of the sign-up bonus; the same as before verification existed, so an
+ * account that got the bonus at sign-up never gets it twice. */
+export const SIGNUP_BONUS_REFERENCE = 'signup:';
+
+/**
+ * Email verification: the link sent at sign-up (and on request), and what a proven address
+ * unlocks, all in the transaction that marks it: the SIGNUP_CREDITS bonus, the referred user's
+ * REFERRAL_SIGNUP_BONUS, and role ADMIN for an address in ADMIN_EMAILS.
+ */
+@Injectable()
+export class EmailVerificationService {
+  private readonly logger = new Logger('EmailVerification');
+
+  constructor(
+    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly users: UsersService,
+    private readonly tokens: AccountTokens,
+    private readonly credits: CreditsService,
+    private readonly referrals: ReferralsService,
+    private readonly mail: MailService,
+    private readonly config: ConfigService<AppConfig, true>,
+  ) {}
+
+  /**
+   * Marks `userId`'s address verified inside `m` and grants what that unlocks, once: a second
+   * call changes nothing. Returns whether this call verified it.
+   */
+  async markVerified(userId: string, m: EntityManager): Promise<boolean> {
+    const user = await this.users.markEmailVerified(userId, m);
+    if (!user) return false;
+    const { signupCredits } = this.config.get('auth', { infer: true });
+    if (signupCredits > 0)
+      await this.credits.grant(
+        userId,
+        signupCredits,
+        'BONUS',
+        'Sign-up bonus',
+        `${SIGNUP_BONUS_REFERENCE}${userId}`,
+        m,
+      );
+    await this.referrals.grantSignupBonus(userId, m);
+    return true;
+  }
+
+  /**
+   * Mails `user` a verification link (valid 24 h, single use; earlier links stop working).
+   * Queued, never blocking. A verified user is sent nothing.
+   */
+  async sendLink(user: User, requestLocale: Locale): Promise<void> {
+    if (user.emailVerifiedAt) return;
+    const token = await this.tokens.issue(user.id, 'verify_email');
+    const locale = mailLocale(user, requestLocale);
+    const { baseUrl } = this.config.get('app', { infer: true });
+    await this.mail.send({
+      to: user.email,
+      template: 'verify-email',
+      locale,
+      params: { name: user.name, link: accountLink(baseUrl, locale, 'verify_email', token) },
+    });
+  }
+
+  /** POST /api/auth/verify-email/resend: a fresh link for the session user, if unverified. */
+  async resend(userId: string, requestLocale: Locale): Promise<void> {
+    await this.sendLink(await this.users.get(userId), requestLocale);
+  }
+
+  /**
+   * POST /api/auth/verify-email: uses the token up and verifies its account, in one
+   * transaction. Returns the user afterwards. Throws AppError INVALID_TOKEN (400).
+   */
+  async verify(token: string): Promise<User> {
+    const userId = await this.dataSource.transaction(async (m) => {
+      const consumed = await this.tokens.consume(token, 'verify_email', m);
+      await this.markVerified(consumed.userId, m);
+      return consumed.userId;
+    });
+    this.logger.log({ user: userId }, 'Email verified');
+    return this.users.get(userId);
+  }
+}
