@@ -33,4 +33,8 @@ module.exports = {
     },
   ],
   testTimeout: 60000,
+  // Test files run in a worker process that is replaced once it holds more than this after a
+  // file: each e2e file boots a whole app, and one long-lived process (jest's in-band run on a
+  // 2-core machine) kept every file's module registry until its heap filled and the run stalled.
+  workerIdleMemoryLimit: '1536MB',
 };

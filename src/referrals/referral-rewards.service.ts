@@ -18,7 +18,7 @@ export type ReversalCause = 'refunded' | 'disputed';
 
 /**
  * The referrer's reward, triggered from payment webhooks and written in the same transaction as
- * the event's row: granted once per referred user at their first payment of at least
+ * the event's row: granted once per referred user, verified, at their first payment of at least
  * REFERRAL_MIN_PAYMENT (a BONUS keyed `referral:<referredId>`), at most REFERRAL_MONTHLY_CAP per
  * referrer and calendar month (UTC), and taken back once when that payment is refunded, in part
  * or in full, or disputed. A smaller payment leaves the referral pending, so that the reward
@@ -47,9 +47,9 @@ export class ReferralRewardsService {
 
   /**
    * `payment` of `referredId` succeeded. Rewards their referrer when the payment qualifies
-   * (`qualifies`), the referral is still pending and the referrer is under this month's cap; a
-   * referral over the cap, or paid below the minimum, stays pending, so a later payment may
-   * reward it. Returns whether a reward was granted. Serialised per referral (row lock) and per
+   * (`qualifies`), the referred user's email is verified, the referral is still pending and the
+   * referrer is under this month's cap; a referral over the cap, paid below the minimum or by an
+   * unverified account, stays pending, so a later payment may reward it. Returns whether a reward was granted. Serialised per referral (row lock) and per
    * referrer (advisory lock), so concurrent payments never reward twice or exceed the cap.
    */
   async onPaymentSucceeded(
@@ -58,11 +58,14 @@ export class ReferralRewardsService {
     m: EntityManager,
   ): Promise<boolean> {
     if (!this.qualifies(payment)) return false;
+    // The referred account must have proven its address: a made-up address earns nothing.
     const [referral] = await m.query(
-      `SELECT "referrerId", status FROM referrals WHERE "referredId" = $1 FOR UPDATE`,
+      `SELECT r."referrerId", r.status, u."emailVerifiedAt" IS NOT NULL AS verified
+       FROM referrals r JOIN users u ON u.id = r."referredId"
+       WHERE r."referredId" = $1 FOR UPDATE OF r`,
       [referredId],
     );
-    if (!referral || referral.status !== 'pending') return false;
+    if (!referral || referral.status !== 'pending' || !referral.verified) return false;
     const { reward, monthlyCap } = this.config.get('referrals', { infer: true });
     await m.query('SELECT pg_advisory_xact_lock(hashtext($1))', [
       `referral-cap:${referral.referrerId}`,

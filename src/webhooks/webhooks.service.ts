@@ -53,6 +53,9 @@ const idOf = (v: string | { id: string } | null | undefined): string | null =>
  * transaction. A duplicate (sequential or concurrent) finds the id and does nothing; a failed
  * attempt rolls back both, answers 500, and the processor's retry runs it again.
  */
+/** The shape of a processor event id (`evt_1PqExample`). */
+const EVENT_ID = /^[\w-]{1,255}$/;
+
 @Injectable()
 export class WebhooksService {
   private readonly logger = new Logger('Webhooks');
@@ -94,6 +97,9 @@ export class WebhooksService {
    * stays, with one more attempt).
    */
   async replay(eventId: string): Promise<{ eventId: string; outcome: 'processed' | 'duplicate' }> {
+    // Processor event ids are word characters (`evt_…`); anything else (a NUL byte, which
+    // PostgreSQL text cannot hold) names no stored event.
+    if (!EVENT_ID.test(eventId)) throw this.failures.notFound();
     const failed = await this.failures.find(eventId);
     if (!failed) {
       if (await this.failures.processed(eventId)) return { eventId, outcome: 'duplicate' };

@@ -2,6 +2,7 @@ import { chargeObject, deliver, invoiceObject, stripeEvent } from '../servers/st
 import { StripeTestServer } from '../servers/stripe-server';
 import { chargeOf } from '../servers/stripe-wallets';
 import { ledgerOf, newUser, PASSWORD, type TestUser } from '../support/factories';
+import { verifyFromMailFile } from '../support/accounts';
 import { createTestApp, type TestApp } from '../support/test-app';
 
 const SECRET = 'whsec_test_local';
@@ -26,18 +27,19 @@ describe('Referral rewards: a minimum first payment, reversed by any refund', ()
     (await t.db.query('SELECT status FROM referrals WHERE "referredId" = $1', [referredId]))[0]
       .status;
 
-  /** A referrer and a friend who signed up through the API with the referrer's code. */
-  async function pair(): Promise<{ referrer: TestUser; friend: TestUser }> {
+  /**
+   * A referrer and a friend who signed up through the API with the referrer's code and, unless
+   * `verified` is false, followed the mailed verification link.
+   */
+  async function pair(verified = true): Promise<{ referrer: TestUser; friend: TestUser }> {
     const referrer = await newUser(t);
     const { code } = (await t.http.get('/api/referrals').set(referrer.auth).expect(200)).body;
+    const email = `friend-${Math.random().toString(36).slice(2, 10)}@example.com`;
     const res = await t.http
       .post('/api/auth/signup')
-      .send({
-        email: `friend-${Math.random().toString(36).slice(2, 10)}@example.com`,
-        password: PASSWORD,
-        referralCode: code,
-      })
+      .send({ email, password: PASSWORD, referralCode: code })
       .expect(201);
+    if (verified) await verifyFromMailFile(t, email);
     const friend = {
       user: res.body.user,
       token: res.body.accessToken,
@@ -108,6 +110,20 @@ describe('Referral rewards: a minimum first payment, reversed by any refund', ()
     expect(await ledgerOf(t, referrer.user.id)).toMatchObject({ credits: 100, ledgerSum: 100 });
     const overview = await t.http.get('/api/referrals').set(referrer.auth).expect(200);
     expect(overview.body).toMatchObject({ rewarded: 0, creditsEarned: 0 });
+  });
+
+  it('an unverified friend earns the referrer nothing; their first payment after verifying does', async () => {
+    const { referrer, friend } = await pair(false);
+    await buy(friend, { amount: 10, credits: 1000 });
+    expect(await rewardsOf(referrer.user.id)).toEqual([]);
+    expect(await referralOf(friend.user.id)).toBe('pending');
+
+    const [{ email }] = await t.db.query('SELECT email FROM users WHERE id = $1', [friend.user.id]);
+    await verifyFromMailFile(t, email);
+    await buy(friend, { amount: 5, credits: 500 });
+    expect(await rewardsOf(referrer.user.id)).toEqual([
+      { amount: 100, reference: `referral:${friend.user.id}` },
+    ]);
   });
 
   it('in CNY the minimum is its equivalent at the credit rates: 35.71 earns nothing, 35.72 does', async () => {

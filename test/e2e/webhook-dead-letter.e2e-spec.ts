@@ -165,6 +165,8 @@ describe('Webhooks: the dead-letter table and replay', () => {
       .post('/api/admin/webhooks/failed/evt_never_seen/replay')
       .set(admin.auth)
       .expect(404);
+    // An id that cannot be an event id (a NUL byte PostgreSQL text cannot hold): 404, not 500.
+    await t.http.post('/api/admin/webhooks/failed/%00/replay').set(admin.auth).expect(404);
     const u = await newUser(t);
     await t.http.get('/api/admin/webhooks/failed').set(u.auth).expect(403);
     await t.http.post('/api/admin/webhooks/failed/evt_x/replay').set(u.auth).expect(403);
