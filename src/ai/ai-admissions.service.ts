@@ -5,7 +5,7 @@ import { randomUUID } from 'node:crypto';
 import type { Chat } from '../chats/chat.entity';
 import { ChatsService } from '../chats/chats.service';
 import type { ToolStep } from '../chats/chat-exchange.sql';
-import { requireScope } from '../common/auth/api-scopes';
+import { requireScope } from '../common/auth/require-scope';
 import type { SessionUser } from '../common/auth/session-user';
 import { CreditHoldsService } from '../credits/credit-holds.service';
 import { estimate, holdAmount } from '../credits/pricing';

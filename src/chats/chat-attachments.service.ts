@@ -1,14 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { UploadLinks } from '../uploads/upload-links';
+import { OWNER_ATTACHED } from './attachment-access.sql';
 import type { MessageAttachmentDto } from './dto/chat.dto';
-
-/**
- * SQL condition on `a` (message_attachments), `m` (its message) and `u` (its upload): the
- * message's author owns the upload. Only such attachments open the file to a chat's readers
- * and are shown in chat reads.
- */
-export const OWNER_ATTACHED = `m."userId" = u."userId"`;
 
 /** Chat rows whose messages may carry attachments without their links yet. */
 type WithMessages = { messages?: { attachments?: Omit<MessageAttachmentDto, 'url'>[] }[] };

@@ -1,10 +1,6 @@
-import { OWNER_ATTACHED } from './chat-attachments.service';
+import { OWNER_ATTACHED } from './attachment-access.sql';
+import { DEFAULT_CHAT_MESSAGES } from './chat-limits';
 import type { ChatDto } from './dto/chat.dto';
-
-/** Messages per chat in chat reads unless `?messages=` says otherwise (issue 20 §4). */
-export const DEFAULT_CHAT_MESSAGES = 20;
-/** Most messages per chat one chat read returns; the rest through GET /api/chats/{id}/messages. */
-export const MAX_CHAT_MESSAGES = 100;
 
 /** ISO 8601 in UTC with milliseconds, as `Date.prototype.toISOString` writes it. */
 const iso = (column: string) =>

@@ -5,7 +5,7 @@ import { In, Repository } from 'typeorm';
 import type { AppConfig } from '../config/app.config';
 import { detectContentType } from './magic-bytes';
 import { ChatAttachments } from '../chats/chat-attachments.service';
-import { requireScope } from '../common/auth/api-scopes';
+import { requireScope } from '../common/auth/require-scope';
 import type { SessionUser } from '../common/auth/session-user';
 import { AppError, ErrorCode } from '../common/errors/app-error';
 import { Upload } from './upload.entity';

@@ -11,18 +11,8 @@ import { CreditsService } from '../credits/credits.service';
 import { ReferralRewardsService } from '../referrals/referral-rewards.service';
 import { UsersService } from '../users/users.service';
 import { DisputesHandler } from './disputes.handler';
+import type { HandlerOutcome } from './handler-outcome';
 import { UnappliableEventError } from './unappliable-event.error';
-
-/** What a handler did; logged with the event (`applied`/`stale`: a subscription state). */
-export type HandlerOutcome =
-  | 'granted'
-  | 'clawed-back'
-  | 'applied'
-  | 'stale'
-  | 'duplicate'
-  | 'ignored'
-  | 'unknown-user'
-  | 'deferred';
 
 /** A paid credit purchase as carried by a payment intent or a checkout session. */
 export interface PaidPurchase {

@@ -6,7 +6,7 @@ import { formatMajor } from '../billing/money';
 import { PurchasesService } from '../billing/purchases.service';
 import { CreditsService } from '../credits/credits.service';
 import { ReferralRewardsService } from '../referrals/referral-rewards.service';
-import type { HandlerOutcome } from './credit-purchase.handler';
+import type { HandlerOutcome } from './handler-outcome';
 import type { PaymentDispute } from './payment-dispute.entity';
 
 /** Closed dispute statuses that leave the money with us: a won dispute, a closed inquiry. */

@@ -6,7 +6,8 @@ import { ASYNC_REFUND_METHODS, type PurchaseStatus } from '../billing/purchase.e
 import { PurchasesService } from '../billing/purchases.service';
 import { ReferralRewardsService } from '../referrals/referral-rewards.service';
 import { UsersService } from '../users/users.service';
-import { CreditPurchaseHandler, type HandlerOutcome } from './credit-purchase.handler';
+import { CreditPurchaseHandler } from './credit-purchase.handler';
+import type { HandlerOutcome } from './handler-outcome';
 
 const idOf = (v: string | { id: string } | null | undefined): string | null =>
   v == null ? null : typeof v === 'string' ? v : v.id;

@@ -3,7 +3,7 @@ import { ConfigService } from '@nestjs/config';
 import { ApiTags } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
 import { ChatsService } from '../../chats/chats.service';
-import { requireScope } from '../../common/auth/api-scopes';
+import { requireScope } from '../../common/auth/require-scope';
 import { CurrentUser } from '../../common/auth/auth.decorators';
 import type { SessionUser } from '../../common/auth/session-user';
 import { AppError, ErrorCode } from '../../common/errors/app-error';

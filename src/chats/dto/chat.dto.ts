@@ -16,7 +16,7 @@ import {
 import { applyDecorators } from '@nestjs/common';
 import { ModelParametersDto } from '../../ai/dto/model-parameters.dto';
 import { PluginNames } from '../../ai/dto/generate.dto';
-import { DEFAULT_CHAT_MESSAGES, MAX_CHAT_MESSAGES } from '../chat-list.sql';
+import { DEFAULT_CHAT_MESSAGES, MAX_CHAT_MESSAGES } from '../chat-limits';
 import { PageQueryDto } from '../../common/pagination/pagination';
 import { IsBoundedString } from '../../common/validation/validators';
 import type { Chat } from '../chat.entity';

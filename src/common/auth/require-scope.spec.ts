@@ -1,5 +1,6 @@
 import { AppError, ErrorCode } from '../errors/app-error';
-import { type ApiScope, hasScope, requireScope } from './api-scopes';
+import type { ApiScope } from './api-scopes';
+import { hasScope, requireScope } from './require-scope';
 import type { SessionUser } from './session-user';
 
 describe('requireScope: a key acts with its scopes on every resource', () => {
