@@ -149,6 +149,8 @@ export interface AppConfig {
     runHeartbeatSeconds: number;
     /** Manual runs (`POST /api/tasks/{id}/run`) one user may ask for per minute (default 10). */
     manualRunsPerMinute: number;
+    /** Seconds before a failed run job's first retry, doubling after (default 5). */
+    runRetryDelaySeconds: number;
   };
   /** Plugins (issue 18 §2, docs/plugins.md). */
   plugins: {

@@ -148,6 +148,7 @@ export function buildConfig(raw: Record<string, string | undefined>): AppConfig 
       cancelPollMs: env.TASKS_CANCEL_POLL_MS ?? 1000,
       runHeartbeatSeconds: env.TASKS_RUN_HEARTBEAT_SECONDS ?? 30,
       manualRunsPerMinute: env.TASKS_MANUAL_RUNS_PER_MINUTE ?? 10,
+      runRetryDelaySeconds: env.TASKS_RUN_RETRY_DELAY_SECONDS ?? 5,
     },
     plugins: {
       toolTimeoutMs: env.PLUGIN_TOOL_TIMEOUT_MS ?? 15_000,

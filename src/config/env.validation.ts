@@ -199,6 +199,12 @@ export class EnvironmentVariables {
   @Min(1)
   @Max(10_000)
   TASKS_MANUAL_RUNS_PER_MINUTE?: number;
+  @IsOptional()
+  @Transform(toInt)
+  @IsInt()
+  @Min(1)
+  @Max(3600)
+  TASKS_RUN_RETRY_DELAY_SECONDS?: number;
   @IsOptional() @Transform(toInt) @IsInt() @Min(100) @Max(600_000) PLUGIN_TOOL_TIMEOUT_MS?: number;
   @IsOptional()
   @Transform(emptyToUndefined)

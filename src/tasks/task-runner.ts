@@ -54,7 +54,7 @@ export class TaskRunner implements OnModuleInit {
     await this.jobs.registerHandler<RunJob>(RUN_QUEUE, (job) => this.handle(job), {
       unique: true,
       retryLimit: RUN_RETRY_LIMIT,
-      retryDelaySeconds: 5,
+      retryDelaySeconds: this.config.runRetryDelaySeconds,
       heartbeatSeconds: this.config.runHeartbeatSeconds,
       concurrency: 2,
     });

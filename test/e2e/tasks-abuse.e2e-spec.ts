@@ -18,6 +18,7 @@ describe('Task runs within bounds: oversized renders, failed jobs, lost runs, ma
       JOBS_POLL_INTERVAL_SECONDS: '0.5',
       TASKS_TICK_MS: '3600000',
       TASKS_MANUAL_RUNS_PER_MINUTE: '3',
+      TASKS_RUN_RETRY_DELAY_SECONDS: '1',
     });
   });
   afterAll(async () => {
@@ -107,7 +108,7 @@ describe('Task runs within bounds: oversized renders, failed jobs, lost runs, ma
     }
     expect(p.openai.requests).toHaveLength(0);
     await balanced(t, u);
-    // Three attempts with the queue's retry backoff (about 15 s) before the failure is final.
+    // Three attempts with the queue's retry backoff (1 s, then 2 s) before the failure is final.
   }, 120_000);
 
   it('sweeps a run left running whose job is gone, and leaves a fresh one alone', async () => {
