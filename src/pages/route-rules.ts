@@ -42,7 +42,7 @@ const LOCALE_LIKE = /^[a-z]{2}(?:[-_][a-z0-9]{2,8})*$/i;
 const FORBIDDEN_CHARS = /[\\\u0000-\u001f\u007f]/; // eslint-disable-line no-control-regex
 /**
  * Spec "Page routes": sign-in, sign-up, unauthorized and payment success never redirect; nor
- * does `share/{token}`, a chat's public link (issue 12 §6), opened signed out, nor the pages
+ * does `share/{token}`, a chat's public read-only link, opened signed out, nor the pages
  * that mailed links open (verification, password reset, email change), often on another device.
  */
 export const PUBLIC_PAGES = [
