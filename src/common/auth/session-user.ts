@@ -27,9 +27,8 @@ export interface SessionUser {
 /**
  * Claims of the HS256 session token: `sub` is the user id; `ver` the user's token version when
  * it was issued (absent in tokens made before token versions existed: version 0); `sid` the
- * session's row in
- * `sessions` (a token without one is refused); `iat`/`exp` in Unix seconds. A session token has
- * no `typ`: tokens with one (the two-factor `mfa` token) are not sessions.
+ * session's row in `sessions` (a token without one is refused); `iat`/`exp` in Unix seconds. A
+ * session token has no `typ`: tokens with one (the two-factor `mfa` token) are not sessions.
  */
 export interface SessionTokenPayload {
   sub: string;
