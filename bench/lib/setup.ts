@@ -3,6 +3,7 @@ import { mkdirSync, readFileSync, rmSync } from 'node:fs';
 import { resolve } from 'node:path';
 import type { Client } from 'pg';
 import type { EmbeddedServer } from '../../src/database/embedded-postgres';
+import { SmtpTestServer } from '../../test/servers/smtp-server';
 import type { BenchReply } from '../servers/provider-server';
 import { connect, raiseBalance, seedChats, startBenchDatabase } from './db';
 import {
@@ -72,8 +73,11 @@ const tsNode = (file: string) => ['-r', 'ts-node/register/transpile-only', file]
 export async function setup(o: SetupOptions): Promise<BenchEnv> {
   let pg: EmbeddedServer | undefined;
   let db: Client | undefined;
+  // Production requires SMTP_URL: the sign-ups' verification mails go to a local SMTP server.
+  const smtp = new SmtpTestServer();
   const close = async () => {
     await stopAllChildren();
+    await smtp.stop().catch(() => undefined);
     await db?.end().catch(() => undefined);
     await pg?.stop().catch(() => undefined);
     rmSync(UPLOAD_DIR, { recursive: true, force: true });
@@ -107,6 +111,7 @@ export async function setup(o: SetupOptions): Promise<BenchEnv> {
     );
     const proxyOrigin = `http://127.0.0.1:${await listeningPort(proxy)}`;
 
+    await smtp.start();
     const port = await freePort();
     const serviceOrigin = `http://127.0.0.1:${port}`;
     rmSync(UPLOAD_DIR, { recursive: true, force: true });
@@ -133,6 +138,7 @@ export async function setup(o: SetupOptions): Promise<BenchEnv> {
         METRICS_TOKEN: process.env.BENCH_METRICS_TOKEN ?? randomBytes(16).toString('hex'),
         AUTH_RATE_LIMIT_PER_MINUTE: '100000',
         API_KEY_RPM: '100000000',
+        ...smtp.env(),
         OPENAI_API_KEY: 'sk-bench-local',
         OPENAI_BASE_URL: `${providerOrigin}/v1`,
         UPLOAD_DIR,
