@@ -1,8 +1,8 @@
 import { CreditsService } from '../../src/credits/credits.service';
 import { chargeObject, deliver, disputeObject, stripeEvent } from '../servers/stripe-events';
 import { StripeTestServer } from '../servers/stripe-server';
-import { verifyFromMailFile } from '../support/accounts';
-import { ledgerOf, newUser, PASSWORD, type TestUser } from '../support/factories';
+import { signUpReferred } from '../support/accounts';
+import { ledgerOf, newUser, type TestUser } from '../support/factories';
 import { createTestApp, type TestApp } from '../support/test-app';
 
 const SECRET = 'whsec_test_local';
@@ -57,18 +57,8 @@ describe('Disputes: a chargeback takes the credits back, a won dispute gives the
   it('claws back, reverses the referral reward, marks the purchase disputed and audits; a win restores once', async () => {
     const referrer = await newUser(t);
     const { code } = (await t.http.get('/api/referrals').set(referrer.auth).expect(200)).body;
-    const email = `buyer-${Date.now()}@example.com`;
-    const signup = await t.http
-      .post('/api/auth/signup')
-      .send({ email, password: PASSWORD, referralCode: code })
-      .expect(201);
     // The sign-up bonus and the referral reward wait for a verified address.
-    await verifyFromMailFile(t, email);
-    const buyer: TestUser = {
-      user: signup.body.user,
-      token: signup.body.accessToken,
-      auth: { Authorization: `Bearer ${signup.body.accessToken}` },
-    };
+    const buyer = await signUpReferred(t, code);
     const pi = await buy(buyer, 10);
     expect((await ledgerOf(t, buyer.user.id)).credits).toBe(1100);
     expect((await ledgerOf(t, referrer.user.id)).credits).toBe(200);

@@ -1,8 +1,8 @@
 import { chargeObject, deliver, invoiceObject, stripeEvent } from '../servers/stripe-events';
 import { StripeTestServer } from '../servers/stripe-server';
 import { chargeOf } from '../servers/stripe-wallets';
-import { ledgerOf, newUser, PASSWORD, type TestUser } from '../support/factories';
-import { verifyFromMailFile } from '../support/accounts';
+import { ledgerOf, newUser, type TestUser } from '../support/factories';
+import { signUpReferred, verifyFromMailFile } from '../support/accounts';
 import { createTestApp, type TestApp } from '../support/test-app';
 
 const SECRET = 'whsec_test_local';
@@ -27,25 +27,11 @@ describe('Referral rewards: a minimum first payment, reversed by any refund', ()
     (await t.db.query('SELECT status FROM referrals WHERE "referredId" = $1', [referredId]))[0]
       .status;
 
-  /**
-   * A referrer and a friend who signed up through the API with the referrer's code and, unless
-   * `verified` is false, followed the mailed verification link.
-   */
+  /** A referrer and a friend who signed up with the referrer's code (verified unless false). */
   async function pair(verified = true): Promise<{ referrer: TestUser; friend: TestUser }> {
     const referrer = await newUser(t);
     const { code } = (await t.http.get('/api/referrals').set(referrer.auth).expect(200)).body;
-    const email = `friend-${Math.random().toString(36).slice(2, 10)}@example.com`;
-    const res = await t.http
-      .post('/api/auth/signup')
-      .send({ email, password: PASSWORD, referralCode: code })
-      .expect(201);
-    if (verified) await verifyFromMailFile(t, email);
-    const friend = {
-      user: res.body.user,
-      token: res.body.accessToken,
-      auth: { Authorization: `Bearer ${res.body.accessToken}` },
-    };
-    return { referrer, friend };
+    return { referrer, friend: await signUpReferred(t, code, verified) };
   }
 
   /** Buys credits through the API (`body` as POST /api/credits/purchase takes it) and pays. */

@@ -6,7 +6,7 @@ import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { SmtpTestServer, ReceivedMail } from '../servers/smtp-server';
 import { waitFor } from './wait';
-import { PASSWORD } from './factories';
+import { PASSWORD, type TestUser } from './factories';
 import type { TestApp } from './test-app';
 
 /** A unique address for one test. */
@@ -134,6 +134,16 @@ export async function verifyInMailDir(base: string, mailDir: string, email: stri
 export async function verifyFromMailFile(t: TestApp, email: string): Promise<void> {
   const { token } = await mailFile(t, email);
   await t.http.post('/api/auth/verify-email').send({ token }).expect(200);
+}
+
+/**
+ * A friend signed up through the API with a referral `code` (an app without SMTP_URL) who, unless
+ * `verified` is false, followed the mailed verification link.
+ */
+export async function signUpReferred(t: TestApp, code: string, verified = true): Promise<TestUser> {
+  const u = await signUp(t, uniqueEmail('friend'), { referralCode: code });
+  if (verified) await verifyFromMailFile(t, u.email);
+  return { user: u.user as unknown as TestUser['user'], token: u.token, auth: u.auth };
 }
 
 /**
