@@ -7,6 +7,7 @@ import { AppError, ErrorCode } from '../common/errors/app-error';
 import type { AppConfig } from '../config/app.config';
 import type { User } from '../users/user.entity';
 import { UsersService } from '../users/users.service';
+import { UserAddresses } from '../users/user-addresses.service';
 import { DataSource } from 'typeorm';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { ReferralsService } from '../referrals/referrals.service';
@@ -34,6 +35,7 @@ export class AuthService {
 
   constructor(
     private readonly users: UsersService,
+    private readonly addresses: UserAddresses,
     private readonly jwt: JwtService,
     private readonly config: ConfigService<AppConfig, true>,
     @InjectDataSource() private readonly dataSource: DataSource,
@@ -80,7 +82,7 @@ export class AuthService {
         ErrorCode.EMAIL_NOT_VERIFIED,
         'Confirm your email address first; a new link can be sent',
       );
-    return this.users.applyAdminEmails(user);
+    return this.addresses.applyAdminEmails(user);
   }
 
   /**

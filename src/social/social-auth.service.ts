@@ -3,6 +3,7 @@ import { AppError, ErrorCode } from '../common/errors/app-error';
 import type { User } from '../users/user.entity';
 import { ReferralsService } from '../referrals/referrals.service';
 import { UsersService } from '../users/users.service';
+import { UserAddresses } from '../users/user-addresses.service';
 import { EmailVerificationService } from '../auth/account/email-verification.service';
 import { AccountTakeoverService } from './account-takeover.service';
 import type { SocialProfile, SocialProviderId } from './social.interface';
@@ -18,6 +19,7 @@ const MAX_AVATAR = 2048;
 export class SocialAuthService {
   constructor(
     private readonly users: UsersService,
+    private readonly addresses: UserAddresses,
     private readonly referrals: ReferralsService,
     private readonly verification: EmailVerificationService,
     private readonly takeover: AccountTakeoverService,
@@ -57,7 +59,7 @@ export class SocialAuthService {
     referralCode?: string,
   ): Promise<User> {
     const linked = await this.users.findByAccount(provider, profile.id);
-    if (linked) return this.users.applyAdminEmails(linked);
+    if (linked) return this.addresses.applyAdminEmails(linked);
 
     const email = normaliseEmail(profile.email);
     const existing = email ? await this.users.findByEmail(email) : null;
@@ -84,7 +86,9 @@ export class SocialAuthService {
           await this.verification.markVerified(created.id, m);
         },
       }));
-    return this.users.applyAdminEmails(await this.users.linkAccount(user.id, provider, profile.id));
+    return this.addresses.applyAdminEmails(
+      await this.users.linkAccount(user.id, provider, profile.id),
+    );
   }
 }
 

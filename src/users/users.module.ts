@@ -10,6 +10,7 @@ import { ProfileController } from './profile.controller';
 import { SessionCache } from './session-cache';
 import { User } from './user.entity';
 import { UsersController } from './users.controller';
+import { UserAddresses } from './user-addresses.service';
 import { UsersService } from './users.service';
 
 @Module({
@@ -20,8 +21,8 @@ import { UsersService } from './users.service';
     CatalogueModule,
   ],
   controllers: [UsersController, ProfileController, PreferencesController],
-  providers: [UsersService, PreferencesService, SessionCache],
+  providers: [UsersService, UserAddresses, PreferencesService, SessionCache],
   // The session cache also holds session rows (src/auth/sessions): one listener per process.
-  exports: [UsersService, PreferencesService, SessionCache],
+  exports: [UsersService, UserAddresses, PreferencesService, SessionCache],
 })
 export class UsersModule {}

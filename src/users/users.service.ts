@@ -1,15 +1,14 @@
 import { Injectable } from '@nestjs/common';
-import { ConfigService } from '@nestjs/config';
 import { InjectDataSource, InjectRepository } from '@nestjs/typeorm';
-import { DataSource, EntityManager, QueryFailedError, Repository } from 'typeorm';
+import { DataSource, EntityManager, Repository } from 'typeorm';
 import { AuditService } from '../audit/audit.service';
 import { AppError, ErrorCode } from '../common/errors/app-error';
 import { decodeCursor, pageSize, toPage } from '../common/pagination/pagination';
-import type { AppConfig } from '../config/app.config';
 import { CreditsService } from '../credits/credits.service';
 import { UploadsService } from '../uploads/uploads.service';
 import type { UpdateProfileDto, UpdateUserDto } from './dto/user.dto';
 import { Account } from './account.entity';
+import { asEmailTaken } from './email-taken';
 import { SessionCache } from './session-cache';
 import { User, type Plan } from './user.entity';
 import { preparedQuery } from '../database/prepared';
@@ -18,9 +17,6 @@ import { preparedQuery } from '../database/prepared';
 export type { NewUser } from './users.types';
 import type { NewUser, SessionRow } from './users.types';
 
-const isUniqueViolation = (e: unknown) =>
-  e instanceof QueryFailedError && (e as QueryFailedError & { code?: string }).code === '23505';
-
 /** Users and their profile; balances change only through CreditsService. */
 @Injectable()
 export class UsersService {
@@ -28,7 +24,6 @@ export class UsersService {
     @InjectRepository(User) private readonly users: Repository<User>,
     @InjectDataSource() private readonly dataSource: DataSource,
     private readonly credits: CreditsService,
-    private readonly config: ConfigService<AppConfig, true>,
     private readonly uploads: UploadsService,
     private readonly sessions: SessionCache<SessionRow>,
     private readonly audit: AuditService,
@@ -58,61 +53,8 @@ export class UsersService {
         return m.findOneByOrFail(User, { id: user.id });
       });
     } catch (err) {
-      if (isUniqueViolation(err))
-        throw new AppError(ErrorCode.EMAIL_TAKEN, 'A user with this email already exists');
-      throw err;
+      throw asEmailTaken(err);
     }
-  }
-
-  /**
-   * Records that the owner proved the address, inside the caller's transaction `m`; an address in
-   * ADMIN_EMAILS gets role ADMIN at that moment. Returns the user afterwards when this call
-   * verified it, null when it was verified already (or is gone), so the caller grants what
-   * verification unlocks exactly once.
-   */
-  async markEmailVerified(id: string, m: EntityManager): Promise<User | null> {
-    const admins = this.config.get('auth', { infer: true }).adminEmails;
-    const [rows] = (await m.query(
-      `UPDATE users SET "emailVerifiedAt" = now(), "updatedAt" = now(),
-         role = CASE WHEN email = ANY($2::text[]) THEN 'ADMIN' ELSE role END
-       WHERE id = $1 AND "emailVerifiedAt" IS NULL RETURNING id`,
-      [id, admins],
-    )) as [{ id: string }[], number];
-    if (!rows.length) return null;
-    this.sessions.forget(id);
-    return m.findOneByOrFail(User, { id });
-  }
-
-  /**
-   * ADMIN_EMAILS get role ADMIN at every login, but only for a verified address: whoever signs
-   * up first with an admin address proves nothing until the mailed link is followed. Returns the
-   * (possibly promoted) user.
-   */
-  async applyAdminEmails(user: User): Promise<User> {
-    const admins = this.config.get('auth', { infer: true }).adminEmails;
-    if (user.role === 'ADMIN' || !user.emailVerifiedAt || !admins.includes(user.email)) return user;
-    await this.users.update({ id: user.id }, { role: 'ADMIN' });
-    this.sessions.forget(user.id);
-    return this.get(user.id);
-  }
-
-  /**
-   * Moves the account to `email` (proven by the caller's link) in `m`; the verified state is the
-   * caller's to set. Throws AppError EMAIL_TAKEN (409) when another account holds the address
-   * (the caller's transaction is then aborted).
-   */
-  async changeEmail(id: string, email: string, m: EntityManager): Promise<void> {
-    try {
-      await m.query(`UPDATE users SET email = $2, "updatedAt" = now() WHERE id = $1`, [
-        id,
-        email.trim().toLowerCase(),
-      ]);
-    } catch (err) {
-      if (isUniqueViolation(err))
-        throw new AppError(ErrorCode.EMAIL_TAKEN, 'A user with this email already exists');
-      throw err;
-    }
-    this.sessions.forget(id);
   }
 
   /** Throws AppError USER_NOT_FOUND (404). */

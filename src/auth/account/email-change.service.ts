@@ -10,6 +10,7 @@ import type { Locale } from '../../i18n/locale';
 import { MailService } from '../../mail/mail.service';
 import type { User } from '../../users/user.entity';
 import { UsersService } from '../../users/users.service';
+import { UserAddresses } from '../../users/user-addresses.service';
 import { TwoFactorCodesService } from '../two-factor/two-factor-codes.service';
 import { TwoFactorService } from '../two-factor/two-factor.service';
 import { accountLink } from './account-links';
@@ -37,6 +38,7 @@ export class EmailChangeService {
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,
     private readonly users: UsersService,
+    private readonly addresses: UserAddresses,
     private readonly tokens: AccountTokens,
     private readonly verification: EmailVerificationService,
     private readonly twoFactor: TwoFactorService,
@@ -93,7 +95,7 @@ export class EmailChangeService {
       const { userId, newEmail } = await this.tokens.consume(token, 'change_email', m);
       const before = await this.users.findById(userId, m);
       if (!before || !newEmail) throw invalidToken();
-      await this.users.changeEmail(userId, newEmail, m);
+      await this.addresses.changeEmail(userId, newEmail, m);
       await this.tokens.revokeAll(userId, m);
       await this.verification.markVerified(userId, m);
       await this.audit.record(m, {

@@ -9,6 +9,7 @@ import { MailService } from '../../mail/mail.service';
 import { ReferralsService } from '../../referrals/referrals.service';
 import type { User } from '../../users/user.entity';
 import { UsersService } from '../../users/users.service';
+import { UserAddresses } from '../../users/user-addresses.service';
 import { accountLink } from './account-links';
 import { AccountTokens } from './account-tokens.service';
 import { mailLocale } from './mail-locale';
@@ -29,6 +30,7 @@ export class EmailVerificationService {
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,
     private readonly users: UsersService,
+    private readonly addresses: UserAddresses,
     private readonly tokens: AccountTokens,
     private readonly credits: CreditsService,
     private readonly referrals: ReferralsService,
@@ -41,7 +43,7 @@ export class EmailVerificationService {
    * call changes nothing. Returns whether this call verified it.
    */
   async markVerified(userId: string, m: EntityManager): Promise<boolean> {
-    const user = await this.users.markEmailVerified(userId, m);
+    const user = await this.addresses.markEmailVerified(userId, m);
     if (!user) return false;
     const { signupCredits } = this.config.get('auth', { infer: true });
     if (signupCredits > 0)

@@ -3,6 +3,7 @@ import type { Response } from 'express';
 import { AppError, ErrorCode } from '../../common/errors/app-error';
 import type { User } from '../../users/user.entity';
 import { UsersService } from '../../users/users.service';
+import { UserAddresses } from '../../users/user-addresses.service';
 import type { AuthResultDto } from '../dto/auth.dto';
 import { SessionIssuer } from '../session-issuer.service';
 import { MfaTokenService } from './mfa-token.service';
@@ -23,6 +24,7 @@ export class TwoFactorLoginService {
     private readonly codes: TwoFactorCodesService,
     private readonly mfa: MfaTokenService,
     private readonly users: UsersService,
+    private readonly addresses: UserAddresses,
     private readonly sessions: SessionIssuer,
   ) {}
 
@@ -59,6 +61,6 @@ export class TwoFactorLoginService {
       throw new AppError(ErrorCode.MFA_TOKEN_INVALID, 'The sign-in step expired; sign in again');
     await this.codes.check(userId, ip, proof);
     await this.mfa.consume(claims);
-    return this.sessions.start(await this.users.applyAdminEmails(user), res);
+    return this.sessions.start(await this.addresses.applyAdminEmails(user), res);
   }
 }

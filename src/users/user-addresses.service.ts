@@ -1,0 +1,71 @@
+import { Injectable } from '@nestjs/common';
+import { ConfigService } from '@nestjs/config';
+import { InjectRepository } from '@nestjs/typeorm';
+import type { EntityManager, Repository } from 'typeorm';
+import type { AppConfig } from '../config/app.config';
+import { asEmailTaken } from './email-taken';
+import { SessionCache } from './session-cache';
+import { User } from './user.entity';
+import type { SessionRow } from './users.types';
+
+/**
+ * A user's email address and what a proven one unlocks: verification (and the ADMIN role of
+ * ADMIN_EMAILS, never for an unproven address) and moving to a new, confirmed address.
+ */
+@Injectable()
+export class UserAddresses {
+  constructor(
+    @InjectRepository(User) private readonly users: Repository<User>,
+    private readonly config: ConfigService<AppConfig, true>,
+    private readonly sessions: SessionCache<SessionRow>,
+  ) {}
+
+  /**
+   * Records that the owner proved the address, inside the caller's transaction `m`; an address in
+   * ADMIN_EMAILS gets role ADMIN at that moment. Returns the user afterwards when this call
+   * verified it, null when it was verified already (or is gone), so the caller grants what
+   * verification unlocks exactly once.
+   */
+  async markEmailVerified(id: string, m: EntityManager): Promise<User | null> {
+    const admins = this.config.get('auth', { infer: true }).adminEmails;
+    const [rows] = (await m.query(
+      `UPDATE users SET "emailVerifiedAt" = now(), "updatedAt" = now(),
+         role = CASE WHEN email = ANY($2::text[]) THEN 'ADMIN' ELSE role END
+       WHERE id = $1 AND "emailVerifiedAt" IS NULL RETURNING id`,
+      [id, admins],
+    )) as [{ id: string }[], number];
+    if (!rows.length) return null;
+    this.sessions.forget(id);
+    return m.findOneByOrFail(User, { id });
+  }
+
+  /**
+   * ADMIN_EMAILS get role ADMIN at every login, but only for a verified address: whoever signs
+   * up first with an admin address proves nothing until the mailed link is followed. Returns the
+   * (possibly promoted) user.
+   */
+  async applyAdminEmails(user: User): Promise<User> {
+    const admins = this.config.get('auth', { infer: true }).adminEmails;
+    if (user.role === 'ADMIN' || !user.emailVerifiedAt || !admins.includes(user.email)) return user;
+    await this.users.update({ id: user.id }, { role: 'ADMIN' });
+    this.sessions.forget(user.id);
+    return this.users.findOneByOrFail({ id: user.id });
+  }
+
+  /**
+   * Moves the account to `email` (proven by the caller's link) in `m`; the verified state is the
+   * caller's to set. Throws AppError EMAIL_TAKEN (409) when another account holds the address
+   * (the caller's transaction is then aborted).
+   */
+  async changeEmail(id: string, email: string, m: EntityManager): Promise<void> {
+    try {
+      await m.query(`UPDATE users SET email = $2, "updatedAt" = now() WHERE id = $1`, [
+        id,
+        email.trim().toLowerCase(),
+      ]);
+    } catch (err) {
+      throw asEmailTaken(err);
+    }
+    this.sessions.forget(id);
+  }
+}
