@@ -5,8 +5,7 @@ export const AUDIT_ACTOR_TYPES = ['user', 'admin', 'system', 'webhook', 'api_key
 export type AuditActorType = (typeof AUDIT_ACTOR_TYPES)[number];
 
 /**
- * Every audited action. `plugin.register` is reserved for the plugin issue (registration is
- * not built yet), so its rows will share this vocabulary.
+ * Every audited action; `AuditService.record` accepts no other.
  */
 export const AUDIT_ACTIONS = [
   'user.role.change',
