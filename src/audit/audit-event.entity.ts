@@ -30,7 +30,7 @@ export const AUDIT_TARGET_TYPES = ['user', 'payment', 'api_key', 'team', 'plugin
 export type AuditTargetType = (typeof AUDIT_TARGET_TYPES)[number];
 
 /**
- * One row of the append-only audit log (issue 19 §3). Rows are inserted only by AuditService,
+ * One row of the append-only audit log. Rows are inserted only by AuditService,
  * in the transaction of the action they describe; a trigger refuses UPDATE, DELETE and TRUNCATE.
  */
 @Entity('audit_events')
