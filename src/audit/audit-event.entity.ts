@@ -4,9 +4,7 @@ import { Column, Entity, PrimaryColumn } from 'typeorm';
 export const AUDIT_ACTOR_TYPES = ['user', 'admin', 'system', 'webhook', 'api_key'] as const;
 export type AuditActorType = (typeof AUDIT_ACTOR_TYPES)[number];
 
-/**
- * Every audited action; `AuditService.record` accepts no other.
- */
+/** Every audited action; `AuditService.record` accepts no other. */
 export const AUDIT_ACTIONS = [
   'user.role.change',
   'user.plan.change',
