@@ -1,7 +1,7 @@
 import { MigrationInterface, QueryRunner } from 'typeorm';
 
 /**
- * Teams (issue 5): teams, team_members, team_invitations, and the foreign key that shares a chat
+ * Teams: teams, team_members, team_invitations, and the foreign key that shares a chat
  * with a team (ON DELETE SET NULL: deleting a team leaves its chats with their owners).
  * The trigger keeps the "a team never loses its last OWNER" rule when a cascade (a deleted user)
  * removes the last OWNER: the longest-standing ADMIN, else MEMBER, becomes OWNER, and a team

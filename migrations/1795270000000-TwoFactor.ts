@@ -1,6 +1,6 @@
 import { MigrationInterface, QueryRunner } from 'typeorm';
 
-/** Issue 13: TOTP second factor, recovery codes, and a token version that ends old sessions. */
+/** TOTP second factor, recovery codes, and a token version that ends old sessions. */
 export class TwoFactor1795270000000 implements MigrationInterface {
   name = 'TwoFactor1795270000000';
 

@@ -1,6 +1,6 @@
 import { MigrationInterface, QueryRunner } from 'typeorm';
 
-/** Issue 12 §3: the preference panel, one JSONB document per user (null until first saved). */
+/** The preference panel, one JSONB document per user (null until first saved). */
 export class UserPreferences1795280000000 implements MigrationInterface {
   name = 'UserPreferences1795280000000';
 

@@ -1,6 +1,6 @@
 import { MigrationInterface, QueryRunner } from 'typeorm';
 
-/** Issue 12 §4: a chat's own model parameters (null: none; the preferences apply). */
+/** A chat's own model parameters (null: none; the preferences apply). */
 export class ChatSettings1795280100000 implements MigrationInterface {
   name = 'ChatSettings1795280100000';
 

@@ -1,6 +1,6 @@
 import { MigrationInterface, QueryRunner } from 'typeorm';
 
-/** Issue 12 §1: private chat tags (unique per user case-insensitively) and their chat links. */
+/** Private chat tags (unique per user case-insensitively) and their chat links. */
 export class ChatTags1795281000000 implements MigrationInterface {
   name = 'ChatTags1795281000000';
 

@@ -1,6 +1,6 @@
 import { MigrationInterface, QueryRunner } from 'typeorm';
 
-/** Issue 12 §2: message bookmarks, one per user and message; they go with the message or chat. */
+/** Message bookmarks, one per user and message; they go with the message or chat. */
 export class Bookmarks1795282000000 implements MigrationInterface {
   name = 'Bookmarks1795282000000';
 

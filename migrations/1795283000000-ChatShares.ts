@@ -1,7 +1,7 @@
 import { MigrationInterface, QueryRunner } from 'typeorm';
 
 /**
- * Issue 12 §6: one public read-only link per chat, stored as the SHA-256 of its token with a
+ * One public read-only link per chat, stored as the SHA-256 of its token with a
  * snapshot (title and messages at the moment of sharing, no user ids).
  */
 export class ChatShares1795283000000 implements MigrationInterface {

@@ -1,7 +1,7 @@
 import { MigrationInterface, QueryRunner } from 'typeorm';
 
 /**
- * Issue 12 §7: the usage of each metered request as columns of its CONSUMPTION entry (model and
+ * The usage of each metered request as columns of its CONSUMPTION entry (model and
  * tokens), for usage statistics. Earlier entries are filled from their description
  * (`AI <model>: <n> prompt + <m> completion tokens…`); entries without one stay null.
  */

@@ -1,7 +1,7 @@
 import { MigrationInterface, QueryRunner } from 'typeorm';
 
 /**
- * Issue 14: personal API keys (stored only as a SHA-256 hash, looked up by their public prefix),
+ * Personal API keys (stored only as a SHA-256 hash, looked up by their public prefix),
  * the key of each hold and ledger entry made through one, and `api_key_admits`, the per-key
  * daily limit check that the admission statement calls.
  */

@@ -1,7 +1,7 @@
 import { MigrationInterface, QueryRunner } from 'typeorm';
 
 /**
- * Issue 17: scheduled tasks and their runs. `nextRunAt` is the one claim point of the scheduler
+ * Scheduled tasks and their runs. `nextRunAt` is the one claim point of the scheduler
  * (a conditional UPDATE moves it forward, so one instance wins each due time); the unique
  * (taskId, scheduledFor) makes a scheduled time run at most once even if two claims raced.
  * pg-boss keeps its own tables in schema `pgboss`, created by pg-boss itself at start.

@@ -1,7 +1,7 @@
 import { MigrationInterface, QueryRunner } from 'typeorm';
 
 /**
- * Issue 16: credit purchases as records (card, Alipay, WeChat Pay; updated only by webhooks),
+ * Credit purchases as records (card, Alipay, WeChat Pay; updated only by webhooks),
  * referral codes, and referrals (one per referred user, fixed at sign-up).
  */
 export class PurchasesAndReferrals1796200000000 implements MigrationInterface {

@@ -1,7 +1,7 @@
 import { MigrationInterface, QueryRunner } from 'typeorm';
 
 /**
- * Issue 15: chat search. Keyword search reads a stored generated column on `messages`
+ * Chat search. Keyword search reads a stored generated column on `messages`
  * (`searchVector`: English words with stemming + CJK bigrams, see docs/search.md) with a GIN
  * index, so a saved message is searchable at once with no queue in the way. Semantic search
  * reads `message_vectors` (one unit-length vector per message, real[]; pgvector is not available

@@ -1,7 +1,7 @@
 import { MigrationInterface, QueryRunner } from 'typeorm';
 
 /**
- * Issue 19: the append-only audit log (a trigger refuses UPDATE and DELETE, so a row once
+ * The append-only audit log (a trigger refuses UPDATE and DELETE, so a row once
  * committed stays as written) and the dead-letter table of webhook events whose handler failed.
  */
 export class AuditAndWebhookFailures1796400000000 implements MigrationInterface {

@@ -1,7 +1,7 @@
 import type { MigrationInterface, QueryRunner } from 'typeorm';
 
 /**
- * Issue 20 §3: every process keeps recent session rows in memory (src/users/session-cache.ts) and
+ * Every process keeps recent session rows in memory (src/users/session-cache.ts) and
  * drops a user when this trigger says the row changed. Only the session's columns fire it (the
  * balance, written by every metered request, does not); a DELETE fires it too. `pg_notify` is
  * sent at commit, and not at all when the transaction rolls back.

@@ -1,7 +1,7 @@
 import type { MigrationInterface, QueryRunner } from 'typeorm';
 
 /**
- * Issue 18: a message keeps the images it was sent with (`message_attachments`, in order), and a
+ * A message keeps the images it was sent with (`message_attachments`, in order), and a
  * tool loop is saved as messages: the assistant's tool calls and each result as a `TOOL` message,
  * both described by `messages.tool` (jsonb). An upload's rows go with the upload, a message's
  * with the message; `uploadId` is indexed for the download check ("a reader of a chat whose

@@ -1,7 +1,7 @@
 import type { MigrationInterface, QueryRunner } from 'typeorm';
 
 /**
- * Issue 18 §2: registered MCP plugins. `headers` holds the sealed (AES-256-GCM, ENCRYPTION_KEY)
+ * Registered MCP plugins. `headers` holds the sealed (AES-256-GCM, ENCRYPTION_KEY)
  * JSON of the headers sent to the server, never plaintext; the name is the prefix of the
  * plugin's tool names, so it is unique and of the shape those names allow.
  */

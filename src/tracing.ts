@@ -1,5 +1,5 @@
 /**
- * OpenTelemetry (issue 19 §2), imported by main.ts before anything else, so the instrumentations
+ * OpenTelemetry, imported by main.ts before anything else, so the instrumentations
  * patch `http`, `express` and `pg` before they are loaded. Off, and nothing of the SDK is even
  * loaded, unless OTEL_EXPORTER_OTLP_ENDPOINT is set (OTLP over HTTP, JSON). Our own spans
  * (src/telemetry/spans.ts) go through @opentelemetry/api, a no-op without the SDK.

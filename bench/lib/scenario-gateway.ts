@@ -5,7 +5,7 @@ import { round } from './stats';
 import { check, type ScenarioResult } from './types';
 
 /**
- * 7) POST /v1/chat/completions with a personal API key (issue 14) against POST /api/ai/generate
+ * 7) POST /v1/chat/completions with a personal API key against POST /api/ai/generate
  * with a session, same users, same model and provider delay: what the key lookup, the key's
  * daily-limit check in admission and the OpenAI wire translation add. Both are fully metered.
  */

@@ -12,7 +12,7 @@ const MB = 1024 * 1024;
 const IMAGES = 4;
 
 /**
- * 10) Four 10 MB images in one AI request (issue 18): the service reads each upload from storage
+ * 10) Four 10 MB images in one AI request: the service reads each upload from storage
  * as a stream into one buffer and sends it base64 in the provider's JSON. Peak RSS growth of the
  * service's process tree during that request, next to the same request without images; the
  * ratio is growth per byte of image sent.
@@ -65,7 +65,7 @@ export async function imagesScenario(env: BenchEnv, imageBytes = 10 * MB): Promi
     const mb = (b: number) => round(b / MB, 1);
     return {
       id: 10,
-      name: `${IMAGES} images of ${mb(imageBytes)} MiB in one generate (issue 18)`,
+      name: `${IMAGES} images of ${mb(imageBytes)} MiB in one generate`,
       measured: {
         label: 'with images, peak RSS growth',
         p50: round(images.ms),

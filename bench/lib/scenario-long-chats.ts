@@ -45,8 +45,8 @@ async function userWith(env: BenchEnv, messages: number): Promise<string> {
 /**
  * 8) GET /api/chats for a user with a long history (50 chats × 500 messages of 2 KB, ~50 MB)
  * against a user with a short one (50 chats × 20 messages of 2 KB): with each chat's latest 20
- * messages only (issue 20 §4), both answers are the same size and take the same time: the cost
- * follows the page, not the history.
+ * messages only (`?messages=`, default 20), both answers are the same size and take the same time:
+ * the cost follows the page, not the history.
  */
 export async function longChatsScenario(env: BenchEnv, cfg: HttpConfig): Promise<ScenarioResult> {
   const longToken = await userWith(env, MESSAGES);

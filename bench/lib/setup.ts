@@ -134,7 +134,8 @@ export async function setup(o: SetupOptions): Promise<BenchEnv> {
         LOG_LEVEL: process.env.BENCH_LOG_LEVEL ?? 'warn',
         AUTH_SECRET: randomBytes(32).toString('hex'),
         ENCRYPTION_KEY: randomBytes(32).toString('base64'),
-        // Production requires a guard on /metrics (issue 19); BENCH_METRICS_TOKEN to scrape it.
+        // Production requires a guard on /metrics (METRICS_TOKEN or METRICS_PORT);
+        // BENCH_METRICS_TOKEN to scrape it.
         METRICS_TOKEN: process.env.BENCH_METRICS_TOKEN ?? randomBytes(16).toString('hex'),
         AUTH_RATE_LIMIT_PER_MINUTE: '100000',
         API_KEY_RPM: '100000000',

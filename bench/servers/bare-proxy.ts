@@ -2,7 +2,7 @@ import { createServer, type IncomingMessage } from 'node:http';
 import OpenAI from 'openai';
 
 /**
- * The yardstick of issue 20: a pass-through gateway that does no metering at all. It takes the
+ * The yardstick for overhead: a pass-through gateway that does no metering at all. It takes the
  * service's own request bodies (`{modelId, messages, maxTokens}`) on the service's paths, calls
  * the provider with the same `openai` SDK the service uses, and answers like the service does:
  * `POST /api/ai/generate` → `{text, usage: {promptTokens, completionTokens}}` (JSON),

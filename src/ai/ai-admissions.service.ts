@@ -51,13 +51,13 @@ export class AiAdmissions {
 
   /**
    * Checks and reserves before any upstream call. The effective parameters (request > chat >
-   * preferences > default, issue 12 §4) are resolved first, so the hold's worst case uses the
+   * preferences > default, field by field) are resolved first, so the hold's worst case uses the
    * effective `maxTokens` plus the model's reasoning budget. Reads: the chat (access check, which
    * brings its settings) and the caller's preferences, in parallel; `preferences` (or those the
    * session read brought, `user.preferences`) skips the latter. Throws VALIDATION_FAILED (400, `modelId` named
    * nowhere, or a value out of the model's range), UNKNOWN_MODEL (400), UNSUPPORTED_PARAMETER
    * (400), PAYLOAD_TOO_LARGE (413), NOT_FOUND (404, chat), DAILY_LIMIT_REACHED (429),
-   * INSUFFICIENT_CREDITS (402); for images (issue 18) NOT_FOUND (404, an upload the caller may
+   * INSUFFICIENT_CREDITS (402); for images NOT_FOUND (404, an upload the caller may
    * not read), VALIDATION_FAILED (400, over 4, not an image) and MODEL_CAPABILITY_MISSING (400).
    * Each image adds its provider's worst case (IMAGE_TOKENS_WORST_CASE) to the hold.
    * With an API key, every resource is checked against the key's scopes: `chatId` (written to)
@@ -180,7 +180,7 @@ export class AiAdmissions {
   }
 
   /**
-   * The next model call of a tool loop (issue 18 §2): admitted like the first (a new hold for
+   * The next model call of a tool loop: admitted like the first (a new hold for
    * the worst case of `messages`, the daily and key limits checked again), in the same chat,
    * saving `steps` (the tools' results) with its reply. Throws INSUFFICIENT_CREDITS (402),
    * DAILY_LIMIT_REACHED (429), KEY_DAILY_LIMIT_REACHED (429).

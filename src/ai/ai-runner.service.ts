@@ -16,7 +16,7 @@ export interface RunOutcome {
 }
 
 /**
- * A metered generation on behalf of a user outside an HTTP request (scheduled tasks, issue 17):
+ * A metered generation on behalf of a user outside an HTTP request (scheduled tasks):
  * the same admission, retries until the first token, settlement and saving as
  * `AiService.stream`, through its public `admit` and `streamAdmitted`. Streamed upstream,
  * so that aborting `signal` mid-reply charges what was produced, as a client abort does.

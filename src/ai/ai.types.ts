@@ -20,13 +20,13 @@ export interface Admission {
   /** Id of the chat the exchange goes to; a new chat gets this id when it is saved. */
   chatId: string;
   isNewChat: boolean;
-  /** False: settle only, save no chat (`/v1` without `store: true`, issue 14). */
+  /** False: settle only, save no chat (`/v1` without `store: true`). */
   store: boolean;
   /** The request's messages as text and image upload ids (saved with the exchange). */
   inputs: InputMessage[];
   /** Prompt tokens held for the request's images (their per-provider worst case). */
   imageTokens: number;
-  /** The tools of the request's plugins (issue 18 §2); the model call is one step of a loop. */
+  /** The tools of the request's plugins; the model call is one step of a loop. */
   toolBox?: ToolBox;
   /**
    * Later steps of a tool loop: the chat exists; save only `steps` (the previous call's tool
@@ -48,7 +48,7 @@ export interface StreamSink {
   /** The provider started answering: the first chunk is in hand. */
   start(chatId: string, timing: ServerTiming): void;
   text(delta: string): void;
-  /** The model asked for a tool (issue 18 §2); sinks that cannot show it ignore it. */
+  /** The model asked for a tool; sinks that cannot show it ignore it. */
   toolCall?(call: ToolCall): void;
   /** A tool's result, as `{id, name, ok, summary}`. */
   toolResult?(call: ToolCall, result: ToolResult): void;

@@ -11,11 +11,11 @@ import { ProviderStrategy } from './provider-strategy.service';
 import { ProviderError } from './providers/model-provider';
 import { type RetryOptions, withRetry } from './retry';
 
-/** The ledger description of every embedding charge (issue 15). */
+/** The ledger description of every embedding charge. */
 export const EMBEDDINGS_DESCRIPTION = 'embeddings';
 
 /**
- * Embeddings for chat search (issue 15) through the provider adapters. The model is
+ * Embeddings for chat search through the provider adapters. The model is
  * EMBEDDINGS_MODEL, an `embedding` entry of the catalogue; without it (or without its
  * provider's key) `model` is undefined and nothing here may be called. Tokens of a text are the
  * spec's estimate, ceil(code points / 4), the same for every provider (Gemini reports no usage

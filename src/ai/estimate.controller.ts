@@ -52,7 +52,7 @@ export class EstimateController {
   estimate(@Body() dto: EstimateDto): EstimateResultDto {
     const model = this.catalogue.require(dto.modelId);
     const inputs = readInputs(dto.messages, this.ownOrigin);
-    // Images count at their provider's worst case, as the hold does (issue 18).
+    // Images count at their provider's worst case, as the hold does.
     const images = inputs.reduce((n, m) => n + m.images.length, 0);
     const extra = images * IMAGE_TOKENS_WORST_CASE[model.providerId];
     return {

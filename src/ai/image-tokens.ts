@@ -1,7 +1,7 @@
 import type { ProviderId } from './model-catalogue';
 
 /**
- * Worst-case prompt tokens of one image, per provider (issue 18 §1), held before the call; the
+ * Worst-case prompt tokens of one image, per provider, held before the call; the
  * charge is the provider's reported usage, which counts the image's real tokens.
  * - OpenAI (high detail): the image is fitted in 2048×2048, then its short side scaled to 768,
  *   and cut in 512-px tiles: 85 + 170 per tile; the most tiles is 2×4 (768×2048) → 1445.

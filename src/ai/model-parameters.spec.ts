@@ -2,7 +2,7 @@ import { AppError } from '../common/errors/app-error';
 import { ValidationFailedError } from '../common/validation/validation.pipe';
 import { checkParameters, parameterRules, resolveParameters } from './model-parameters';
 
-describe('resolveParameters (issue 12 §4 precedence)', () => {
+describe('resolveParameters (request > chat > preferences > default)', () => {
   it('takes each field from the request, else the chat, else the preferences, else the default', () => {
     const r = resolveParameters(
       { topP: 0.1 },

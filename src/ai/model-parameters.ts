@@ -133,7 +133,7 @@ export interface EffectiveParameters {
 }
 
 /**
- * Issue 12 §4 precedence, field by field: the request's value, else the chat's, else the
+ * The effective model parameters, field by field: the request's value, else the chat's, else the
  * preferences', else the default (maxTokens 1000; the others unset: the model's own default).
  * `preferences` uses the preference names (`defaultModelId` is the model).
  */

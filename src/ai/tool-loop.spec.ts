@@ -55,7 +55,7 @@ function harness(steps: Step[], opts: { maxToolSteps?: number; abortDuringTools?
   return { ai, first, admitted, ran, calls: () => at };
 }
 
-describe('runToolLoop (issue 18 §2)', () => {
+describe('runToolLoop', () => {
   it('calls, runs the tools, calls again with their results, and sums usage and cost', async () => {
     const h = harness([
       { text: 'Let me see. ', calls: [call('a'), call('bad')] },

@@ -43,7 +43,7 @@ export interface LoopOutcome {
 }
 
 /**
- * The tool loop (issue 18 §2): call the model; while it asks for tools, run them, and call it
+ * The tool loop: call the model; while it asks for tools, run them, and call it
  * again with their results, at most `maxToolSteps` calls. Every call is admitted (its own hold,
  * limits checked again), streamed, settled (its own CONSUMPTION entry) and saved through the
  * one money path of AiService; the tools' results are saved with the next call. A cut call ends

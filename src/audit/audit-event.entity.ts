@@ -4,10 +4,7 @@ import { Column, Entity, PrimaryColumn } from 'typeorm';
 export const AUDIT_ACTOR_TYPES = ['user', 'admin', 'system', 'webhook', 'api_key'] as const;
 export type AuditActorType = (typeof AUDIT_ACTOR_TYPES)[number];
 
-/**
- * Every audited action. `plugin.register` is reserved for the plugin issue (registration is
- * not built yet), so its rows will share this vocabulary.
- */
+/** Every audited action; `AuditService.record` accepts no other. */
 export const AUDIT_ACTIONS = [
   'user.role.change',
   'user.plan.change',
@@ -31,7 +28,7 @@ export const AUDIT_TARGET_TYPES = ['user', 'payment', 'api_key', 'team', 'plugin
 export type AuditTargetType = (typeof AUDIT_TARGET_TYPES)[number];
 
 /**
- * One row of the append-only audit log (issue 19 §3). Rows are inserted only by AuditService,
+ * One row of the append-only audit log. Rows are inserted only by AuditService,
  * in the transaction of the action they describe; a trigger refuses UPDATE, DELETE and TRUNCATE.
  */
 @Entity('audit_events')

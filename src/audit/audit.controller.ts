@@ -4,7 +4,7 @@ import { Endpoint } from '../common/openapi/endpoint.decorator';
 import { AuditService } from './audit.service';
 import { AuditPageDto, AuditQueryDto, mapAuditEvent } from './dto/audit.dto';
 
-/** Issue 19 §3: the audit log for administrators (envelope C). */
+/** The audit log for administrators (envelope C). */
 @ApiTags('admin')
 @Controller('api/admin/audit')
 export class AuditController {

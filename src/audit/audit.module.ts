@@ -12,7 +12,7 @@ import { AuditService } from './audit.service';
 import { requestContext } from './request-context';
 
 /**
- * The audit log (issue 19 §3). Global, like the clock: the modules whose actions are audited
+ * The audit log. Global, like the clock: the modules whose actions are audited
  * (users, billing, webhooks, two-factor, keys, teams) call AuditService.record inside their own
  * transactions; audit depends on no feature module.
  */

@@ -31,7 +31,7 @@ export interface AuditFilter {
 }
 
 /**
- * The only writer of `audit_events` (issue 19 §3). `record` writes with the caller's
+ * The only writer of `audit_events`. `record` writes with the caller's
  * EntityManager, so the row commits or rolls back with the action it describes.
  */
 @Injectable()

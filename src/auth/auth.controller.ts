@@ -131,7 +131,7 @@ export class AuthController {
   providers(): Record<string, AuthProviderDto> {
     const base = this.baseUrl;
     const oauth = this.config.get('oauth', { infer: true });
-    // A social provider is listed only with both its client id and secret (issue 6).
+    // A social provider is listed only with both its client id and secret.
     const social = (['google', 'github'] as const)
       .filter((id) => oauth[id].clientId && oauth[id].clientSecret)
       .map((id) => ({

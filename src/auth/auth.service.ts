@@ -87,7 +87,7 @@ export class AuthService {
 
   /**
    * Replaces the user's password after checking the current one, and raises the token version
-   * in the same transaction, which ends every session issued before (issue 13). Returns the
+   * in the same transaction, which ends every session issued before. Returns the
    * user afterwards, for the caller's fresh token. Throws AppError PASSWORD_NOT_SET (409, a
    * social-only account), INVALID_CREDENTIALS (401, wrong current password).
    */

@@ -10,7 +10,7 @@ import { ChangePasswordDto } from './dto/change-password.dto';
 import { SessionIssuer } from './session-issuer.service';
 import { FreshSessionDto } from './two-factor/dto/two-factor.dto';
 
-/** POST /api/auth/password: change the password; every other session ends (issue 13). */
+/** POST /api/auth/password: change the password; every other session ends. */
 @ApiTags('auth')
 @Controller('api/auth/password')
 export class PasswordController {

@@ -17,7 +17,7 @@ import type { PaymentMethod, PurchaseCurrency } from './purchase.entity';
 import { StripeClient } from './stripe.client';
 
 /**
- * `POST /api/credits/purchase` (spec Payments rule 3, issue 16): a payment intent for card,
+ * `POST /api/credits/purchase` (spec Payments rule 3): a payment intent for card,
  * Alipay or WeChat Pay, and the `purchases` row that the webhooks then move along.
  */
 @Injectable()

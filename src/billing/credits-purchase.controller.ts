@@ -24,7 +24,7 @@ import { PurchaseCreditsDto } from './dto/payment.dto';
 import { PurchaseCreatedDto, PurchasePageDto, PurchaseViewDto } from './dto/purchase.dto';
 import { PurchasesService } from './purchases.service';
 
-/** `POST /api/credits/purchase` (spec Payments rule 3, issue 16) and the records, envelope C. */
+/** `POST /api/credits/purchase` (spec Payments rule 3) and the records, envelope C. */
 @ApiTags('payments')
 @Controller('api/credits')
 export class CreditsPurchaseController {

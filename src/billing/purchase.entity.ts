@@ -27,7 +27,7 @@ export type PurchaseStatus = (typeof PURCHASE_STATUSES)[number];
 export const ASYNC_REFUND_METHODS: readonly PaymentMethod[] = ['alipay', 'wechat_pay'];
 
 /**
- * A credit purchase (issue 16), created with its payment intent and then changed only by the
+ * A credit purchase, created with its payment intent and then changed only by the
  * processor's webhooks. `amount` and `refundedAmount` in minor units of `currency` (fen, cents).
  * `appliedRefunds`: ids of asynchronous refunds already counted in `refundedAmount`.
  */

@@ -17,7 +17,7 @@ export function redact(message: string): string {
 }
 
 /**
- * Maps an SDK error to the AppError the client sees (issue 4, "processor errors"):
+ * Maps an SDK error to the AppError the client sees:
  * - card errors → 402 PAYMENT_FAILED with the processor's customer-facing message (redacted)
  *   and `declineCode` when given;
  * - invalid requests → 400 PAYMENT_REQUEST_INVALID with the redacted message and `param`;

@@ -12,7 +12,7 @@ import { Message } from '../chats/message.entity';
 import { User } from '../users/user.entity';
 
 /**
- * Issue 12 §2: a user's bookmark of a message, at most one per user and message. `chatId` is the
+ * A user's bookmark of a message, at most one per user and message. `chatId` is the
  * message's chat (a message never moves), so access is decided without another join. Deleting
  * the user, the chat or the message deletes the bookmark.
  */

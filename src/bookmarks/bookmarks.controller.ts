@@ -25,7 +25,7 @@ import { BookmarkDto, CreateBookmarkDto, UpdateBookmarkDto } from './dto/bookmar
 const EXAMPLE_ID = '7c9e6679-7425-40de-944b-e07fc1f90ae7';
 
 /**
- * Issue 12 §2: my message bookmarks; envelope B. A bookmark whose chat I can no longer read is
+ * My message bookmarks; envelope B. A bookmark whose chat I can no longer read is
  * hidden (404) until access returns.
  */
 @ApiTags('organising')

@@ -6,7 +6,7 @@ import { Bookmark } from './bookmark.entity';
 import { BookmarksController } from './bookmarks.controller';
 import { BookmarksService } from './bookmarks.service';
 
-/** Message bookmarks (issue 12 §2). Owns `bookmarks`; reads a message's chat through `chats`. */
+/** Message bookmarks. Owns `bookmarks`; reads a message's chat through `chats`. */
 @Module({
   imports: [TypeOrmModule.forFeature([Bookmark]), ChatsModule, TeamsModule],
   controllers: [BookmarksController],

@@ -34,7 +34,7 @@ function bookmarksSql(extra: string, limitParam: number): string {
 const bookmarkNotFound = () => new AppError(ErrorCode.NOT_FOUND, 'Bookmark not found');
 
 /**
- * Message bookmarks (issue 12 §2). Every read goes through one statement that keeps only the
+ * Message bookmarks. Every read goes through one statement that keeps only the
  * bookmarks whose chat the caller can read, so a lost team membership hides them (404 for
  * the routes) without deleting them.
  */

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { StatementPart } from '../database/statement-part';
 import type { MessageTool } from './message.entity';
 
-/** A tool-loop message saved between the inputs and the reply (issue 18 §2). */
+/** A tool-loop message saved between the inputs and the reply. */
 export interface ToolStep {
   role: 'ASSISTANT' | 'TOOL';
   content: string;

@@ -13,7 +13,7 @@ export type MessagesSavedListener = (chatId: string) => void;
 /**
  * Saving AI exchanges (spec Limits 7). The save is a part of the settlement statement of the
  * metered reply (CreditHoldsService.settle runs `part`), so charge and exchange commit together;
- * `saved` then reads the part's result and tells the listeners (search indexing, issue 15), so
+ * `saved` then reads the part's result and tells the listeners (search indexing), so
  * `chats` stays unaware of their modules.
  */
 @Injectable()

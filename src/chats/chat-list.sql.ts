@@ -7,7 +7,7 @@ const iso = (column: string) =>
   `to_char(${column} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
 
 /**
- * A message's optional keys (issue 18), only when present: `tool`, and its images as
+ * A message's optional keys, only when present: `tool`, and its images as
  * `attachments` in order (without `url`, which the service signs). Only images the message's
  * author owns are listed (OWNER_ATTACHED): someone else's upload sent again is no access path,
  * so it is not shown with a link. A primary-key lookup per message.
@@ -22,14 +22,14 @@ const MESSAGE_EXTRAS = `CASE WHEN m.tool IS NULL THEN '{}'::jsonb ELSE jsonb_bui
 /**
  * One keyset page of chats as `ChatDto`s, each with its latest `messages` messages (oldest first
  * among them), `messageCount` and `hasMoreMessages`, in one statement. The answer's size is
- * bounded by the page, not by the history (issue 20 §4).
+ * bounded by the page, not by the history.
  * PostgreSQL builds the messages as JSON and the timestamps as ISO strings, so a page of 50
  * chats × 20 messages is not hydrated into 1050 entities and 2100 `Date`s only to be written out
  * again (bench scenario 2: TypeORM hydration, row parsing and dates were half the CPU).
  *
  * `where` is a condition on `c` (chats) using `$1…$k`; the viewer, the cursor and the limit come
  * after (`params` gets them appended). `viewerId` is the caller: each chat carries only the
- * caller's own tags (issue 12 §1, tags are private), by name. Returns `ChatDto` rows, newest
+ * caller's own tags (tags are private), by name. Returns `ChatDto` rows, newest
  * `updatedAt` first, at most `limit` rows.
  */
 export function chatPageSql(
@@ -87,7 +87,7 @@ export type ChatPageRow = ChatDto & {
 };
 
 /**
- * Condition on `c` for `?tag=` (issue 12 §1): the chat carries every tag of `$n` (uuid[]) and each
+ * Condition on `c` for `?tag=`: the chat carries every tag of `$n` (uuid[]) and each
  * of them is a tag of the user `$m`, so another user's tag id matches nothing.
  */
 export function allTagsSql(tagIdsParam: number, userParam: number): string {

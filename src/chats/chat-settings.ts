@@ -4,7 +4,7 @@ import { checkParameters } from '../ai/model-parameters';
 import { ValidationFailedError } from '../common/validation/validation.pipe';
 
 /**
- * Checks a chat's new settings (issue 12 §4) and returns what to store: null for none (an empty
+ * Checks a chat's new settings and returns what to store: null for none (an empty
  * object stores nothing). With a `modelId`, the model must be available (400 naming
  * `settings.modelId`) and every value within its ranges (400 UNSUPPORTED_PARAMETER or naming the
  * field); without one, the values are checked when a request uses them with its model.

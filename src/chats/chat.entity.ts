@@ -11,7 +11,7 @@ import {
 } from 'typeorm';
 import type { ModelParametersDto } from '../ai/dto/model-parameters.dto';
 
-/** A chat's stored settings: model parameters, and the plugins of its requests (issue 18). */
+/** A chat's stored settings: model parameters, and the plugins of its requests. */
 type ChatSettings = ModelParametersDto & { plugins?: string[] };
 import { Team } from '../teams/team.entity';
 import { User } from '../users/user.entity';
@@ -39,7 +39,7 @@ export class Chat {
   @JoinColumn({ name: 'teamId' })
   team?: Team;
 
-  /** Model parameters of this chat (issue 12 §4); null when it has none. */
+  /** Model parameters of this chat; null when it has none. */
   @Column({ type: 'jsonb', nullable: true }) settings: ChatSettings | null;
 
   @OneToMany(() => Message, (m) => m.chat)

@@ -16,7 +16,7 @@ import { Message } from './message.entity';
     TypeOrmModule.forFeature([Chat, Message, MessageAttachment]),
     TeamsModule,
     CatalogueModule,
-    // Signed links to the images messages carry (issue 18); no feature module behind it.
+    // Signed links to the images messages carry; no feature module behind it.
     UploadStorageModule,
   ],
   controllers: [ChatsController, TeamChatsController],

@@ -67,7 +67,7 @@ export class ChatsService {
 
   /**
    * A message of a chat the caller may read, with its chat; NOT_FOUND (404) for an absent message
-   * or one in a chat the caller cannot read (bookmarks, issue 12 §2).
+   * or one in a chat the caller cannot read (for bookmarks).
    */
   async requireMessageAccess(user: SessionUser, messageId: string): Promise<Message> {
     const message = await this.messages.findOneBy({ id: messageId });
@@ -95,7 +95,7 @@ export class ChatsService {
   /**
    * The caller's chats (`own`), or also those shared with their teams (`all`), newest
    * `updatedAt` first, each with its messages and the caller's tags (one statement). `tagIds`
-   * keeps the chats carrying all of those tags of the caller's (issue 12 §1).
+   * keeps the chats carrying all of those tags of the caller's.
    */
   async list(
     user: SessionUser,
@@ -145,7 +145,7 @@ export class ChatsService {
     return this.attachments.sign([row])[0];
   }
 
-  /** The caller's own tags on a chat, by name (tags are private, issue 12 §1). */
+  /** The caller's own tags on a chat, by name (tags are private). */
   async tagsOf(user: SessionUser, chatId: string): Promise<ChatTagDto[]> {
     return this.chats.manager.query(
       `SELECT t.id, t.name, t.color FROM chat_tags ct JOIN tags t ON t.id = ct."tagId"

@@ -3,7 +3,7 @@ import { Upload } from '../uploads/upload.entity';
 import { Message } from './message.entity';
 
 /**
- * An image a message was sent with (issue 18), `position` 0..3 in the order of the message's
+ * An image a message was sent with, `position` 0..3 in the order of the message's
  * parts. Goes with its message (chat deletion) and with its upload (upload deletion).
  */
 @Entity('message_attachments')

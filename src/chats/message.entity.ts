@@ -11,7 +11,7 @@ import {
 import { User } from '../users/user.entity';
 import { Chat } from './chat.entity';
 
-/** `TOOL`: the result of a tool the model called (issue 18), saved after the call that asked. */
+/** `TOOL`: the result of a tool the model called, saved after the call that asked. */
 export const MESSAGE_ROLES = ['USER', 'ASSISTANT', 'TOOL'] as const;
 export type MessageRole = (typeof MESSAGE_ROLES)[number];
 
@@ -46,7 +46,7 @@ export class Message {
   @Column({ type: 'text' }) content: string;
 
   /**
-   * Tool use (issue 18): on an ASSISTANT message, the tool calls it made (`{calls: [{id, name,
+   * Tool use: on an ASSISTANT message, the tool calls it made (`{calls: [{id, name,
    * arguments}]}`); on a TOOL message, the call it answers (`{id, name, ok}`). Null otherwise.
    */
   @Column({ type: 'jsonb', nullable: true }) tool: MessageTool | null;

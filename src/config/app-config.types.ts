@@ -13,7 +13,7 @@ export interface AppConfig {
     /** Worker processes sharing the port (WEB_CONCURRENCY; default: the CPUs). 1: no primary. */
     workers: number;
   };
-  /** Issue 19: Prometheus metrics and graceful shutdown. */
+  /** Prometheus metrics and graceful shutdown. */
   ops: {
     /** Bearer token of /metrics (METRICS_TOKEN); undefined: none asked. */
     metricsToken?: string;
@@ -37,7 +37,7 @@ export interface AppConfig {
     /** Session lifetime in seconds. */
     sessionMaxAge: number;
     rateLimitPerMinute: number;
-    /** Requests per minute of one personal API key (API_KEY_RPM, default 60; issue 14). */
+    /** Requests per minute of one personal API key (API_KEY_RPM, default 60). */
     apiKeyRpm: number;
     /** How long a session row may be served from memory (ms; 0: read every time). */
     sessionCacheTtlMs: number;
@@ -96,14 +96,14 @@ export interface AppConfig {
     purchaseMaxUsd: number;
     /** Most credits one USD may buy (default 100). */
     creditsPerUsd: number;
-    /** Largest single credit purchase, CNY (default 7000; issue 16). */
+    /** Largest single credit purchase, CNY (default 7000). */
     purchaseMaxCny: number;
     /** Most credits one CNY may buy (default 14). */
     creditsPerCny: number;
     /** A purchase still pending after this many seconds is checked against Stripe (default 7200). */
     purchaseRecheckSeconds: number;
   };
-  /** Referral rewards (issue 16), in credits. */
+  /** Referral rewards, in credits. */
   referrals: {
     /** Granted to a referred user once their address is verified (default 0). */
     signupBonus: number;
@@ -131,7 +131,7 @@ export interface AppConfig {
     /** Connections of pg-boss's own pool (default 4). */
     poolSize: number;
   };
-  /** Chat search (issue 15, docs/search.md). */
+  /** Chat search (docs/search.md). */
   search: {
     /** EMBEDDINGS_MODEL: catalogue id of an `embedding` model; unset: semantic search is off. */
     embeddingsModel?: string;
@@ -152,7 +152,7 @@ export interface AppConfig {
     /** Seconds before a failed run job's first retry, doubling after (default 5). */
     runRetryDelaySeconds: number;
   };
-  /** Plugins (issue 18 §2, docs/plugins.md). */
+  /** Plugins (docs/plugins.md). */
   plugins: {
     /** PLUGIN_TOOL_TIMEOUT_MS: longest connect, `tools/list` or `tools/call` of an MCP server (default 15000). */
     toolTimeoutMs: number;

@@ -74,7 +74,7 @@ describe('upload storage configuration', () => {
   });
 });
 
-/** Access to downloads (issue 18 §1b): signed-link lifetime and the miss limit. */
+/** Access to downloads: signed-link lifetime and the miss limit. */
 describe('upload access configuration', () => {
   it('defaults to one hour links and 20 misses a minute', () => {
     expect(buildConfig({}).uploads).toMatchObject({ urlTtlSeconds: 3600, missLimitPerMinute: 20 });
@@ -118,7 +118,7 @@ describe('paired settings', () => {
   });
 });
 
-/** ENCRYPTION_KEY (issue 13): 32 bytes in base64, required in production. */
+/** ENCRYPTION_KEY: 32 bytes in base64, required in production. */
 describe('encryption key configuration', () => {
   const prod = {
     NODE_ENV: 'production',
@@ -139,7 +139,7 @@ describe('encryption key configuration', () => {
   });
 });
 
-/** METRICS_TOKEN / METRICS_PORT (issue 19): /metrics is never public by accident in production. */
+/** METRICS_TOKEN / METRICS_PORT: /metrics is never public by accident in production. */
 describe('metrics configuration', () => {
   const prod = {
     NODE_ENV: 'production',
@@ -194,7 +194,7 @@ describe('mail configuration', () => {
   });
 });
 
-/** Plugin settings (issue 18 §2): defaults and the shape of the SSRF allow-list. */
+/** Plugin settings: defaults and the shape of the SSRF allow-list. */
 describe('plugin configuration', () => {
   it('defaults to a 15 s timeout and no allowed hosts', () => {
     expect(buildConfig({}).plugins).toEqual({ toolTimeoutMs: 15_000, allowedHosts: [] });

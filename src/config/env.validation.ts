@@ -249,7 +249,7 @@ export class EnvironmentVariables {
     message: `UPLOAD_ALLOWED_TYPES may list only ${UPLOAD_CONTENT_TYPES.join(', ')}`,
   })
   UPLOAD_ALLOWED_TYPES?: string[];
-  /** Issue 18 §1b: how long a signed `/uploads/` link is valid (seconds, 1 minute to 7 days). */
+  /** How long a signed `/uploads/` link is valid (seconds, 1 minute to 7 days). */
   @IsOptional() @Transform(toInt) @IsInt() @Min(60) @Max(604_800) UPLOAD_URL_TTL_SECONDS?: number;
   /** Download misses (404) per client IP and minute before 429. */
   @IsOptional() @Transform(toInt) @IsInt() @Min(1) UPLOAD_MISS_LIMIT_PER_MINUTE?: number;
@@ -293,7 +293,7 @@ export class EnvironmentVariables {
 
   @IsOptional() @Transform(emptyToUndefined) @IsString() FRONTEND_DIR?: string;
 
-  /** Issue 19: the bearer token of /metrics; in production it or METRICS_PORT is required. */
+  /** The bearer token of /metrics; in production it or METRICS_PORT is required. */
   @ValidateIf(
     (o: EnvironmentVariables) =>
       (o.NODE_ENV === 'production' && o.METRICS_PORT === undefined) ||

@@ -33,7 +33,7 @@ export class CreditHold {
   @Column({ type: 'varchar', length: 64 })
   requestId: string;
 
-  /** The API key the request came through (issue 14), counted against its daily limit. */
+  /** The API key the request came through, counted against its daily limit. */
   @Column({ type: 'uuid', nullable: true }) keyId: string | null;
 
   @CreateDateColumn({ type: 'timestamptz', precision: 3 }) createdAt: Date;

@@ -70,7 +70,7 @@ export class CreditHoldsService implements OnApplicationBootstrap, OnApplication
    * Limits 3 in the same statement: today's consumption + open holds + the estimate must not
    * exceed the plan's daily limit. Throws USER_NOT_FOUND, DAILY_LIMIT_REACHED (429, with
    * `dailyLimit`, `usedToday`, `resetsAt`; checked first) or INSUFFICIENT_CREDITS (402, with
-   * `required` and `balance`). With `keyId` (a request through a personal API key, issue 14), the
+   * `required` and `balance`). With `keyId` (a request through a personal API key), the
    * key's `dailyCreditLimit` is checked in the same statement against the whole hold; over it →
    * KEY_DAILY_LIMIT_REACHED (429, with `dailyCreditLimit`, `usedToday`, `resetsAt`).
    */

@@ -39,11 +39,11 @@ export class CreditTransaction {
   @Column({ type: 'varchar', length: 255, nullable: true })
   reference: string | null;
 
-  /** CONSUMPTION of an AI request: the model and the tokens charged (issue 12 §7); else null. */
+  /** CONSUMPTION of an AI request: the model and the tokens charged; else null. */
   @Column({ type: 'varchar', length: 100, nullable: true }) modelId: string | null;
   @Column({ type: 'integer', nullable: true }) promptTokens: number | null;
   @Column({ type: 'integer', nullable: true }) completionTokens: number | null;
-  /** CONSUMPTION through an API key: the key's id (issue 14). */
+  /** CONSUMPTION through an API key: the key's id. */
   @Column({ type: 'uuid', nullable: true }) keyId: string | null;
 
   @CreateDateColumn({ type: 'timestamptz', precision: 3 }) createdAt: Date;

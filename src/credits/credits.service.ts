@@ -13,7 +13,7 @@ export interface LedgerEntry {
   amount: number;
   type: CreditTransactionType;
   description: string;
-  /** The API key a CONSUMPTION came through (issue 14); null otherwise. */
+  /** The API key a CONSUMPTION came through; null otherwise. */
   keyId: string | null;
   createdAt: string;
 }

@@ -39,7 +39,7 @@ describe('pricing', () => {
   });
 });
 
-describe('pricing: issue cases', () => {
+describe('pricing: edge cases', () => {
   it('charges exactly 9 credits for 900 tokens at 0.00001 (floats give 10)', () => {
     expect(Math.ceil(900 * 0.00001 * 1000)).toBe(10);
     expect(cost({ promptTokens: 600, completionTokens: 300 }, { costPerToken: 0.00001 })).toBe(9);

@@ -87,7 +87,7 @@ export function estimate(
  * Worst-case credits reserved before a call: `ceil((estimatedTokens + extraPromptTokens +
  * maxTokens) * costPerToken * 1000)`, so that a reply can never cost more than was held unless
  * the estimate undercounts the prompt. `extraPromptTokens`: prompt tokens the text does not show,
- * e.g. images at their per-provider worst case (issue 18).
+ * e.g. images at their per-provider worst case.
  */
 export function holdAmount(
   messages: ChatMessageInput[],

@@ -9,7 +9,7 @@ import { UsageStatsService } from './usage-stats.service';
 
 const RANGE = 'Local days in APP_TIMEZONE, at most 366; `from` after `to` is 400.';
 
-/** Issue 12 §7: my usage statistics (envelope C, like the other credits routes). */
+/** My usage statistics (envelope C, like the other credits routes). */
 @ApiTags('credits')
 @Controller('api/credits/usage')
 export class UsageStatsController {
@@ -28,7 +28,7 @@ export class UsageStatsController {
   }
 }
 
-/** Issue 12 §7: any user's usage statistics for admins (envelope B, as every /api/users route). */
+/** Any user's usage statistics for admins (envelope B, as every /api/users route). */
 @ApiTags('users')
 @Controller('api/users/:id/usage')
 export class UserUsageStatsController {

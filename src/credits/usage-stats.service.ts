@@ -9,7 +9,7 @@ import { preparedQuery } from '../database/prepared';
 import type { UsageGroup, UsageRowDto, UsageStatsDto } from './dto/usage-stats.dto';
 import { USAGE_BY_DAY_SQL, USAGE_BY_KEY_SQL, USAGE_BY_MODEL_SQL } from './usage-stats.sql';
 
-/** Issue 12 §7: at most this many days in one range. */
+/** At most this many days in one range. */
 export const MAX_USAGE_DAYS = 366;
 /** Days in the range when `from` is not given (ending `to`). */
 export const DEFAULT_USAGE_DAYS = 30;

@@ -1,5 +1,5 @@
 /**
- * Usage statistics (issue 12 §7) from the CONSUMPTION entries of the ledger, which carry the
+ * Usage statistics from the CONSUMPTION entries of the ledger, which carry the
  * model and tokens of each request. Parameters: `$1` user id, `$2` first local day, `$3` last
  * local day (dates, inclusive), `$4` APP_TIMEZONE. Local days are turned into timestamptz bounds
  * by PostgreSQL (DST-correct), so the range scan uses the (userId, createdAt) index.
@@ -31,7 +31,7 @@ export const USAGE_BY_MODEL_SQL = `WITH ${CONSUMED}
   FROM consumed c
   GROUP BY c."modelId" ORDER BY credits DESC, c."modelId" NULLS LAST`;
 
-/** One row per API key used in the range (null: requests made with a session), issue 14. */
+/** One row per API key used in the range (null: requests made with a session). */
 export const USAGE_BY_KEY_SQL = `WITH ${CONSUMED}
   SELECT c."keyId", ${SUMS}
   FROM consumed c

@@ -35,7 +35,7 @@ const importEsm = new Function('specifier', 'return import(specifier)') as (
 /**
  * The package registers async-exit-hook when loaded: on SIGTERM or SIGINT it stops every embedded
  * server and exits 143 at once, racing our own shutdown (which drains streams and settles them on
- * that very database, issue 19 §5, then stops the server itself). Its handlers for those two
+ * that very database, then stops the server itself). Its handlers for those two
  * signals are removed; those for crashes and other signals stay.
  */
 async function importEmbeddedPostgres(): Promise<any> {

@@ -22,7 +22,7 @@ import { completionOf, toGenerateDto } from './openai-wire';
 const LOADED_AT = Math.floor(Date.now() / 1000);
 
 /**
- * The OpenAI wire protocol (issue 14), so any OpenAI client works by changing its base URL and
+ * The OpenAI wire protocol, so any OpenAI client works by changing its base URL and
  * key. No metering of its own: every call goes through AiService (admission with the plan's and
  * the key's daily limits and the worst-case hold, settlement, abort accounting). Errors are in
  * OpenAI's shape (the error filter decides by the `/v1` path).

@@ -3,7 +3,7 @@ import { AiModule } from '../ai/ai.module';
 import { CatalogueModule } from '../ai/catalogue.module';
 import { GatewayController } from './gateway.controller';
 
-/** `/v1`: the OpenAI wire format over AiService (issue 14); it meters nothing itself. */
+/** `/v1`: the OpenAI wire format over AiService; it meters nothing itself. */
 @Module({
   imports: [AiModule, CatalogueModule],
   controllers: [GatewayController],

@@ -7,7 +7,7 @@ import { openAiErrorBody } from '../common/errors/openai-error';
 import { completionId, finishReason, usageOf } from './openai-wire';
 
 /**
- * `stream: true` of /v1/chat/completions (issue 14): `chat.completion.chunk` frames as OpenAI
+ * `stream: true` of /v1/chat/completions: `chat.completion.chunk` frames as OpenAI
  * sends them, less `usage: null` on every chunk (a first chunk with the role, one per text delta, one with `finish_reason`, with
  * `stream_options.include_usage` one more with `usage` and our `cost` and empty `choices`),
  * then `data: [DONE]`. The stream opens with the first token, so every failure before it

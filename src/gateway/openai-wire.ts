@@ -31,8 +31,8 @@ const invalid = (property: string, message: string) =>
 
 /**
  * A message's `content` as ours: a string stays one; parts become text parts (adjacent ones
- * joined) and image parts: `image_url` with a data URL or the URL of an upload of ours (issue
- * 18; checked at admission, remote hosts refused, never fetched).
+ * joined) and image parts: `image_url` with a data URL or the URL of an upload of ours
+ * (checked at admission, remote hosts refused, never fetched).
  */
 function contentOf(content: unknown, at: string): MessageContent {
   if (typeof content === 'string') return content;
@@ -76,7 +76,7 @@ function stopOf(stop: unknown): string[] | undefined {
 }
 
 /**
- * An OpenAI Chat Completions request as our GenerateDto (issue 14). Throws
+ * An OpenAI Chat Completions request as our GenerateDto. Throws
  * UNSUPPORTED_PARAMETER (400, `param` named) for OpenAI fields we cannot honour, and
  * VALIDATION_FAILED (400) for content that is neither a string nor text parts, or empty.
  */

@@ -18,7 +18,7 @@ const i18n = I18nModule.forRoot({
 // nestjs-i18n also registers a global interceptor that resolves the language and opens an
 // I18nContext (AsyncLocalStorage) around every request. Nothing here reads that context: the
 // error presenter resolves the request's language itself (`resolveLocale`) when, and only when,
-// it translates a failure. So successful requests skip that work (issue 20 §3).
+// it translates a failure. So successful requests skip that work.
 i18n.providers = i18n.providers?.filter(
   (p: Provider) => !(typeof p === 'object' && 'provide' in p && p.provide === APP_INTERCEPTOR),
 );

@@ -10,9 +10,9 @@ const supported = (v: string): Locale | undefined => {
 };
 
 /**
- * The language of API messages, from the first source present (issue order): the body field
+ * The language of API messages, from the first source present, in this order: the body field
  * `locale`, `?locale=`, the `x-locale` header, the `NEXT_LOCALE` cookie, then the session user's
- * stored preference (issue 12 §3; `req.user.locale`, set by the JWT guard), `Accept-Language`.
+ * stored preference (`req.user.locale`, set by the JWT guard), `Accept-Language`.
  * An explicit locale outside `en`/`zh` falls back to `en`. The stored preference comes before
  * `Accept-Language` because browsers always send the latter: it is a default, not a choice.
  */

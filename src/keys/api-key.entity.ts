@@ -2,7 +2,7 @@ import { Column, CreateDateColumn, Entity, Index, PrimaryGeneratedColumn } from 
 import type { ApiScope } from '../common/auth/api-scopes';
 
 /**
- * A personal API key (issue 14). Only a SHA-256 hash of the key is stored; `prefix` (the first
+ * A personal API key. Only a SHA-256 hash of the key is stored; `prefix` (the first
  * 11 characters, `sk-` included) finds the candidates and is shown in lists. Revoked keys stay
  * (their ledger entries name them) with `revokedAt` set.
  */

@@ -40,7 +40,7 @@ const KEY_SQL = `SELECT k.id, k."keyHash", k.scopes, k."expiresAt", k."lastUsedA
 const LAST_USED_EVERY_MS = 60_000;
 
 /**
- * `Authorization: Bearer sk-…` (issue 14), beside the JWT strategy. The key is found by its
+ * `Authorization: Bearer sk-…`, beside the JWT strategy. The key is found by its
  * public prefix and its SHA-256 compared in constant time; revoked, expired or unknown keys
  * fail (the guard answers 401 INVALID_API_KEY). Read from PostgreSQL on every request, so a
  * revocation applies at once on every instance. Each key has API_KEY_RPM requests a minute

@@ -14,7 +14,7 @@ import {
 } from './dto/api-key.dto';
 
 /**
- * Issue 14: my personal API keys (envelope C). Session only: a key can never manage keys (403
+ * My personal API keys (envelope C). Session only: a key can never manage keys (403
  * INSUFFICIENT_SCOPE), so a leaked key cannot mint another.
  */
 @ApiTags('api keys')

@@ -9,7 +9,7 @@ import type { ApiKeyDto, CreatedApiKeyDto } from './dto/api-key.dto';
 import { ApiKey } from './api-key.entity';
 import { hashKey, newKeySecret, prefixOf } from './key-secret';
 
-/** Issue 14: at most this many active (neither revoked nor expired) keys per user (409). */
+/** At most this many active (neither revoked nor expired) keys per user (409). */
 export const MAX_ACTIVE_KEYS = 20;
 
 const keyNotFound = () => new AppError(ErrorCode.NOT_FOUND, 'API key not found');

@@ -2,7 +2,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import { API_KEY_PREFIX } from '../common/auth/api-scopes';
 
 const BASE62 = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
-/** Base62 characters after `sk-`: 44 × log2(62) ≈ 262 random bits (issue 14: at least 32 bytes). */
+/** Base62 characters after `sk-`: 44 × log2(62) ≈ 262 random bits (at least 32 bytes). */
 export const KEY_BODY_LENGTH = 44;
 /** Characters kept in clear for display and lookup: `sk-` and the first 8 of the body. */
 export const KEY_PREFIX_LENGTH = API_KEY_PREFIX.length + 8;

@@ -6,7 +6,7 @@ import { ApiKeysController } from './api-keys.controller';
 import { ApiKeysService } from './api-keys.service';
 
 /**
- * Personal API keys (issue 14): owns `api_keys`, and the `api-key` Passport strategy that the
+ * Personal API keys: owns `api_keys`, and the `api-key` Passport strategy that the
  * global guard tries after the session strategy. Metering of key requests happens in ai and
  * credits like any other (the key's id rides on the session user).
  */

@@ -10,7 +10,7 @@ import { AppError, ErrorCode } from '../common/errors/app-error';
 import { ShutdownService } from './shutdown.service';
 
 /**
- * Shutdown and readiness (issue 19 §5): ShutdownService drains on SIGTERM; while it does, every
+ * Shutdown and readiness: ShutdownService drains on SIGTERM; while it does, every
  * request but liveness answers 503 NOT_READY (readiness included), so load balancers stop
  * sending traffic while open streams finish.
  */

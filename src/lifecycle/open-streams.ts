@@ -1,5 +1,5 @@
 /**
- * The streamed replies in flight in this process (issue 19 §5), so that shutdown can give them
+ * The streamed replies in flight in this process, so that shutdown can give them
  * SHUTDOWN_GRACE_MS to finish and then cut them. `streamTo` (src/ai/stream-sinks.ts) registers
  * each stream's AbortController; aborting it is exactly a client disconnect: the provider call
  * stops and the partial reply is settled and saved.

@@ -11,7 +11,7 @@ import type { AppConfig } from '../config/app.config';
 import { drainStreams, openStreamCount } from './open-streams';
 
 /**
- * Graceful shutdown (issue 19 §5). From SIGTERM (or SIGINT) on, the service drains: readiness
+ * Graceful shutdown. From SIGTERM (or SIGINT) on, the service drains: readiness
  * and every new request answer 503 (DrainingMiddleware), while open streams get
  * SHUTDOWN_GRACE_MS to finish; after that they are cut and settled as aborted, before Nest's
  * shutdown hooks close the database. main.ts then exits 0. With node:cluster workers, each

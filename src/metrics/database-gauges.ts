@@ -16,7 +16,7 @@ interface Snapshot {
 }
 
 /**
- * Gauges read from PostgreSQL and the pool when Prometheus scrapes (issue 19 §1), so there are
+ * Gauges read from PostgreSQL and the pool when Prometheus scrapes, so there are
  * no timers: credit holds open, ledger invariant violations, job queue depth and failures per
  * queue, and the pool's connections in use and waiting. One scrape reads them in one sequence
  * of statements on one connection (shared by the gauges' collect callbacks).

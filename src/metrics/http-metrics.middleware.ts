@@ -3,7 +3,7 @@ import { performance } from 'node:perf_hooks';
 import type { MetricsService } from './metrics.service';
 
 /**
- * RED metrics of every HTTP request (issue 19 §1): duration by method, route template (Express'
+ * RED metrics of every HTTP request: duration by method, route template (Express'
  * matched `req.route.path`, never the raw path, so ids cannot blow up the label set; `unmatched`
  * when no route matched) and status class.
  */

@@ -40,7 +40,7 @@ export async function startMetricsServer(
 }
 
 /**
- * For the primary process of node:cluster (the performance issue's WEB_CONCURRENCY): the sum of
+ * For the primary process of node:cluster (WEB_CONCURRENCY workers): the sum of
  * every worker's registry (gauges read from the database: one worker's value), in Prometheus'
  * text format. Pass it as `scrape` to startMetricsServer in the primary.
  */

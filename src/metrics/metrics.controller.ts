@@ -9,7 +9,7 @@ import { bearerMatches } from './metrics-auth';
 import { MetricsService } from './metrics.service';
 
 /**
- * `GET /metrics` on the API port (issue 19 §1): Prometheus' text format. With METRICS_TOKEN set
+ * `GET /metrics` on the API port: Prometheus' text format. With METRICS_TOKEN set
  * it needs `Authorization: Bearer <METRICS_TOKEN>` (401 otherwise); with METRICS_PORT set it is
  * served on that port only and answers 404 here.
  */

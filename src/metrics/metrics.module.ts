@@ -19,7 +19,7 @@ import { MetricsController } from './metrics.controller';
 import { MetricsService } from './metrics.service';
 
 /**
- * Prometheus metrics (issue 19 §1). Global: the code paths that move a counter (AI, credits,
+ * Prometheus metrics. Global: the code paths that move a counter (AI, credits,
  * webhooks) call MetricsService in one line; metrics depends on no feature module.
  * With METRICS_PORT, a single process serves them on that port; a cluster worker leaves the
  * port to the primary, which aggregates (metrics-server.ts `clusterScrape`).

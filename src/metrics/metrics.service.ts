@@ -26,7 +26,7 @@ interface AiCall {
 export type WebhookOutcome = 'processed' | 'duplicate' | 'failed';
 
 /**
- * The service's Prometheus registry (issue 19 §1) and one-line recorders for the code paths that
+ * The service's Prometheus registry and one-line recorders for the code paths that
  * move its counters. Label values are bounded: route templates, catalogue model ids and
  * providers, error codes, ledger types, handled webhook event types.
  *

@@ -48,7 +48,7 @@ export class PagesController {
   }
 
   /**
-   * The processor's return address. With `?purchase=<id>` (issue 16: the Alipay return URL),
+   * The processor's return address. With `?purchase=<id>` (the Alipay return URL),
    * the state and credits of that purchase (404 page for an unknown id); else a confirmation.
    */
   @Get(':locale/payment/success')

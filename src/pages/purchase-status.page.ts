@@ -57,7 +57,7 @@ const TEXT: Record<Locale, Record<Shown, { title: string; body: string }> & { ba
 };
 
 /**
- * `/{locale}/payment/success?purchase=<id>` (issue 16): the purchase's state and credits in the
+ * `/{locale}/payment/success?purchase=<id>`: the purchase's state and credits in the
  * page's language, read without a session, so nothing else of the purchase or its buyer is
  * shown. A pending purchase refreshes every 5 s until the webhook has moved it.
  */

@@ -4,7 +4,7 @@ import { Column, CreateDateColumn, Entity, PrimaryColumn, Unique, UpdateDateColu
 export const PLUGIN_NAME = /^[a-z0-9_-]{1,32}$/;
 
 /**
- * A third-party plugin: an MCP server reached over Streamable HTTP (issue 18 §2). `headers`
+ * A third-party plugin: an MCP server reached over Streamable HTTP. `headers`
  * (e.g. `Authorization`) are sealed with ENCRYPTION_KEY (SecretBox, bound to the row's id) and
  * never answered or logged; only their names are shown.
  */

@@ -24,7 +24,7 @@ const isUniqueViolation = (e: unknown) =>
   e instanceof QueryFailedError && (e.driverError as { code?: string }).code === '23505';
 
 /**
- * Registration of MCP plugins by administrators (issue 18 §2): a server is contacted (through
+ * Registration of MCP plugins by administrators: a server is contacted (through
  * the SSRF guard) and its tools listed before it is saved or re-enabled, so a broken one is
  * refused and nothing changes. Headers are sealed before they reach the database.
  */

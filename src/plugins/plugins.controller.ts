@@ -33,7 +33,7 @@ const UNREACHABLE = {
   description: 'The server did not connect or list its tools in time (`PLUGIN_UNREACHABLE`)',
 };
 
-/** Issue 18 §2: plugins, i.e. the tools a model may call (envelope C). docs/plugins.md. */
+/** Plugins, i.e. the tools a model may call (envelope C). docs/plugins.md. */
 @ApiTags('plugins')
 @Controller('api/plugins')
 export class PluginsController {

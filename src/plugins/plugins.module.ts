@@ -12,7 +12,7 @@ import { PluginsService } from './plugins.service';
 import { ToolBoxes } from './tool.types';
 
 /**
- * Plugins (issue 18 §2, docs/plugins.md): built-in tools and MCP servers registered by admins.
+ * Plugins (docs/plugins.md): built-in tools and MCP servers registered by admins.
  * Exports PluginsService (`toolBox` for the AI module, `registerBuiltin` for modules that add
  * built-ins). Imports no feature module, so the AI and search modules can both import it.
  */

@@ -38,7 +38,7 @@ type Route =
   { kind: 'builtin'; tool: BuiltinTool } | { kind: 'mcp'; target: McpTarget; toolName: string };
 
 /**
- * The tools a model may use (issue 18 §2): built-in plugins (in-process; `registerBuiltin`) and
+ * The tools a model may use: built-in plugins (in-process; `registerBuiltin`) and
  * the enabled MCP plugins. The AI module asks `toolBox(user, names)` for a request's tools.
  */
 @Injectable()

@@ -1,6 +1,6 @@
 import type { ToolResult } from './tool.types';
 
-/** Largest `content` handed back to the model, in UTF-8 bytes (issue 18 §2). */
+/** Largest `content` handed back to the model, in UTF-8 bytes. */
 export const MAX_TOOL_RESULT_BYTES = 32 * 1024;
 /** Longest `summary` (the SSE `tool_result` line), in characters. */
 export const MAX_SUMMARY_CHARS = 200;

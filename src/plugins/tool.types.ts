@@ -3,7 +3,7 @@ import type { SessionUser } from '../common/auth/session-user';
 
 /**
  * Tools as the model sees them, shared by the plugins module (which defines and runs them) and
- * the AI module (which offers them to a model and runs the loop, issue 18 §2). Provider-neutral:
+ * the AI module (which offers them to a model and runs the loop). Provider-neutral:
  * each adapter maps these to its SDK's shapes.
  */
 

@@ -4,7 +4,7 @@ import { User } from '../users/user.entity';
 export const REFERRAL_STATUSES = ['pending', 'rewarded', 'reversed'] as const;
 export type ReferralStatus = (typeof REFERRAL_STATUSES)[number];
 
-/** A user's referral code (issue 16): 8 characters of REFERRAL_ALPHABET, unique. */
+/** A user's referral code: 8 characters of REFERRAL_ALPHABET, unique. */
 @Entity('referral_codes')
 export class ReferralCode {
   @PrimaryColumn('uuid') userId: string;

@@ -8,7 +8,7 @@ import { resolveLocale } from '../i18n/locale';
 import { ReferralOverviewDto } from './dto/referral.dto';
 import { ReferralsService } from './referrals.service';
 
-/** Issue 16: my referral code, link and rewards (envelope C, like the credits routes). */
+/** My referral code, link and rewards (envelope C, like the credits routes). */
 @ApiTags('referrals')
 @Controller('api/referrals')
 export class ReferralsController {

@@ -7,7 +7,7 @@ import { ReferralsController } from './referrals.controller';
 import { ReferralsService } from './referrals.service';
 
 /**
- * Referral rewards (issue 16): codes, the referral fixed at sign-up (auth and social call
+ * Referral rewards: codes, the referral fixed at sign-up (auth and social call
  * `attachAtSignup`), and rewards granted and reversed from the payment webhooks.
  */
 @Module({

@@ -15,7 +15,7 @@ export const REWARD_REFERENCE = 'referral:';
 /** How many referred users `GET /api/referrals` lists. */
 const RECENT = 20;
 
-/** Referral codes, the referral fixed at sign-up, and the referrer's overview (issue 16). */
+/** Referral codes, the referral fixed at sign-up, and the referrer's overview. */
 @Injectable()
 export class ReferralsService {
   private readonly logger = new Logger('Referrals');

@@ -7,7 +7,7 @@ import { startClusterMetrics } from '../metrics/metrics-server';
 const DRAIN_LIMIT_MS = 30_000;
 
 /**
- * The primary of `WEB_CONCURRENCY` workers (issue 20 §2): it serves nothing itself. It starts
+ * The primary of `WEB_CONCURRENCY` workers: it serves nothing itself. It starts
  * the embedded PostgreSQL once when DATABASE_URL is unset and hands its URL to the workers; forks
  * one worker first, so the database is migrated by exactly one process, then the rest; prints
  * one ready line when all listen. A worker that dies before that fails the start (exit 1); one
@@ -17,7 +17,7 @@ const DRAIN_LIMIT_MS = 30_000;
  */
 export async function runPrimary(config: AppConfig, started: number): Promise<void> {
   const env = { DATABASE_URL: await resolveDatabaseUrl(config.db) };
-  // Metrics of all workers, summed (issue 19 §1): /metrics through any worker, or METRICS_PORT.
+  // Metrics of all workers, summed: /metrics through any worker, or METRICS_PORT.
   await startClusterMetrics(config.ops);
   let ready = false;
   let stopping = false;

@@ -12,7 +12,7 @@ export interface PendingMessage {
 }
 
 /**
- * The one place that knows how vectors are stored and ranked (issue 15): `message_vectors`,
+ * The one place that knows how vectors are stored and ranked: `message_vectors`,
  * real[] at unit length, ranked by an exact dot product (= cosine) in SQL. Moving to pgvector
  * with an HNSW index changes this file and a migration only (docs/search.md).
  */

@@ -7,7 +7,7 @@ import { SearchIndexer } from './search-indexer.service';
 
 /**
  * `npm run search:reindex` (or `node dist/src/search/reindex.js`): queues every chat with a
- * message that has no vector yet, for the running instances' workers (issue 15 backfill). Uses
+ * message that has no vector yet, for the running instances' workers (a backfill). Uses
  * the service's configuration (EMBEDDINGS_MODEL must be set); with the embedded PostgreSQL, run
  * it while the service is stopped.
  */

@@ -25,7 +25,7 @@ export interface IndexJob {
 }
 
 /**
- * Asynchronous, durable indexing for semantic search (issue 15), through `jobs` only. A saved
+ * Asynchronous, durable indexing for semantic search, through `jobs` only. A saved
  * exchange queues its chat (no await on the request path); the job embeds the chat's messages
  * without a vector in batches and charges each batch to the messages' authors, one CONSUMPTION
  * entry "embeddings" per author in the transaction that stores the vectors. An author whose

@@ -9,7 +9,7 @@ import { SearchService } from './search.service';
 export const MAX_TOOL_HITS = 10;
 
 /**
- * The `search_my_chats` built-in (issue 18 §2): keyword search (free: no embedding, no credits)
+ * The `search_my_chats` built-in: keyword search (free: no embedding, no credits)
  * over the chats the calling user can read, exactly as GET /api/search checks access. Answers
  * JSON `[{chatId, title, snippet}]`, best first. It reads the caller's private data: the
  * plugins module runs it only where no one else reads its output (see ToolBoxes).

@@ -8,7 +8,7 @@ import { Endpoint } from '../common/openapi/endpoint.decorator';
 import { SearchQueryDto, SearchResultDto } from './dto/search.dto';
 import { SearchService } from './search.service';
 
-/** Issue 15: search the messages of every chat I can read; envelope B. */
+/** Search the messages of every chat I can read; envelope B. */
 @ApiTags('organising')
 @Controller('api/search')
 export class SearchController {

@@ -11,9 +11,9 @@ import { SearchController } from './search.controller';
 import { SearchService } from './search.service';
 
 /**
- * Chat search (issue 15, docs/search.md): keyword, semantic and hybrid search, and the
+ * Chat search (docs/search.md): keyword, semantic and hybrid search, and the
  * indexing jobs. Owns `message_vectors`, `search_index_pauses` and the `searchVector` column of
- * `messages`. Registers the built-in plugin `search_my_chats` (issue 18) with PluginsModule,
+ * `messages`. Registers the built-in plugin `search_my_chats` with PluginsModule,
  * which cannot import this module (it imports the AI module, which imports plugins).
  */
 @Module({

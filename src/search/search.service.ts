@@ -11,7 +11,7 @@ import { MessageVectorsRepository } from './message-vectors.repository';
 import { reciprocalRankFusion } from './rrf';
 import { buildSnippet } from './snippet';
 
-/** What `search` takes (GET /api/search, and the `search_my_chats` plugin of issue 18). */
+/** What `search` takes (GET /api/search, and the `search_my_chats` plugin). */
 export interface SearchRequest {
   q: string;
   mode?: SearchMode;
@@ -40,7 +40,7 @@ interface DetailRow {
 }
 
 /**
- * Chat search (issue 15): keyword (PostgreSQL full text, English stems + CJK bigrams), semantic
+ * Chat search: keyword (PostgreSQL full text, English stems + CJK bigrams), semantic
  * (embeddings, exact cosine) and hybrid (reciprocal rank fusion, k = 60) over the messages of
  * every chat the user can read: their own and their teams' shared chats, checked in each
  * statement. docs/search.md.

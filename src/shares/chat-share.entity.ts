@@ -8,7 +8,7 @@ export interface ShareSnapshot {
 }
 
 /**
- * Issue 12 §6: the public link of a chat (at most one). Only the SHA-256 of the token is stored;
+ * The public link of a chat (at most one). Only the SHA-256 of the token is stored;
  * the snapshot carries no emails and no user ids. Deleting the chat deletes the link.
  */
 @Entity('chat_shares')

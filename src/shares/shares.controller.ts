@@ -12,7 +12,7 @@ const OWNER_ONLY: [{ status: number; description: string }, number] = [
   404,
 ];
 
-/** Issue 12 §6: the owner's public link of a chat; envelope B. */
+/** The owner's public link of a chat; envelope B. */
 @ApiTags('organising')
 @Controller('api/chats/:id/share')
 export class ChatShareController {
@@ -60,7 +60,7 @@ export class ChatShareController {
   }
 }
 
-/** Issue 12 §6: anyone with the token reads the shared snapshot. */
+/** Anyone with the token reads the shared snapshot. */
 @ApiTags('organising')
 @Controller('api/share')
 export class PublicShareController {

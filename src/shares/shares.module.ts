@@ -5,7 +5,7 @@ import { ChatShare } from './chat-share.entity';
 import { ChatShareController, PublicShareController } from './shares.controller';
 import { SharesService } from './shares.service';
 
-/** Public read-only share links of chats (issue 12 §6). Owns `chat_shares`. */
+/** Public read-only share links of chats. Owns `chat_shares`. */
 @Module({
   imports: [TypeOrmModule.forFeature([ChatShare]), ChatsModule],
   controllers: [ChatShareController, PublicShareController],

@@ -18,7 +18,7 @@ const iso = (column: string) =>
   `to_char(${column} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
 
 /**
- * Public read-only share links (issue 12 §6). The owner makes, refreshes and revokes a chat's
+ * Public read-only share links. The owner makes, refreshes and revokes a chat's
  * one link; anyone holding the token reads the snapshot taken when it was made.
  */
 @Injectable()

@@ -52,7 +52,7 @@ export class OAuthFlowService {
     const strategy = this.requireStrategy(provider);
     const { baseUrl, corsOrigins } = this.config.get('app', { infer: true });
     const callbackUrl = safeCallbackUrl(req.query.callbackUrl, baseUrl, corsOrigins);
-    // Issue 16: a sign-up link's `?ref=` rides in the signed state cookie to the callback.
+    // A sign-up link's `?ref=` rides in the signed state cookie to the callback.
     const ref = normaliseReferralCode(req.query.ref) ?? undefined;
     const { state, cookie } = issueState(this.secret, provider.id, callbackUrl, Date.now(), ref);
     // Only the authorization redirect happens here: a `code` or `error` in this URL would make
@@ -72,7 +72,7 @@ export class OAuthFlowService {
    * `OAuthCallback` (wrong or missing state, failed code exchange), `OAuthAccountNotLinked` or
    * `OAuthCreateAccount`. The state cookie is cleared either way, so a state serves once.
    * With two-factor on, no session: a redirect to `/{locale}/auth/2fa?token=<mfaToken>` (plus
-   * the accepted `callbackUrl`), whose page calls POST /api/auth/2fa/verify (issue 13).
+   * the accepted `callbackUrl`), whose page calls POST /api/auth/2fa/verify.
    * Throws AppError NOT_FOUND (404) when the provider is not configured.
    */
   async callback(provider: SocialProvider, req: Request, res: Response): Promise<void> {

@@ -9,7 +9,7 @@ export const stateCookieName = (provider: SocialProviderId): string => `oauth_st
 
 /**
  * Signed cookie content: provider, nonce (the `state` sent out), callbackUrl, expiry (ms), and
- * the referral code of a sign-up link (issue 16).
+ * the referral code of a sign-up link.
  */
 interface StatePayload {
   p: SocialProviderId;

@@ -36,7 +36,7 @@ export class SocialAuthService {
    * Throws SocialLoginError OAuthAccountNotLinked when the email belongs to a user but the
    * provider did not verify it (no takeover through an unverified address), and
    * OAuthCreateAccount when there is no verified email to create an account with.
-   * `referralCode` (issue 16) is recorded only when an account is created (case 3).
+   * `referralCode` is recorded only when an account is created (case 3).
    */
   async validateSocialLogin(
     provider: SocialProviderId,

@@ -11,7 +11,7 @@ import { Chat } from '../chats/chat.entity';
 import { User } from '../users/user.entity';
 
 /**
- * Issue 12 §1: a tag belongs to one user and is private, even on a team-shared chat. The name is
+ * A tag belongs to one user and is private, even on a team-shared chat. The name is
  * unique per user case-insensitively (index `UQ_tags_user_name` on `lower(name)`, in the
  * migration); `color` is `#rrggbb` lower-cased, or null.
  */

@@ -24,7 +24,7 @@ const CONFLICTS = {
   description: 'A tag of that name exists (`code`: TAG_NAME_TAKEN), or 100 tags (LIMIT_REACHED)',
 };
 
-/** Issue 12 §1: my private chat tags; envelope B; another user's tag is 404. */
+/** My private chat tags; envelope B; another user's tag is 404. */
 @ApiTags('organising')
 @Controller('api/tags')
 export class TagsController {

@@ -6,7 +6,7 @@ import { ChatTagsController, TagsController } from './tags.controller';
 import { TagsService } from './tags.service';
 
 /**
- * Private chat tags (issue 12 §1). Owns `tags` and `chat_tags`; the chat list statement of
+ * Private chat tags. Owns `tags` and `chat_tags`; the chat list statement of
  * `chats` reads them (one statement per page), and nothing else does.
  */
 @Module({

@@ -7,13 +7,13 @@ import type { SessionUser } from '../common/auth/session-user';
 import { AppError, ErrorCode } from '../common/errors/app-error';
 import { Tag } from './tag.entity';
 
-/** Issue 12 §1: at most this many tags per user (409 LIMIT_REACHED). */
+/** At most this many tags per user (409 LIMIT_REACHED). */
 export const MAX_TAGS_PER_USER = 100;
 
 const tagNotFound = () => new AppError(ErrorCode.NOT_FOUND, 'Tag not found');
 
 /**
- * Private chat tags (issue 12 §1). A tag is its owner's alone: another user's tag answers 404,
+ * Private chat tags. A tag is its owner's alone: another user's tag answers 404,
  * and a chat shows each caller only their own tags, even when shared with a team.
  */
 @Injectable()

@@ -1,6 +1,6 @@
 import type { Plan } from '../users/user.entity';
 
-/** Issue 17 §2 "Limits per plan": how many tasks, and the least time between two runs. */
+/** Limits per plan: how many tasks, and the least time between two runs (docs/tasks.md). */
 export interface TaskPlanLimits {
   maxTasks: number;
   minIntervalMinutes: number;

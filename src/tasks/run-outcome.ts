@@ -14,7 +14,7 @@ export interface RunResult {
 }
 
 /**
- * Writes a run's end and the task's bookkeeping in one transaction (issue 17 §2): a success
+ * Writes a run's end and the task's bookkeeping in one transaction: a success
  * resets the failure count; a failure or skip adds one, and the fifth in a row (or a lost target
  * chat) pauses the task with `pausedReason`. A cancelled run changes neither.
  */

@@ -21,7 +21,7 @@ export interface StepRecord {
   error: { code: string; message: string } | null;
 }
 
-/** Issue 17 §2: one execution of a task, scheduled or on demand. */
+/** One execution of a task, scheduled or on demand. */
 @Entity('task_runs')
 export class TaskRun {
   @PrimaryGeneratedColumn('uuid') id: string;

@@ -42,7 +42,7 @@ export const TARGET_MODES = ['new_chat', 'append'] as const;
 export type TargetMode = (typeof TARGET_MODES)[number];
 
 /**
- * Issue 17 §2: a prompt or workflow run on a cron schedule on behalf of its owner. `nextRunAt`
+ * A prompt or workflow run on a cron schedule on behalf of its owner. `nextRunAt`
  * is null while the task is paused; the scheduler claims a due task by moving it forward.
  */
 @Entity('tasks')

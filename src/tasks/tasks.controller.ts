@@ -38,7 +38,7 @@ const INVALID = {
 };
 const NOT_MINE = { status: 404, description: 'No such task of yours (`NOT_FOUND`)' };
 
-/** Issue 17: scheduled tasks and workflows of the session user; envelope C. */
+/** Scheduled tasks and workflows of the session user; envelope C. */
 @ApiTags('tasks')
 @Controller('api/tasks')
 export class TasksController {

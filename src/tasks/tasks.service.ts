@@ -18,7 +18,7 @@ import { Task } from './task.entity';
 export const MAX_TASKS_LISTED = 50;
 
 /**
- * Scheduled tasks (issue 17 §2): create, read, change, pause and resume, each checked against
+ * Scheduled tasks: create, read, change, pause and resume, each checked against
  * the owner's plan. Another user's task is 404. Runs live in TaskRunsService.
  */
 @Injectable()

@@ -14,7 +14,7 @@ export interface InvitationNotice {
 }
 
 /**
- * The seam for delivering invitations (mail is out of scope for issue 5). Bind another class
+ * The seam for delivering invitations (the default only logs; no mail is sent). Bind another class
  * to this token to send mail; a failure is logged and does not undo the invitation.
  */
 export abstract class InvitationNotifier {

@@ -10,7 +10,7 @@ export function hasTeamRole(role: TeamRole, min: TeamRole): boolean {
 
 /**
  * Why `actor` may not give the member `target` the role `next` (`null` = remove them), or null
- * when allowed. Rules (issue 5): only an OWNER grants or removes OWNER; an ADMIN manages MEMBERs
+ * when allowed. Rules: only an OWNER grants or removes OWNER; an ADMIN manages MEMBERs
  * (changes them to MEMBER or ADMIN, removes them); a MEMBER manages nobody. Anyone may leave or
  * lower their own role. The last-owner rule is checked separately, under a lock.
  */

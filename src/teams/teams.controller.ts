@@ -25,7 +25,7 @@ import {
 import { TeamsService } from './teams.service';
 
 /**
- * Teams (issue 5), envelope B. A non-member gets 404 for any team; a member lacking the role
+ * Teams, envelope B. A non-member gets 404 for any team; a member lacking the role
  * gets 403. Roles are read from the database on every request.
  */
 @ApiTags('teams')

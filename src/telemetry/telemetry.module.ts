@@ -9,7 +9,7 @@ import { stopTracing } from '../tracing';
 import { traceparentHeader } from './spans';
 
 /**
- * OpenTelemetry inside the app (issue 19 §2; the SDK itself starts in src/tracing.ts): the
+ * OpenTelemetry inside the app (the SDK itself starts in src/tracing.ts): the
  * `traceparent` response header, and the flush of the last spans at shutdown.
  */
 @Module({})

@@ -24,7 +24,7 @@ export interface DownloadRequest {
 const MISS_WINDOW_MS = 60_000;
 
 /**
- * Who may download an upload (issue 18 §1b; the spec leaves `/uploads/{filename}` open):
+ * Who may download an upload (the spec leaves `/uploads/{filename}` open):
  * its owner, a reader of a chat whose messages attach it (ChatAttachments), or anyone with a
  * valid signed link (UploadLinks). Everyone else gets the 404 of an unknown name, and each
  * such miss is counted per client IP in the rate limits' storage (Redis with REDIS_URL): past

@@ -77,7 +77,7 @@ describe('isStoredFileName', () => {
     `1747700000000-${HEX}-cat.png`,
     `1747700000000-${HEX}-照片_(1).PNG`,
     `1-${HEX}-file`,
-    // Stored before issue 18 (no random part): still downloadable by their owners.
+    // Stored before names had a random part: still downloadable by their owners.
     '1747700000000-cat.png',
     '1747700000000-照片_(1).PNG',
     '1-file',

@@ -1,11 +1,11 @@
 import { randomBytes } from 'node:crypto';
 
 /**
- * Stored file names: `<millisecond timestamp>-<32 hex digits>-<sanitised name>` (issue 18 §1b;
- * the spec's `<millisecond timestamp>-<original file name>` plus 128 random bits, so a name
+ * Stored file names: `<millisecond timestamp>-<32 hex digits>-<sanitised name>` (the
+ * spec's `<millisecond timestamp>-<original file name>` plus 128 random bits, so a name
  * cannot be guessed from the time and the client's file name). The original name is sanitised
  * first, so that a stored name is one safe path segment: usable as is in `/uploads/<filename>`
- * and on any filesystem, never a traversal. Names stored before issue 18 have no random part
+ * and on any filesystem, never a traversal. Names stored before the random part existed
  * and stay valid.
  */
 
@@ -82,8 +82,8 @@ export function storedFileName(
 
 /**
  * Whether `name` (as decoded from a URL) has exactly the shape `storedFileName` produces, or
- * the shape of names stored before issue 18 (`<timestampMs>-<sanitised name>`), so `..`, `/`,
- * `\`, `%`, NUL and the like are refused before any lookup (the routes answer 404).
+ * the shape of names stored before the random part (`<timestampMs>-<sanitised name>`), so `..`,
+ * `/`, `\`, `%`, NUL and the like are refused before any lookup (the routes answer 404).
  */
 export function isStoredFileName(name: string): boolean {
   if (bytes(name) > MAX_STORED_BYTES) return false;

@@ -11,7 +11,7 @@ import { AppError, ErrorCode } from '../common/errors/app-error';
 import { Upload } from './upload.entity';
 import { UploadStorage } from './upload-storage';
 
-/** Upload types a model can look at (issue 18 §1), as sniffed from the bytes at upload. */
+/** Upload types a model can look at, as sniffed from the bytes at upload. */
 export const IMAGE_TYPES: readonly string[] = [
   'image/png',
   'image/jpeg',
@@ -37,7 +37,7 @@ const NOT_OWN = 'an upload that is not your own';
 const invalid = (message: string) => new AppError(ErrorCode.VALIDATION_FAILED, message);
 
 /**
- * Uploads used as images in AI messages (issue 18 §1): who may use which, and their bytes.
+ * Uploads used as images in AI messages: who may use which, and their bytes.
  * A user may send their own uploads and those attached to a chat they can read; anything else,
  * and an absent id, is the same 404. An API key reaches past its user's own uploads only with
  * `chats:read` (the other path goes through chats).

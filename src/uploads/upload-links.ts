@@ -19,7 +19,7 @@ export interface SignedLink {
 }
 
 /**
- * Signed download links of uploads (issue 18 §1b): whoever holds one may download that one file
+ * Signed download links of uploads: whoever holds one may download that one file
  * until it expires, without a session, on either storage driver (the app streams the bytes from
  * S3 too; no S3 presigned URLs). The signature is HMAC-SHA256 over `<filename>\n<exp>` with a
  * key derived from AUTH_SECRET by HKDF, so no variable is added and rotating AUTH_SECRET ends

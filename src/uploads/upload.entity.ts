@@ -34,8 +34,8 @@ export class Upload {
   user?: User;
 
   /**
-   * `<timestampMs>-<32 hex digits>-<sanitised original name>` (before issue 18 without the
-   * random part), at most 255 bytes.
+   * `<timestampMs>-<32 hex digits>-<sanitised original name>` (older names without
+   * the random part), at most 255 bytes.
    */
   @Index('UQ_uploads_filename', { unique: true })
   @Column({ type: 'varchar', length: 255 })

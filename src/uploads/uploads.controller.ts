@@ -89,8 +89,8 @@ export class UploadsController {
 }
 
 /**
- * GET /uploads/{filename} (spec page route "uploaded files"). Not public any more (issue 18
- * §1b): the owner, a reader of a chat attaching the file, or a signed link; no session is
+ * GET /uploads/{filename} (spec page route "uploaded files"), not public as the spec has it:
+ * only the owner, a reader of a chat attaching the file, or a signed link; no session is
  * required, but one sent is read. Anything but an image is an attachment, always with
  * `nosniff`; a traversal, an unknown name or a file the caller may not read → the same 404,
  * and too many of those from one IP → 429.

@@ -23,7 +23,7 @@ export const LISTENER_APPLICATION_NAME = 'session-cache';
 
 /**
  * The session rows of recent callers, kept in this process so an authenticated request needs no
- * query of its own (issue 20 §3). Correct across workers and instances because PostgreSQL says
+ * query of its own. Correct across workers and instances because PostgreSQL says
  * when a row changes: a trigger on `users` (email, name, role, token version, preferences, or the
  * row deleted) notifies SESSION_CHANNEL, and every process LISTENs on its own connection and drops
  * that user. Whatever this process changes itself it drops at once too (`forget`). While the

@@ -46,11 +46,11 @@ export class User {
 
   /**
    * Carried in session tokens as `ver`; raised when the password or two-factor state changes,
-   * which ends every session issued before (issue 13).
+   * which ends every session issued before.
    */
   @Column({ type: 'integer', default: 0 }) tokenVersion: number;
 
-  /** The preference panel (issue 12 §3); null until first saved. See preferences.dto.ts. */
+  /** The preference panel; null until first saved. See preferences.dto.ts. */
   @Column({ type: 'jsonb', nullable: true }) preferences: StoredPreferences | null;
 
   @CreateDateColumn({ type: 'timestamptz', precision: 3 }) createdAt: Date;

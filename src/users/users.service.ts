@@ -73,7 +73,7 @@ export class UsersService {
    * The session fields of user `id` (`{id, email, name, role, tokenVersion, locale,
    * preferences}`), or null when the account is gone. Read on every authenticated request, so one
    * indexed row, without entity hydration, as a prepared statement. `locale` is the preference
-   * panel's (issue 12 §3) and `preferences` the whole panel, read here so translated errors and
+   * panel's and `preferences` the whole panel, read here so translated errors and
    * metered requests (model defaults, stream format) need no query of their own. Served from the
    * SessionCache when it can be.
    */
@@ -90,8 +90,8 @@ export class UsersService {
   }
 
   /**
-   * Raises the user's token version by one, which ends every session token issued before
-   * (issue 13); returns the user as it is afterwards, for a fresh token. `manager`: inside the
+   * Raises the user's token version by one, which ends every session token issued before;
+   * returns the user as it is afterwards, for a fresh token. `manager`: inside the
    * caller's transaction. Throws AppError USER_NOT_FOUND (404).
    */
   async bumpTokenVersion(id: string, manager?: EntityManager): Promise<User> {

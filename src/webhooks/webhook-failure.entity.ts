@@ -1,7 +1,7 @@
 import { Column, Entity, PrimaryColumn } from 'typeorm';
 
 /**
- * The dead letter of a signed processor event whose handler threw (issue 19 §4): the raw payload
+ * The dead letter of a signed processor event whose handler threw: the raw payload
  * as received, so it can be replayed after the cause is fixed. The row leaves when a retry or a
  * replay of the event succeeds.
  */

@@ -12,7 +12,7 @@ import { WebhooksService } from './webhooks.service';
 
 const ADMIN = { roles: ['ADMIN' as const] };
 
-/** Issue 19 §4: failed webhook events for administrators: list and replay (envelope C). */
+/** Failed webhook events for administrators: list and replay (envelope C). */
 @ApiTags('admin')
 @Controller('api/admin/webhooks/failed')
 export class WebhookFailuresController {

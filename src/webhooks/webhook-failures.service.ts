@@ -5,7 +5,7 @@ import { AppError, ErrorCode } from '../common/errors/app-error';
 import { decodeCursor, pageSize, toPage } from '../common/pagination/pagination';
 import { WebhookFailure } from './webhook-failure.entity';
 
-/** The dead-letter table of webhook events (issue 19 §4): record, resolve, list, read. */
+/** The dead-letter table of webhook events: record, resolve, list, read. */
 @Injectable()
 export class WebhookFailuresService {
   constructor(@InjectDataSource() private readonly dataSource: DataSource) {}

@@ -5,7 +5,7 @@ import { startTwoInstances, stopInstance } from './instances';
 import { Client } from 'pg';
 
 /**
- * Issue 14 under `npm run test:cluster`: requests through one API key spread over two
+ * Personal API keys under `npm run test:cluster`: requests through one API key spread over two
  * instances cannot pass the key's daily credit limit nor the balance; a revocation on one
  * instance applies on the other at once.
  */

@@ -5,7 +5,7 @@ import type { SpawnedApp } from '../support/spawn-app';
 import { startTwoInstances, stopInstance } from './instances';
 
 /**
- * Search indexing on two instances (issue 15): exchanges saved through both instances into the
+ * Search indexing on two instances: exchanges saved through both instances into the
  * same chats are embedded exactly once each (one job per chat and window across instances, and
  * a per-chat lock), with the books balanced; a job queued by an instance that is then killed is
  * done by the other (the queue is in PostgreSQL). Each instance has its own local OpenAI server,

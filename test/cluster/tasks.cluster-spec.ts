@@ -5,7 +5,7 @@ import type { SpawnedApp } from '../support/spawn-app';
 import { startTwoInstances, stopInstance } from './instances';
 
 /**
- * Scheduled tasks on two instances (issue 17): due tasks run exactly once although both
+ * Scheduled tasks on two instances: due tasks run exactly once although both
  * instances tick every 200 ms, a cancel reaching the other instance stops the run (the running
  * instance polls the flag), and a run whose instance is killed mid-call is retried by the
  * other one (pg-boss heartbeat). Each instance talks to its own local OpenAI server, so the

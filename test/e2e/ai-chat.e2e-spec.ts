@@ -274,7 +274,7 @@ describe('AI SDK chat transport (POST /api/ai/chat)', () => {
     expect(partial).not.toBe('one two three four five six');
   });
 
-  it("shows the tool loop as the AI SDK's dynamic tool parts, one step per model call (issue 18)", async () => {
+  it("shows the tool loop as the AI SDK's dynamic tool parts, one step per model call", async () => {
     const u = await newUser(t, { credits: 1000 });
     p.openai.script = [
       { toolCalls: [{ name: 'calculator', arguments: { expression: '6*7' } }] },

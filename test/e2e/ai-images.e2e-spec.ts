@@ -8,7 +8,7 @@ import { createTestApp, type TestApp } from '../support/test-app';
 import { catalogueWithPlainModels } from '../support/catalogue';
 import { PNG_BYTES } from '../support/uploads';
 
-describe('AI images (issue 18 §1): parts, access, capability, hold and saving', () => {
+describe('AI images: parts, access, capability, hold and saving', () => {
   let t: TestApp;
   let p: Providers;
 

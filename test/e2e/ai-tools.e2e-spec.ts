@@ -7,7 +7,7 @@ import { catalogueWithPlainModels } from '../support/catalogue';
 import { waitFor } from '../support/wait';
 import { McpTestServer } from '../servers/mcp-server';
 
-describe('AI tool loop (issue 18 §2): each model call held and charged, the loop shown and saved', () => {
+describe('AI tool loop: each model call held and charged, the loop shown and saved', () => {
   let t: TestApp;
   let p: Providers;
   const mcp = new McpTestServer();

@@ -14,7 +14,7 @@ interface Operation {
 }
 
 /**
- * The routes a personal API key reaches, by scope (issue 14). Changing this table is a
+ * The routes a personal API key reaches, by scope. Changing this table is a
  * deliberate act: a route that gains a scope opens it to scripts holding keys.
  */
 const SCOPED: Record<string, ApiScope> = {

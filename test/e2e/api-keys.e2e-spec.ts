@@ -12,7 +12,7 @@ class MovableClock extends Clock {
   }
 }
 
-/** Issue 14 §1: personal API keys, their auth, scopes, limits and ledger attribution. */
+/** Personal API keys, their auth, scopes, limits and ledger attribution. */
 describe('API keys', () => {
   let t: TestApp;
   let p: Providers;

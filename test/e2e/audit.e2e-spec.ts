@@ -2,7 +2,7 @@ import { newTeam, newUser, type TestUser } from '../support/factories';
 import { createTestApp, type TestApp } from '../support/test-app';
 import { enrol, SetClock } from '../support/two-factor';
 
-/** Issue 19 §3: every audited action writes its row in its own transaction; rows never change. */
+/** Every audited action writes its row in its own transaction; rows never change. */
 describe('Audit log', () => {
   let t: TestApp;
   let admin: TestUser;

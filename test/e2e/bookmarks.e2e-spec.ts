@@ -12,7 +12,7 @@ interface BookmarkRow {
 const fail = (code: string) => ({ success: false, error: expect.any(String), code });
 const missing = '00000000-0000-4000-8000-000000000000';
 
-describe('Message bookmarks (issue 12 §2)', () => {
+describe('Message bookmarks', () => {
   let t: TestApp;
 
   beforeAll(async () => {

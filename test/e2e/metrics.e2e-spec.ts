@@ -10,7 +10,7 @@ import { waitFor } from '../support/wait';
 const TOKEN = 'metrics-token-0123456789';
 const SECRET = 'whsec_test_local';
 
-describe('Prometheus metrics (issue 19 §1)', () => {
+describe('Prometheus metrics', () => {
   let t: TestApp;
   let p: Providers;
   const scrape = async (): Promise<Samples> => {

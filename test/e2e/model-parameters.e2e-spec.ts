@@ -3,7 +3,7 @@ import { startProviders, type Providers } from '../support/providers';
 import { ledgerOf, newChat, newTeam, newUser, type TestUser } from '../support/factories';
 import { createTestApp, type TestApp } from '../support/test-app';
 
-// Issue 12 §4: request > chat settings > preferences > default, as each provider received it.
+// Request > chat settings > preferences > default, as each provider received it.
 describe('Custom model parameters: precedence, per-provider rules, what the SDK sent', () => {
   let t: TestApp;
   let p: Providers;

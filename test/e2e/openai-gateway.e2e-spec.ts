@@ -8,7 +8,7 @@ import { createTestApp, type TestApp } from '../support/test-app';
 import { waitFor } from '../support/wait';
 
 /**
- * Issue 14 §2: `/v1`, the OpenAI wire protocol, driven by the official `openai` SDK and the
+ * `/v1`, the OpenAI wire protocol, driven by the official `openai` SDK and the
  * AI SDK's OpenAI-compatible provider, changing only their base URL and key.
  */
 describe('OpenAI-compatible /v1', () => {

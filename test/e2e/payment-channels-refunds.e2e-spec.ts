@@ -6,7 +6,7 @@ import { createTestApp, type TestApp } from '../support/test-app';
 
 const SECRET = 'whsec_test_local';
 
-describe('Payment channels: expired intents and asynchronous refunds of Alipay and WeChat Pay (issue 16)', () => {
+describe('Payment channels: expired intents and asynchronous refunds of Alipay and WeChat Pay', () => {
   let t: TestApp;
   let admin: TestUser;
   const stripe = new StripeTestServer();

@@ -5,7 +5,7 @@ import { createTestApp, type TestApp } from '../support/test-app';
 
 const SECRET = 'whsec_test_local';
 
-describe('Payment channels: card, Alipay and WeChat Pay purchases through Stripe (issue 16)', () => {
+describe('Payment channels: card, Alipay and WeChat Pay purchases through Stripe', () => {
   let t: TestApp;
   const stripe = new StripeTestServer();
   const send = (event: Record<string, unknown>) => deliver(t.http, event, { secret: SECRET });

@@ -222,7 +222,7 @@ describe('Payments: subscriptions, payment intents, credit purchases (real strip
       expect(sent.idempotencyKey).toEqual(expect.any(String));
       expect(sent.stripeVersion).toBe('2024-06-20');
       const pi = [...stripe.paymentIntents.values()].pop()!;
-      // Issue 16 adds the purchase record and the next action (none for card).
+      // The answer also carries the purchase record and the next action (none for card).
       expect(res.body).toEqual({
         clientSecret: pi.client_secret,
         purchaseId: expect.any(String),

@@ -8,7 +8,7 @@ import { newUser, sessionOf, type TestUser } from '../support/factories';
 import { createTestApp, type TestApp } from '../support/test-app';
 
 /**
- * Issue 18 §2: the SSRF guard of plugin registration, with an empty PLUGIN_ALLOWED_HOSTS. A real
+ * The SSRF guard of plugin registration, with an empty PLUGIN_ALLOWED_HOSTS. A real
  * MCP server listens on loopback: reachable, yet refused, as is every internal address.
  */
 describe('Plugins: SSRF guard', () => {

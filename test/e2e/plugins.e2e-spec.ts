@@ -10,7 +10,7 @@ const SECRET = 'Bearer mcp-s3cret-0123456789';
 const TIMEOUT_MS = 800;
 
 /**
- * Issue 18 §2: built-in and MCP plugins, their registration and the tool box, against a real MCP
+ * Built-in and MCP plugins, their registration and the tool box, against a real MCP
  * server allowed on loopback (PLUGIN_ALLOWED_HOSTS); the SSRF refusals are in plugins-ssrf.
  */
 describe('Plugins', () => {

@@ -16,7 +16,7 @@ const DEFAULTS = {
 // Keys make the catalogue's models available; no provider is called in this file.
 const unused = { url: 'http://127.0.0.1:9' };
 
-describe('Preferences: GET/PUT /api/user/preferences (issue 12 §3)', () => {
+describe('Preferences: GET/PUT /api/user/preferences', () => {
   let t: TestApp;
   let ada: TestUser;
   let bob: TestUser;

@@ -121,7 +121,7 @@ describe.each(cases)('$name adapter', ({ server, make, model, usage, name }) => 
     expect(server.requests).toHaveLength(1);
   });
 
-  // Issue 18 §2: tool calls in both directions, normalised to {id, name, arguments}.
+  // Tool calls in both directions, normalised to {id, name, arguments}.
   const weather = {
     name: 'get_weather',
     description: 'The weather in a city',

@@ -3,7 +3,7 @@ import { newChat, newUser } from '../support/factories';
 import { startProviders, type Providers } from '../support/providers';
 import { createTestApp, type TestApp } from '../support/test-app';
 
-/** Chat search (issue 15) by configuration: no embeddings model, and Gemini's embeddings. */
+/** Chat search by configuration: no embeddings model, and Gemini's embeddings. */
 
 describe('Chat search without an embeddings model', () => {
   let t: TestApp;

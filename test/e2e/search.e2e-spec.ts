@@ -51,7 +51,7 @@ function catalogueFile(): string {
 const tokens = (text: string) => Math.ceil(Array.from(text).length / 4);
 const highlighted = (h: Hit) => h.highlights.map(([a, b]) => h.snippet.slice(a, b));
 
-describe('Chat search (issue 15)', () => {
+describe('Chat search', () => {
   let t: TestApp;
   let p: Providers;
   let indexer: SearchIndexer;

@@ -2,7 +2,7 @@ import { newUser, type TestUser } from '../support/factories';
 import { createTestApp, type TestApp } from '../support/test-app';
 
 /**
- * The session cache (issue 20 §3, src/users/session-cache.ts): session rows served from memory,
+ * The session cache (src/users/session-cache.ts): session rows served from memory,
  * dropped when PostgreSQL notifies a change (trigger on `users`), at once for changes this
  * process makes, and not served at all while the listening connection is down.
  */

@@ -6,7 +6,7 @@ import { createTestApp, type TestApp } from '../support/test-app';
 const fail = (code: string) => ({ success: false, error: expect.any(String), code });
 const missing = '00000000-0000-4000-8000-000000000000';
 
-describe('Share links (issue 12 §6)', () => {
+describe('Share links', () => {
   let t: TestApp;
 
   beforeAll(async () => {

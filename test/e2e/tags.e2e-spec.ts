@@ -15,7 +15,7 @@ interface ChatRow {
 const fail = (code: string) => ({ success: false, error: expect.any(String), code });
 const missing = '00000000-0000-4000-8000-000000000000';
 
-describe('Chat tags (issue 12 §1)', () => {
+describe('Chat tags', () => {
   let t: TestApp;
 
   beforeAll(async () => {

@@ -7,7 +7,7 @@ import { balanced, createTask, dailyTask, finished, runNow } from './tasks.helpe
 
 const say = (content: string) => [{ role: 'user', content }];
 
-describe('Workflows, cancellation and team targets (issue 17 §3, §4)', () => {
+describe('Workflows, cancellation and team targets', () => {
   let t: TestApp;
   let p: Providers;
 

@@ -15,7 +15,7 @@ import {
   type TaskView,
 } from './tasks.helpers';
 
-describe('Scheduled tasks (issue 17 §2)', () => {
+describe('Scheduled tasks', () => {
   let t: TestApp;
   let p: Providers;
   const clock = new SetClock();

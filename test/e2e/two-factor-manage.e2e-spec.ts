@@ -5,7 +5,7 @@ import { createTestApp, type TestApp } from '../support/test-app';
 import { bearer, challenge, enrol, sessionCookieOf, SetClock, totp } from '../support/two-factor';
 import { OAuthTestServer } from '../servers/oauth-server';
 
-describe('Managing two-factor authentication and sessions (issue 13)', () => {
+describe('Managing two-factor authentication and sessions', () => {
   const clock = new SetClock();
   const oauth = new OAuthTestServer();
   let t: TestApp;

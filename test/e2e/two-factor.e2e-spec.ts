@@ -15,7 +15,7 @@ const INVALID_CODE = { error: expect.any(String), code: 'TWO_FACTOR_CODE_INVALID
 const sidOf = (token: string): string =>
   JSON.parse(Buffer.from(token.split('.')[1], 'base64url').toString()).sid;
 
-describe('Two-factor login with TOTP and recovery codes (issue 13)', () => {
+describe('Two-factor login with TOTP and recovery codes', () => {
   const clock = new SetClock();
   let t: TestApp;
   let hour = 0;

@@ -8,7 +8,7 @@ import { startUploadDriver, type UploadDriver } from '../support/upload-drivers'
 import { PNG_BYTES } from '../support/uploads';
 
 /**
- * Issue 18 §1b: who may download `/uploads/{filename}` (owner, chat readers, signed links),
+ * Who may download `/uploads/{filename}` (owner, chat readers, signed links),
  * the 404 everyone else gets and the rate limit of those misses. Every request comes from a
  * forwarded client IP of its own test (TRUST_PROXY), so misses of one test never count in
  * another's window. The signed link on S3 is in uploads.e2e-spec.ts and uploads-s3.e2e-spec.ts.
@@ -171,7 +171,7 @@ describe('Who may download an upload', () => {
     await get(path, owner).expect(200);
   });
 
-  it('keeps names stored before issue 18 (no random part) readable by their owner', async () => {
+  it('keeps names stored without the random part readable by their owner', async () => {
     const [owner, stranger] = [await newUser(t), await newUser(t)];
     const filename = '1700000000000-old-report.txt';
     writeFileSync(join(d.env.UPLOAD_DIR, filename), 'from before');

@@ -29,7 +29,7 @@ interface UsageRow {
   credits: number;
 }
 
-describe('Usage statistics (issue 12 §7)', () => {
+describe('Usage statistics', () => {
   let t: TestApp;
   let p: Providers;
   const clock = new FixedClock();

@@ -120,7 +120,7 @@ describe('Webhooks: refunds take credits back in proportion, once', () => {
       { type: 'REFUND', amount: -200 },
     ]);
     expect(await ledgerOf(t, u.user.id)).toEqual({ credits: 100, ledgerSum: 100, entries: 3 });
-    // The purchase record ends refunded, though its payment event came last (issue 16).
+    // The purchase record ends refunded, though its payment event came last.
     const [purchase] = await t.db.query(
       'SELECT status, "refundedAmount" FROM purchases WHERE "paymentIntentId" = $1',
       [pi.id],

@@ -43,10 +43,11 @@ function documented5xx(route: Route, status: number, code: unknown): boolean {
 }
 
 /**
- * Issue 7 §3 "Bad input sweep": for every route and method of the OpenAPI document, random and
- * malformed path parameters, query strings, headers and bodies (fast-check). The service never
- * answers an undocumented 5xx, never hangs or dies, every error body carries `error` and `code`,
- * and a rejected request (4xx or 5xx) changes no row of any table and no uploaded file.
+ * Bad input sweep (docs/testing.md, fault tests): for every route and method of the OpenAPI
+ * document, random and malformed path parameters, query strings, headers and bodies (fast-check).
+ * The service never answers an undocumented 5xx, never hangs or dies, every error body carries
+ * `error` and `code`, and a rejected request (4xx or 5xx) changes no row of any table and no
+ * uploaded file.
  */
 describe('bad input sweep over the OpenAPI document', () => {
   let t: TestApp;
@@ -114,7 +115,7 @@ describe('bad input sweep over the OpenAPI document', () => {
       fail(
         openAi ? 'error body without {error: {message, code}}' : 'error body without {error, code}',
       );
-    // A signed event whose handler failed is kept for replay (issue 19 §4): that row is the
+    // A signed event whose handler failed is kept for replay: that row is the
     // documented effect of its 500, not a write of rejected input.
     const wrote =
       res.status === 500 && code === 'WEBHOOK_HANDLER_FAILED'

@@ -8,9 +8,9 @@ import { killService, type Service, signUp, startService } from './support/servi
 const HOLD_TTL_SECONDS = 6;
 
 /**
- * Issue 7 §3 "Crash mid-stream": the service (child process, own embedded PostgreSQL) is
- * SIGKILLed while six streams hold credits. SIGKILL leaves its PostgreSQL running (an orphan
- * that holds the data directory); the test stops it as the README tells an operator to
+ * Crash mid-stream (docs/testing.md, fault tests): the service (child process, own embedded
+ * PostgreSQL) is SIGKILLed while six streams hold credits. SIGKILL leaves its PostgreSQL running
+ * (an orphan that holds the data directory); the test stops it as the README tells an operator to
  * (`kill <pid>`), restarts the service on the same directory, and waits for the sweep.
  */
 describe('crash mid-stream: holds come back, nothing is charged twice', () => {

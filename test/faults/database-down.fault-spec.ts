@@ -6,9 +6,9 @@ import { booksOfAll, unbalanced } from './support/ledger';
 import { killService, type Service, signUp, startService, WEBHOOK_SECRET } from './support/service';
 
 /**
- * Issue 7 §3 "Database down": the service runs as a child process on its own embedded
- * PostgreSQL; the test stops that server under it (fast shutdown, as an operator or a crash
- * of the database host would), checks that the service fails closed, then starts PostgreSQL
+ * Database down (docs/testing.md, fault tests): the service runs as a child process on its own
+ * embedded PostgreSQL; the test stops that server under it (fast shutdown, as an operator or a
+ * crash of the database host would), checks that the service fails closed, then starts PostgreSQL
  * again on the same directory and port and checks that the same process recovers by itself.
  */
 describe('database down: fail closed, recover without a restart', () => {

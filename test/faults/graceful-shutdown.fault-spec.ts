@@ -8,7 +8,7 @@ import { unbalanced } from './support/ledger';
 import { SERVICE_SECRET, signUp } from './support/service';
 
 /**
- * Issue 19 §5: SIGTERM during a stream. The service runs as a child process on a database of
+ * SIGTERM during a stream. The service runs as a child process on a database of
  * the test server (so the books can be read after it exits): readiness turns 503 at once, new
  * requests get 503, the stream finishes within SHUTDOWN_GRACE_MS or is cut and settled after
  * it, the process exits 0, and no hold is left.

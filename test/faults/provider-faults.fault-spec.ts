@@ -9,7 +9,7 @@ import { call, openStream, parseSse } from './support/http';
 
 /**
  * Production heartbeat: a `: ping` every 15 s before the first token, against proxies that cut
- * a connection idle for 60 s; the issue's fault is a 90 s silence. Scaled by 1/60 so the test
+ * a connection idle for 60 s; the fault tested is a 90 s silence. Scaled by 1/60 so the test
  * takes seconds: ping every 250 ms, the "proxy" (our client) cuts after 1 000 ms idle, and the
  * provider stays silent for 1 500 ms. The ratios (silence 6 pings long, idle limit 4 pings) are
  * the production ones.
@@ -20,9 +20,9 @@ const PROXY_IDLE_MS = 60_000 * SCALE; // 1 000
 const SILENCE_MS = 90_000 * SCALE; // 1 500
 
 /**
- * Issue 7 §3 "Provider faults", through the whole service (HTTP in, real SDKs out to local
- * servers speaking each provider's protocol). Each case checks the documented status (README
- * "AI replies" steps 3–4) and the charge in the ledger.
+ * Provider faults (docs/testing.md, fault tests), through the whole service (HTTP in, real SDKs out
+ * to local servers speaking each provider's protocol). Each case checks the documented status
+ * (README "AI replies" steps 3–4) and the charge in the ledger.
  */
 describe('provider faults: documented status and charge', () => {
   let t: TestApp;

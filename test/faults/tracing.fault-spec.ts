@@ -50,7 +50,7 @@ const attr = (s: OtlpSpan, key: string) => {
 };
 
 /**
- * Issue 19 §2: with OTEL_EXPORTER_OTLP_ENDPOINT set, one generate is one trace (continued from
+ * With OTEL_EXPORTER_OTLP_ENDPOINT set, one generate is one trace (continued from
  * the caller's `traceparent`): the server span, our spans, PostgreSQL spans and the provider's
  * HTTP client span; the answer names it in `traceparent`, and its log lines carry its id. The
  * SDK patches modules as they load, so the service runs as a child process (as in production).

@@ -8,7 +8,7 @@ import { SERVICE_SECRET } from './support/service';
 const TOKEN = 'worker-metrics-token-0123';
 
 /**
- * Issue 19 §1 with the performance issue's workers: `/metrics` answers the sum over every worker
+ * Prometheus metrics with WEB_CONCURRENCY workers: `/metrics` answers the sum over every worker
  * whichever worker the scrape reaches (the primary aggregates), and METRICS_PORT is served by the
  * primary. Child processes with WEB_CONCURRENCY=2 on a database of the test server.
  */

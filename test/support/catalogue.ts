@@ -5,7 +5,7 @@ import { DEFAULT_MODELS } from '../../src/ai/default-models';
 
 /**
  * A MODELS_FILE of the default catalogue plus `gpt-4o-mini` copies under `ids` without any
- * capability (no vision, no tools), for the refusals of issue 18. Returns its path.
+ * capability (no vision, no tools), to test refusing images and tools. Returns its path.
  */
 export function catalogueWithPlainModels(...ids: string[]): string {
   const file = join(mkdtempSync(join(tmpdir(), 'models-')), 'models.json');

@@ -19,7 +19,7 @@ export interface Dance {
 
 export interface DanceOptions {
   callbackUrl?: string;
-  /** A referral code sent as `?ref=` to the sign-in (issue 16). */
+  /** A referral code sent as `?ref=` to the sign-in. */
   ref?: string;
   /** Replace the state cookie sent back (null: send none). */
   cookie?: string | null;

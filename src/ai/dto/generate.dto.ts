@@ -42,7 +42,7 @@ export class ChatMessageDto {
   content: string;
 }
 
-/** A message of an AI request: its content is text, or parts with images (issue 18 §1). */
+/** A message of an AI request: its content is text, or parts with images. */
 @ApiExtraModels(MessagePartDto)
 export class GenerateMessageDto {
   @ApiProperty({ enum: INPUT_ROLES }) @IsIn(INPUT_ROLES) role: (typeof INPUT_ROLES)[number];
@@ -82,9 +82,9 @@ export function PluginNames(): PropertyDecorator {
 export const DEFAULT_MAX_TOOL_STEPS = 5;
 
 /**
- * POST /api/ai/generate and /api/ai/stream body (spec AI), with the custom model parameters
- * (issue 12 §4): each is the request's, else the chat's settings, else the preferences', else
- * the default. `modelId` is required only when neither the chat nor the preferences name one.
+ * POST /api/ai/generate and /api/ai/stream body (spec AI), with the custom model parameters:
+ * each is the request's, else the chat's settings, else the preferences', else the default.
+ * `modelId` is required only when neither the chat nor the preferences name one.
  */
 export class GenerateDto extends ModelParametersDto {
   @ApiProperty({ type: [GenerateMessageDto], minItems: 1, maxItems: 200 })

@@ -3,7 +3,7 @@ import { imageOfUrl, splitContent } from './message-content';
 
 const ORIGIN = 'https://chat.example.com';
 
-describe('message content (issue 18 §1)', () => {
+describe('message content', () => {
   it('a string is the text; parts give the text joined and the images in order', () => {
     expect(splitContent('Hello', ORIGIN)).toEqual({ text: 'Hello', images: [] });
     const id = '3f0c1e9a-8a51-4b8e-9d5e-2c7b0a6f4d11';

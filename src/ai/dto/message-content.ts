@@ -2,7 +2,7 @@ import { ApiProperty, ApiPropertyOptional, getSchemaPath } from '@nestjs/swagger
 import { isUUID, ValidateBy, type ValidationOptions } from 'class-validator';
 import { AppError, ErrorCode } from '../../common/errors/app-error';
 
-/** Images accepted in one request, across all its messages (issue 18 §1). */
+/** Images accepted in one request, across all its messages. */
 export const MAX_IMAGES_PER_REQUEST = 4;
 /** Parts of one message. */
 export const MAX_PARTS_PER_MESSAGE = 20;

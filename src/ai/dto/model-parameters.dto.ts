@@ -45,7 +45,7 @@ export function IsOptionalInRange(
 }
 
 /**
- * The custom model parameters (issue 12 §4), shared by AI requests and chat settings. Ranges here
+ * The custom model parameters, shared by AI requests and chat settings. Ranges here
  * are the widest any provider accepts; the effective values are checked against the chosen
  * model's own `parameters` (GET /api/ai/models) before anything is held or sent.
  */

@@ -37,7 +37,7 @@ export class StreamDoneDto {
   stopReason?: 'stop' | 'max_tool_steps';
 }
 
-/** `event: tool_call`: the model asked to run a tool (issue 18 §2). */
+/** `event: tool_call`: the model asked to run a tool. */
 export class StreamToolCallDto {
   @ApiProperty({ example: 'call_abc123' }) id: string;
   @ApiProperty({ example: 'calculator' }) name: string;

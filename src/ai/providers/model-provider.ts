@@ -1,7 +1,7 @@
 import type { ChatMessageInput, TokenUsage } from '../../credits/pricing';
 import type { ToolCall, ToolDefinition } from '../../plugins/tool.types';
 
-/** An image sent with a message (issue 18): its sniffed type and its bytes in base64. */
+/** An image sent with a message: its sniffed type and its bytes in base64. */
 export interface ImageInput {
   /** `image/png`, `image/jpeg`, `image/webp` or `image/gif`. */
   mediaType: string;
@@ -26,7 +26,7 @@ export interface GenerateRequest {
   model: string;
   /** Roles `system`, `user`, `assistant`, `tool`; each adapter maps them to its own API. */
   messages: ProviderMessage[];
-  /** Tools the model may call (issue 18 §2); none when absent or empty. */
+  /** Tools the model may call; none when absent or empty. */
   tools?: ToolDefinition[];
   /** Upper bound on completion tokens (spec Limits 4: at most 1000). */
   maxTokens: number;
@@ -81,7 +81,7 @@ export interface ModelProvider {
   stream(request: GenerateRequest): AsyncIterable<StreamChunk>;
 }
 
-/** Texts to embed in one upstream call (chat search, issue 15). */
+/** Texts to embed in one upstream call (chat search). */
 export interface EmbedRequest {
   /** Upstream embedding model id, e.g. `text-embedding-3-small`. */
   model: string;

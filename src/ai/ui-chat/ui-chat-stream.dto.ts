@@ -51,7 +51,7 @@ const UI_CHUNKS = [
     messageMetadata: metadata(),
   }),
   chunk('error', { errorText: text }),
-  // The tool loop (issue 18 §2): our tools are dynamic to the client (it declares none).
+  // The tool loop: our tools are dynamic to the client (it declares none).
   chunk(
     'tool-input-available',
     {

@@ -89,7 +89,7 @@ const SKIPPED_PARTS = new Set(['step-start', 'reasoning']);
 
 /**
  * The UI messages as GenerateDto messages: each message's `text` parts joined, in order, and a
- * user's image `file` parts (`url`: a data URL or one of our uploads, issue 18) as image parts.
+ * user's image `file` parts (`url`: a data URL or one of our uploads) as image parts.
  * Throws ValidationFailedError (400 VALIDATION_FAILED) for a part we cannot send (other files,
  * tools) or a conversation that does not end with a user's text.
  */

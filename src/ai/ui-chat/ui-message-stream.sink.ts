@@ -64,7 +64,7 @@ export class UiMessageStreamSink implements StreamSink {
   }
 
   /**
-   * A tool the model called (issue 18 §2) as the AI SDK's dynamic tool part: the step's text
+   * A tool the model called as the AI SDK's dynamic tool part: the step's text
    * ends, `tool-input-available` names the call; its result follows in the same step.
    */
   toolCall(call: ToolCall): void {

@@ -12,7 +12,7 @@ export class SignupDto {
   @IsBcryptPassword()
   password: string;
   @IsBoundedString(1, 100, true) name?: string;
-  /** Issue 16: the `?ref=` of a referral link; an unknown code is ignored. */
+  /** The `?ref=` of a referral link; an unknown code is ignored. */
   @ApiPropertyOptional({
     example: 'K7MZP4QX',
     description: 'referral code; unknown ones are ignored',

@@ -6,7 +6,7 @@ import type { SessionUser } from '../../common/auth/session-user';
 import { Endpoint } from '../../common/openapi/endpoint.decorator';
 import { TwoFactorService } from './two-factor.service';
 
-/** DELETE /api/users/{id}/2fa: an administrator turns a user's 2FA off (issue 13). */
+/** DELETE /api/users/{id}/2fa: an administrator turns a user's 2FA off. */
 @ApiTags('users')
 @Controller('api/users')
 export class TwoFactorAdminController {

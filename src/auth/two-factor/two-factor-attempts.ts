@@ -5,7 +5,7 @@ import type { AppConfig } from '../../config/app.config';
 import { FailureCounter, type FailureWindow } from './failure-counter';
 
 /**
- * Rate limit of failed second-factor attempts (issue 13): TWO_FACTOR_MAX_FAILURES per user and
+ * Rate limit of failed second-factor attempts: TWO_FACTOR_MAX_FAILURES per user and
  * per client IP within TWO_FACTOR_LOCKOUT_SECONDS. Every failure counts (wrong, replayed or used
  * codes, a wrong password on disable); once either count reaches the limit every attempt is
  * refused with 429, a correct code too, until that window closes.

@@ -16,7 +16,7 @@ export interface MfaChallenge {
   mfaToken: string;
 }
 
-/** The second login step, shared by password and social sign-in (issue 13). */
+/** The second login step, shared by password and social sign-in. */
 @Injectable()
 export class TwoFactorLoginService {
   constructor(

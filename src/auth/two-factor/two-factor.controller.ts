@@ -20,7 +20,7 @@ import {
 import { TwoFactorLoginService } from './two-factor-login.service';
 import { TwoFactorService } from './two-factor.service';
 
-/** TOTP two-factor authentication (issue 13): enrol, manage, and the second login step. */
+/** TOTP two-factor authentication: enrol, manage, and the second login step. */
 @ApiTags('auth')
 @Controller('api/auth/2fa')
 export class TwoFactorController {

@@ -13,7 +13,7 @@ import {
 import { User } from '../../users/user.entity';
 
 /**
- * A user's TOTP secret (issue 13): pending while `enabledAt` is null (set up, not confirmed),
+ * A user's TOTP secret: pending while `enabledAt` is null (set up, not confirmed),
  * enabled after. At most one per user; setup again before enabling replaces it.
  */
 @Entity('two_factor')

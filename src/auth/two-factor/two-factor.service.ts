@@ -23,7 +23,7 @@ export interface TwoFactorSetup {
 }
 
 /**
- * Enrolling in, managing and turning off TOTP two-factor authentication (issue 13). Each change
+ * Enrolling in, managing and turning off TOTP two-factor authentication. Each change
  * of state (enable, disable, admin reset) raises the user's token version in the same
  * transaction, which ends every session issued before it; the caller gives the session that
  * made the change a fresh token from the returned user.

@@ -67,8 +67,8 @@ export class CreatePaymentIntentDto {
 /**
  * `POST /api/credits/purchase`: `amount` in `currency` (major units, ≤ PURCHASE_MAX_USD or
  * PURCHASE_MAX_CNY) for `credits` (a positive integer, ≤ amount × CREDITS_PER_USD or
- * CREDITS_PER_CNY; the bounds are checked by the service), paid with `paymentMethod` (issue 16:
- * Alipay and WeChat Pay in `cny` only).
+ * CREDITS_PER_CNY; the bounds are checked by the service), paid with `paymentMethod`
+ * (Alipay and WeChat Pay in `cny` only).
  */
 export class PurchaseCreditsDto {
   @ApiProperty({ example: 10, description: 'major units of `currency`, at most two decimals' })

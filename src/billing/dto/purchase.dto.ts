@@ -8,7 +8,7 @@ import {
 } from '../purchase.entity';
 
 /**
- * What the client does next (issue 16): `alipay_handle_redirect` sends the browser to `url`;
+ * What the client does next: `alipay_handle_redirect` sends the browser to `url`;
  * `wechat_pay_display_qr_code` shows `image_data_url` (a `data:image/png;base64,…` QR code) or
  * renders `data` as a QR code, then polls `GET /api/credits/purchases/{id}`.
  */

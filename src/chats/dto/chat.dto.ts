@@ -28,8 +28,8 @@ export class ChatTitleDto {
 }
 
 /**
- * A chat's model parameters (issue 12 §4): the AI request's fields, each optional; and the
- * plugins its requests use unless a request names its own (issue 18 §2).
+ * A chat's model parameters: the AI request's fields, each optional; and the
+ * plugins its requests use unless a request names its own.
  */
 export class ChatSettingsDto extends ModelParametersDto {
   @PluginNames() plugins?: string[];
@@ -54,7 +54,7 @@ export class UpdateChatDto {
   settings?: ChatSettingsDto;
 }
 
-/** `?messages=`: how many of each chat's latest messages a chat read returns (issue 20 §4). */
+/** `?messages=`: how many of each chat's latest messages a chat read returns. */
 function MessagesPerChat() {
   return applyDecorators(
     ApiPropertyOptional({
@@ -110,7 +110,7 @@ export class ChatTeamDto {
   teamId: string | null;
 }
 
-/** An image a message was sent with (issue 18), with a signed link to it. */
+/** An image a message was sent with, with a signed link to it. */
 export class MessageAttachmentDto {
   @ApiProperty({ format: 'uuid', description: 'send again as `uploadId` to show it to a model' })
   uploadId: string;
@@ -130,14 +130,14 @@ export class MessageDto {
     type: 'object',
     additionalProperties: true,
     description:
-      'tool use (issue 18): on an ASSISTANT message `{calls: [{id, name, arguments}]}`, on a TOOL message `{id, name, ok}`',
+      'tool use: on an ASSISTANT message `{calls: [{id, name, arguments}]}`, on a TOOL message `{id, name, ok}`',
   })
   tool?: MessageTool;
   @ApiPropertyOptional({ type: [MessageAttachmentDto], description: 'images, in order' })
   attachments?: MessageAttachmentDto[];
 }
 
-/** A tag as a chat carries it: only the caller's own tags (issue 12 §1, tags are private). */
+/** A tag as a chat carries it: only the caller's own tags (tags are private). */
 export class ChatTagDto {
   @ApiProperty({ format: 'uuid' }) id: string;
   @ApiProperty() name: string;

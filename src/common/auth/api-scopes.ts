@@ -1,7 +1,7 @@
 import { SetMetadata } from '@nestjs/common';
 
 /**
- * What a personal API key may reach (issue 14). A route is reachable with a key only when it
+ * What a personal API key may reach. A route is reachable with a key only when it
  * names one of these with `@Endpoint({scope})`; every other route (account, keys, two-factor,
  * payments, teams administration, admin) answers a key 403 INSUFFICIENT_SCOPE.
  */

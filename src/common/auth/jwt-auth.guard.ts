@@ -12,7 +12,7 @@ import { SESSION_COOKIE, type SessionUser } from './session-user';
  * `@Public()`. Public routes still read a session when one is sent (e.g. GET /api/auth/session).
  * Failure → 401 `{error, code: "UNAUTHORIZED"}` (spec Authentication 5).
  *
- * A personal API key (`Bearer sk-…`, strategy `api-key`, issue 14) authenticates too, but only
+ * A personal API key (`Bearer sk-…`, strategy `api-key`) authenticates too, but only
  * where the route names a scope the key has (`@Endpoint({scope})`); elsewhere 403
  * INSUFFICIENT_SCOPE, and on public routes it is ignored (they answer as to no session). A
  * revoked, expired or unknown key is 401 INVALID_API_KEY.

@@ -20,7 +20,7 @@ const ENVELOPE_B_PREFIXES = [
 
 /** `path` is the request path without its query string. */
 export function envelopeFor(path: string): Envelope {
-  // The OpenAI wire protocol (issue 14): OpenAI's bodies and `{error: {message, type, code}}`.
+  // The OpenAI wire protocol: OpenAI's bodies and `{error: {message, type, code}}`.
   if (path === '/v1' || path.startsWith('/v1/')) return 'openai';
   return ENVELOPE_B_PREFIXES.some((p) => path === p || path.startsWith(`${p}/`)) ? 'B' : 'C';
 }

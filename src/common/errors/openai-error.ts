@@ -11,7 +11,7 @@ function typeFor(status: number): string {
 }
 
 /**
- * An error of the `/v1` routes in OpenAI's shape (issue 14): `{error: {message, type, code,
+ * An error of the `/v1` routes in OpenAI's shape: `{error: {message, type, code,
  * param}}`, `code` our code lower-cased, plus our details (e.g. `required`, `balance`).
  */
 export function openAiErrorBody(

@@ -14,7 +14,7 @@ export interface EndpointOptions<B> {
   description?: string;
   access: Access;
   /**
-   * The scope a personal API key needs here (issue 14). Without one, a key is refused (403
+   * The scope a personal API key needs here. Without one, a key is refused (403
    * INSUFFICIENT_SCOPE): account, keys, two-factor, payments, teams administration and admin
    * routes never name one. Shown as `x-api-key-scope`.
    */

@@ -60,7 +60,7 @@ export class UsageRowDto extends UsageTotalsDto {
   keyId?: string | null;
 }
 
-/** Usage statistics computed from the ledger's CONSUMPTION entries (issue 12 §7). */
+/** Usage statistics computed from the ledger's CONSUMPTION entries. */
 export class UsageStatsDto {
   @ApiProperty({ format: 'date' }) from: string;
   @ApiProperty({ format: 'date' }) to: string;

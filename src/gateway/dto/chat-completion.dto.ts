@@ -58,7 +58,7 @@ export class StreamOptionsDto {
 }
 
 /**
- * POST /v1/chat/completions, as OpenAI's Chat Completions API (issue 14). Fields OpenAI has
+ * POST /v1/chat/completions, as OpenAI's Chat Completions API. Fields OpenAI has
  * that we cannot honour (several choices, log probabilities, tools, audio…) are accepted by
  * the parser only to answer 400 `unsupported_parameter` naming them; any other unknown field
  * is a 400 too.

@@ -27,7 +27,7 @@ export const MAX_TOOLS_PER_PLUGIN = 128;
 const MAX_PAGES = 10;
 
 /**
- * The MCP client side of plugins (issue 18 §2): one Streamable HTTP connection per operation,
+ * The MCP client side of plugins: one Streamable HTTP connection per operation,
  * through the SSRF-guarded fetch (the URL and every resolved address are checked at each
  * connection), bounded by PLUGIN_TOOL_TIMEOUT_MS from connect to answer.
  */

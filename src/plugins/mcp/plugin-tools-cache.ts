@@ -18,7 +18,7 @@ interface Entry {
 }
 
 /**
- * Each MCP plugin's tools, in this process's memory for 60 s (issue 18 §2); a failure for 10 s.
+ * Each MCP plugin's tools, in this process's memory for 60 s; a failure for 10 s.
  * Expiry is lazy (read time, from the Clock): no timers. Concurrent readers share one
  * `tools/list`.
  */

@@ -8,7 +8,7 @@ export class ReferredUserDto {
   @ApiProperty({ enum: REFERRAL_STATUSES }) status: ReferralStatus;
 }
 
-/** `GET /api/referrals` (issue 16). */
+/** `GET /api/referrals`: my code, its sign-up link, counts, credits earned and latest referrals. */
 export class ReferralOverviewDto {
   @ApiProperty({ example: 'K7MZP4QX', description: '8 characters, unique' }) code: string;
   @ApiProperty({ example: 'http://localhost:3000/en/signup?ref=K7MZP4QX' }) link: string;

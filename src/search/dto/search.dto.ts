@@ -5,7 +5,7 @@ import { MESSAGE_ROLES, type MessageRole } from '../../chats/message.entity';
 
 export const SEARCH_MODES = ['hybrid', 'keyword', 'semantic'] as const;
 export type SearchMode = (typeof SEARCH_MODES)[number];
-/** Longest query, in characters (issue 15). */
+/** Longest query, in characters. */
 export const MAX_QUERY_LENGTH = 500;
 export const DEFAULT_SEARCH_LIMIT = 20;
 export const MAX_SEARCH_LIMIT = 50;

@@ -6,12 +6,12 @@ const EXAMPLE_NAME = '1747700000000-3f9c0a6e1b7d4c2a8e5f0b9d6a1c7e42-cat.png';
 
 /**
  * Spec POST /api/upload `data`: where the file is served and its stored name. `url` is a
- * signed link (issue 18 §1b), so it works without a session, until `expiresAt`.
+ * signed link, so it works without a session, until `expiresAt`.
  */
 export class UploadDto {
   @ApiProperty({
     format: 'uuid',
-    description: 'send as `uploadId` in an image part of an AI message (issue 18)',
+    description: 'send as `uploadId` in an image part of an AI message',
   })
   id: string;
   @ApiProperty({

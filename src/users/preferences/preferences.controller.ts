@@ -6,7 +6,7 @@ import { Endpoint } from '../../common/openapi/endpoint.decorator';
 import { PreferencesDto, UpdatePreferencesDto } from './preferences.dto';
 import { PreferencesService } from './preferences.service';
 
-/** The preference panel (issue 12 §3), envelope C: the preferences object itself. */
+/** The preference panel, envelope C: the preferences object itself. */
 @ApiTags('users')
 @Controller('api/user/preferences')
 export class PreferencesController {

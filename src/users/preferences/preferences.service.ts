@@ -16,7 +16,7 @@ import {
 } from './preferences.dto';
 
 /**
- * The preference panel (issue 12 §3): one JSONB document in `users.preferences`, null until the
+ * The preference panel: one JSONB document in `users.preferences`, null until the
  * first PUT. The stored `locale` also reaches the session user (UsersService.findSessionUser),
  * so translated errors follow it when a request names no language.
  */

@@ -8,7 +8,7 @@ type ContentBlockParam = Anthropic.Messages.ContentBlockParam;
 type ImageMediaType = 'image/jpeg' | 'image/png' | 'image/gif' | 'image/webp';
 
 /**
- * Our messages in the Messages API's shape (issue 18), without the system ones (they go to
+ * Our messages in the Messages API's shape, without the system ones (they go to
  * `system`): images as `image` blocks with a base64 source, before the text as Anthropic
  * advises; an assistant's tool calls as `tool_use` blocks; consecutive tool results as one user
  * message of `tool_result` blocks (`is_error` when the tool failed).

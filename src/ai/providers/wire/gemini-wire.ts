@@ -4,7 +4,7 @@ import type { ProviderMessage } from '../model-provider';
 import { newToolCallId } from './tool-arguments';
 
 /**
- * Our messages as Gemini `contents` (issue 18), without the system ones: assistant turns as role
+ * Our messages as Gemini `contents`, without the system ones: assistant turns as role
  * `model`; images as `inlineData` parts after the text; an assistant's tool calls as
  * `functionCall` parts; consecutive tool results as one user turn of `functionResponse` parts
  * (`{output}` or `{error}`, as Gemini's docs put it).

@@ -8,7 +8,7 @@ import type { ProviderMessage } from '../model-provider';
 import { parseToolArguments } from './tool-arguments';
 
 /**
- * Our messages in OpenAI's Chat Completions shape (issue 18): images as `image_url` parts with a
+ * Our messages in OpenAI's Chat Completions shape: images as `image_url` parts with a
  * base64 data URL after the text; an assistant's tool calls as `tool_calls` (arguments as JSON
  * text); a tool's result as a `tool` message naming its `tool_call_id`.
  */
