@@ -19,8 +19,8 @@ import type { Admission, CallOptions } from './ai.types';
 import type { GenerateDto } from './dto/generate.dto';
 import { IMAGE_TOKENS_WORST_CASE } from './image-tokens';
 import { readInputs, requireCapability, toProviderMessages } from './message-inputs';
-import { ModelCatalogue, reasoningBudget } from './model-catalogue';
-import { checkParameters, noModelError, resolveParameters } from './model-parameters';
+import { ModelCatalogue, reasoningBudget } from '../models/model-catalogue';
+import { checkParameters, noModelError, resolveParameters } from '../models/model-parameters';
 import { ProviderStrategy } from './provider-strategy.service';
 import type { GenerateRequest, ProviderMessage } from './providers/model-provider';
 

@@ -12,7 +12,7 @@ import { PreferencesService } from '../users/preferences/preferences.service';
 import { AiService } from './ai.service';
 import { GENERATE_EXAMPLE, GenerateDto, GenerateResultDto, ModelsDto } from './dto/generate.dto';
 import { ApiAiStreamResponse, STREAM_DESCRIPTION } from './dto/stream.dto';
-import { ModelCatalogue } from './model-catalogue';
+import { ModelCatalogue } from '../models/model-catalogue';
 import { arrivalOf } from '../common/http/arrival';
 import { ServerTiming } from './server-timing';
 import { SseStreamSink, streamTo, TextStreamSink } from './stream-sinks';

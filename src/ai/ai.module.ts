@@ -11,7 +11,7 @@ import { AiService } from './ai.service';
 import { AiAdmissions } from './ai-admissions.service';
 import { EmbeddingsService } from './embeddings.service';
 import { EstimateController } from './estimate.controller';
-import { CatalogueModule } from './catalogue.module';
+import { ModelsModule } from '../models/models.module';
 import { ProviderStrategy } from './provider-strategy.service';
 import { AiChatController } from './ui-chat/ai-chat.controller';
 import { AnthropicProvider } from './providers/anthropic.provider';
@@ -23,7 +23,7 @@ import { OpenAiProvider } from './providers/openai.provider';
     CreditsModule,
     ChatsModule,
     SharesModule,
-    CatalogueModule,
+    ModelsModule,
     UsersModule,
     UploadsModule,
     PluginsModule,

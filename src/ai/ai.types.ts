@@ -2,12 +2,15 @@ import type { SessionUser } from '../common/auth/session-user';
 import type { OpenHold } from '../credits/credit-holds.service';
 import type { TokenUsage } from '../credits/pricing';
 import type { GenerateDto } from './dto/generate.dto';
-import type { ModelDescriptor } from './model-catalogue';
+import type { ModelDescriptor } from '../models/model-catalogue';
 import type { GenerateRequest, ModelProvider } from './providers/model-provider';
 import type { ServerTiming } from './server-timing';
 import type { InputMessage } from './message-inputs';
 import type { ToolBox, ToolCall, ToolResult } from '../plugins/tool.types';
 import type { ToolStep } from '../chats/chat-exchange.sql';
+
+/** Token usage of one model call, as AiService reports it (its callers need not know credits). */
+export type { TokenUsage };
 
 /** An admitted request: credits held, model and chat resolved, nothing sent upstream yet. */
 export interface Admission {

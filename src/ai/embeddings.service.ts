@@ -5,7 +5,7 @@ import { StartupError } from '../common/errors/startup-error';
 import type { AppConfig } from '../config/app.config';
 import { CreditHoldsService } from '../credits/credit-holds.service';
 import { cost, estimateTokens } from '../credits/pricing';
-import { type ModelDescriptor, ModelCatalogue } from './model-catalogue';
+import { type ModelDescriptor, ModelCatalogue } from '../models/model-catalogue';
 import { classifyProviderError } from './provider-errors';
 import { ProviderStrategy } from './provider-strategy.service';
 import { ProviderError } from './providers/model-provider';

@@ -8,7 +8,7 @@ import type { AppConfig } from '../config/app.config';
 import { IMAGE_TOKENS_WORST_CASE } from './image-tokens';
 import { readInputs } from './message-inputs';
 import { GENERATE_EXAMPLE, GenerateDto } from './dto/generate.dto';
-import { ModelCatalogue } from './model-catalogue';
+import { ModelCatalogue } from '../models/model-catalogue';
 
 export class EstimateDto extends PickType(GenerateDto, ['messages'] as const) {
   @ApiProperty({ example: 'gpt-4o-mini' }) @IsString() @MaxLength(200) modelId: string;

@@ -1,4 +1,4 @@
-import type { ProviderId } from './model-catalogue';
+import type { ProviderId } from '../models/model-entry';
 
 /**
  * Worst-case prompt tokens of one image, per provider, held before the call; the

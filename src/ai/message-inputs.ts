@@ -2,7 +2,8 @@ import { AppError, ErrorCode } from '../common/errors/app-error';
 import { codePoints } from '../credits/pricing';
 import { MAX_CONTENT_CHARS, type GenerateMessageDto } from './dto/generate.dto';
 import { type ImageSource, MAX_IMAGES_PER_REQUEST, splitContent } from './dto/message-content';
-import type { Capability, ModelDescriptor } from './model-catalogue';
+import type { ModelDescriptor } from '../models/model-catalogue';
+import type { Capability } from '../models/model-entry';
 import type { ImageInput, ProviderMessage } from './providers/model-provider';
 
 /**

@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
-import type { ModelDescriptor, ProviderId } from './model-catalogue';
+import type { ModelDescriptor } from '../models/model-catalogue';
+import type { ProviderId } from '../models/model-entry';
 import { AnthropicProvider } from './providers/anthropic.provider';
 import { GoogleProvider } from './providers/google.provider';
 import type { EmbeddingProvider, ModelProvider } from './providers/model-provider';

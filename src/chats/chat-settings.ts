@@ -1,6 +1,6 @@
-import type { ModelParametersDto } from '../ai/dto/model-parameters.dto';
-import type { ModelCatalogue } from '../ai/model-catalogue';
-import { checkParameters } from '../ai/model-parameters';
+import type { ModelParametersDto } from '../models/dto/model-parameters.dto';
+import type { ModelCatalogue } from '../models/model-catalogue';
+import { checkParameters } from '../models/model-parameters';
 import { ValidationFailedError } from '../common/validation/validation.pipe';
 
 /**

@@ -9,7 +9,7 @@ import {
   PrimaryGeneratedColumn,
   UpdateDateColumn,
 } from 'typeorm';
-import type { ModelParametersDto } from '../ai/dto/model-parameters.dto';
+import type { ModelParametersDto } from '../models/dto/model-parameters.dto';
 
 /** A chat's stored settings: model parameters, and the plugins of its requests. */
 type ChatSettings = ModelParametersDto & { plugins?: string[] };

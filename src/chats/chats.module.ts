@@ -1,6 +1,6 @@
 import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
-import { CatalogueModule } from '../ai/catalogue.module';
+import { ModelsModule } from '../models/models.module';
 import { Chat } from './chat.entity';
 import { TeamsModule } from '../teams/teams.module';
 import { UploadStorageModule } from '../uploads/upload-storage.module';
@@ -15,7 +15,7 @@ import { Message } from './message.entity';
   imports: [
     TypeOrmModule.forFeature([Chat, Message, MessageAttachment]),
     TeamsModule,
-    CatalogueModule,
+    ModelsModule,
     // Signed links to the images messages carry; no feature module behind it.
     UploadStorageModule,
   ],

@@ -6,7 +6,7 @@ import { AppError, ErrorCode } from '../common/errors/app-error';
 import { decodeCursor, pageSize, toPage } from '../common/pagination/pagination';
 import { hasTeamRole } from '../teams/team-role';
 import { TeamsService } from '../teams/teams.service';
-import { ModelCatalogue } from '../ai/model-catalogue';
+import { ModelCatalogue } from '../models/model-catalogue';
 import { ValidationFailedError } from '../common/validation/validation.pipe';
 import { Chat } from './chat.entity';
 import { allTagsSql, chatPageSql, type ChatPageRow } from './chat-list.sql';

@@ -2,7 +2,7 @@ import { Body, Controller, Get, HttpCode, Post, Req, Res } from '@nestjs/common'
 import { ApiExtraModels, ApiOkResponse, ApiTags } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
 import { AiService } from '../ai/ai.service';
-import { ModelCatalogue } from '../ai/model-catalogue';
+import { ModelCatalogue } from '../models/model-catalogue';
 import { ServerTiming } from '../ai/server-timing';
 import { streamTo } from '../ai/stream-sinks';
 import { CurrentUser } from '../common/auth/auth.decorators';

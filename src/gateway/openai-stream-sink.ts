@@ -1,7 +1,7 @@
 import type { Response } from 'express';
 import type { StreamSink } from '../ai/ai.service';
 import type { ServerTiming } from '../ai/server-timing';
-import type { TokenUsage } from '../credits/pricing';
+import type { TokenUsage } from '../ai/ai.types';
 import type { PresentedError } from '../common/errors/error-presenter';
 import { openAiErrorBody } from '../common/errors/openai-error';
 import { completionId, finishReason, usageOf } from './openai-wire';

@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import type { GenerateDto } from '../ai/dto/generate.dto';
 import type { MessageContent, MessagePart } from '../ai/dto/message-content';
-import { MAX_STOP_LENGTH, MAX_STOP_SEQUENCES } from '../ai/dto/model-parameters.dto';
-import type { TokenUsage } from '../credits/pricing';
+import { MAX_STOP_LENGTH, MAX_STOP_SEQUENCES } from '../models/dto/model-parameters.dto';
+import type { TokenUsage } from '../ai/ai.types';
 import { AppError, ErrorCode } from '../common/errors/app-error';
 import { ValidationFailedError } from '../common/validation/validation.pipe';
 import type { ChatCompletionDto, ChatCompletionRequestDto } from './dto/chat-completion.dto';

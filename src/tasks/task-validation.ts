@@ -1,7 +1,7 @@
 import { AppError, ErrorCode } from '../common/errors/app-error';
 import { ValidationFailedError } from '../common/validation/validation.pipe';
-import type { ModelCatalogue } from '../ai/model-catalogue';
-import { checkParameters } from '../ai/model-parameters';
+import type { ModelCatalogue } from '../models/model-catalogue';
+import { checkParameters } from '../models/model-parameters';
 import type { TaskPromptDto } from './dto/task-input.dto';
 import { taskLimits } from './plan-limits';
 import { parseSchedule, ScheduleError, shortestGapMinutes, type TaskSchedule } from './schedule';

@@ -1,7 +1,7 @@
 import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { AiModule } from '../ai/ai.module';
-import { CatalogueModule } from '../ai/catalogue.module';
+import { ModelsModule } from '../models/models.module';
 import { ChatsModule } from '../chats/chats.module';
 import { JobsModule } from '../jobs/jobs.module';
 import { UsersModule } from '../users/users.module';
@@ -19,7 +19,7 @@ import { TasksService } from './tasks.service';
   imports: [
     TypeOrmModule.forFeature([Task, TaskRun]),
     AiModule,
-    CatalogueModule,
+    ModelsModule,
     ChatsModule,
     JobsModule,
     UsersModule,

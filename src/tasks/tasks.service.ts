@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { DataSource, Repository } from 'typeorm';
-import { ModelCatalogue } from '../ai/model-catalogue';
+import { ModelCatalogue } from '../models/model-catalogue';
 import { ChatsService } from '../chats/chats.service';
 import type { SessionUser } from '../common/auth/session-user';
 import { Clock } from '../common/clock/clock';

@@ -1,6 +1,6 @@
 import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
-import { CatalogueModule } from '../ai/catalogue.module';
+import { ModelsModule } from '../models/models.module';
 import { CreditsModule } from '../credits/credits.module';
 import { UploadsModule } from '../uploads/uploads.module';
 import { Account } from './account.entity';
@@ -14,12 +14,7 @@ import { UserAddresses } from './user-addresses.service';
 import { UsersService } from './users.service';
 
 @Module({
-  imports: [
-    TypeOrmModule.forFeature([User, Account]),
-    CreditsModule,
-    UploadsModule,
-    CatalogueModule,
-  ],
+  imports: [TypeOrmModule.forFeature([User, Account]), CreditsModule, UploadsModule, ModelsModule],
   controllers: [UsersController, ProfileController, PreferencesController],
   providers: [UsersService, UserAddresses, PreferencesService, SessionCache],
   // The session cache also holds session rows (src/auth/sessions): one listener per process.

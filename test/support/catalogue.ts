@@ -1,7 +1,7 @@
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { DEFAULT_MODELS } from '../../src/ai/default-models';
+import { DEFAULT_MODELS } from '../../src/models/default-models';
 
 /**
  * A MODELS_FILE of the default catalogue plus `gpt-4o-mini` copies under `ids` without any

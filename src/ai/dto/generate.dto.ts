@@ -1,8 +1,8 @@
-import { applyDecorators } from '@nestjs/common';
 import { ApiExtraModels, ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
-import { CAPABILITIES, type Capability } from '../model-catalogue';
-import { MAX_OUTPUT_TOKENS, ModelParametersDto } from './model-parameters.dto';
+import { CAPABILITIES, type Capability } from '../../models/model-entry';
+import { MAX_OUTPUT_TOKENS, ModelParametersDto } from '../../models/dto/model-parameters.dto';
+import { PluginNames } from '../../models/dto/plugin-names.dto';
 import {
   IsMessageContent,
   MAX_IMAGES_PER_REQUEST,
@@ -12,7 +12,6 @@ import {
 } from './message-content';
 import {
   IsInt,
-  Matches,
   Max,
   Min,
   IsOptional,
@@ -55,27 +54,6 @@ export class GenerateMessageDto {
   })
   @IsMessageContent()
   content: MessageContent;
-}
-
-/**
- * `plugins`: names of plugins whose tools the model may call (`GET /api/plugins`), at most 10;
- * checked when a request uses them (400 UNKNOWN_PLUGIN). Used by requests and chat settings.
- */
-export function PluginNames(): PropertyDecorator {
-  return applyDecorators(
-    ApiPropertyOptional({
-      type: [String],
-      maxItems: 10,
-      example: ['calculator'],
-      description:
-        "plugins whose tools the model may call (`GET /api/plugins`); the model needs the `tools` capability. A request's list (even `[]`) replaces the chat's",
-    }),
-    IsOptional(),
-    IsArray(),
-    ArrayMaxSize(10),
-    IsString({ each: true }),
-    Matches(/^[a-z0-9_-]{1,32}$/, { each: true }),
-  );
 }
 
 /** Tool-loop steps (model calls) per request when `maxToolSteps` is not given. */

@@ -14,8 +14,8 @@ import {
   ValidateNested,
 } from 'class-validator';
 import { applyDecorators } from '@nestjs/common';
-import { ModelParametersDto } from '../../ai/dto/model-parameters.dto';
-import { PluginNames } from '../../ai/dto/generate.dto';
+import { ModelParametersDto } from '../../models/dto/model-parameters.dto';
+import { PluginNames } from '../../models/dto/plugin-names.dto';
 import { DEFAULT_CHAT_MESSAGES, MAX_CHAT_MESSAGES } from '../chat-limits';
 import { PageQueryDto } from '../../common/pagination/pagination';
 import { IsBoundedString } from '../../common/validation/validators';

@@ -17,7 +17,7 @@ import {
   ValidateNested,
 } from 'class-validator';
 import { MAX_OUTPUT_TOKENS } from '../../common/limits';
-import { IsOptionalInRange } from '../../ai/dto/model-parameters.dto';
+import { IsOptionalInRange } from '../../models/dto/model-parameters.dto';
 
 /** Roles of OpenAI's Chat Completions input we accept (`developer` is sent as `system`). */
 export const COMPLETION_ROLES = ['system', 'developer', 'user', 'assistant'] as const;

@@ -16,7 +16,7 @@ import {
   ValidateNested,
 } from 'class-validator';
 import { ChatMessageDto } from '../../ai/dto/generate.dto';
-import { ModelParametersDto } from '../../ai/dto/model-parameters.dto';
+import { ModelParametersDto } from '../../models/dto/model-parameters.dto';
 import { IsBoundedString } from '../../common/validation/validators';
 import { TARGET_MODES, type TargetMode } from '../task.entity';
 

@@ -1,8 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
-import { ModelCatalogue } from '../../ai/model-catalogue';
-import { checkParameters } from '../../ai/model-parameters';
+import { ModelCatalogue } from '../../models/model-catalogue';
+import { checkParameters } from '../../models/model-parameters';
 import { AppError, ErrorCode } from '../../common/errors/app-error';
 import { ValidationFailedError } from '../../common/validation/validation.pipe';
 import { preparedQuery } from '../../database/prepared';

@@ -1,72 +1,14 @@
 import { Injectable } from '@nestjs/common';
 import { ConfigService } from '@nestjs/config';
 import { plainToInstance } from 'class-transformer';
-import {
-  ArrayUnique,
-  IsArray,
-  IsIn,
-  IsInt,
-  IsNumber,
-  IsOptional,
-  IsString,
-  Matches,
-  MaxLength,
-  Min,
-  validateSync,
-} from 'class-validator';
+import { validateSync } from 'class-validator';
 import Decimal from 'decimal.js';
 import { readFileSync } from 'node:fs';
 import { AppError, ErrorCode } from '../common/errors/app-error';
 import type { AppConfig } from '../config/app.config';
 import { DEFAULT_MODELS } from './default-models';
 import { parameterRules, type ParameterRules } from './model-parameters';
-
-export const PROVIDER_IDS = ['openai', 'anthropic', 'google'] as const;
-export type ProviderId = (typeof PROVIDER_IDS)[number];
-/** What a model can do beyond text in, text out. More kinds (e.g. embeddings) may follow. */
-export const CAPABILITIES = ['vision', 'tools', 'reasoning'] as const;
-export type Capability = (typeof CAPABILITIES)[number];
-/** `chat` (the default) answers messages; `embedding` turns text into vectors (chat search). */
-export const MODEL_KINDS = ['chat', 'embedding'] as const;
-export type ModelKind = (typeof MODEL_KINDS)[number];
-/** Providers whose adapter can embed (Anthropic has no embeddings API). */
-export const EMBEDDING_PROVIDERS: readonly ProviderId[] = ['openai', 'google'];
-/** Anthropic's smallest thinking budget (`budget_tokens` ≥ 1024). */
-export const MIN_REASONING_BUDGET = 1024;
-
-/** One catalogue entry as configured (MODELS_FILE is a JSON array of these). */
-export class ModelEntry {
-  @IsString() @MaxLength(200) id: string;
-  @IsString() @MaxLength(200) name: string;
-  @IsIn(PROVIDER_IDS) providerId: ProviderId;
-  /** Context window, tokens. */
-  @IsInt() @Min(1) maxTokens: number;
-  /** Decimal string or number > 0; credits = ceil(tokens * costPerToken * 1000). */
-  @Matches(/^\d+(\.\d+)?(e-?\d+)?$/i, { message: 'costPerToken must be a positive decimal' })
-  costPerToken: string;
-  @IsOptional() @IsString() @MaxLength(1000) description?: string;
-  /** USD per thousand prompt tokens (informational, spec's extended descriptor). */
-  @IsOptional() @IsNumber() @Min(0) inputPrice?: number;
-  /** USD per thousand completion tokens. */
-  @IsOptional() @IsNumber() @Min(0) outputPrice?: number;
-  /** `vision`, `tools`, `reasoning`; none when absent. */
-  @IsOptional()
-  @IsArray()
-  @ArrayUnique()
-  @IsIn(CAPABILITIES, { each: true })
-  capabilities?: Capability[];
-  /**
-   * Reasoning models: the thinking tokens allowed per request on top of `maxTokens`, sent to the
-   * provider (OpenAI max_completion_tokens, Anthropic thinking.budget_tokens, Gemini
-   * thinkingBudget) and held as completion tokens. Required with `reasoning`, at least 1024.
-   */
-  @IsOptional() @IsInt() @Min(MIN_REASONING_BUDGET) reasoningBudget?: number;
-  /**
-   * `embedding` models are never offered for chat (`/api/ai/models`, `/v1/models`, admission);
-   * they serve EMBEDDINGS_MODEL only, priced by `costPerToken` on input tokens. Default `chat`.
-   */
-  @IsOptional() @IsIn(MODEL_KINDS) kind?: ModelKind;
-}
+import { type Capability, EMBEDDING_PROVIDERS, ModelEntry, type ProviderId } from './model-entry';
 
 /** Spec "Model descriptor", extended form, as `GET /api/ai/models` returns it. */
 export interface ModelDescriptor extends ModelEntry {

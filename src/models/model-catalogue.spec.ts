@@ -1,5 +1,6 @@
 import { DEFAULT_MODELS } from './default-models';
-import { PROVIDER_IDS, validateCatalogue } from './model-catalogue';
+import { validateCatalogue } from './model-catalogue';
+import { PROVIDER_IDS } from './model-entry';
 
 const entry = (over: Record<string, unknown> = {}) => ({
   id: 'm1',

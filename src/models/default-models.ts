@@ -1,4 +1,4 @@
-import type { ModelEntry } from './model-catalogue';
+import type { ModelEntry } from './model-entry';
 
 /**
  * The default catalogue (MODELS_FILE replaces it). Prices are USD per thousand tokens, from the
