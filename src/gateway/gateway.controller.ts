@@ -17,7 +17,7 @@ import {
 } from './dto/chat-completion.dto';
 import { ApiChatCompletionResponse } from './dto/completion-stream.dto';
 import { OpenAiStreamSink } from './openai-stream-sink';
-import { completionOf, toGenerateDto } from './openai-wire';
+import { completionOf, toGenerateDto } from './chat-completions.mapper';
 
 const LOADED_AT = Math.floor(Date.now() / 1000);
 
