@@ -9,7 +9,6 @@ import { codePoints, cost, estimateTokens, type TokenUsage } from '../credits/pr
 import { MetricsService } from '../metrics/metrics.service';
 import type { ToolCall } from '../plugins/tool.types';
 import { span } from '../telemetry/spans';
-import type { StoredPreferences } from '../users/preferences/preferences.dto';
 import { AiAdmissions } from './ai-admissions.service';
 import type { GenerateDto, GenerateResultDto } from './dto/generate.dto';
 import { classifyProviderError } from './provider-errors';
@@ -19,8 +18,25 @@ import { ServerTiming } from './server-timing';
 import { runToolLoop } from './tool-loop';
 
 // The shapes of admission and streaming live in ai.types.ts; sinks import them from here too.
-export type { Admission, CallOptions, Outcome, StreamedReply, StreamSink } from './ai.types';
-import type { Admission, CallOptions, Outcome, StreamedReply, StreamSink } from './ai.types';
+export type {
+  Admission,
+  AdmitOptions,
+  CallOptions,
+  GenerateOptions,
+  Outcome,
+  StreamedReply,
+  StreamOptions,
+  StreamSink,
+} from './ai.types';
+import type {
+  Admission,
+  AdmitOptions,
+  GenerateOptions,
+  Outcome,
+  StreamedReply,
+  StreamOptions,
+  StreamSink,
+} from './ai.types';
 
 /**
  * Metered replies (architecture "One request through the AI module"): admit (model, limits,
@@ -43,15 +59,8 @@ export class AiService {
   private readonly retry: RetryOptions;
 
   /** See AiAdmissions.admit (the checks and the hold before any upstream call). */
-  admit(
-    user: SessionUser,
-    dto: GenerateDto,
-    signal?: AbortSignal,
-    newChatId?: string,
-    preferences?: StoredPreferences | null,
-    options: CallOptions = {},
-  ): Promise<Admission> {
-    return this.admissions.admit(user, dto, signal, newChatId, preferences, options);
+  admit(user: SessionUser, dto: GenerateDto, options: AdmitOptions = {}): Promise<Admission> {
+    return this.admissions.admit(user, dto, options);
   }
 
   /** See AiAdmissions.admitNext (the next call of a tool loop). */
@@ -59,15 +68,18 @@ export class AiService {
     return this.admissions.admitNext(a, messages, steps);
   }
 
-  /** A whole reply (spec AI rules 1, 2, 4): admit, generate with retries, settle and save. */
+  /**
+   * A whole reply (spec AI rules 1, 2, 4): admit, generate with retries, settle and save.
+   * `options.timing` collects the Server-Timing entries. Throws the admission errors (see
+   * AiAdmissions.admit) and, with nothing charged, the classified provider error.
+   */
   async generate(
     user: SessionUser,
     dto: GenerateDto,
-    timing = new ServerTiming(),
-    preferences?: StoredPreferences | null,
-    options?: CallOptions,
+    options: GenerateOptions = {},
   ): Promise<GenerateResultDto> {
-    const admission = await this.admit(user, dto, undefined, undefined, preferences, options);
+    const { timing = new ServerTiming(), preferences, store } = options;
+    const admission = await this.admit(user, dto, { preferences, store });
     if (admission.toolBox) {
       const loop = await runToolLoop(this, admission, timing, {});
       if (loop.interruption !== undefined) throw loop.interruption;
@@ -92,20 +104,17 @@ export class AiService {
    * A streamed reply (spec AI rule 3, Events 4). Retries only until the first chunk; after that
    * every chunk goes to `sink` as it arrives. A cut stream (client abort or upstream error) is
    * still settled for what was produced and its partial reply saved. Errors before the sink
-   * opened are thrown for the caller to answer as JSON. `newChatId` names the chat created when
-   * `dto.chatId` is absent (a client-chosen id); a random id otherwise.
+   * opened are thrown for the caller to answer as JSON. `options.signal` is the client's abort;
+   * the other options are those of CallOptions.
    */
   async stream(
     user: SessionUser,
     dto: GenerateDto,
     sink: StreamSink,
-    signal: AbortSignal,
-    timing = new ServerTiming(),
-    newChatId?: string,
-    preferences?: StoredPreferences | null,
-    options?: CallOptions,
+    options: StreamOptions,
   ): Promise<void> {
-    const a = await this.admit(user, dto, signal, newChatId, preferences, options);
+    const { timing = new ServerTiming(), signal, ...admitOptions } = options;
+    const a = await this.admit(user, dto, { signal, ...admitOptions });
     sink.admitted(a.chatId, timing);
     const hooks = {
       onStart: () => sink.start(a.chatId, timing),
