@@ -208,24 +208,26 @@ export class AiService {
     const description =
       `AI ${a.model.id}: ${usage.promptTokens} prompt + ${usage.completionTokens} completion tokens` +
       (estimated ? ' (estimated: stream interrupted)' : '');
-    // The charge and the saved exchange are one statement (one round trip, one commit): the
-    // chats module writes its part, the credits module runs it inside the settlement.
-    const exchange = a.store ? (first: number) => this.exchangePart(a, outcome, first) : undefined;
     const { promptTokens, completionTokens } = usage;
-    const settle = () =>
-      this.holds.settle(
-        a.hold,
-        price,
-        description,
-        { modelId: a.model.id, promptTokens, completionTokens },
-        exchange,
-      );
-    // Traces: `chats.saveExchange` is the part of the `credits.settle` statement that saves.
+    const charge = {
+      cost: price,
+      description,
+      usage: { modelId: a.model.id, promptTokens, completionTokens },
+    };
+    if (!a.store) {
+      const settled = await span('credits.settle', () => this.holds.settle(a.hold, charge));
+      this.metrics.aiSettled(a, usage, settled.charged);
+      return { cost: settled.charged, usage };
+    }
+    // The charge and the saved exchange are one statement (one round trip, one commit): the
+    // chats module writes its part, the credits module runs it inside the settlement. Traces:
+    // `chats.saveExchange` is the part of the `credits.settle` statement that saves.
+    const saveExchange = (first: number) => this.exchangePart(a, outcome, first);
     const settled = await span('credits.settle', () =>
-      exchange ? span('chats.saveExchange', settle) : settle(),
+      span('chats.saveExchange', () => this.holds.settleWith(a.hold, charge, saveExchange)),
     );
     this.metrics.aiSettled(a, usage, settled.charged);
-    if (exchange) this.exchanges.saved((settled.also as string | null) ?? null);
+    this.exchanges.saved(settled.partResult ?? null);
     return { cost: settled.charged, usage };
   }
 
