@@ -113,8 +113,9 @@ export class AiService {
     sink: StreamSink,
     options: StreamOptions,
   ): Promise<void> {
-    const { timing = new ServerTiming(), signal, ...admitOptions } = options;
-    const a = await this.admit(user, dto, { signal, ...admitOptions });
+    const { timing = new ServerTiming(), ...admitOptions } = options;
+    const { signal } = options;
+    const a = await this.admit(user, dto, admitOptions);
     sink.admitted(a.chatId, timing);
     const hooks = {
       onStart: () => sink.start(a.chatId, timing),
