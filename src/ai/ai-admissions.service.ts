@@ -7,22 +7,44 @@ import { ChatsService } from '../chats/chats.service';
 import type { ToolStep } from '../chats/chat-exchange.sql';
 import { requireScope } from '../common/auth/require-scope';
 import type { SessionUser } from '../common/auth/session-user';
-import { CreditHoldsService } from '../credits/credit-holds.service';
+import { CreditHoldsService, type OpenHold } from '../credits/credit-holds.service';
 import { estimate, holdAmount } from '../credits/pricing';
 import { MetricsService } from '../metrics/metrics.service';
-import { ToolBoxes } from '../plugins/tool.types';
+import { type ToolBox, ToolBoxes } from '../plugins/tool.types';
 import { SharesService } from '../shares/shares.service';
-import { UploadImages } from '../uploads/upload-images.service';
+import { type ResolvedImage, UploadImages } from '../uploads/upload-images.service';
 import type { StoredPreferences } from '../users/preferences/preferences.dto';
 import { PreferencesService } from '../users/preferences/preferences.service';
-import type { Admission, CallOptions } from './ai.types';
+import type { Admission, AdmitOptions } from './ai.types';
 import type { GenerateDto } from './dto/generate.dto';
 import { IMAGE_TOKENS_WORST_CASE } from './image-tokens';
-import { readInputs, requireCapability, toProviderMessages } from './message-inputs';
+import {
+  type InputMessage,
+  readInputs,
+  requireCapability,
+  toProviderMessages,
+} from './message-inputs';
 import { ModelCatalogue, reasoningBudget } from '../models/model-catalogue';
 import { checkParameters, noModelError, resolveParameters } from '../models/model-parameters';
 import { ProviderStrategy } from './provider-strategy.service';
 import type { GenerateRequest, ProviderMessage } from './providers/model-provider';
+
+/** What a request asks for, resolved and checked, before any money is reserved. */
+interface ResolvedCall {
+  inputs: InputMessage[];
+  /** The request's images in order: uploads the caller may read, or inline data. */
+  images: ResolvedImage[];
+  model: Admission['model'];
+  /** The effective parameter values (request > chat > preferences > default). */
+  values: ReturnType<typeof resolveParameters>['values'];
+  /** The model's reasoning budget in tokens (0: none), held on top of `maxTokens`. */
+  budget: number;
+  toolBox?: ToolBox;
+  /** The provider messages, their images without bytes (read once the hold is taken). */
+  messages: ProviderMessage[];
+  /** Prompt tokens held for the request's images (their provider's worst case each). */
+  imageTokens: number;
+}
 
 /**
  * Admission of metered model calls (architecture "One request through the AI module"): the
@@ -50,92 +72,24 @@ export class AiAdmissions {
   private readonly ownOrigin: string;
 
   /**
-   * Checks and reserves before any upstream call. The effective parameters (request > chat >
-   * preferences > default, field by field) are resolved first, so the hold's worst case uses the
-   * effective `maxTokens` plus the model's reasoning budget. Reads: the chat (access check, which
-   * brings its settings) and the caller's preferences, in parallel; `preferences` (or those the
-   * session read brought, `user.preferences`) skips the latter. Throws VALIDATION_FAILED (400, `modelId` named
-   * nowhere, or a value out of the model's range), UNKNOWN_MODEL (400), UNSUPPORTED_PARAMETER
-   * (400), PAYLOAD_TOO_LARGE (413), NOT_FOUND (404, chat), DAILY_LIMIT_REACHED (429),
-   * INSUFFICIENT_CREDITS (402); for images NOT_FOUND (404, an upload the caller may
-   * not read), VALIDATION_FAILED (400, over 4, not an image) and MODEL_CAPABILITY_MISSING (400).
-   * Each image adds its provider's worst case (IMAGE_TOKENS_WORST_CASE) to the hold.
-   * With an API key, every resource is checked against the key's scopes: `chatId` (written to)
-   * needs `chats:write`, an upload not the key user's own `chats:read`, a plugin its tool's
-   * scope (INSUFFICIENT_SCOPE, 403). A plugin reading the caller's private data is refused in a
-   * chat others can read (PLUGIN_NOT_ALLOWED, 403).
+   * Checks and reserves before any upstream call: `resolveCall` (what is asked, and may it be),
+   * then `reserve` (the worst-case hold, with the effective `maxTokens` and reasoning budget).
+   * `options.preferences` (or the session's, `user.preferences`) spares reading the caller's
+   * preferences. Refusals, in this order: PAYLOAD_TOO_LARGE (413), VALIDATION_FAILED (400: over 4
+   * images, an image outside a user message); INSUFFICIENT_SCOPE (403, `chatId` without
+   * `chats:write`); together NOT_FOUND (404, the chat, or an upload the caller may not read),
+   * INSUFFICIENT_SCOPE (403, an upload not the key user's own without `chats:read`) and
+   * VALIDATION_FAILED (400, not an image); VALIDATION_FAILED (400, `modelId` named nowhere),
+   * UNKNOWN_MODEL (400), UNSUPPORTED_PARAMETER or VALIDATION_FAILED (400, a value out of the
+   * model's range), MODEL_CAPABILITY_MISSING (400, vision, then tools), INSUFFICIENT_SCOPE or
+   * PLUGIN_NOT_ALLOWED (403, a plugin's scope; a plugin reading the caller's private data in a
+   * chat others can read); then DAILY_LIMIT_REACHED (429), KEY_DAILY_LIMIT_REACHED (429),
+   * INSUFFICIENT_CREDITS (402). Each image adds its provider's worst case to the hold.
    */
-  async admit(
-    user: SessionUser,
-    dto: GenerateDto,
-    signal?: AbortSignal,
-    newChatId?: string,
-    preferences?: StoredPreferences | null,
-    options: CallOptions = {},
-  ): Promise<Admission> {
-    const inputs = readInputs(dto.messages, this.ownOrigin);
-    const sources = inputs.flatMap((m) => m.images);
-    // The exchange is written into the chat: a key needs `chats:write` for any chat it names,
-    // checked before the chat is looked up (a key without it learns nothing of other chats).
-    if (dto.chatId) requireScope(user, 'chats:write', 'chatId');
-    const [chat, prefs, images] = await Promise.all([
-      dto.chatId ? this.chats.requireChatAccess(user, dto.chatId, 'read') : undefined,
-      preferences !== undefined
-        ? preferences
-        : user.preferences !== undefined
-          ? user.preferences // read with the session
-          : this.preferences.stored(user.id),
-      this.images.resolve(user, sources),
-    ]);
-    // What is saved: each message's images that are uploads (inline data URLs are not kept).
-    let at = 0;
-    for (const m of inputs)
-      m.uploadIds = m.images.flatMap(() => {
-        const image = images[at++];
-        return 'upload' in image ? [image.upload.id] : [];
-      });
-    const effective = resolveParameters(dto, chat?.settings, prefs);
-    if (!effective.modelId) throw noModelError();
-    const model = this.catalogue.require(effective.modelId);
-    const { values } = effective;
-    checkParameters(model.id, model.parameters, values, effective.sources);
-    if (images.length) requireCapability(model, 'vision');
-    // The request's plugins, else the chat's (a request's `[]` turns the chat's off).
-    const plugins = dto.plugins ?? chat?.settings?.plugins ?? [];
-    if (plugins.length) requireCapability(model, 'tools');
-    const toolBox = plugins.length
-      ? await this.toolBoxes.toolBox(user, plugins, {
-          onlyCallerReads: () => this.onlyCallerReads(user, chat),
-        })
-      : undefined;
-    const messages = toProviderMessages(inputs, values.systemPrompt);
-    const imageTokens = images.length * IMAGE_TOKENS_WORST_CASE[model.providerId];
-    const budget = reasoningBudget(model);
-    const hold = await this.holds.hold(
-      user.id,
-      holdAmount(messages, model, values.maxTokens + budget, imageTokens),
-      randomUUID(),
-      estimate(messages, model, imageTokens),
-      user.apiKey?.id,
-    );
-    if (images.length) {
-      // Bytes are read only once the hold is taken, and the hold goes back if they cannot be.
-      const bytes = await Promise.all(
-        images.map(async (image) =>
-          'inline' in image
-            ? image.inline
-            : { mediaType: image.upload.contentType, data: await this.images.base64(image.upload) },
-        ),
-      ).catch(async (err: unknown) => {
-        await this.holds.release(hold);
-        throw err;
-      });
-      messages.splice(
-        0,
-        messages.length,
-        ...toProviderMessages(inputs, values.systemPrompt, bytes),
-      );
-    }
+  async admit(user: SessionUser, dto: GenerateDto, options: AdmitOptions = {}): Promise<Admission> {
+    const call = await this.resolveCall(user, dto, options.preferences);
+    const { hold, messages } = await this.reserve(user, call);
+    const { model, values, budget, toolBox } = call;
     const request: GenerateRequest = {
       model: model.id,
       messages,
@@ -146,7 +100,7 @@ export class AiAdmissions {
       frequencyPenalty: values.frequencyPenalty,
       stop: values.stop,
       reasoningBudget: budget || undefined,
-      signal,
+      signal: options.signal,
       ...(toolBox ? { tools: toolBox.definitions } : {}),
     };
     const admission: Admission = {
@@ -156,15 +110,153 @@ export class AiAdmissions {
       provider: this.strategy.for(model),
       request,
       hold,
-      chatId: dto.chatId ?? newChatId ?? randomUUID(),
+      chatId: dto.chatId ?? options.newChatId ?? randomUUID(),
       isNewChat: !dto.chatId,
       store: options.store ?? true,
-      inputs,
-      imageTokens,
+      inputs: call.inputs,
+      imageTokens: call.imageTokens,
       toolBox,
     };
     this.metrics.aiAdmitted(admission);
     return admission;
+  }
+
+  /**
+   * What the request asks for, resolved and checked before any money is reserved: its inputs,
+   * the chat, preferences and images it reads, the model and effective parameters, the plugins'
+   * tools, and the provider messages (images without their bytes yet). Throws the refusals of
+   * `admit` up to the plugins', in that order.
+   */
+  private async resolveCall(
+    user: SessionUser,
+    dto: GenerateDto,
+    preferences: StoredPreferences | null | undefined,
+  ): Promise<ResolvedCall> {
+    const inputs = readInputs(dto.messages, this.ownOrigin);
+    const { chat, prefs, images } = await this.readContext(user, dto, inputs, preferences);
+    const effective = resolveParameters(dto, chat?.settings, prefs);
+    if (!effective.modelId) throw noModelError();
+    const model = this.catalogue.require(effective.modelId);
+    const { values } = effective;
+    checkParameters(model.id, model.parameters, values, effective.sources);
+    if (images.length) requireCapability(model, 'vision');
+    const toolBox = await this.toolBoxFor(user, dto, chat, model);
+    return {
+      inputs,
+      images,
+      model,
+      values,
+      budget: reasoningBudget(model),
+      toolBox,
+      messages: toProviderMessages(inputs, values.systemPrompt),
+      imageTokens: images.length * IMAGE_TOKENS_WORST_CASE[model.providerId],
+    };
+  }
+
+  /**
+   * Reads, in parallel, the chat the request names (access checked: NOT_FOUND), the preferences
+   * that apply (given, else the session's, else one query) and the request's images (NOT_FOUND,
+   * INSUFFICIENT_SCOPE, VALIDATION_FAILED). Each input message gets the upload ids of its images
+   * (what is saved with the exchange; inline data URLs are not kept).
+   */
+  private async readContext(
+    user: SessionUser,
+    dto: GenerateDto,
+    inputs: InputMessage[],
+    preferences: StoredPreferences | null | undefined,
+  ): Promise<{ chat?: Chat; prefs: StoredPreferences | null; images: ResolvedImage[] }> {
+    // The exchange is written into the chat: a key needs `chats:write` for any chat it names,
+    // checked before the chat is looked up (a key without it learns nothing of other chats).
+    if (dto.chatId) requireScope(user, 'chats:write', 'chatId');
+    const sources = inputs.flatMap((m) => m.images);
+    const [chat, prefs, images] = await Promise.all([
+      dto.chatId ? this.chats.requireChatAccess(user, dto.chatId, 'read') : undefined,
+      preferences !== undefined
+        ? preferences
+        : user.preferences !== undefined
+          ? user.preferences // read with the session
+          : this.preferences.stored(user.id),
+      this.images.resolve(user, sources),
+    ]);
+    let at = 0;
+    for (const m of inputs)
+      m.uploadIds = m.images.flatMap(() => {
+        const image = images[at++];
+        return 'upload' in image ? [image.upload.id] : [];
+      });
+    return { chat, prefs, images };
+  }
+
+  /**
+   * The tools of the request's plugins, else the chat's (a request's `[]` turns the chat's off);
+   * undefined without plugins. Throws MODEL_CAPABILITY_MISSING (400), INSUFFICIENT_SCOPE (403) or
+   * PLUGIN_NOT_ALLOWED (403).
+   */
+  private async toolBoxFor(
+    user: SessionUser,
+    dto: GenerateDto,
+    chat: Chat | undefined,
+    model: Admission['model'],
+  ): Promise<ToolBox | undefined> {
+    const plugins = dto.plugins ?? chat?.settings?.plugins ?? [];
+    if (!plugins.length) return undefined;
+    requireCapability(model, 'tools');
+    return this.toolBoxes.toolBox(user, plugins, {
+      onlyCallerReads: () => this.onlyCallerReads(user, chat),
+    });
+  }
+
+  /**
+   * Reserves the worst case of a resolved call (see `holdWorstCase`). The images' bytes are read
+   * only once the hold is taken, into the returned messages; should that fail, the hold goes back
+   * before the error is thrown.
+   */
+  private async reserve(
+    user: SessionUser,
+    call: ResolvedCall,
+  ): Promise<{ hold: OpenHold; messages: ProviderMessage[] }> {
+    const { model, values, budget, imageTokens, images } = call;
+    const hold = await this.holdWorstCase(
+      user,
+      model,
+      call.messages,
+      values.maxTokens + budget,
+      imageTokens,
+    );
+    if (!images.length) return { hold, messages: call.messages };
+    const bytes = await Promise.all(
+      images.map(async (image) =>
+        'inline' in image
+          ? image.inline
+          : { mediaType: image.upload.contentType, data: await this.images.base64(image.upload) },
+      ),
+    ).catch(async (err: unknown) => {
+      await this.holds.release(hold);
+      throw err;
+    });
+    return { hold, messages: toProviderMessages(call.inputs, values.systemPrompt, bytes) };
+  }
+
+  /**
+   * One hold of a call's worst case: the prompt estimate of `messages` plus `maxTokens` (with the
+   * reasoning budget) plus `imageTokens`, priced for `model`. The same statement checks the daily
+   * limit against the prompt estimate and the key's limit against the whole hold. Throws
+   * DAILY_LIMIT_REACHED (429), KEY_DAILY_LIMIT_REACHED (429), INSUFFICIENT_CREDITS (402).
+   */
+  private holdWorstCase(
+    user: SessionUser,
+    model: Admission['model'],
+    messages: ProviderMessage[],
+    maxTokens: number,
+    imageTokens: number,
+  ): Promise<OpenHold> {
+    return this.holds.hold(
+      user.id,
+      holdAmount(messages, model, maxTokens, imageTokens),
+      randomUUID(),
+      estimate(messages, model, imageTokens),
+      user.apiKey?.id,
+    );
   }
 
   /**
@@ -191,12 +283,12 @@ export class AiAdmissions {
     steps: ToolStep[],
   ): Promise<Admission> {
     const budget = a.request.reasoningBudget ?? 0;
-    const hold = await this.holds.hold(
-      a.user.id,
-      holdAmount(messages, a.model, a.request.maxTokens + budget, a.imageTokens),
-      randomUUID(),
-      estimate(messages, a.model, a.imageTokens),
-      a.user.apiKey?.id,
+    const hold = await this.holdWorstCase(
+      a.user,
+      a.model,
+      messages,
+      a.request.maxTokens + budget,
+      a.imageTokens,
     );
     const next: Admission = {
       ...a,

@@ -28,7 +28,7 @@ export class AiRunner {
   constructor(private readonly ai: AiService) {}
 
   async run(user: SessionUser, dto: GenerateDto, signal: AbortSignal): Promise<RunOutcome> {
-    const a = await this.ai.admit(user, dto, signal);
+    const a = await this.ai.admit(user, dto, { signal });
     const reply = await this.ai.streamAdmitted(a);
     const cut = reply.interruption;
     return {

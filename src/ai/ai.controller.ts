@@ -97,7 +97,7 @@ export class AiController {
     @Res({ passthrough: true }) res: Response,
   ): Promise<GenerateResultDto> {
     const timing = new ServerTiming(arrivalOf(req));
-    const result = await this.ai.generate(user, dto, timing);
+    const result = await this.ai.generate(user, dto, { timing });
     res.setHeader('Server-Timing', timing.header());
     return result;
   }
@@ -126,15 +126,11 @@ export class AiController {
       ? new SseStreamSink(res, present, this.pingMs)
       : new TextStreamSink(res, present);
     await streamTo(res, sink, (signal) =>
-      this.ai.stream(
-        user,
-        dto,
-        sink,
+      this.ai.stream(user, dto, sink, {
         signal,
-        new ServerTiming(arrivalOf(req)),
-        undefined,
+        timing: new ServerTiming(arrivalOf(req)),
         preferences,
-      ),
+      }),
     );
   }
 }

@@ -9,7 +9,6 @@ import { codePoints, cost, estimateTokens, type TokenUsage } from '../credits/pr
 import { MetricsService } from '../metrics/metrics.service';
 import type { ToolCall } from '../plugins/tool.types';
 import { span } from '../telemetry/spans';
-import type { StoredPreferences } from '../users/preferences/preferences.dto';
 import { AiAdmissions } from './ai-admissions.service';
 import type { GenerateDto, GenerateResultDto } from './dto/generate.dto';
 import { classifyProviderError } from './provider-errors';
@@ -19,8 +18,25 @@ import { ServerTiming } from './server-timing';
 import { runToolLoop } from './tool-loop';
 
 // The shapes of admission and streaming live in ai.types.ts; sinks import them from here too.
-export type { Admission, CallOptions, Outcome, StreamedReply, StreamSink } from './ai.types';
-import type { Admission, CallOptions, Outcome, StreamedReply, StreamSink } from './ai.types';
+export type {
+  Admission,
+  AdmitOptions,
+  CallOptions,
+  GenerateOptions,
+  Outcome,
+  StreamedReply,
+  StreamOptions,
+  StreamSink,
+} from './ai.types';
+import type {
+  Admission,
+  AdmitOptions,
+  GenerateOptions,
+  Outcome,
+  StreamedReply,
+  StreamOptions,
+  StreamSink,
+} from './ai.types';
 
 /**
  * Metered replies (architecture "One request through the AI module"): admit (model, limits,
@@ -43,15 +59,8 @@ export class AiService {
   private readonly retry: RetryOptions;
 
   /** See AiAdmissions.admit (the checks and the hold before any upstream call). */
-  admit(
-    user: SessionUser,
-    dto: GenerateDto,
-    signal?: AbortSignal,
-    newChatId?: string,
-    preferences?: StoredPreferences | null,
-    options: CallOptions = {},
-  ): Promise<Admission> {
-    return this.admissions.admit(user, dto, signal, newChatId, preferences, options);
+  admit(user: SessionUser, dto: GenerateDto, options: AdmitOptions = {}): Promise<Admission> {
+    return this.admissions.admit(user, dto, options);
   }
 
   /** See AiAdmissions.admitNext (the next call of a tool loop). */
@@ -59,15 +68,18 @@ export class AiService {
     return this.admissions.admitNext(a, messages, steps);
   }
 
-  /** A whole reply (spec AI rules 1, 2, 4): admit, generate with retries, settle and save. */
+  /**
+   * A whole reply (spec AI rules 1, 2, 4): admit, generate with retries, settle and save.
+   * `options.timing` collects the Server-Timing entries. Throws the admission errors (see
+   * AiAdmissions.admit) and, with nothing charged, the classified provider error.
+   */
   async generate(
     user: SessionUser,
     dto: GenerateDto,
-    timing = new ServerTiming(),
-    preferences?: StoredPreferences | null,
-    options?: CallOptions,
+    options: GenerateOptions = {},
   ): Promise<GenerateResultDto> {
-    const admission = await this.admit(user, dto, undefined, undefined, preferences, options);
+    const { timing = new ServerTiming(), preferences, store } = options;
+    const admission = await this.admit(user, dto, { preferences, store });
     if (admission.toolBox) {
       const loop = await runToolLoop(this, admission, timing, {});
       if (loop.interruption !== undefined) throw loop.interruption;
@@ -92,20 +104,18 @@ export class AiService {
    * A streamed reply (spec AI rule 3, Events 4). Retries only until the first chunk; after that
    * every chunk goes to `sink` as it arrives. A cut stream (client abort or upstream error) is
    * still settled for what was produced and its partial reply saved. Errors before the sink
-   * opened are thrown for the caller to answer as JSON. `newChatId` names the chat created when
-   * `dto.chatId` is absent (a client-chosen id); a random id otherwise.
+   * opened are thrown for the caller to answer as JSON. `options.signal` is the client's abort;
+   * the other options are those of CallOptions.
    */
   async stream(
     user: SessionUser,
     dto: GenerateDto,
     sink: StreamSink,
-    signal: AbortSignal,
-    timing = new ServerTiming(),
-    newChatId?: string,
-    preferences?: StoredPreferences | null,
-    options?: CallOptions,
+    options: StreamOptions,
   ): Promise<void> {
-    const a = await this.admit(user, dto, signal, newChatId, preferences, options);
+    const { timing = new ServerTiming(), ...admitOptions } = options;
+    const { signal } = options;
+    const a = await this.admit(user, dto, admitOptions);
     sink.admitted(a.chatId, timing);
     const hooks = {
       onStart: () => sink.start(a.chatId, timing),
@@ -199,24 +209,26 @@ export class AiService {
     const description =
       `AI ${a.model.id}: ${usage.promptTokens} prompt + ${usage.completionTokens} completion tokens` +
       (estimated ? ' (estimated: stream interrupted)' : '');
-    // The charge and the saved exchange are one statement (one round trip, one commit): the
-    // chats module writes its part, the credits module runs it inside the settlement.
-    const exchange = a.store ? (first: number) => this.exchangePart(a, outcome, first) : undefined;
     const { promptTokens, completionTokens } = usage;
-    const settle = () =>
-      this.holds.settle(
-        a.hold,
-        price,
-        description,
-        { modelId: a.model.id, promptTokens, completionTokens },
-        exchange,
-      );
-    // Traces: `chats.saveExchange` is the part of the `credits.settle` statement that saves.
+    const charge = {
+      cost: price,
+      description,
+      usage: { modelId: a.model.id, promptTokens, completionTokens },
+    };
+    if (!a.store) {
+      const settled = await span('credits.settle', () => this.holds.settle(a.hold, charge));
+      this.metrics.aiSettled(a, usage, settled.charged);
+      return { cost: settled.charged, usage };
+    }
+    // The charge and the saved exchange are one statement (one round trip, one commit): the
+    // chats module writes its part, the credits module runs it inside the settlement. Traces:
+    // `chats.saveExchange` is the part of the `credits.settle` statement that saves.
+    const saveExchange = (first: number) => this.exchangePart(a, outcome, first);
     const settled = await span('credits.settle', () =>
-      exchange ? span('chats.saveExchange', settle) : settle(),
+      span('chats.saveExchange', () => this.holds.settleWith(a.hold, charge, saveExchange)),
     );
     this.metrics.aiSettled(a, usage, settled.charged);
-    if (exchange) this.exchanges.saved((settled.also as string | null) ?? null);
+    this.exchanges.saved(settled.partResult ?? null);
     return { cost: settled.charged, usage };
   }
 

@@ -8,6 +8,7 @@ import type { ServerTiming } from './server-timing';
 import type { InputMessage } from './message-inputs';
 import type { ToolBox, ToolCall, ToolResult } from '../plugins/tool.types';
 import type { ToolStep } from '../chats/chat-exchange.sql';
+import type { StoredPreferences } from '../users/preferences/preferences.dto';
 
 /** Token usage of one model call, as AiService reports it (its callers need not know credits). */
 export type { TokenUsage };
@@ -38,11 +39,37 @@ export interface Admission {
   continuation?: { steps: ToolStep[] };
 }
 
-/** Per-call choices of callers other than the `/api/ai` routes. */
+/**
+ * How a metered call is made, beside who asks (`user`) and what (`dto`); every field optional.
+ * `AdmitOptions`, `GenerateOptions` and `StreamOptions` pick the fields each entry point uses.
+ */
 export interface CallOptions {
-  /** Save the exchange as a chat (default true). */
+  /** Aborts the upstream call (the client went away, a task was cancelled). */
+  signal?: AbortSignal;
+  /** The request's Server-Timing (admission, upstream); a fresh one when absent. */
+  timing?: ServerTiming;
+  /**
+   * Id of the chat created when `dto.chatId` is absent (a client-chosen id, as the UI chat route
+   * sends); a random id when absent too.
+   */
+  newChatId?: string;
+  /**
+   * The caller's stored preferences when the caller already has them; `null` applies none. When
+   * absent, admission takes those the session read brought, else reads them (one query).
+   */
+  preferences?: StoredPreferences | null;
+  /** Save the exchange as a chat (default true); false settles only (`/v1` without `store`). */
   store?: boolean;
 }
+
+/** Options of `admit`: no timing (the caller times the call it makes with the admission). */
+export type AdmitOptions = Omit<CallOptions, 'timing'>;
+
+/** Options of `generate`: a whole reply takes no abort signal and no client-chosen chat id. */
+export type GenerateOptions = Pick<CallOptions, 'timing' | 'preferences' | 'store'>;
+
+/** Options of `stream`: `signal` is required (a cut stream is settled for what was produced). */
+export type StreamOptions = CallOptions & { signal: AbortSignal };
 
 /** Where a streamed reply goes (text/plain or SSE, see stream-sinks.ts). */
 export interface StreamSink {

@@ -100,10 +100,10 @@ export class EmbeddingsService {
       await this.holds.release(hold);
       throw err instanceof ProviderError ? classifyProviderError(err) : err;
     }
-    await this.holds.settle(hold, price, EMBEDDINGS_DESCRIPTION, {
-      modelId: model.id,
-      promptTokens: tokens,
-      completionTokens: 0,
+    await this.holds.settle(hold, {
+      cost: price,
+      description: EMBEDDINGS_DESCRIPTION,
+      usage: { modelId: model.id, promptTokens: tokens, completionTokens: 0 },
     });
     return vector;
   }

@@ -32,7 +32,7 @@ export interface Exchange {
  * `defaultTitle`) or touch it, then insert the messages in order, so `seq` follows the
  * conversation. A new chat stores every input message, a continued one only the last; `system`
  * messages are never stored; the reply comes last as ASSISTANT. `result` is the chat id, NULL when
- * the chat is gone. The settlement of a metered reply carries it (CreditHoldsService.settle), so
+ * the chat is gone. The settlement of a metered reply carries it (CreditHoldsService.settleWith), so
  * the charge and the saved exchange are one statement, one round trip and one commit.
  */
 export function saveExchangePart(
@@ -40,7 +40,7 @@ export function saveExchangePart(
   input: Exchange,
   defaultTitle: string,
   first: number,
-): StatementPart {
+): StatementPart<string | null> {
   const $ = (i: number) => `$${first + i}`;
   const stored = input.messages.filter((m) => m.role !== 'system');
   const toStore = input.appendOnly ? [] : input.chatId ? stored.slice(-1) : stored;

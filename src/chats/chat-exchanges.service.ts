@@ -12,7 +12,7 @@ export type MessagesSavedListener = (chatId: string) => void;
 
 /**
  * Saving AI exchanges (spec Limits 7). The save is a part of the settlement statement of the
- * metered reply (CreditHoldsService.settle runs `part`), so charge and exchange commit together;
+ * metered reply (CreditHoldsService.settleWith runs `part`), so charge and exchange commit together;
  * `saved` then reads the part's result and tells the listeners (search indexing), so
  * `chats` stays unaware of their modules.
  */
@@ -30,7 +30,7 @@ export class ChatExchanges {
    * a new chat with every input message, or only the last one of a continued chat (access
    * already checked by the caller), then the reply; `system` messages are never stored.
    */
-  part(user: SessionUser, input: Exchange, first: number): StatementPart {
+  part(user: SessionUser, input: Exchange, first: number): StatementPart<string | null> {
     return saveExchangePart(user.id, input, DEFAULT_CHAT_TITLE, first);
   }
 

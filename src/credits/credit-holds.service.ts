@@ -9,11 +9,19 @@ import { AppError, ErrorCode } from '../common/errors/app-error';
 import type { AppConfig } from '../config/app.config';
 import {
   ADMISSION_SQL,
+  CONSUMPTION_BY_REFERENCE_SQL,
   DAILY_LIMITS_JSON,
+  DELETE_HOLD_SQL,
+  HELD_BY_SQL,
+  INSERT_CONSUMPTION_SQL,
   KEY_USAGE_SQL,
-  SETTLE_CTES,
+  LOCK_BALANCE_SQL,
+  RETURN_CREDITS_SQL,
   SETTLE_PARAMS,
+  SETTLE_SQL,
   SWEEP_SQL,
+  TAKE_CREDITS_SQL,
+  settleWithPartSql,
 } from './credit-holds.sql';
 import { DEFAULT_DAILY_LIMIT } from './pricing';
 import { preparedQuery } from '../database/prepared';
@@ -21,16 +29,21 @@ import { returning } from './sql';
 import type { StatementPart } from '../database/statement-part';
 
 // The shapes live in credit-holds.types.ts; callers keep importing them from here.
-export type { OpenHold, RecordedUsage, Settlement } from './credit-holds.types';
-import type { OpenHold, RecordedUsage, Settlement } from './credit-holds.types';
+export type { Charge, OpenHold, RecordedUsage, Settlement } from './credit-holds.types';
+import type { Charge, OpenHold, RecordedUsage, Settlement } from './credit-holds.types';
 
-/** `$5…$7` of the settle statements: model id, prompt and completion tokens (null when unknown). */
+/** `$5…$7` of the settle statements (SETTLE_CTES, INSERT_CONSUMPTION_SQL): model id, prompt and completion tokens (null when unknown). */
 function usageParams(usage: RecordedUsage | undefined): (string | number | null)[] {
   return [
     usage?.modelId.slice(0, 100) ?? null,
     usage?.promptTokens ?? null,
     usage?.completionTokens ?? null,
   ];
+}
+
+/** The unique reference of a request's CONSUMPTION entry (a request is charged once). */
+function consumptionReference(hold: OpenHold): string {
+  return `consumption:${hold.requestId}`;
 }
 
 /** A row of the admission statement in `hold`: today's usage, and the hold when one was made. */
@@ -133,105 +146,95 @@ export class CreditHoldsService implements OnApplicationBootstrap, OnApplication
   }
 
   /**
-   * Settles a hold: deletes it, consumes `actualCost` credits with one CONSUMPTION entry
-   * (reference `consumption:<requestId>`, unique) and returns the rest. Idempotent: a second
+   * Settles a hold: deletes it, consumes `charge.cost` credits (integer ≥ 0) with one CONSUMPTION
+   * entry (reference `consumption:<requestId>`, unique) and returns the rest. Idempotent: a second
    * settle of the same request charges nothing more. When the cost exceeds the hold (the prompt
-   * estimate undercounted), the difference is taken from the balance down to 0 and any
-   * shortfall is named in the entry's description. `usage` (model and tokens) is written as
-   * columns of the same entry, by the same statement.
-   *
-   * `also` (another module's statement part, built for placeholders from `$9`, e.g. the saved
-   * exchange) runs in the same statement, so both commit together in one round trip; its result
-   * is returned as `also`. Should that statement fail, the hold is settled on its own before the
-   * error is thrown: the charge never depends on the other part.
+   * estimate undercounted), the difference is taken from the balance down to 0 and any shortfall
+   * is named in the entry's description. `charge.usage` (model and tokens) is written as columns
+   * of the same entry, by the same statement. Throws RangeError for a negative or fractional cost.
    */
-  async settle(
+  async settle(hold: OpenHold, charge: Charge): Promise<Settlement> {
+    const [fast] = await preparedQuery<{ charged: number | null }>(
+      this.dataSource,
+      SETTLE_SQL,
+      this.settleParams(hold, charge),
+    );
+    if (fast?.charged != null) return { charged: fast.charged, shortfall: 0 };
+    return this.settleInTransaction(hold, charge);
+  }
+
+  /**
+   * `settle`, with another module's statement part (built for placeholders from `$first`, such as
+   * the saved chat exchange) run in the same statement: both commit together in one round trip,
+   * and the part's result comes back typed as `partResult`. Should the statement fail, the hold is
+   * settled on its own before the error is thrown: the charge never depends on the other part.
+   */
+  async settleWith<T>(
     hold: OpenHold,
-    actualCost: number,
-    description: string,
-    usage?: RecordedUsage,
-    also?: (first: number) => StatementPart,
-  ): Promise<Settlement & { also?: unknown }> {
-    if (!Number.isInteger(actualCost) || actualCost < 0)
-      throw new RangeError(`invalid cost: ${actualCost}`);
-    const reference = `consumption:${hold.requestId}`;
-    const desc = description.slice(0, 500);
-    const part = also?.(SETTLE_PARAMS + 1);
-    // Usual case in one atomic statement: the hold covers the cost. The DELETE only matches
-    // then, so any other case (cost above the hold, hold already settled or swept) charges
-    // nothing here and takes the transaction below.
-    let fast: { charged: number | null; also?: unknown } | undefined;
+    charge: Charge,
+    part: (first: number) => StatementPart<T>,
+  ): Promise<Settlement & { partResult: T }> {
+    const params = this.settleParams(hold, charge);
+    const built = part(SETTLE_PARAMS + 1);
+    let fast: { charged: number | null; partResult: T } | undefined;
     try {
-      [fast] = await preparedQuery<{ charged: number | null; also?: unknown }>(
+      [fast] = await preparedQuery<{ charged: number | null; partResult: T }>(
         this.dataSource,
-        part
-          ? `WITH ${SETTLE_CTES}, ${part.ctes}
-             SELECT (SELECT charged FROM t) AS charged, ${part.result} AS also`
-          : `WITH ${SETTLE_CTES} SELECT (SELECT charged FROM t) AS charged`,
-        [
-          hold.id,
-          actualCost,
-          desc,
-          reference,
-          ...usageParams(usage),
-          hold.keyId ?? null,
-          ...(part?.params ?? []),
-        ],
+        settleWithPartSql(built),
+        [...params, ...built.params],
       );
     } catch (err) {
-      if (!part) throw err;
-      await this.settle(hold, actualCost, description, usage);
+      await this.settle(hold, charge);
       throw err;
     }
-    const extra = part ? { also: fast?.also } : {};
-    if (fast?.charged != null) return { charged: fast.charged, shortfall: 0, ...extra };
-    return { ...(await this.settleInTransaction(hold, actualCost, description, usage)), ...extra };
+    const partResult = fast?.partResult as T;
+    if (fast?.charged != null) return { charged: fast.charged, shortfall: 0, partResult };
+    return { ...(await this.settleInTransaction(hold, charge)), partResult };
+  }
+
+  /**
+   * `$1…$8` of SETTLE_CTES: hold, cost, description, reference, usage, key. Validates the cost
+   * first (RangeError).
+   */
+  private settleParams(hold: OpenHold, charge: Charge): unknown[] {
+    const { cost, description, usage } = charge;
+    if (!Number.isInteger(cost) || cost < 0) throw new RangeError(`invalid cost: ${cost}`);
+    return [
+      hold.id,
+      cost,
+      description.slice(0, 500),
+      consumptionReference(hold),
+      ...usageParams(usage),
+      hold.keyId ?? null,
+    ];
   }
 
   /** `settle` when the hold does not cover the cost, or is gone: locks the balance first. */
-  private settleInTransaction(
-    hold: OpenHold,
-    actualCost: number,
-    description: string,
-    usage?: RecordedUsage,
-  ): Promise<Settlement> {
-    const reference = `consumption:${hold.requestId}`;
+  private settleInTransaction(hold: OpenHold, charge: Charge): Promise<Settlement> {
+    const { cost: actualCost, description, usage } = charge;
+    const reference = consumptionReference(hold);
 
     return this.dataSource.transaction(async (m) => {
       const held = await this.deleteHold(m, hold.id);
-      const [done] = await m.query('SELECT amount FROM credit_transactions WHERE reference = $1', [
-        reference,
-      ]);
+      const [done] = await m.query(CONSUMPTION_BY_REFERENCE_SQL, [reference]);
       if (done) return { charged: -done.amount, shortfall: 0 };
-      const [user] = await m.query('SELECT credits FROM users WHERE id = $1 FOR UPDATE', [
-        hold.userId,
-      ]);
+      const [user] = await m.query(LOCK_BALANCE_SQL, [hold.userId]);
       if (!user) return { charged: 0, shortfall: actualCost }; // account deleted meanwhile
       const extra = actualCost - held;
       const fromBalance = extra > 0 ? Math.min(extra, user.credits) : extra; // < 0: returned
       const charged = held + fromBalance;
       const shortfall = actualCost - charged;
-      if (fromBalance !== 0) {
-        await m.query('UPDATE users SET credits = credits - $2 WHERE id = $1', [
-          hold.userId,
-          fromBalance,
-        ]);
-      }
+      if (fromBalance !== 0) await m.query(TAKE_CREDITS_SQL, [hold.userId, fromBalance]);
       const note =
         shortfall > 0 ? ` (shortfall of ${shortfall} credits not covered by the balance)` : '';
-      await m.query(
-        `INSERT INTO credit_transactions
-           ("userId", amount, type, description, reference, "modelId", "promptTokens", "completionTokens", "keyId")
-         VALUES ($1, $2, 'CONSUMPTION', $3, $4, $5, $6, $7, $8)`,
-        [
-          hold.userId,
-          -charged,
-          (description + note).slice(0, 500),
-          reference,
-          ...usageParams(usage),
-          hold.keyId ?? null,
-        ],
-      );
+      await m.query(INSERT_CONSUMPTION_SQL, [
+        hold.userId,
+        -charged,
+        (description + note).slice(0, 500),
+        reference,
+        ...usageParams(usage),
+        hold.keyId ?? null,
+      ]);
       return { charged, shortfall };
     });
   }
@@ -240,8 +243,7 @@ export class CreditHoldsService implements OnApplicationBootstrap, OnApplication
   async release(hold: OpenHold): Promise<void> {
     await this.dataSource.transaction(async (m) => {
       const held = await this.deleteHold(m, hold.id);
-      if (held > 0)
-        await m.query('UPDATE users SET credits = credits + $2 WHERE id = $1', [hold.userId, held]);
+      if (held > 0) await m.query(RETURN_CREDITS_SQL, [hold.userId, held]);
     });
   }
 
@@ -259,10 +261,7 @@ export class CreditHoldsService implements OnApplicationBootstrap, OnApplication
 
   /** Credits currently held for the user. */
   async heldBy(userId: string, manager?: EntityManager): Promise<number> {
-    const [row] = await (manager ?? this.dataSource.manager).query(
-      'SELECT COALESCE(SUM(amount), 0)::int AS held FROM credit_holds WHERE "userId" = $1',
-      [userId],
-    );
+    const [row] = await (manager ?? this.dataSource.manager).query(HELD_BY_SQL, [userId]);
     return row.held;
   }
 
@@ -281,11 +280,7 @@ export class CreditHoldsService implements OnApplicationBootstrap, OnApplication
   }
 
   private async deleteHold(m: EntityManager, id: string): Promise<number> {
-    const [row] = await returning<{ amount: number }>(
-      m,
-      'DELETE FROM credit_holds WHERE id = $1 RETURNING amount',
-      [id],
-    );
+    const [row] = await returning<{ amount: number }>(m, DELETE_HOLD_SQL, [id]);
     return row?.amount ?? 0;
   }
 }

@@ -1,7 +1,9 @@
+import type { StatementPart } from '../database/statement-part';
 import { DAY_CTE, HELD, RESETS_AT, USED_TODAY } from './daily-usage.sql';
 import { DAILY_LIMITS } from './pricing';
 
-// The statements of `CreditHoldsService.hold` (admission), their text built once.
+// The statements of `CreditHoldsService` (admission, settlement, release, sweep), their text
+// built once.
 
 /** Spec Limits 3 by plan, as the statement below reads them (`$6 ->> plan`). */
 export const DAILY_LIMITS_JSON = JSON.stringify(DAILY_LIMITS);
@@ -62,6 +64,58 @@ export const SETTLE_CTES = `h AS (
 
 /** Placeholders SETTLE_CTES uses; a part run with it numbers its own from the next. */
 export const SETTLE_PARAMS = 8;
+
+/**
+ * The usual settlement alone (SETTLE_CTES' placeholders). One row: `charged`, null when the hold
+ * does not cover the cost or is gone (nothing happened; the caller settles in a transaction).
+ */
+export const SETTLE_SQL = `WITH ${SETTLE_CTES} SELECT (SELECT charged FROM t) AS charged`;
+
+/**
+ * The usual settlement and another module's statement part in one statement (one round trip, one
+ * commit): SETTLE_CTES' placeholders, then the part's from `$9`. One row: `charged` as in
+ * SETTLE_SQL, and `partResult`, the part's result expression (whether or not the hold covered
+ * the cost: the part runs either way).
+ */
+export function settleWithPartSql(part: StatementPart<unknown>): string {
+  return `WITH ${SETTLE_CTES}, ${part.ctes}
+    SELECT (SELECT charged FROM t) AS charged, ${part.result} AS "partResult"`;
+}
+
+/**
+ * Deletes hold `$1` and returns its `amount` (no row when already settled, released or swept).
+ * Deleting the row is what makes each hold's credits go back or be charged once.
+ */
+export const DELETE_HOLD_SQL = 'DELETE FROM credit_holds WHERE id = $1 RETURNING amount';
+
+/** The CONSUMPTION entry of reference `$1` (`consumption:<requestId>`): `amount`, if settled. */
+export const CONSUMPTION_BY_REFERENCE_SQL =
+  'SELECT amount FROM credit_transactions WHERE reference = $1';
+
+/** Locks user `$1`'s balance for the settlement's transaction: `credits`, no row when deleted. */
+export const LOCK_BALANCE_SQL = 'SELECT credits FROM users WHERE id = $1 FOR UPDATE';
+
+/**
+ * Takes `$2` credits from user `$1` (negative: gives them back). Only inside a transaction that
+ * writes the matching ledger entry or deletes the matching hold, so the invariant holds at commit.
+ */
+export const TAKE_CREDITS_SQL = 'UPDATE users SET credits = credits - $2 WHERE id = $1';
+
+/** Returns `$2` credits of a released hold to user `$1` (same transaction as the hold's DELETE). */
+export const RETURN_CREDITS_SQL = 'UPDATE users SET credits = credits + $2 WHERE id = $1';
+
+/**
+ * The CONSUMPTION entry of a settlement outside the usual case: $1 user, $2 amount (negative:
+ * consumed), $3 description, $4 reference (unique: a request is charged once), $5 model id,
+ * $6 prompt tokens, $7 completion tokens, $8 API key id or null.
+ */
+export const INSERT_CONSUMPTION_SQL = `INSERT INTO credit_transactions
+     ("userId", amount, type, description, reference, "modelId", "promptTokens", "completionTokens", "keyId")
+   VALUES ($1, $2, 'CONSUMPTION', $3, $4, $5, $6, $7, $8)`;
+
+/** Credits held for user `$1` across their open holds: `held`, an integer (0 when none). */
+export const HELD_BY_SQL =
+  'SELECT COALESCE(SUM(amount), 0)::int AS held FROM credit_holds WHERE "userId" = $1';
 
 /**
  * Returns the credits of holds past their expiry, at most 1000 per run, one UPDATE per user;

@@ -1,4 +1,7 @@
-/** Shapes of CreditHoldsService: an open hold, the usage recorded with a charge, a settlement. */
+/**
+ * Shapes of CreditHoldsService: an open hold, a charge and the usage recorded with it, a
+ * settlement.
+ */
 
 export interface OpenHold {
   id: string;
@@ -15,6 +18,16 @@ export interface RecordedUsage {
   modelId: string;
   promptTokens: number;
   completionTokens: number;
+}
+
+/** What a settlement charges: one CONSUMPTION entry. */
+export interface Charge {
+  /** Credits to consume (integer ≥ 0; above the hold, the rest comes from the balance). */
+  cost: number;
+  /** The entry's description (cut to 500 characters). */
+  description: string;
+  /** Model and tokens, recorded as columns of the entry; none for a bare charge. */
+  usage?: RecordedUsage;
 }
 
 export interface Settlement {

@@ -17,7 +17,7 @@ import {
 } from './dto/chat-completion.dto';
 import { ApiChatCompletionResponse } from './dto/completion-stream.dto';
 import { OpenAiStreamSink } from './openai-stream-sink';
-import { completionOf, toGenerateDto } from './openai-wire';
+import { completionOf, toGenerateDto } from './chat-completions.mapper';
 
 const LOADED_AT = Math.floor(Date.now() / 1000);
 
@@ -101,8 +101,10 @@ export class GatewayController {
     const dto = toGenerateDto(body);
     const store = body.store === true;
     const timing = new ServerTiming(arrivalOf(req));
+    // A wire request carries its own parameters: the caller's stored preferences do not apply.
+    const call = { timing, store, preferences: null };
     if (!body.stream) {
-      const result = await this.ai.generate(user, dto, timing, null, { store });
+      const result = await this.ai.generate(user, dto, call);
       res.setHeader('Server-Timing', timing.header());
       res
         .status(200)
@@ -128,8 +130,6 @@ export class GatewayController {
       },
       (err) => this.errors.present(err, req),
     );
-    await streamTo(res, sink, (signal) =>
-      this.ai.stream(user, dto, sink, signal, timing, undefined, null, { store }),
-    );
+    await streamTo(res, sink, (signal) => this.ai.stream(user, dto, sink, { ...call, signal }));
   }
 }

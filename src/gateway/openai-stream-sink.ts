@@ -4,7 +4,7 @@ import type { ServerTiming } from '../ai/server-timing';
 import type { TokenUsage } from '../ai/ai.types';
 import type { PresentedError } from '../common/errors/error-presenter';
 import { openAiErrorBody } from '../common/errors/openai-error';
-import { completionId, finishReason, usageOf } from './openai-wire';
+import { completionId, finishReason, usageOf } from './chat-completions.mapper';
 
 /**
  * `stream: true` of /v1/chat/completions: `chat.completion.chunk` frames as OpenAI

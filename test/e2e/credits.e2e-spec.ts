@@ -84,7 +84,8 @@ describe('credits: holds, daily limits, ledger', () => {
     const u = await newUser(t);
     const holds = t.app.get(CreditHoldsService);
     const hold = await holds.hold(u.user.id, 20, 'req-twice');
-    const [a, b] = await Promise.all([holds.settle(hold, 7, 'x'), holds.settle(hold, 7, 'x')]);
+    const charge = { cost: 7, description: 'x' };
+    const [a, b] = await Promise.all([holds.settle(hold, charge), holds.settle(hold, charge)]);
     expect(a.charged).toBe(7);
     expect(b.charged).toBe(7);
     expect(await ledgerOf(t, u.user.id)).toEqual({ credits: 93, ledgerSum: 93, entries: 2 });

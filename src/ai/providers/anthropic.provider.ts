@@ -10,7 +10,7 @@ import {
   anthropicMessages,
   anthropicToolCalls,
   anthropicTools,
-} from './wire/anthropic-wire';
+} from './wire/anthropic-upstream';
 
 const ID = 'anthropic';
 const LABEL = 'Anthropic';

@@ -19,7 +19,7 @@ import {
 } from './model-provider';
 import { incompleteStream, notConfigured, toProviderError } from './sdk-errors';
 import { normaliseGeminiUsage, usageFallback } from './usage';
-import { geminiContents, geminiToolCalls, geminiTools } from './wire/gemini-wire';
+import { geminiContents, geminiToolCalls, geminiTools } from './wire/gemini-upstream';
 
 const ID = 'google';
 const LABEL = 'Gemini';

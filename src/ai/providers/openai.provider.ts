@@ -17,7 +17,7 @@ import {
   openAiMessages,
   openAiToolCalls,
   openAiTools,
-} from './wire/openai-wire';
+} from './wire/openai-upstream';
 
 const ID = 'openai';
 const LABEL = 'OpenAI';

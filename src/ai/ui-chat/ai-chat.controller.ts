@@ -102,7 +102,11 @@ export class AiChatController {
     const dto = { ...parameters, messages, chatId: existing ? id : undefined };
     const sink = new UiMessageStreamSink(res, (err) => this.errors.present(err, req), this.pingMs);
     await streamTo(res, sink, (signal) =>
-      this.ai.stream(user, dto, sink, signal, new ServerTiming(arrivalOf(req)), body.id),
+      this.ai.stream(user, dto, sink, {
+        signal,
+        timing: new ServerTiming(arrivalOf(req)),
+        newChatId: body.id,
+      }),
     );
   }
 

@@ -1,3 +1,4 @@
+// Our request TO the Gemini upstream (generateContent) and its tool calls back.
 import type { Content, FunctionDeclaration, Part, Tool } from '@google/genai';
 import type { ToolCall, ToolDefinition } from '../../../plugins/tool.types';
 import type { ProviderMessage } from '../model-provider';

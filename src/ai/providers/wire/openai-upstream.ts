@@ -1,3 +1,5 @@
+// Our request TO the OpenAI upstream (Chat Completions) and its tool calls back; the gateway
+// serving clients on that wire is gateway/chat-completions.mapper.ts.
 import type {
   ChatCompletionContentPart,
   ChatCompletionMessageParam,

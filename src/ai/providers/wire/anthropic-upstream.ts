@@ -1,3 +1,4 @@
+// Our request TO the Anthropic upstream (Messages API) and its tool calls back.
 import type Anthropic from '@anthropic-ai/sdk';
 import type { ToolCall, ToolDefinition } from '../../../plugins/tool.types';
 import type { ProviderMessage } from '../model-provider';

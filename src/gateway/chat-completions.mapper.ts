@@ -1,3 +1,6 @@
+// The Chat Completions wire as the gateway serves it to clients: an OpenAI request IN to our
+// GenerateDto, and our result OUT as an OpenAI completion (the upstream direction is
+// ai/providers/wire/openai-upstream.ts).
 import { randomUUID } from 'node:crypto';
 import type { GenerateDto } from '../ai/dto/generate.dto';
 import type { MessageContent, MessagePart } from '../ai/dto/message-content';
