@@ -8,13 +8,7 @@ import { ConfigService } from '@nestjs/config';
 import { PgBoss } from 'pg-boss';
 import { DataSource } from 'typeorm';
 import type { AppConfig } from '../config/app.config';
-import type {
-  EnqueueOptions,
-  JobHandler,
-  JobMap,
-  QueueName,
-  QueueSettings,
-} from './jobs.types';
+import type { EnqueueOptions, JobHandler, JobMap, QueueName, QueueSettings } from './jobs.types';
 import { declaredQueues } from './queue-registry';
 
 /** pg-boss's tables live in this schema of the service's database. */
@@ -167,7 +161,9 @@ export class JobsService implements OnApplicationBootstrap, OnApplicationShutdow
   private assertHandled(queues: readonly QueueName[]): void {
     const missing = queues.filter((q) => !this.registrations.has(q));
     if (missing.length)
-      throw new Error(`job queues without a handler: ${missing.join(', ')} (register in onModuleInit)`);
+      throw new Error(
+        `job queues without a handler: ${missing.join(', ')} (register in onModuleInit)`,
+      );
   }
 
   private running(): PgBoss {

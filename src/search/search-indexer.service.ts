@@ -123,11 +123,7 @@ export class SearchIndexer implements OnModuleInit, OnApplicationBootstrap {
     if (!this.embeddings.model) throw new Error('EMBEDDINGS_MODEL is not set');
     const chats = await this.vectors.chatsWithPending();
     for (const chatId of chats) {
-      await this.jobs.enqueue(
-        INDEX_QUEUE,
-        { chatId },
-        { singletonKey: `${chatId}:backfill` },
-      );
+      await this.jobs.enqueue(INDEX_QUEUE, { chatId }, { singletonKey: `${chatId}:backfill` });
     }
     return chats.length;
   }
@@ -145,11 +141,7 @@ export class SearchIndexer implements OnModuleInit, OnApplicationBootstrap {
     );
     const chats = [...new Set(rows.map((r) => r.chatId))];
     for (const chatId of chats) {
-      await this.jobs.enqueue(
-        INDEX_QUEUE,
-        { chatId },
-        { singletonKey: `${chatId}:resume` },
-      );
+      await this.jobs.enqueue(INDEX_QUEUE, { chatId }, { singletonKey: `${chatId}:resume` });
     }
     return chats.length;
   }

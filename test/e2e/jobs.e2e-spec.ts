@@ -155,5 +155,5 @@ export function typedQueues(jobs: JobsService): void {
   // @ts-expect-error the payload of another queue
   void jobs.enqueue('test-once', { k: 'a' });
   // @ts-expect-error a handler of another payload
-  void jobs.registerHandler('test-unique', async (job: QueuedJob<{ n: number }>) => undefined);
+  void jobs.registerHandler('test-unique', async (_job: QueuedJob<{ n: number }>) => undefined);
 }

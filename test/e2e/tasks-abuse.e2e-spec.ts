@@ -3,14 +3,7 @@ import { UsersService } from '../../src/users/users.service';
 import { newUser, type TestUser } from '../support/factories';
 import { startProviders, type Providers } from '../support/providers';
 import { createTestApp, type TestApp } from '../support/test-app';
-import {
-  balanced,
-  createTask,
-  dailyTask,
-  finished,
-  runNow,
-  stopTaskTick,
-} from './tasks.helpers';
+import { balanced, createTask, dailyTask, finished, runNow, stopTaskTick } from './tasks.helpers';
 
 const say = (content: string) => [{ role: 'user', content }];
 
