@@ -91,6 +91,10 @@ export interface AppConfig {
   credits: {
     /** Holds older than this are returned by the sweep (seconds, default 600). */
     holdTtlSeconds: number;
+    /**
+     * How often an instance without the job queue (JOBS_ENABLED=false) sweeps expired holds on its
+     * own timer (ms, default 60000); with the queue the sweep is a job scheduled every minute.
+     */
     holdSweepIntervalMs: number;
     /** Largest single credit purchase, USD (default 1000). */
     purchaseMaxUsd: number;
@@ -141,8 +145,6 @@ export interface AppConfig {
     indexDelaySeconds: number;
   };
   tasks: {
-    /** How often each instance looks for due scheduled tasks (ms, default 15000). */
-    tickMs: number;
     /** How often a running run checks whether it was cancelled (ms, default 1000). */
     cancelPollMs: number;
     /** A run's job is retried elsewhere when its worker is silent this long (s, default 30). */

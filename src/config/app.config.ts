@@ -144,7 +144,6 @@ export function buildConfig(raw: Record<string, string | undefined>): AppConfig 
       indexDelaySeconds: env.SEARCH_INDEX_DELAY_SECONDS ?? 5,
     },
     tasks: {
-      tickMs: env.TASKS_TICK_MS ?? 15_000,
       cancelPollMs: env.TASKS_CANCEL_POLL_MS ?? 1000,
       runHeartbeatSeconds: env.TASKS_RUN_HEARTBEAT_SECONDS ?? 30,
       manualRunsPerMinute: env.TASKS_MANUAL_RUNS_PER_MINUTE ?? 10,

@@ -187,7 +187,6 @@ export class EnvironmentVariables {
   @IsOptional() @Transform(toNumber) @IsNumber() @Min(0.5) JOBS_POLL_INTERVAL_SECONDS?: number;
   @IsOptional() @Transform(toInt) @IsInt() @Min(1) JOBS_SUPERVISE_INTERVAL_SECONDS?: number;
   @IsOptional() @Transform(toInt) @IsInt() @Min(1) @Max(50) JOBS_POOL_SIZE?: number;
-  @IsOptional() @Transform(toInt) @IsInt() @Min(100) TASKS_TICK_MS?: number;
   @IsOptional() @Transform(emptyToUndefined) @IsString() @MaxLength(200) EMBEDDINGS_MODEL?: string;
   @IsOptional() @Transform(toInt) @IsInt() @Min(8) @Max(3072) EMBEDDINGS_DIMENSIONS?: number;
   @IsOptional() @Transform(toInt) @IsInt() @Min(1) @Max(3600) SEARCH_INDEX_DELAY_SECONDS?: number;

@@ -1,6 +1,6 @@
 import { MetricsService } from '../metrics/metrics.service';
 import { Traced } from '../telemetry/spans';
-import { Injectable, Logger, OnApplicationShutdown, OnApplicationBootstrap } from '@nestjs/common';
+import { Injectable, Logger } from '@nestjs/common';
 import { ConfigService } from '@nestjs/config';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
@@ -66,9 +66,8 @@ interface AdmissionRow {
  * `credits + Σ open holds = Σ ledger` at every commit.
  */
 @Injectable()
-export class CreditHoldsService implements OnApplicationBootstrap, OnApplicationShutdown {
+export class CreditHoldsService {
   private readonly logger = new Logger(CreditHoldsService.name);
-  private timer?: NodeJS.Timeout;
 
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,
@@ -263,20 +262,6 @@ export class CreditHoldsService implements OnApplicationBootstrap, OnApplication
   async heldBy(userId: string, manager?: EntityManager): Promise<number> {
     const [row] = await (manager ?? this.dataSource.manager).query(HELD_BY_SQL, [userId]);
     return row.held;
-  }
-
-  onApplicationBootstrap(): void {
-    const every = this.config.get('credits', { infer: true }).holdSweepIntervalMs;
-    this.timer = setInterval(() => {
-      this.sweepExpiredHolds().catch((err: Error) =>
-        this.logger.error(`Hold sweep failed: ${err.message}`),
-      );
-    }, every);
-    this.timer.unref();
-  }
-
-  onApplicationShutdown(): void {
-    clearInterval(this.timer);
   }
 
   private async deleteHold(m: EntityManager, id: string): Promise<number> {

@@ -1,19 +1,27 @@
 import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
+import { JobsModule } from '../jobs/jobs.module';
 import { CreditHold } from './credit-hold.entity';
 import { CreditHoldsService } from './credit-holds.service';
 import { CreditTransaction } from './credit-transaction.entity';
 import { CreditsUsageService } from './credits-usage.service';
 import { CreditsController } from './credits.controller';
 import { CreditsService } from './credits.service';
+import { HoldSweep } from './hold-sweep.service';
 import { UsageStatsController, UserUsageStatsController } from './usage-stats.controller';
 import { UsageStatsService } from './usage-stats.service';
 
 /** Owns balances, holds and the ledger; other modules change credits only through it. */
 @Module({
-  imports: [TypeOrmModule.forFeature([CreditTransaction, CreditHold])],
+  imports: [TypeOrmModule.forFeature([CreditTransaction, CreditHold]), JobsModule],
   controllers: [CreditsController, UsageStatsController, UserUsageStatsController],
-  providers: [CreditsService, CreditHoldsService, CreditsUsageService, UsageStatsService],
+  providers: [
+    CreditsService,
+    CreditHoldsService,
+    CreditsUsageService,
+    UsageStatsService,
+    HoldSweep,
+  ],
   exports: [CreditsService, CreditHoldsService, CreditsUsageService],
 })
 export class CreditsModule {}

@@ -8,13 +8,14 @@ import { ConfigService } from '@nestjs/config';
 import { PgBoss } from 'pg-boss';
 import { DataSource } from 'typeorm';
 import type { AppConfig } from '../config/app.config';
-import type { EnqueueOptions, JobHandler, QueueSettings } from './jobs.types';
+import type { EnqueueOptions, JobHandler, JobMap, QueueName, QueueSettings } from './jobs.types';
+import { declaredQueues } from './queue-registry';
 
 /** pg-boss's tables live in this schema of the service's database. */
 export const JOBS_SCHEMA = 'pgboss';
 
 interface Registration {
-  queue: string;
+  queue: QueueName;
   handler: JobHandler<unknown>;
   settings: QueueSettings;
 }
@@ -28,7 +29,7 @@ interface Registration {
 @Injectable()
 export class JobsService implements OnApplicationBootstrap, OnApplicationShutdown {
   private readonly logger = new Logger('Jobs');
-  private readonly registrations = new Map<string, Registration>();
+  private readonly registrations = new Map<QueueName, Registration>();
   private readonly config: AppConfig['jobs'];
   private boss?: PgBoss;
 
@@ -41,14 +42,17 @@ export class JobsService implements OnApplicationBootstrap, OnApplicationShutdow
 
   /**
    * Names a queue and its handler. Call in `onModuleInit`; a call after start creates the queue
-   * and starts its worker at once. Throws when the queue already has a handler.
+   * and starts its worker at once. Throws when the queue already has a handler, or when the
+   * settings ask for both `unique` and `singleton`.
    */
-  async registerHandler<T>(
-    queue: string,
-    handler: JobHandler<T>,
+  async registerHandler<K extends QueueName>(
+    queue: K,
+    handler: JobHandler<JobMap[K]>,
     settings: QueueSettings = {},
   ): Promise<void> {
     if (this.registrations.has(queue)) throw new Error(`queue ${queue} already has a handler`);
+    if (settings.unique && settings.singleton)
+      throw new Error(`queue ${queue} cannot be both unique and singleton`);
     const reg = { queue, handler: handler as JobHandler<unknown>, settings };
     this.registrations.set(queue, reg);
     if (this.boss) await this.startQueue(this.boss, reg);
@@ -56,11 +60,12 @@ export class JobsService implements OnApplicationBootstrap, OnApplicationShutdow
 
   /**
    * Adds a job; returns its id, or null when a `unique` queue already holds a job with the same
-   * `singletonKey`. Throws when the queue is not registered or the queue is not running.
+   * `singletonKey` (or a `singleton` queue already holds a waiting job). Throws when the queue is
+   * not registered or the queue is not running.
    */
-  async enqueue<T extends object>(
-    queue: string,
-    data: T,
+  async enqueue<K extends QueueName>(
+    queue: K,
+    data: JobMap[K],
     options: EnqueueOptions = {},
   ): Promise<string | null> {
     const boss = this.running();
@@ -70,21 +75,25 @@ export class JobsService implements OnApplicationBootstrap, OnApplicationShutdow
     if (options.singletonKey !== undefined) send.singletonKey = options.singletonKey;
     if (options.startAfter !== undefined) send.startAfter = options.startAfter;
     if (options.retryLimit !== undefined) send.retryLimit = options.retryLimit;
-    return boss.send(queue, data, send);
+    return boss.send(queue, data as object, send);
   }
 
   /**
    * Enqueues `data` on `queue` on a cron schedule (5 fields, in `timezone`), once per occurrence
    * across instances; `key` tells several schedules of one queue apart. Missed occurrences while
-   * every instance was down become one job. The queue must be registered.
+   * every instance was down become one job. pg-boss looks at schedules every 15 s (at most every
+   * JOBS_SUPERVISE_INTERVAL_SECONDS) and sends at most one job per minute: an occurrence is sent
+   * up to that long after its time. Throws when the queue is not registered or not running.
    */
-  async schedule<T extends object>(
-    queue: string,
+  async schedule<K extends QueueName>(
+    queue: K,
     cron: string,
-    data: T,
+    data: JobMap[K],
     options: { timezone?: string; key?: string } = {},
   ): Promise<void> {
-    await this.running().schedule(queue, cron, data, {
+    const boss = this.running();
+    if (!this.registrations.has(queue)) throw new Error(`queue ${queue} is not registered`);
+    await boss.schedule(queue, cron, data as object, {
       tz: options.timezone ?? 'UTC',
       key: options.key,
       missed: 'once',
@@ -92,7 +101,7 @@ export class JobsService implements OnApplicationBootstrap, OnApplicationShutdow
   }
 
   /** Stops a schedule made by `schedule`. */
-  async unschedule(queue: string, key?: string): Promise<void> {
+  async unschedule(queue: QueueName, key?: string): Promise<void> {
     await this.running().unschedule(queue, key);
   }
 
@@ -100,7 +109,7 @@ export class JobsService implements OnApplicationBootstrap, OnApplicationShutdow
    * True while `queue` holds a job with `singletonKey` that may still run: queued, waiting for
    * a retry, or active. False once every such job completed, failed for good or was removed.
    */
-  async hasLiveJob(queue: string, singletonKey: string): Promise<boolean> {
+  async hasLiveJob(queue: QueueName, singletonKey: string): Promise<boolean> {
     const jobs = await this.running().findJobs(queue, { key: singletonKey });
     return jobs.some((j) => j.state === 'created' || j.state === 'retry' || j.state === 'active');
   }
@@ -110,7 +119,13 @@ export class JobsService implements OnApplicationBootstrap, OnApplicationShutdow
     return this.boss !== undefined;
   }
 
+  /**
+   * Refuses to start when a declared queue (`declareQueue`) has no handler: every module has
+   * registered its handlers in `onModuleInit` by now, so a queue without one would only collect
+   * jobs that nothing runs. Checked with the queue disabled too: it is a wiring error.
+   */
   async onApplicationBootstrap(): Promise<void> {
+    this.assertHandled(declaredQueues());
     if (!this.config.enabled) {
       this.logger.log('Job queue disabled (JOBS_ENABLED=false)');
       return;
@@ -123,8 +138,9 @@ export class JobsService implements OnApplicationBootstrap, OnApplicationShutdow
       application_name: 'jobs',
       superviseIntervalSeconds: this.config.superviseIntervalSeconds,
       monitorIntervalSeconds: this.config.superviseIntervalSeconds,
-      // pg-boss cron only serves `schedule`; its checks are cheap.
-      cronMonitorIntervalSeconds: Math.min(45, this.config.superviseIntervalSeconds),
+      // pg-boss cron only serves `schedule` (the minute passes: task tick, sweeps); its check is
+      // one cheap claim, and every 15 s keeps an occurrence at most about 20 s late.
+      cronMonitorIntervalSeconds: Math.min(15, this.config.superviseIntervalSeconds),
       openTelemetry: { enabled: false },
     });
     // Without a listener an 'error' event would crash the process; pg-boss retries by itself.
@@ -139,6 +155,15 @@ export class JobsService implements OnApplicationBootstrap, OnApplicationShutdow
     this.boss = undefined;
     // Graceful: running handlers finish (up to 10 s) before the pool closes.
     await boss?.stop({ graceful: true, timeout: 10_000 });
+  }
+
+  /** Throws an Error naming every queue of `queues` that has no registered handler. */
+  private assertHandled(queues: readonly QueueName[]): void {
+    const missing = queues.filter((q) => !this.registrations.has(q));
+    if (missing.length)
+      throw new Error(
+        `job queues without a handler: ${missing.join(', ')} (register in onModuleInit)`,
+      );
   }
 
   private running(): PgBoss {
@@ -161,7 +186,9 @@ export class JobsService implements OnApplicationBootstrap, OnApplicationShutdow
     else
       await boss.createQueue(reg.queue, {
         ...options,
-        policy: s.unique ? 'exclusive' : 'standard',
+        // exclusive: one queued-or-active job per singletonKey; stately: one active plus one
+        // waiting in the whole queue.
+        policy: s.unique ? 'exclusive' : s.singleton ? 'stately' : 'standard',
       });
     await boss.work(
       reg.queue,

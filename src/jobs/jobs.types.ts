@@ -3,6 +3,26 @@
  * queue library can change behind JobsService without touching a feature.
  */
 
+/**
+ * Queue name -> payload type of every queue. Empty here: each feature adds its own queues in its
+ * own file by declaration merging, so this module never imports a feature:
+ *
+ *     declare module '../jobs/jobs.types' {
+ *       interface JobMap { 'mail-send': RenderedMail }
+ *     }
+ *
+ * JobsService takes only these names, each with its own payload: a wrong name or payload is a
+ * compile error. A payload is a JSON object (a scheduled pass with nothing to say takes `NoData`).
+ */
+// eslint-disable-next-line @typescript-eslint/no-empty-object-type -- filled by declaration merging
+export interface JobMap {}
+
+/** A queue's name. */
+export type QueueName = keyof JobMap;
+
+/** The payload of a job that carries nothing (scheduled passes): `{}`. */
+export type NoData = Record<string, never>;
+
 /** One job handed to a handler. */
 export interface QueuedJob<T> {
   id: string;
@@ -45,6 +65,12 @@ export interface QueueSettings {
    * one): a second enqueue with a key already waiting or running returns null.
    */
   unique?: boolean;
+  /**
+   * At most one job of the queue runs at a time across instances, and at most one more waits
+   * (an enqueue beyond that returns null): for periodic passes such as sweeps and ticks, where
+   * two at once would only contend and a burst of triggers means one more pass. Not with `unique`.
+   */
+  singleton?: boolean;
 }
 
 /** Options of one enqueued job. */

@@ -1,13 +1,21 @@
 import { Injectable, Logger, type OnModuleInit } from '@nestjs/common';
 import { JobsService } from '../jobs/jobs.service';
 import type { QueuedJob } from '../jobs/jobs.types';
+import { declareQueue } from '../jobs/queue-registry';
 import { MetricsService } from '../metrics/metrics.service';
 import { renderMail } from './mail-templates';
 import { MailTransport } from './mail-transport';
 import type { MailRequest, RenderedMail } from './mail.types';
 
+declare module '../jobs/jobs.types' {
+  interface JobMap {
+    /** One outgoing mail, rendered in the recipient's language. */
+    'mail-send': RenderedMail;
+  }
+}
+
 /** The queue of outgoing mails. */
-export const MAIL_QUEUE = 'mail-send';
+export const MAIL_QUEUE = declareQueue('mail-send');
 /**
  * Retries after the first attempt: 2 s doubling (with jitter) reaches about 34 minutes after 10,
  * long enough to ride out a mail server restart without holding a link past its use.
@@ -37,7 +45,7 @@ export class MailService implements OnModuleInit {
   ) {}
 
   async onModuleInit(): Promise<void> {
-    await this.jobs.registerHandler<RenderedMail>(MAIL_QUEUE, (job) => this.deliver(job), {
+    await this.jobs.registerHandler(MAIL_QUEUE, (job) => this.deliver(job), {
       retryLimit: MAIL_RETRY_LIMIT,
       retryDelaySeconds: MAIL_RETRY_DELAY_SECONDS,
       retryBackoff: true,

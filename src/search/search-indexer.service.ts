@@ -8,13 +8,23 @@ import { AppError, ErrorCode } from '../common/errors/app-error';
 import type { AppConfig } from '../config/app.config';
 import { CreditsService } from '../credits/credits.service';
 import { JobsService } from '../jobs/jobs.service';
-import type { QueuedJob } from '../jobs/jobs.types';
+import type { NoData, QueuedJob } from '../jobs/jobs.types';
+import { declareQueue } from '../jobs/queue-registry';
 import { MessageVectorsRepository, type PendingMessage } from './message-vectors.repository';
 
+declare module '../jobs/jobs.types' {
+  interface JobMap {
+    /** Embeds one chat's pending messages. */
+    'search-index': IndexJob;
+    /** Queues the paused chats whose payers can pay again; scheduled every minute. */
+    'search-resume': NoData;
+  }
+}
+
 /** Embeds the pending messages of one chat; one job per chat and time window. */
-export const INDEX_QUEUE = 'search-index';
+export const INDEX_QUEUE = declareQueue('search-index');
 /** Every minute: chats paused for a payer's balance are queued again once it is positive. */
-export const RESUME_QUEUE = 'search-resume';
+export const RESUME_QUEUE = declareQueue('search-resume');
 /** Messages per provider call (and per charge). */
 export const INDEX_BATCH = 64;
 /** Namespace of the per-chat advisory lock (first key of pg_try_advisory_lock). */
@@ -55,9 +65,13 @@ export class SearchIndexer implements OnModuleInit, OnApplicationBootstrap {
     exchanges.onMessagesSaved((chatId) => this.queueSoon(chatId));
   }
 
+  /**
+   * Registers both handlers even with semantic search off (no embeddings model), as every declared
+   * queue needs one at boot; nothing is queued then, and a job left from a run with a model
+   * completes without embedding (the chat's next message, or `search:reindex`, queues it again).
+   */
   async onModuleInit(): Promise<void> {
-    if (!this.embeddings.model) return;
-    await this.jobs.registerHandler<IndexJob>(INDEX_QUEUE, (job) => this.handle(job), {
+    await this.jobs.registerHandler(INDEX_QUEUE, (job) => this.handle(job), {
       unique: true,
       retryLimit: 8,
       retryDelaySeconds: 2,
@@ -65,7 +79,7 @@ export class SearchIndexer implements OnModuleInit, OnApplicationBootstrap {
       expireInSeconds: 600,
     });
     await this.jobs.registerHandler(RESUME_QUEUE, async () => {
-      await this.resumePaused();
+      if (this.embeddings.model) await this.resumePaused();
     });
   }
 
@@ -93,7 +107,7 @@ export class SearchIndexer implements OnModuleInit, OnApplicationBootstrap {
     if (this.queuedChats.has(chatId)) return;
     this.queuedChats.add(chatId);
     this.jobs
-      .enqueue<IndexJob>(
+      .enqueue(
         INDEX_QUEUE,
         { chatId },
         { singletonKey: `${chatId}:${window}`, startAfter: new Date((window + 1) * windowMs) },
@@ -109,11 +123,7 @@ export class SearchIndexer implements OnModuleInit, OnApplicationBootstrap {
     if (!this.embeddings.model) throw new Error('EMBEDDINGS_MODEL is not set');
     const chats = await this.vectors.chatsWithPending();
     for (const chatId of chats) {
-      await this.jobs.enqueue<IndexJob>(
-        INDEX_QUEUE,
-        { chatId },
-        { singletonKey: `${chatId}:backfill` },
-      );
+      await this.jobs.enqueue(INDEX_QUEUE, { chatId }, { singletonKey: `${chatId}:backfill` });
     }
     return chats.length;
   }
@@ -131,11 +141,7 @@ export class SearchIndexer implements OnModuleInit, OnApplicationBootstrap {
     );
     const chats = [...new Set(rows.map((r) => r.chatId))];
     for (const chatId of chats) {
-      await this.jobs.enqueue<IndexJob>(
-        INDEX_QUEUE,
-        { chatId },
-        { singletonKey: `${chatId}:resume` },
-      );
+      await this.jobs.enqueue(INDEX_QUEUE, { chatId }, { singletonKey: `${chatId}:resume` });
     }
     return chats.length;
   }
@@ -173,7 +179,7 @@ export class SearchIndexer implements OnModuleInit, OnApplicationBootstrap {
   }
 
   private async handle(job: QueuedJob<IndexJob>): Promise<void> {
-    await this.indexChat(job.data.chatId, job.signal);
+    if (this.embeddings.model) await this.indexChat(job.data.chatId, job.signal);
   }
 
   /**

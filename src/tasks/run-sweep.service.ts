@@ -3,11 +3,20 @@ import { DataSource } from 'typeorm';
 import { Clock } from '../common/clock/clock';
 import { ErrorCode } from '../common/errors/app-error';
 import { JobsService } from '../jobs/jobs.service';
+import type { NoData } from '../jobs/jobs.types';
+import { declareQueue } from '../jobs/queue-registry';
 import { failRun } from './run-failure';
 import { RUN_QUEUE } from './task-runs.service';
 
+declare module '../jobs/jobs.types' {
+  interface JobMap {
+    /** Ends lost runs; scheduled every minute. */
+    'tasks.sweep': NoData;
+  }
+}
+
 /** The scheduled job that ends lost runs (once a minute, on one instance). */
-export const SWEEP_QUEUE = 'tasks.sweep';
+export const SWEEP_QUEUE = declareQueue('tasks.sweep');
 /** A run must have been running this long before the sweep looks at its job. */
 const SWEEP_AFTER_SECONDS = 120;
 /** Runs looked at per pass. */

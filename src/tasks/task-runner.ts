@@ -51,7 +51,7 @@ export class TaskRunner implements OnModuleInit {
   }
 
   async onModuleInit(): Promise<void> {
-    await this.jobs.registerHandler<RunJob>(RUN_QUEUE, (job) => this.handle(job), {
+    await this.jobs.registerHandler(RUN_QUEUE, (job) => this.handle(job), {
       unique: true,
       retryLimit: RUN_RETRY_LIMIT,
       retryDelaySeconds: this.config.runRetryDelaySeconds,

@@ -9,18 +9,26 @@ import { AppError, ErrorCode, RateLimitedError } from '../common/errors/app-erro
 import { decodeCursor, pageSize, toPage } from '../common/pagination/pagination';
 import type { AppConfig } from '../config/app.config';
 import { JobsService } from '../jobs/jobs.service';
+import { declareQueue } from '../jobs/queue-registry';
 import { checkRunInput, stepsOf } from './render-step';
 import { TaskRun } from './task-run.entity';
 import type { Task } from './task.entity';
 import { TasksService } from './tasks.service';
 
-/** The queue runs go through (src/jobs); one job per run (`singletonKey` = run id). */
-export const RUN_QUEUE = 'tasks.run';
-
 /** Payload of a run's job. */
 export interface RunJob {
   runId: string;
 }
+
+declare module '../jobs/jobs.types' {
+  interface JobMap {
+    /** Executes one run (TaskRunner). */
+    'tasks.run': RunJob;
+  }
+}
+
+/** The queue runs go through (src/jobs); one job per run (`singletonKey` = run id). */
+export const RUN_QUEUE = declareQueue('tasks.run');
 
 /** Manual runs are counted per user over this window. */
 const MANUAL_RUN_WINDOW_MS = 60_000;
@@ -87,7 +95,7 @@ export class TaskRunsService {
 
   /** Hands a queued run to the job queue; a second call while its job waits does nothing. */
   async dispatch(runId: string): Promise<void> {
-    await this.jobs.enqueue<RunJob>(RUN_QUEUE, { runId }, { singletonKey: runId });
+    await this.jobs.enqueue(RUN_QUEUE, { runId }, { singletonKey: runId });
   }
 
   /** A page of the task's runs, newest first (`?limit`, `?cursor`). NOT_FOUND for another's task. */

@@ -1,56 +1,69 @@
-import {
-  Injectable,
-  Logger,
-  type OnApplicationBootstrap,
-  type OnApplicationShutdown,
-} from '@nestjs/common';
-import { ConfigService } from '@nestjs/config';
+import { Injectable, Logger, type OnApplicationBootstrap, type OnModuleInit } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { Clock } from '../common/clock/clock';
-import type { AppConfig } from '../config/app.config';
 import { JobsService } from '../jobs/jobs.service';
+import type { NoData } from '../jobs/jobs.types';
+import { declareQueue } from '../jobs/queue-registry';
 import { nextRun } from './schedule';
 import { TaskRunsService } from './task-runs.service';
 
+declare module '../jobs/jobs.types' {
+  interface JobMap {
+    /** Turns due tasks into runs; scheduled every minute. */
+    'tasks.tick': NoData;
+  }
+}
+
+/** The scheduled job that turns due tasks into runs (every minute, one pass at a time). */
+export const TICK_QUEUE = declareQueue('tasks.tick');
 /** Due tasks claimed per tick. */
 const BATCH = 100;
 /** A run still queued this long after it was recorded lost its job: it is handed over again. */
 const REDISPATCH_AFTER_MS = 60_000;
 
 /**
- * Turns due tasks into runs, on every instance, every TASKS_TICK_MS. A task is claimed by one
+ * Turns due tasks into runs, in a job of TICK_QUEUE scheduled every minute (task schedules are
+ * whole minutes; pg-boss sends the job up to about 20 s into the minute), one pass at a time
+ * across instances; enqueueing TICK_QUEUE once runs a pass now. A task is claimed by one
  * conditional UPDATE that moves `nextRunAt` from the due time to the first occurrence after
- * *now*: exactly one instance wins each due time, and however many occurrences were missed
- * while every instance was down, the restart makes one run, never a burst.
+ * *now*: exactly one pass wins each due time, even beside a manual `tick()`, and however many
+ * occurrences were missed while every instance was down, the restart makes one run, never a
+ * burst. An instance without the queue (JOBS_ENABLED=false) neither schedules nor runs the
+ * tick: it could not queue the runs; an instance with the queue ticks for it.
  */
 @Injectable()
-export class TaskScheduler implements OnApplicationBootstrap, OnApplicationShutdown {
+export class TaskScheduler implements OnModuleInit, OnApplicationBootstrap {
   private readonly logger = new Logger('TaskScheduler');
-  private timer?: NodeJS.Timeout;
-  private ticking = false;
 
   constructor(
     private readonly dataSource: DataSource,
     private readonly runs: TaskRunsService,
     private readonly jobs: JobsService,
     private readonly clock: Clock,
-    private readonly config: ConfigService<AppConfig, true>,
   ) {}
 
-  onApplicationBootstrap(): void {
-    const every = this.config.get('tasks', { infer: true }).tickMs;
-    this.timer = setInterval(() => {
-      if (this.ticking || !this.jobs.started) return;
-      this.ticking = true;
-      this.tick()
-        .catch((err: Error) => this.logger.error(`Task tick failed: ${err.message}`))
-        .finally(() => (this.ticking = false));
-    }, every);
-    this.timer.unref();
+  async onModuleInit(): Promise<void> {
+    await this.jobs.registerHandler(TICK_QUEUE, () => this.pass(), {
+      singleton: true,
+      retryLimit: 0, // the next minute's pass is the retry
+      keepSeconds: 24 * 3600,
+    });
   }
 
-  onApplicationShutdown(): void {
-    clearInterval(this.timer);
+  async onApplicationBootstrap(): Promise<void> {
+    if (this.jobs.started) await this.jobs.schedule(TICK_QUEUE, '* * * * *', {});
+  }
+
+  /** Ticks until a tick queues less than a full batch, so a busy minute is not spread over hours. */
+  private async pass(): Promise<void> {
+    try {
+      let queued: number;
+      do queued = await this.tick();
+      while (queued === BATCH);
+    } catch (err) {
+      this.logger.error(`Task tick failed: ${(err as Error).message}`);
+      throw err;
+    }
   }
 
   /**

@@ -79,7 +79,6 @@ describe('search indexing on two instances', () => {
       AI_RETRY_BASE_DELAY_MS: '5',
       JOBS_POLL_INTERVAL_SECONDS: '0.5',
       JOBS_SUPERVISE_INTERVAL_SECONDS: '1',
-      TASKS_TICK_MS: '3600000',
       EMBEDDINGS_MODEL: 'text-embedding-3-small',
       EMBEDDINGS_DIMENSIONS: '64',
       SEARCH_INDEX_DELAY_SECONDS: '1',

@@ -1,12 +1,15 @@
 import { Client } from 'pg';
 import { OpenAiTestServer } from '../servers/openai-server';
 import { verifyInMailDir } from '../support/accounts';
+import { TICK_QUEUE } from '../../src/tasks/task-scheduler';
+import { sendJob } from '../support/jobs-client';
 import type { SpawnedApp } from '../support/spawn-app';
 import { startTwoInstances, stopInstance } from './instances';
 
 /**
  * Scheduled tasks on two instances: due tasks run exactly once although both
- * instances tick every 200 ms, a cancel reaching the other instance stops the run (the running
+ * instances run the tick job (the test sends it rather than wait for its minute, several times
+ * over), a cancel reaching the other instance stops the run (the running
  * instance polls the flag), and a run whose instance is killed mid-call is retried by the
  * other one (pg-boss heartbeat). Each instance talks to its own local OpenAI server, so the
  * test knows which instance is running a run.
@@ -57,6 +60,18 @@ describe('scheduled tasks on two instances', () => {
     target: { mode: 'new_chat' },
   });
 
+  /** Sends one tick job and resolves once an instance has completed it. */
+  const tick = async () => {
+    const id = await sendJob(process.env.CLUSTER_PG_URL!, TICK_QUEUE, {});
+    if (!id) return; // a tick was already waiting: it runs instead
+    for (;;) {
+      const { rows } = await db!.query(`SELECT state FROM pgboss.job WHERE id = $1`, [id]);
+      if (rows[0]?.state === 'completed') return;
+      expect(rows[0]?.state).not.toBe('failed');
+      await sleep(100);
+    }
+  };
+
   const runs = async (taskId: string) =>
     (
       await db!.query(`SELECT id, status, "scheduledFor" FROM task_runs WHERE "taskId" = $1`, [
@@ -87,7 +102,6 @@ describe('scheduled tasks on two instances', () => {
       SIGNUP_CREDITS: '100',
       OPENAI_API_KEY: 'sk-test-openai',
       AI_RETRY_BASE_DELAY_MS: '5',
-      TASKS_TICK_MS: '200',
       JOBS_POLL_INTERVAL_SECONDS: '0.5',
       JOBS_SUPERVISE_INTERVAL_SECONDS: '1',
       TASKS_RUN_HEARTBEAT_SECONDS: '10',
@@ -111,11 +125,12 @@ describe('scheduled tasks on two instances', () => {
       expect(res.status).toBe(201);
       ids.push(res.body.id);
     }
-    // Due 10 minutes ago (missed twice): both instances see it at their next tick.
+    // Due 10 minutes ago (missed twice): the next tick, on whichever instance, queues them.
     await db!.query(
       `UPDATE tasks SET "nextRunAt" = now() - interval '10 minutes' WHERE id = ANY($1)`,
       [ids],
     );
+    await tick();
     for (const id of ids) {
       for (;;) {
         const r = await runs(id);
@@ -123,7 +138,7 @@ describe('scheduled tasks on two instances', () => {
         await sleep(200);
       }
     }
-    await sleep(1500); // several more ticks of both instances
+    for (let i = 0; i < 4; i++) await tick(); // several more ticks, on either instance
     for (const id of ids) expect(await runs(id)).toHaveLength(1);
     expect(servers[0].requests.length + servers[1].requests.length).toBe(DUE_TASKS);
     await balanced(u.id);

@@ -1,6 +1,21 @@
+import { CreditHoldsService } from '../../src/credits/credit-holds.service';
+import { HOLD_SWEEP_QUEUE } from '../../src/credits/hold-sweep.service';
 import { JobsService } from '../../src/jobs/jobs.service';
-import type { QueuedJob } from '../../src/jobs/jobs.types';
+import type { NoData, QueuedJob } from '../../src/jobs/jobs.types';
+import { TICK_QUEUE } from '../../src/tasks/task-scheduler';
+import { newUser } from '../support/factories';
 import { createTestApp, type TestApp } from '../support/test-app';
+
+// This file's ad-hoc queues: registered by the tests after boot, so not declared (declareQueue).
+declare module '../../src/jobs/jobs.types' {
+  interface JobMap {
+    'test-once': { n: number };
+    'test-retry': NoData;
+    'test-unique': { k: string };
+    'test-cron': { digest: boolean };
+    'test-nobody': NoData;
+  }
+}
 
 /** Resolves when `done()` is true, polling every 50 ms (no timing assertion: jest's timeout). */
 async function until(done: () => boolean | Promise<boolean>): Promise<void> {
@@ -27,7 +42,7 @@ describe('Job queue (src/jobs over pg-boss)', () => {
 
   it('hands an enqueued job to its handler once', async () => {
     const seen: QueuedJob<{ n: number }>[] = [];
-    await jobs.registerHandler<{ n: number }>('test-once', async (job) => {
+    await jobs.registerHandler('test-once', async (job) => {
       seen.push(job);
     });
     const id = await jobs.enqueue('test-once', { n: 7 });
@@ -55,7 +70,7 @@ describe('Job queue (src/jobs over pg-boss)', () => {
 
   it('keeps one waiting job per singletonKey on a unique queue', async () => {
     const seen: string[] = [];
-    await jobs.registerHandler<{ k: string }>(
+    await jobs.registerHandler(
       'test-unique',
       async (job) => {
         seen.push(job.data.k);
@@ -89,9 +104,56 @@ describe('Job queue (src/jobs over pg-boss)', () => {
   });
 
   it('refuses a queue without a handler, and a second handler for a queue', async () => {
-    await expect(jobs.enqueue('nobody', {})).rejects.toThrow(/not registered/);
+    await expect(jobs.enqueue('test-nobody', {})).rejects.toThrow(/not registered/);
+    await expect(jobs.schedule('test-nobody', '* * * * *', {})).rejects.toThrow(/not registered/);
     await expect(jobs.registerHandler('test-once', async () => undefined)).rejects.toThrow(
       /already/,
     );
   });
+
+  it('schedules the minute passes at boot, each on a singleton queue', async () => {
+    const schedules = await t.db.query(
+      `SELECT name, cron FROM pgboss.schedule WHERE name = ANY($1) ORDER BY name`,
+      [[HOLD_SWEEP_QUEUE, TICK_QUEUE]],
+    );
+    expect(schedules).toEqual([
+      { name: 'credits.hold-sweep', cron: '* * * * *' },
+      { name: 'tasks.tick', cron: '* * * * *' },
+    ]);
+    const queues = await t.db.query(
+      `SELECT name, policy FROM pgboss.queue WHERE name = ANY($1) ORDER BY name`,
+      [[HOLD_SWEEP_QUEUE, TICK_QUEUE]],
+    );
+    expect(queues).toEqual([
+      { name: 'credits.hold-sweep', policy: 'stately' },
+      { name: 'tasks.tick', policy: 'stately' },
+    ]);
+  });
+
+  it('returns an expired hold when the sweep queue is triggered once', async () => {
+    const u = await newUser(t, { credits: 50 });
+    await t.app.get(CreditHoldsService).hold(u.user.id, 20, 'jobs-expired');
+    await t.db.query(
+      `UPDATE credit_holds SET "expiresAt" = now() - interval '1 second' WHERE "requestId" = 'jobs-expired'`,
+    );
+    await jobs.enqueue(HOLD_SWEEP_QUEUE, {});
+    await until(async () => {
+      const [row] = await t.db.query(
+        `SELECT count(*)::int AS n FROM credit_holds WHERE "requestId" = 'jobs-expired'`,
+      );
+      return row.n === 0;
+    });
+    const [user] = await t.db.query(`SELECT credits FROM users WHERE id = $1`, [u.user.id]);
+    expect(user.credits).toBe(50);
+  });
 });
+
+/** Never called: each line must fail to compile (a queue's name decides its payload). */
+export function typedQueues(jobs: JobsService): void {
+  // @ts-expect-error a queue that no JobMap entry names
+  void jobs.enqueue('nobody', {});
+  // @ts-expect-error the payload of another queue
+  void jobs.enqueue('test-once', { k: 'a' });
+  // @ts-expect-error a handler of another payload
+  void jobs.registerHandler('test-unique', async (_job: QueuedJob<{ n: number }>) => undefined);
+}

@@ -3,7 +3,7 @@ import { UsersService } from '../../src/users/users.service';
 import { newUser, type TestUser } from '../support/factories';
 import { startProviders, type Providers } from '../support/providers';
 import { createTestApp, type TestApp } from '../support/test-app';
-import { balanced, createTask, dailyTask, finished, runNow } from './tasks.helpers';
+import { balanced, createTask, dailyTask, finished, runNow, stopTaskTick } from './tasks.helpers';
 
 const say = (content: string) => [{ role: 'user', content }];
 
@@ -16,10 +16,10 @@ describe('Task runs within bounds: oversized renders, failed jobs, lost runs, ma
     t = await createTestApp({
       ...p.env,
       JOBS_POLL_INTERVAL_SECONDS: '0.5',
-      TASKS_TICK_MS: '3600000',
       TASKS_MANUAL_RUNS_PER_MINUTE: '3',
       TASKS_RUN_RETRY_DELAY_SECONDS: '1',
     });
+    await stopTaskTick(t);
   });
   afterAll(async () => {
     await t.close();

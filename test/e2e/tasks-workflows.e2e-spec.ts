@@ -3,7 +3,7 @@ import { UsersService } from '../../src/users/users.service';
 import { newChat, newTeam, newUser, sessionOf, type TestUser } from '../support/factories';
 import { startProviders, type Providers } from '../support/providers';
 import { createTestApp, type TestApp } from '../support/test-app';
-import { balanced, createTask, dailyTask, finished, runNow } from './tasks.helpers';
+import { balanced, createTask, dailyTask, finished, runNow, stopTaskTick } from './tasks.helpers';
 
 const say = (content: string) => [{ role: 'user', content }];
 
@@ -17,8 +17,8 @@ describe('Workflows, cancellation and team targets', () => {
       ...p.env,
       JOBS_POLL_INTERVAL_SECONDS: '0.5',
       TASKS_CANCEL_POLL_MS: '100',
-      TASKS_TICK_MS: '3600000',
     });
+    await stopTaskTick(t);
   });
   afterAll(async () => {
     await t.close();

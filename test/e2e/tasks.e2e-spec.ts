@@ -12,6 +12,7 @@ import {
   finished,
   runNow,
   type RunView,
+  stopTaskTick,
   type TaskView,
 } from './tasks.helpers';
 
@@ -23,10 +24,8 @@ describe('Scheduled tasks', () => {
   beforeAll(async () => {
     p = await startProviders();
     clock.at = new Date('2031-03-02T06:58:00Z');
-    t = await createTestApp(
-      { ...p.env, JOBS_POLL_INTERVAL_SECONDS: '0.5', TASKS_TICK_MS: '3600000' },
-      { clock },
-    );
+    t = await createTestApp({ ...p.env, JOBS_POLL_INTERVAL_SECONDS: '0.5' }, { clock });
+    await stopTaskTick(t);
   });
   afterAll(async () => {
     await t.close();
@@ -162,7 +161,9 @@ describe('Scheduled tasks', () => {
     expect(task.nextRunAt).toBe('2031-03-02T07:00:00.000Z');
     expect(await tick()).toBe(0); // not due yet
     clock.tick(180); // 07:01
-    expect(await tick()).toBe(1);
+    // Two passes at once (as a manual tick beside the scheduled one): one of them claims it.
+    const passes = await Promise.all([tick(), tick()]);
+    expect(passes[0] + passes[1]).toBe(1);
     expect(await tick()).toBe(0); // the due time was claimed
     const [queued] = await runsOf(u, task.id);
     expect(queued).toMatchObject({ trigger: 'schedule', scheduledFor: '2031-03-02T07:00:00.000Z' });

@@ -1,5 +1,15 @@
+import { JobsService } from '../../src/jobs/jobs.service';
+import { TICK_QUEUE } from '../../src/tasks/task-scheduler';
 import { ledgerOf, type TestUser } from '../support/factories';
 import type { TestApp } from '../support/test-app';
+
+/**
+ * Removes the app's every-minute task tick, so that only the test makes runs of due tasks
+ * (`TaskScheduler.tick()` on the test's clock). Call right after the app starts.
+ */
+export async function stopTaskTick(t: TestApp): Promise<void> {
+  await t.app.get(JobsService).unschedule(TICK_QUEUE);
+}
 
 export interface TaskView {
   id: string;

@@ -1,4 +1,6 @@
+import { HOLD_SWEEP_QUEUE } from '../../src/credits/hold-sweep.service';
 import { OpenAiTestServer } from '../servers/openai-server';
+import { sendJob } from '../support/jobs-client';
 import { EmbeddedPgDir, isAlive, waitUntil } from './support/embedded-pg';
 import { call, type OpenStream, openStream } from './support/http';
 import { booksOfAll, duplicateReferences, unbalanced } from './support/ledger';
@@ -11,7 +13,8 @@ const HOLD_TTL_SECONDS = 6;
  * Crash mid-stream (docs/testing.md, fault tests): the service (child process, own embedded
  * PostgreSQL) is SIGKILLed while six streams hold credits. SIGKILL leaves its PostgreSQL running
  * (an orphan that holds the data directory); the test stops it as the README tells an operator to
- * (`kill <pid>`), restarts the service on the same directory, and waits for the sweep.
+ * (`kill <pid>`), restarts the service on the same directory, and, once the holds have expired,
+ * sends the sweep job (scheduled every minute) rather than wait for its minute.
  */
 describe('crash mid-stream: holds come back, nothing is charged twice', () => {
   let pg: EmbeddedPgDir;
@@ -42,7 +45,6 @@ describe('crash mid-stream: holds come back, nothing is charged twice', () => {
       OPENAI_BASE_URL: openai.url,
       AI_RETRY_BASE_DELAY_MS: '5',
       HOLD_TTL_SECONDS: String(HOLD_TTL_SECONDS),
-      HOLD_SWEEP_INTERVAL_MS: '1000',
     };
     first = await startService(pg, env);
     const users = [
@@ -91,6 +93,17 @@ describe('crash mid-stream: holds come back, nothing is charged twice', () => {
 
     // Restart on the same data directory; the expired holds are swept back.
     second = await startService(pg, env);
+    await waitUntil(
+      async () =>
+        (
+          await q<{ n: number }>(
+            'SELECT count(*)::int AS n FROM credit_holds WHERE "expiresAt" >= now()',
+          )
+        )[0].n === 0,
+      (HOLD_TTL_SECONDS + 10) * 1000,
+      'the holds to expire',
+    );
+    await sendJob(pg.appUrl, HOLD_SWEEP_QUEUE, {});
     await waitUntil(
       async () =>
         (await q<{ n: number }>('SELECT count(*)::int AS n FROM credit_holds'))[0].n === 0,

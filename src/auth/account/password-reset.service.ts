@@ -6,6 +6,7 @@ import { DataSource } from 'typeorm';
 import type { AppConfig } from '../../config/app.config';
 import type { Locale } from '../../i18n/locale';
 import { JobsService } from '../../jobs/jobs.service';
+import { declareQueue } from '../../jobs/queue-registry';
 import { MailService } from '../../mail/mail.service';
 import { UsersService } from '../../users/users.service';
 import { BCRYPT_COST } from '../auth.service';
@@ -14,13 +15,20 @@ import { AccountTokens } from './account-tokens.service';
 import { EmailVerificationService } from './email-verification.service';
 import { mailLocale } from './mail-locale';
 
-/** Looks the address up and mails a reset link when it names an account. */
-export const RESET_REQUEST_QUEUE = 'password-reset-request';
-
 interface ResetRequest {
   email: string;
   locale: Locale;
 }
+
+declare module '../../jobs/jobs.types' {
+  interface JobMap {
+    /** A reset asked for an address (lower-cased), answered off the request path. */
+    'password-reset-request': ResetRequest;
+  }
+}
+
+/** Looks the address up and mails a reset link when it names an account. */
+export const RESET_REQUEST_QUEUE = declareQueue('password-reset-request');
 
 /**
  * Password reset by mail. The request answers the same whether or not the address has an
@@ -44,11 +52,11 @@ export class PasswordResetService implements OnModuleInit {
   ) {}
 
   async onModuleInit(): Promise<void> {
-    await this.jobs.registerHandler<ResetRequest>(
-      RESET_REQUEST_QUEUE,
-      (job) => this.mailLink(job.data),
-      { retryLimit: 3, retryDelaySeconds: 2, keepSeconds: 24 * 3600 },
-    );
+    await this.jobs.registerHandler(RESET_REQUEST_QUEUE, (job) => this.mailLink(job.data), {
+      retryLimit: 3,
+      retryDelaySeconds: 2,
+      keepSeconds: 24 * 3600,
+    });
   }
 
   /**
@@ -57,7 +65,7 @@ export class PasswordResetService implements OnModuleInit {
    */
   async requestReset(email: string, locale: Locale): Promise<void> {
     try {
-      await this.jobs.enqueue<ResetRequest>(RESET_REQUEST_QUEUE, { email, locale });
+      await this.jobs.enqueue(RESET_REQUEST_QUEUE, { email, locale });
     } catch (err) {
       this.logger.error(`Password reset request not queued: ${(err as Error).message}`);
     }

@@ -1,0 +1,54 @@
+import { ConfigService } from '@nestjs/config';
+import type { DataSource } from 'typeorm';
+import type { AppConfig } from '../config/app.config';
+import { JobsService } from './jobs.service';
+import { declareQueue } from './queue-registry';
+
+declare module './jobs.types' {
+  interface JobMap {
+    'spec-handled': { n: number };
+    'spec-orphan-a': { n: number };
+    'spec-orphan-b': { n: number };
+  }
+}
+
+const HANDLED = declareQueue('spec-handled');
+
+/**
+ * The boot check alone: the queue is disabled, so the check is all that runs at bootstrap and no
+ * database is reached (the DataSource is never read).
+ */
+function jobsService(): JobsService {
+  const config = new ConfigService({
+    jobs: { enabled: false, pollIntervalSeconds: 2, superviseIntervalSeconds: 60, poolSize: 4 },
+  }) as unknown as ConfigService<AppConfig, true>;
+  return new JobsService({} as DataSource, config);
+}
+
+describe('JobsService boot check', () => {
+  it('starts when every declared queue has a handler', async () => {
+    const jobs = jobsService();
+    await jobs.registerHandler(HANDLED, async () => undefined);
+    await expect(jobs.onApplicationBootstrap()).resolves.toBeUndefined();
+  });
+
+  it('refuses to start, naming each declared queue without a handler', async () => {
+    declareQueue('spec-orphan-a');
+    declareQueue('spec-orphan-b');
+    const jobs = jobsService();
+    await jobs.registerHandler(HANDLED, async () => undefined);
+    await expect(jobs.onApplicationBootstrap()).rejects.toThrow(
+      'job queues without a handler: spec-orphan-a, spec-orphan-b',
+    );
+  });
+
+  it('refuses a queue declared twice, and a queue both unique and singleton', async () => {
+    expect(() => declareQueue('spec-handled')).toThrow(/declared twice/);
+    await expect(
+      jobsService().registerHandler(HANDLED, async () => undefined, {
+        unique: true,
+        singleton: true,
+      }),
+    ).rejects.toThrow(/both unique and singleton/);
+  });
+});
