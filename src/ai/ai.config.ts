@@ -1,7 +1,7 @@
 import { registerAs } from '@nestjs/config';
 import { Transform } from 'class-transformer';
 import { IsInt, IsOptional, IsString, Max, Min } from 'class-validator';
-import { emptyToUndefined, featureEnvironment, toInt } from '../config/env-decorators';
+import { emptyToUndefined, featureEnvironment, toInt } from '../config/feature-environment';
 
 /** The model catalogue file, upstream retries and the SSE heartbeat. */
 export class AiEnvironment {

@@ -19,7 +19,7 @@ import {
   toBool,
   toInt,
   type WithNodeEnv,
-} from '../config/env-decorators';
+} from '../config/feature-environment';
 
 /** Sessions, rate limits, secrets and sign-up rules. */
 export class AuthEnvironment implements WithNodeEnv {

@@ -1,7 +1,7 @@
 import { registerAs } from '@nestjs/config';
 import { Transform } from 'class-transformer';
 import { IsOptional, IsString, IsUrl } from 'class-validator';
-import { emptyToUndefined, featureEnvironment, HTTP_URL } from '../config/env-decorators';
+import { emptyToUndefined, featureEnvironment, HTTP_URL } from '../config/feature-environment';
 
 /** Stripe: keys, the plans' price ids and an optional local API base. */
 export class BillingEnvironment {

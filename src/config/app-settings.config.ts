@@ -9,7 +9,7 @@ import {
   list,
   toBool,
   toInt,
-} from './env-decorators';
+} from './feature-environment';
 
 /** Process-wide variables: environment, port, public address, logging, workers. */
 export class AppEnvironment {

@@ -4,7 +4,7 @@ import { UploadsEnvironment, uploadsConfig } from '../uploads/uploads.config';
 import type { AppConfig } from './app-config.types';
 import { buildConfig } from './app.config';
 import { configNamespaces, NAMESPACES } from './config-namespaces';
-import { featureEnvironment } from './env-decorators';
+import { featureEnvironment } from './feature-environment';
 
 /** Resolved secrets, so loading writes no development secret files. */
 const raw = {

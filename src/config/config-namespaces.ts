@@ -19,7 +19,7 @@ import { teamsConfig } from '../teams/teams.config';
 import { uploadsConfig } from '../uploads/uploads.config';
 import type { AppConfig } from './app-config.types';
 import { appSettingsConfig } from './app-settings.config';
-import type { RawEnv } from './env-decorators';
+import type { RawEnv } from './feature-environment';
 import { loadConfig } from './load-config';
 
 type Namespace<T extends Record<string, any>> = ConfigFactory<T> & ConfigFactoryKeyHost<T>;

@@ -17,7 +17,7 @@ import { TasksEnvironment } from '../tasks/tasks.config';
 import { TeamsEnvironment } from '../teams/teams.config';
 import { UploadsEnvironment } from '../uploads/uploads.config';
 import { AppEnvironment } from './app-settings.config';
-import { checkEnvironment, invalidConfiguration } from './env-decorators';
+import { checkEnvironment, invalidConfiguration } from './feature-environment';
 
 /**
  * Every environment class, each beside the feature that reads it (`src/<feature>/<feature>.config.ts`);

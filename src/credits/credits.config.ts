@@ -1,7 +1,7 @@
 import { registerAs } from '@nestjs/config';
 import { Transform } from 'class-transformer';
 import { IsInt, IsNumber, IsOptional, IsPositive, Min } from 'class-validator';
-import { featureEnvironment, toInt, toNumber } from '../config/env-decorators';
+import { featureEnvironment, toInt, toNumber } from '../config/feature-environment';
 
 /** Credit holds, purchase limits and the credit prices in USD and CNY. */
 export class CreditsEnvironment {

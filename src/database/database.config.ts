@@ -16,7 +16,7 @@ import {
   toBool,
   toInt,
   type WithNodeEnv,
-} from '../config/env-decorators';
+} from '../config/feature-environment';
 
 /** PostgreSQL: the server's URL (required in production) or the embedded server's folder and port. */
 export class DatabaseEnvironment implements WithNodeEnv {

@@ -1,7 +1,7 @@
 import { registerAs } from '@nestjs/config';
 import { Transform } from 'class-transformer';
 import { IsBoolean, IsInt, IsNumber, IsOptional, Max, Min } from 'class-validator';
-import { featureEnvironment, toBool, toInt, toNumber } from '../config/env-decorators';
+import { featureEnvironment, toBool, toInt, toNumber } from '../config/feature-environment';
 
 /** The job queue (pg-boss) on this instance. */
 export class JobsEnvironment {

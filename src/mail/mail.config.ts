@@ -2,7 +2,11 @@ import { registerAs } from '@nestjs/config';
 import { Transform } from 'class-transformer';
 import { IsOptional, IsString, Matches, MaxLength, ValidateIf } from 'class-validator';
 import { resolve } from 'node:path';
-import { emptyToUndefined, featureEnvironment, type WithNodeEnv } from '../config/env-decorators';
+import {
+  emptyToUndefined,
+  featureEnvironment,
+  type WithNodeEnv,
+} from '../config/feature-environment';
 
 /** Outgoing mail; in production there is no file fallback, so a server is required. */
 export class MailEnvironment implements WithNodeEnv {

@@ -6,7 +6,7 @@ import {
   featureEnvironment,
   toInt,
   type WithNodeEnv,
-} from '../config/env-decorators';
+} from '../config/feature-environment';
 
 /** Operations: who may read /metrics, on which port, and the graceful-shutdown window. */
 export class OpsEnvironment implements WithNodeEnv {

@@ -2,7 +2,7 @@ import { registerAs } from '@nestjs/config';
 import { Transform } from 'class-transformer';
 import { IsOptional, IsString } from 'class-validator';
 import { resolve } from 'node:path';
-import { emptyToUndefined, featureEnvironment } from '../config/env-decorators';
+import { emptyToUndefined, featureEnvironment } from '../config/feature-environment';
 
 /** The static frontend pages are served from. */
 export class PagesEnvironment {

@@ -1,7 +1,7 @@
 import { registerAs } from '@nestjs/config';
 import { Transform } from 'class-transformer';
 import { IsInt, IsOptional, Matches, Max, Min } from 'class-validator';
-import { emptyToUndefined, featureEnvironment, list, toInt } from '../config/env-decorators';
+import { emptyToUndefined, featureEnvironment, list, toInt } from '../config/feature-environment';
 
 // One host (a name, an IPv4 address or a bracketed IPv6 address) with an optional port.
 const HOST_ENTRY = String.raw`(?:\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9._-]+)(?::\d{1,5})?`;

@@ -1,7 +1,7 @@
 import { registerAs } from '@nestjs/config';
 import { Transform } from 'class-transformer';
 import { IsInt, IsNumber, IsOptional, Min } from 'class-validator';
-import { featureEnvironment, toInt, toNumber } from '../config/env-decorators';
+import { featureEnvironment, toInt, toNumber } from '../config/feature-environment';
 import {
   buildCreditsConfig,
   type CreditsConfig,

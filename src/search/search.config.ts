@@ -1,7 +1,7 @@
 import { registerAs } from '@nestjs/config';
 import { Transform } from 'class-transformer';
 import { IsInt, IsOptional, IsString, Max, MaxLength, Min } from 'class-validator';
-import { emptyToUndefined, featureEnvironment, toInt } from '../config/env-decorators';
+import { emptyToUndefined, featureEnvironment, toInt } from '../config/feature-environment';
 
 /** Chat search: the embeddings model and how messages are batched for indexing. */
 export class SearchEnvironment {

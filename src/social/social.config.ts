@@ -6,7 +6,7 @@ import {
   featureEnvironment,
   HTTP_URL,
   SetTogether,
-} from '../config/env-decorators';
+} from '../config/feature-environment';
 
 /**
  * Social login: a provider is offered only with both its client id and secret; one alone is a

@@ -1,7 +1,7 @@
 import { registerAs } from '@nestjs/config';
 import { Transform } from 'class-transformer';
 import { IsInt, IsOptional, Max, Min } from 'class-validator';
-import { featureEnvironment, toInt } from '../config/env-decorators';
+import { featureEnvironment, toInt } from '../config/feature-environment';
 
 /** Scheduled tasks and their runs. */
 export class TasksEnvironment {

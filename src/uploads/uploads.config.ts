@@ -22,7 +22,7 @@ import {
   toBool,
   toInt,
   toList,
-} from '../config/env-decorators';
+} from '../config/feature-environment';
 
 /** Content types an upload may have: the kinds whose magic bytes `src/uploads` recognises. */
 export const UPLOAD_CONTENT_TYPES = [

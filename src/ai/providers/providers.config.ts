@@ -6,7 +6,7 @@ import {
   featureEnvironment,
   HTTP_URL,
   type RawEnv,
-} from '../../config/env-decorators';
+} from '../../config/feature-environment';
 
 /** Each model provider's API key and optional base URL (a local server in tests). */
 export class ProvidersEnvironment {

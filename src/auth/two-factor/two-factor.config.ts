@@ -1,7 +1,7 @@
 import { registerAs } from '@nestjs/config';
 import { Transform } from 'class-transformer';
 import { IsInt, IsOptional, IsString, Max, MaxLength, Min } from 'class-validator';
-import { emptyToUndefined, featureEnvironment, toInt } from '../../config/env-decorators';
+import { emptyToUndefined, featureEnvironment, toInt } from '../../config/feature-environment';
 
 /** Second-factor codes: the issuer apps show and the failure lockout. */
 export class TwoFactorEnvironment {
