@@ -21,7 +21,7 @@ import { AllExceptionsFilter } from './common/errors/all-exceptions.filter';
 import { ErrorsModule } from './common/errors/errors.module';
 import { createValidationPipe } from './common/validation/validation.pipe';
 import type { AppConfig } from './config/app.config';
-import { loadConfig } from './config/load-config';
+import { configNamespaces } from './config/config-namespaces';
 import { CreditsModule } from './credits/credits.module';
 import { DatabaseModule } from './database/database.module';
 import { HealthModule } from './health/health.module';
@@ -58,7 +58,7 @@ export class AppModule {
           isGlobal: true,
           cache: true,
           ignoreEnvFile: process.env.NODE_ENV === 'test',
-          load: [() => loadConfig({ ...process.env, ...env })],
+          load: configNamespaces(() => ({ ...process.env, ...env })),
         }),
         LoggerModule.forRootAsync({
           inject: [ConfigService],

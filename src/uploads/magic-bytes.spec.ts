@@ -1,5 +1,5 @@
 import { AppError } from '../common/errors/app-error';
-import { UPLOAD_CONTENT_TYPES } from '../config/env.validation';
+import { UPLOAD_CONTENT_TYPES } from './uploads.config';
 import { checkContentType, detectContentType } from './magic-bytes';
 
 const PNG = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 13]);

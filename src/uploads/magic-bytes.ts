@@ -1,6 +1,6 @@
 import { extname } from 'node:path';
 import { AppError, ErrorCode } from '../common/errors/app-error';
-import type { UploadContentType } from '../config/env.validation';
+import type { UploadContentType } from './uploads.config';
 
 /**
  * Content sniffing for uploads: the type of a file is decided by its first bytes, never by the

@@ -3,7 +3,7 @@ import type { Request } from 'express';
 import { type Readable, Transform, type TransformCallback } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { AppError, ErrorCode } from '../common/errors/app-error';
-import type { UploadContentType } from '../config/env.validation';
+import type { UploadContentType } from './uploads.config';
 import { checkContentType, SNIFF_BYTES } from './magic-bytes';
 import { displayName, storedFileName } from './upload-filename';
 import { UploadNameTakenError, type UploadStorage } from './upload-storage';

@@ -7,7 +7,7 @@ import {
   ManyToOne,
   PrimaryGeneratedColumn,
 } from 'typeorm';
-import type { UploadContentType } from '../config/env.validation';
+import type { UploadContentType } from './uploads.config';
 import { User } from '../users/user.entity';
 
 /** bigint ↔ number (byte counts stay far below 2^53). */

@@ -25,7 +25,7 @@ import { UploadDownloads } from './upload-downloads.service';
 import { UploadLimitInterceptor } from './upload-limit.interceptor';
 import { UploadLinks } from './upload-links';
 import { UploadsService } from './uploads.service';
-import { UPLOAD_CONTENT_TYPES } from '../config/env.validation';
+import { UPLOAD_CONTENT_TYPES } from './uploads.config';
 
 /**
  * Spec "Upload", envelope B. A session is required (the spec leaves it open). The file streams
