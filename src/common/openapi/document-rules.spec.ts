@@ -42,7 +42,11 @@ describe('document rules', () => {
   });
 
   it('gives path parameters an example by name and lifts schema examples to the parameter', () => {
-    const param = (name: string, where = 'path', schema: object = { type: 'string' }) => ({
+    const param = (
+      name: string,
+      where: 'path' | 'query' = 'path',
+      schema: object = { type: 'string' },
+    ) => ({
       name,
       in: where,
       required: where === 'path',
