@@ -7,6 +7,7 @@ import { STATUS_CODES } from 'node:http';
 import { Logger } from 'nestjs-pino';
 import { envelopeFor } from './common/envelope/envelope';
 import { stampArrival } from './common/http/arrival';
+import { describeOptionalDefaults, exampleParameters } from './common/openapi/document-rules';
 import { ErrorDto, ErrorEnvelopeBDto, OpenAiErrorDto } from './common/openapi/error.dto';
 import { bodyParserErrors } from './common/errors/all-exceptions.filter';
 import type { AppConfig } from './config/app.config';
@@ -61,7 +62,9 @@ const TAGS: [name: string, description: string][] = [
  * The OpenAPI 3 document of every controller (served at /api/docs-json). Error answers are
  * declared as ErrorDto; on envelope-B paths they become ErrorEnvelopeBDto here, decided by
  * `envelopeFor` exactly as the error filter decides the body. Success answers declared without
- * a description get the status' reason phrase (OpenAPI requires one).
+ * a description get the status' reason phrase (OpenAPI requires one). Every parameter gets an
+ * example and optional properties state their default in words (`document-rules.ts`), so that
+ * Dredd can expand every URL and openapi-typescript's default output compiles.
  */
 export function buildOpenApiDocument(app: NestExpressApplication, baseUrl: string): OpenAPIObject {
   const builder = new DocumentBuilder()
@@ -93,6 +96,8 @@ export function buildOpenApiDocument(app: NestExpressApplication, baseUrl: strin
       }
     }
   }
+  exampleParameters(document);
+  describeOptionalDefaults(document);
   return document;
 }
 

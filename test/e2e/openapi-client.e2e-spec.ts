@@ -12,7 +12,8 @@ const execFileAsync = promisify(execFile);
 
 /**
  * A client written against the generated types: signs up, creates and lists chats, reads the
- * credits, using the typed fields of each answer. Compiled strictly, then run as written.
+ * credits, invites to a team leaving out `role` (a request field with a default, so optional),
+ * using the typed fields of each answer. Compiled strictly, then run as written.
  */
 const SAMPLE = `
 import createClient from 'openapi-fetch';
@@ -42,9 +43,19 @@ export async function run(baseUrl: string) {
   const balance: number = credits.data.balance;
   const plan: 'FREE' | 'BASIC' | 'PRO' = credits.data.plan;
 
+  const team = await client.POST('/api/teams', { headers, body: { name: 'Typed team' } });
+  if (!team.data) throw new Error('team failed: ' + team.error?.code);
+  const invited = await client.POST('/api/teams/{id}/invitations', {
+    headers,
+    params: { path: { id: team.data.data.id } },
+    body: { email: 'invitee@example.com' },
+  });
+  if (!invited.data) throw new Error('invitation failed: ' + invited.error?.code);
+  const invitedRole: 'OWNER' | 'ADMIN' | 'MEMBER' = invited.data.data.role;
+
   const anonymous = await client.GET('/api/credits');
   const refusal: string | undefined = anonymous.error?.code;
-  return { userId, emailVerified, chatId, titles, nextCursor, balance, plan, refusal };
+  return { userId, emailVerified, chatId, titles, nextCursor, balance, plan, invitedRole, refusal };
 }
 `;
 
@@ -92,8 +103,8 @@ describe('a typed client generated from the live OpenAPI document', () => {
     dir = mkdtempSync(join(ROOT, '.data', 'openapi-client-'));
     const doc = (await t.http.get('/api/docs-json').expect(200)).body as object;
     writeFileSync(join(dir, 'openapi.json'), JSON.stringify(doc));
-    // openapi-typescript's own CLI in a child process: its dependencies are ES modules, which
-    // jest's CommonJS runtime cannot load.
+    // openapi-typescript's own CLI in a child process (its dependencies are ES modules, which
+    // jest's CommonJS runtime cannot load), with its default options: what a user runs first.
     await execFileAsync(process.execPath, [
       join(ROOT, 'node_modules', 'openapi-typescript', 'bin', 'cli.js'),
       join(dir, 'openapi.json'),
@@ -151,6 +162,8 @@ describe('a typed client generated from the live OpenAPI document', () => {
       nextCursor: null,
       balance: 0,
       plan: 'FREE',
+      // The default the document states for a left-out `role`.
+      invitedRole: 'MEMBER',
       refusal: 'UNAUTHORIZED',
     });
   });

@@ -11,8 +11,15 @@ interface Media {
   example?: unknown;
   examples?: Record<string, { value: unknown }>;
 }
+interface Parameter {
+  name: string;
+  in: string;
+  required?: boolean;
+  example?: unknown;
+}
 interface Operation {
   summary?: string;
+  parameters?: Parameter[];
   tags?: string[];
   security?: Record<string, string[]>[];
   requestBody?: { content: Record<string, Media> };
@@ -28,6 +35,7 @@ interface Doc {
 
 const METHODS = ['get', 'post', 'put', 'patch', 'delete'];
 const SRC = resolve(__dirname, '..', '..', 'src');
+const UUID_V4 = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
 /** The error body schema of each envelope (the error filter decides by path alike). */
 const ERROR_SCHEMAS = { B: 'ErrorEnvelopeBDto', C: 'ErrorDto', openai: 'OpenAiErrorDto' } as const;
 
@@ -124,6 +132,22 @@ describe('OpenAPI document completeness', () => {
         for (const p of validator.problemsOf(`${name} request`, media.schema ?? {}, example))
           problems.push(`${name}: example ${p}`);
     }
+    expect(problems).toEqual([]);
+  });
+
+  it('gives every path parameter and required query an example (Dredd expands URLs with them)', () => {
+    const problems = ops.flatMap(({ name, op }) =>
+      (op.parameters ?? [])
+        .filter((p) => p.in === 'path' || (p.in === 'query' && p.required))
+        .flatMap((p) => {
+          if (typeof p.example !== 'string' || !p.example) return [`${name}: ${p.name} no example`];
+          // Ids are UUIDs (the routes parse them so), but for the payment processor's event ids.
+          if ((p.name === 'id' || p.name.endsWith('Id')) && p.name !== 'eventId')
+            return UUID_V4.test(p.example) ? [] : [`${name}: ${p.name} example not a UUID`];
+          return [];
+        }),
+    );
+    expect(ops.filter((o) => o.path.includes('{')).length).toBeGreaterThanOrEqual(40);
     expect(problems).toEqual([]);
   });
 

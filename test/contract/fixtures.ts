@@ -1,0 +1,34 @@
+import { newChat, newTeam, newUser } from '../support/factories';
+import type { TestApp } from '../support/test-app';
+
+/** What the contract run's hooks send: an admin's session and ids of things it owns. */
+export interface ContractFixtures {
+  /** Bearer token of an ADMIN (admin routes, and every own-data route as that user). */
+  adminToken: string;
+  userId: string;
+  /** A team the admin owns, with `chatId` shared to it. */
+  teamId: string;
+  /** A chat with two messages. */
+  chatId: string;
+  /** The public link token of `chatId`. */
+  shareToken: string;
+}
+
+/** Creates the fixtures through the services and the HTTP API, on the app under test. */
+export async function makeFixtures(t: TestApp): Promise<ContractFixtures> {
+  const admin = await newUser(t, { role: 'ADMIN', name: 'Contract Admin' });
+  const team = await newTeam(t, admin, { name: 'Contract team' });
+  const chat = await newChat(t, admin, {
+    title: 'Contract chat',
+    messages: ['What is a contract test?', 'A check of answers against their description.'],
+    teamId: team.id,
+  });
+  const share = await t.http.post(`/api/chats/${chat.id}/share`).set(admin.auth).expect(201);
+  return {
+    adminToken: admin.token,
+    userId: admin.user.id,
+    teamId: team.id,
+    chatId: chat.id,
+    shareToken: (share.body as { data: { token: string } }).data.token,
+  };
+}
