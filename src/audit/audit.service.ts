@@ -8,7 +8,7 @@ import {
   type AuditActorType,
   type AuditTargetType,
 } from './audit-event.entity';
-import { INSERT_AUDIT_EVENT_SQL } from './audit.sql';
+import { insertAuditEventSql } from './audit.sql';
 import { currentRequest } from './request-context';
 
 /** What an audited action writes; the actor defaults to the request's session user. */
@@ -47,16 +47,17 @@ export class AuditService {
   async record(m: EntityManager, event: AuditRecord): Promise<void> {
     const req = currentRequest();
     const actor = event.actor ?? actorOf(req.user);
-    await m.query(INSERT_AUDIT_EVENT_SQL, [
-      actor.id,
-      actor.type,
-      event.action,
-      event.targetType,
-      event.targetId,
-      JSON.stringify(event.details ?? {}),
-      req.requestId,
-      req.ip,
-    ]);
+    const insert = insertAuditEventSql({
+      actorId: actor.id,
+      actorType: actor.type,
+      action: event.action,
+      targetType: event.targetType,
+      targetId: event.targetId,
+      details: JSON.stringify(event.details ?? {}),
+      requestId: req.requestId,
+      ip: req.ip,
+    });
+    await m.query(insert.sql, insert.params);
   }
 
   /** Audit rows matching `filter`, newest first, keyset-paginated (the admin list). */

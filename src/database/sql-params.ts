@@ -24,3 +24,9 @@ export class SqlParams {
     return `$${this.first + this.values.length}`;
   }
 }
+
+/** A statement and its parameters, as a builder using SqlParams returns them. */
+export interface SqlStatement {
+  sql: string;
+  params: unknown[];
+}
