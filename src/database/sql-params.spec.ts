@@ -1,3 +1,4 @@
+import { saveExchangePart } from '../chats/chat-exchange.sql';
 import { chatById, chatPageSql, chatsOf } from '../chats/chat-list.sql';
 import { SqlParams } from './sql-params';
 
@@ -31,5 +32,17 @@ describe('statements built with SqlParams', () => {
     expect(highest(q.sql)).toBe(q.params.length);
     expect(q.sql).toMatch(new RegExp(`LIMIT \\$${q.params.length}$`));
     expect(q.params[q.params.length - 1]).toBe(21);
+  });
+
+  it.each([
+    ['a new chat', { messages: [{ role: 'user', content: 'hi', uploadIds: ['u'] }], reply: 'yo' }],
+    [
+      'a continued chat',
+      { chatId: user, messages: [{ role: 'user', content: 'hi' }], reply: 'yo' },
+    ],
+  ])('saved exchange (%s): placeholders from $first, one parameter each', (_, input) => {
+    const part = saveExchangePart(user, input, 'New chat', 9);
+    const used = new Set([...part.ctes.matchAll(/\$(\d+)/g)].map((m) => +m[1]));
+    expect([...used].sort((a, b) => a - b)).toEqual(part.params.map((_, i) => 9 + i));
   });
 });
