@@ -80,6 +80,21 @@ export function saveExchangePart(
   const chat = input.chatId
     ? `UPDATE chats SET "updatedAt" = now() WHERE id = ${p.add(input.chatId)} RETURNING id`
     : `INSERT INTO chats (id, title, "userId") VALUES (${p.add(input.newChatId ?? randomUUID())}, ${p.add(title || defaultTitle)}, ${p.add(userId)}) RETURNING id`;
+  /** Array placeholders for `unnest`, each cast to its element type: `$n::uuid[], …`. */
+  const arrays = (columns: [unknown[], string][]) =>
+    columns.map(([values, type]) => `${p.add(values)}::${type}[]`).join(', ');
+  const messageColumns = arrays([
+    [rows.map((r) => r.id), 'uuid'],
+    [rows.map((r) => r.by), 'uuid'],
+    [rows.map((r) => r.role), 'varchar'],
+    [rows.map((r) => r.content), 'text'],
+    [rows.map((r) => r.tool), 'jsonb'],
+  ]);
+  const attachmentColumns = arrays([
+    [attachments.map((a) => a.messageId), 'uuid'],
+    [attachments.map((a) => a.position), 'smallint'],
+    [attachments.map((a) => a.uploadId), 'uuid'],
+  ]);
   return {
     // Message ids are chosen here so that attachments can name them in the same statement; an
     // attachment is written only with its message (none when the chat is gone).
@@ -87,13 +102,13 @@ export function saveExchangePart(
        INSERT INTO messages (id, "chatId", "userId", role, content, tool)
        SELECT m.id, exchange_chat.id, m.by, m.role, m.content, m.tool
        FROM exchange_chat,
-         unnest(${p.add(rows.map((r) => r.id))}::uuid[], ${p.add(rows.map((r) => r.by))}::uuid[], ${p.add(rows.map((r) => r.role))}::varchar[], ${p.add(rows.map((r) => r.content))}::text[], ${p.add(rows.map((r) => r.tool))}::jsonb[])
+         unnest(${messageColumns})
            WITH ORDINALITY AS m(id, by, role, content, tool, n)
        ORDER BY m.n
        RETURNING id, "chatId"), exchange_attachments AS (
        INSERT INTO message_attachments ("messageId", position, "uploadId")
        SELECT a.mid, a.pos, a.uid
-       FROM unnest(${p.add(attachments.map((a) => a.messageId))}::uuid[], ${p.add(attachments.map((a) => a.position))}::smallint[], ${p.add(attachments.map((a) => a.uploadId))}::uuid[]) AS a(mid, pos, uid)
+       FROM unnest(${attachmentColumns}) AS a(mid, pos, uid)
        WHERE a.mid IN (SELECT id FROM exchange_messages))`,
     result: `(SELECT "chatId" FROM exchange_messages LIMIT 1)`,
     params: p.values,
