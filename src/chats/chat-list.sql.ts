@@ -30,8 +30,8 @@ const MESSAGE_EXTRAS = `CASE WHEN m.tool IS NULL THEN '{}'::jsonb ELSE jsonb_bui
  *
  * `filter` is the condition on `c` (chats) choosing the chats (chatsOf, chatsOfTeam,
  * chatById); its parameters come first, then the viewer, the cursor and the limit.
- * `viewerId` is the caller: each chat carries only the caller's own tags (issue 12 §1, tags are
- * private), by name. Returns `ChatDto` rows, newest `updatedAt` first, at most `limit` rows.
+ * `viewerId` is the caller: each chat carries only the caller's own tags (tags are private), by
+ * name. Returns `ChatDto` rows, newest `updatedAt` first, at most `limit` rows.
  */
 export function chatPageSql(
   filter: ChatFilter,
@@ -114,7 +114,7 @@ export const chatById =
     `c.id = ${p.add(chatId)}`;
 
 /**
- * Condition on `c` for `?tag=` (issue 12 §1): the chat carries every tag of `tagIds` (a uuid[]
+ * Condition on `c` for `?tag=`: the chat carries every tag of `tagIds` (a uuid[]
  * placeholder) and each of them is a tag of the user `user` (placeholder), so another user's tag
  * id matches nothing.
  */
