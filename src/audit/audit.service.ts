@@ -8,6 +8,7 @@ import {
   type AuditActorType,
   type AuditTargetType,
 } from './audit-event.entity';
+import { insertAuditEventSql } from './audit.sql';
 import { currentRequest } from './request-context';
 
 /** What an audited action writes; the actor defaults to the request's session user. */
@@ -46,20 +47,17 @@ export class AuditService {
   async record(m: EntityManager, event: AuditRecord): Promise<void> {
     const req = currentRequest();
     const actor = event.actor ?? actorOf(req.user);
-    await m.query(
-      `INSERT INTO audit_events ("actorId", "actorType", action, "targetType", "targetId", details, "requestId", ip)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8)`,
-      [
-        actor.id,
-        actor.type,
-        event.action,
-        event.targetType,
-        event.targetId,
-        JSON.stringify(event.details ?? {}),
-        req.requestId,
-        req.ip,
-      ],
-    );
+    const insert = insertAuditEventSql({
+      actorId: actor.id,
+      actorType: actor.type,
+      action: event.action,
+      targetType: event.targetType,
+      targetId: event.targetId,
+      details: JSON.stringify(event.details ?? {}),
+      requestId: req.requestId,
+      ip: req.ip,
+    });
+    await m.query(insert.sql, insert.params);
   }
 
   /** Audit rows matching `filter`, newest first, keyset-paginated (the admin list). */

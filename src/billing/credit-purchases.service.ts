@@ -14,6 +14,7 @@ import { idempotencyKey } from './idempotency';
 import { formatMajor, maxCreditsFor, toMinorUnits } from './money';
 import { CREDIT_PURCHASE } from './payments.service';
 import type { PaymentMethod, PurchaseCurrency } from './purchase.entity';
+import { insertPurchaseSql, PURCHASE_BY_INTENT_SQL } from './purchases.sql';
 import { StripeClient } from './stripe.client';
 
 /**
@@ -74,15 +75,17 @@ export class CreditPurchasesService {
     const intent = await this.stripe.call('paymentIntents.create', (s) =>
       s.paymentIntents.create(params, { idempotencyKey: key }),
     );
-    await this.dataSource.query(
-      `INSERT INTO purchases (id, "userId", "paymentIntentId", method, currency, amount, credits)
-       VALUES ($1, $2, $3, $4, $5, $6, $7) ON CONFLICT DO NOTHING`,
-      [purchaseId, user.id, intent.id, method, currency, amount, dto.credits],
-    );
-    const [row] = await this.dataSource.query(
-      `SELECT id, status FROM purchases WHERE "paymentIntentId" = $1`,
-      [intent.id],
-    );
+    const insert = insertPurchaseSql({
+      id: purchaseId,
+      userId: user.id,
+      paymentIntentId: intent.id,
+      method,
+      currency,
+      amount,
+      credits: dto.credits,
+    });
+    await this.dataSource.query(insert.sql, insert.params);
+    const [row] = await this.dataSource.query(PURCHASE_BY_INTENT_SQL, [intent.id]);
     return {
       clientSecret: intent.client_secret!,
       purchaseId: row.id,

@@ -10,6 +10,12 @@ import type { AppConfig } from '../config/app.config';
 import { returning } from '../credits/sql';
 import { mapPurchase, type PurchasePageDto, type PurchaseViewDto } from './dto/purchase.dto';
 import { Purchase, type PurchaseStatus } from './purchase.entity';
+import {
+  ADD_ASYNC_REFUND_SQL,
+  END_DISPUTE_SQL,
+  RECORD_REFUNDED_SQL,
+  TRANSITION_PURCHASE_SQL,
+} from './purchases.sql';
 import { StripeClient } from './stripe.client';
 
 /**
@@ -82,12 +88,11 @@ export class PurchasesService {
     status: Exclude<PurchaseStatus, 'pending'>,
     m: EntityManager,
   ): Promise<Purchase | null> {
-    const rows = await returning<{ id: string }>(
-      m,
-      `UPDATE purchases SET status = $2, "updatedAt" = now()
-       WHERE "paymentIntentId" = $1 AND status = ANY($3) RETURNING id`,
-      [paymentIntentId, status, FROM[status]],
-    );
+    const rows = await returning<{ id: string }>(m, TRANSITION_PURCHASE_SQL, [
+      paymentIntentId,
+      status,
+      FROM[status],
+    ]);
     return rows.length ? this.byIntent(paymentIntentId, m) : null;
   }
 
@@ -110,11 +115,7 @@ export class PurchasesService {
     refunded: number,
     m: EntityManager,
   ): Promise<Purchase | null> {
-    await m.query(
-      `UPDATE purchases SET "refundedAmount" = GREATEST("refundedAmount", $2), "updatedAt" = now()
-       WHERE "paymentIntentId" = $1`,
-      [paymentIntentId, refunded],
-    );
+    await m.query(RECORD_REFUNDED_SQL, [paymentIntentId, refunded]);
     const purchase = await this.byIntent(paymentIntentId, m);
     if (purchase && purchase.refundedAmount >= purchase.amount)
       await this.transition(paymentIntentId, 'refunded', m);
@@ -133,12 +134,7 @@ export class PurchasesService {
     m: EntityManager,
   ): Promise<Purchase | null> {
     if (purchase.appliedRefunds.includes(refundId)) return null;
-    await m.query(
-      `UPDATE purchases SET "refundedAmount" = LEAST(amount, "refundedAmount" + $2),
-         "appliedRefunds" = "appliedRefunds" || to_jsonb($3::text), "updatedAt" = now()
-       WHERE id = $1`,
-      [purchase.id, amount, refundId],
-    );
+    await m.query(ADD_ASYNC_REFUND_SQL, [purchase.id, amount, refundId]);
     const after = (await this.byIntent(purchase.paymentIntentId, m))!;
     if (after.refundedAmount >= after.amount)
       await this.transition(purchase.paymentIntentId, 'refunded', m);
@@ -151,12 +147,7 @@ export class PurchasesService {
    * Any other state is left alone.
    */
   async endDispute(paymentIntentId: string, m: EntityManager): Promise<void> {
-    await m.query(
-      `UPDATE purchases SET status = CASE WHEN "refundedAmount" >= amount THEN 'refunded'
-         ELSE 'succeeded' END, "updatedAt" = now()
-       WHERE "paymentIntentId" = $1 AND status = 'disputed'`,
-      [paymentIntentId],
-    );
+    await m.query(END_DISPUTE_SQL, [paymentIntentId]);
   }
 
   private byIntent(paymentIntentId: string, m: EntityManager): Promise<Purchase | null> {

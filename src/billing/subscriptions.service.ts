@@ -13,6 +13,7 @@ import type { CreateSubscriptionDto, SubscriptionCreatedDto } from './dto/paymen
 import { idempotencyKey } from './idempotency';
 import { StripeClient } from './stripe.client';
 import { PLAN_GRANTING_STATUSES, TERMINAL_STATUSES } from './subscription.entity';
+import { GRANTING_PLANS_SQL, PLAN_LOCK_SQL, upsertSubscriptionSql } from './subscriptions.sql';
 
 /** What `sync` did with a subscription state. */
 export type SyncOutcome = 'applied' | 'stale' | 'unknown-user';
@@ -105,32 +106,20 @@ export class SubscriptionsService {
       return 'unknown-user';
     }
     // Serialises plan changes of one user, so two subscriptions never race on users.plan.
-    await m.query('SELECT pg_advisory_xact_lock(hashtext($1))', [`plan:${userId}`]);
+    await m.query(PLAN_LOCK_SQL, [`plan:${userId}`]);
     const priceId = sub.items?.data?.[0]?.price?.id ?? null;
-    const rows = await returning<{ id: string }>(
-      m,
-      `INSERT INTO subscriptions
-         ("processorId", "userId", "customerId", "priceId", plan, status, "currentPeriodEnd", "stateAt")
-       VALUES ($1, $2, $3, $4, $5, $6, to_timestamp($7), to_timestamp($8))
-       ON CONFLICT ("processorId") DO UPDATE SET
-         "customerId" = EXCLUDED."customerId", "priceId" = EXCLUDED."priceId",
-         plan = EXCLUDED.plan, status = EXCLUDED.status,
-         "currentPeriodEnd" = EXCLUDED."currentPeriodEnd", "stateAt" = EXCLUDED."stateAt",
-         "updatedAt" = now()
-       WHERE subscriptions.status <> ALL($9) AND subscriptions."stateAt" <= EXCLUDED."stateAt"
-       RETURNING id`,
-      [
-        sub.id,
-        userId,
-        customerId,
-        priceId,
-        this.planForPrice(priceId),
-        deleted ? 'canceled' : sub.status,
-        sub.current_period_end ?? null,
-        stateAt,
-        [...TERMINAL_STATUSES],
-      ],
-    );
+    const upsert = upsertSubscriptionSql({
+      processorId: sub.id,
+      userId,
+      customerId,
+      priceId,
+      plan: this.planForPrice(priceId),
+      status: deleted ? 'canceled' : sub.status,
+      currentPeriodEnd: sub.current_period_end ?? null,
+      stateAt,
+      terminal: [...TERMINAL_STATUSES],
+    });
+    const rows = await returning<{ id: string }>(m, upsert.sql, upsert.params);
     await this.refreshPlan(userId, m);
     return rows.length ? 'applied' : 'stale';
   }
@@ -140,11 +129,10 @@ export class SubscriptionsService {
    * (PRO over BASIC), or FREE when there is none.
    */
   private async refreshPlan(userId: string, m: EntityManager): Promise<void> {
-    const rows: { plan: string }[] = await m.query(
-      `SELECT plan FROM subscriptions
-       WHERE "userId" = $1 AND plan IS NOT NULL AND status = ANY($2)`,
-      [userId, [...PLAN_GRANTING_STATUSES]],
-    );
+    const rows: { plan: string }[] = await m.query(GRANTING_PLANS_SQL, [
+      userId,
+      [...PLAN_GRANTING_STATUSES],
+    ]);
     const plans = new Set(rows.map((r) => r.plan));
     const plan: Plan = plans.has('PRO') ? 'PRO' : plans.has('BASIC') ? 'BASIC' : 'FREE';
     await this.users.setPlan(userId, plan, m);

@@ -1,7 +1,10 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { UploadLinks } from '../uploads/upload-links';
-import { OWNER_ATTACHED } from './attachment-access.sql';
+import {
+  ATTACHMENTS_OF_MESSAGES_SQL,
+  UPLOAD_READABLE_THROUGH_CHAT_SQL,
+} from './attachment-access.sql';
 import type { MessageAttachmentDto } from './dto/chat.dto';
 
 /** Chat rows whose messages may carry attachments without their links yet. */
@@ -43,12 +46,7 @@ export class ChatAttachments {
     const out = new Map<string, MessageAttachmentDto[]>();
     if (!messageIds.length) return out;
     const rows: (Omit<MessageAttachmentDto, 'url'> & { messageId: string })[] = await this.db.query(
-      `SELECT a."messageId", u.id AS "uploadId", u.filename, u."contentType"
-         FROM message_attachments a
-         JOIN messages m ON m.id = a."messageId"
-         JOIN uploads u ON u.id = a."uploadId"
-        WHERE a."messageId" = ANY($1::uuid[]) AND ${OWNER_ATTACHED}
-        ORDER BY a."messageId", a.position`,
+      ATTACHMENTS_OF_MESSAGES_SQL,
       [messageIds],
     );
     for (const { messageId, ...a } of rows) {
@@ -64,19 +62,10 @@ export class ChatAttachments {
    * message (OWNER_ATTACHED). One indexed query.
    */
   async readableThroughChat(userId: string, uploadId: string): Promise<boolean> {
-    const rows: unknown[] = await this.db.query(
-      `SELECT 1
-         FROM message_attachments a
-         JOIN messages m ON m.id = a."messageId"
-         JOIN uploads u ON u.id = a."uploadId"
-         JOIN chats c ON c.id = m."chatId"
-        WHERE a."uploadId" = $1 AND ${OWNER_ATTACHED}
-          AND (c."userId" = $2
-               OR EXISTS (SELECT 1 FROM team_members tm
-                           WHERE tm."teamId" = c."teamId" AND tm."userId" = $2))
-        LIMIT 1`,
-      [uploadId, userId],
-    );
+    const rows: unknown[] = await this.db.query(UPLOAD_READABLE_THROUGH_CHAT_SQL, [
+      uploadId,
+      userId,
+    ]);
     return rows.length > 0;
   }
 }

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { SqlParams } from '../database/sql-params';
 import type { StatementPart } from '../database/statement-part';
 import type { MessageTool } from './message.entity';
 
@@ -41,7 +42,7 @@ export function saveExchangePart(
   defaultTitle: string,
   first: number,
 ): StatementPart<string | null> {
-  const $ = (i: number) => `$${first + i}`;
+  const p = new SqlParams(first - 1);
   const stored = input.messages.filter((m) => m.role !== 'system');
   const toStore = input.appendOnly ? [] : input.chatId ? stored.slice(-1) : stored;
   const rows = [
@@ -73,12 +74,27 @@ export function saveExchangePart(
   const attachments = rows.flatMap((r) =>
     r.uploadIds.map((uploadId, position) => ({ messageId: r.id, position, uploadId })),
   );
-  const chat = input.chatId
-    ? `UPDATE chats SET "updatedAt" = now() WHERE id = ${$(8)} RETURNING id`
-    : `INSERT INTO chats (id, title, "userId") VALUES (${$(8)}, ${$(9)}, ${$(10)}) RETURNING id`;
   const title = Array.from(stored[0]?.content.trim() ?? '')
     .slice(0, 50)
     .join('');
+  const chat = input.chatId
+    ? `UPDATE chats SET "updatedAt" = now() WHERE id = ${p.add(input.chatId)} RETURNING id`
+    : `INSERT INTO chats (id, title, "userId") VALUES (${p.add(input.newChatId ?? randomUUID())}, ${p.add(title || defaultTitle)}, ${p.add(userId)}) RETURNING id`;
+  /** Array placeholders for `unnest`, each cast to its element type: `$n::uuid[], …`. */
+  const arrays = (columns: [unknown[], string][]) =>
+    columns.map(([values, type]) => `${p.add(values)}::${type}[]`).join(', ');
+  const messageColumns = arrays([
+    [rows.map((r) => r.id), 'uuid'],
+    [rows.map((r) => r.by), 'uuid'],
+    [rows.map((r) => r.role), 'varchar'],
+    [rows.map((r) => r.content), 'text'],
+    [rows.map((r) => r.tool), 'jsonb'],
+  ]);
+  const attachmentColumns = arrays([
+    [attachments.map((a) => a.messageId), 'uuid'],
+    [attachments.map((a) => a.position), 'smallint'],
+    [attachments.map((a) => a.uploadId), 'uuid'],
+  ]);
   return {
     // Message ids are chosen here so that attachments can name them in the same statement; an
     // attachment is written only with its message (none when the chat is gone).
@@ -86,27 +102,15 @@ export function saveExchangePart(
        INSERT INTO messages (id, "chatId", "userId", role, content, tool)
        SELECT m.id, exchange_chat.id, m.by, m.role, m.content, m.tool
        FROM exchange_chat,
-         unnest(${$(0)}::uuid[], ${$(1)}::uuid[], ${$(2)}::varchar[], ${$(3)}::text[], ${$(4)}::jsonb[])
+         unnest(${messageColumns})
            WITH ORDINALITY AS m(id, by, role, content, tool, n)
        ORDER BY m.n
        RETURNING id, "chatId"), exchange_attachments AS (
        INSERT INTO message_attachments ("messageId", position, "uploadId")
        SELECT a.mid, a.pos, a.uid
-       FROM unnest(${$(5)}::uuid[], ${$(6)}::smallint[], ${$(7)}::uuid[]) AS a(mid, pos, uid)
+       FROM unnest(${attachmentColumns}) AS a(mid, pos, uid)
        WHERE a.mid IN (SELECT id FROM exchange_messages))`,
     result: `(SELECT "chatId" FROM exchange_messages LIMIT 1)`,
-    params: [
-      rows.map((r) => r.id),
-      rows.map((r) => r.by),
-      rows.map((r) => r.role),
-      rows.map((r) => r.content),
-      rows.map((r) => r.tool),
-      attachments.map((a) => a.messageId),
-      attachments.map((a) => a.position),
-      attachments.map((a) => a.uploadId),
-      ...(input.chatId
-        ? [input.chatId]
-        : [input.newChatId ?? randomUUID(), title || defaultTitle, userId]),
-    ],
+    params: p.values,
   };
 }

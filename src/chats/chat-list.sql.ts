@@ -1,3 +1,4 @@
+import { SqlParams, type SqlStatement } from '../database/sql-params';
 import { OWNER_ATTACHED } from './attachment-access.sql';
 import { DEFAULT_CHAT_MESSAGES } from './chat-limits';
 import type { ChatDto } from './dto/chat.dto';
@@ -27,29 +28,25 @@ const MESSAGE_EXTRAS = `CASE WHEN m.tool IS NULL THEN '{}'::jsonb ELSE jsonb_bui
  * chats × 20 messages is not hydrated into 1050 entities and 2100 `Date`s only to be written out
  * again (bench scenario 2: TypeORM hydration, row parsing and dates were half the CPU).
  *
- * `where` is a condition on `c` (chats) using `$1…$k`; the viewer, the cursor and the limit come
- * after (`params` gets them appended). `viewerId` is the caller: each chat carries only the
- * caller's own tags (tags are private), by name. Returns `ChatDto` rows, newest
- * `updatedAt` first, at most `limit` rows.
+ * `filter` is the condition on `c` (chats) choosing the chats (chatsOf, chatsOfTeam,
+ * chatById); its parameters come first, then the viewer, the cursor and the limit.
+ * `viewerId` is the caller: each chat carries only the caller's own tags (tags are private), by
+ * name. Returns `ChatDto` rows, newest `updatedAt` first, at most `limit` rows.
  */
 export function chatPageSql(
-  where: string,
-  params: unknown[],
+  filter: ChatFilter,
   viewerId: string,
   cursor: { at: Date; id: string } | undefined,
   limit: number,
   messages = DEFAULT_CHAT_MESSAGES,
-): { sql: string; params: unknown[] } {
-  const all = [...params, viewerId];
-  const viewer = `$${all.length}::uuid`;
-  let keyset = '';
-  if (cursor) {
-    all.push(cursor.at, cursor.id);
-    keyset = ` AND (c."updatedAt", c.id) < ($${all.length - 1}::timestamptz, $${all.length}::uuid)`;
-  }
-  all.push(messages);
-  const perChat = `$${all.length}::int`;
-  all.push(limit);
+): SqlStatement {
+  const p = new SqlParams();
+  const where = filter(p);
+  const viewer = `${p.add(viewerId)}::uuid`;
+  const keyset = cursor
+    ? ` AND (c."updatedAt", c.id) < (${p.add(cursor.at)}::timestamptz, ${p.add(cursor.id)}::uuid)`
+    : '';
+  const perChat = `${p.add(messages)}::int`;
   // The latest messages come from the (chatId, createdAt, seq) index read backwards; the count
   // is an index-only scan of the same index.
   const sql = `SELECT c.id, c.title, c."userId", c."teamId", COALESCE(c.settings, '{}') AS settings,
@@ -75,8 +72,8 @@ export function chatPageSql(
     CROSS JOIN LATERAL (SELECT count(*)::int AS n FROM messages WHERE "chatId" = c.id) mc
     WHERE (${where})${keyset}
     ORDER BY c."updatedAt" DESC, c.id DESC
-    LIMIT $${all.length}`;
-  return { sql, params: all };
+    LIMIT ${p.add(limit)}`;
+  return { sql, params: p.values };
 }
 
 /** A row of `chatPageSql`. */
@@ -86,16 +83,47 @@ export type ChatPageRow = ChatDto & {
   hasMoreMessages: boolean;
 };
 
+/** The chats a page lists: a condition on `c`, its values added to the statement's `p`. */
+export type ChatFilter = (p: SqlParams) => string;
+
 /**
- * Condition on `c` for `?tag=`: the chat carries every tag of `$n` (uuid[]) and each
- * of them is a tag of the user `$m`, so another user's tag id matches nothing.
+ * The chats of user `userId`, or also those shared with `teamIds` when there are any; with
+ * `tagIds`, only those carrying all of them.
  */
-export function allTagsSql(tagIdsParam: number, userParam: number): string {
+export function chatsOf(userId: string, teamIds: string[], tagIds: string[]): ChatFilter {
+  return (p) => {
+    const user = p.add(userId);
+    let where = teamIds.length
+      ? `(c."userId" = ${user} OR c."teamId" = ANY(${p.add(teamIds)}::uuid[]))`
+      : `c."userId" = ${user}`;
+    if (tagIds.length) where += ` AND ${allTagsSql(p.add([...new Set(tagIds)]), user)}`;
+    return where;
+  };
+}
+
+/** The chats shared with team `teamId`. */
+export const chatsOfTeam =
+  (teamId: string): ChatFilter =>
+  (p) =>
+    `c."teamId" = ${p.add(teamId)}`;
+
+/** Chat `chatId` alone. */
+export const chatById =
+  (chatId: string): ChatFilter =>
+  (p) =>
+    `c.id = ${p.add(chatId)}`;
+
+/**
+ * Condition on `c` for `?tag=`: the chat carries every tag of `tagIds` (a uuid[]
+ * placeholder) and each of them is a tag of the user `user` (placeholder), so another user's tag
+ * id matches nothing.
+ */
+function allTagsSql(tagIds: string, user: string): string {
   return `NOT EXISTS (
-      SELECT 1 FROM unnest($${tagIdsParam}::uuid[]) AS wanted(id)
+      SELECT 1 FROM unnest(${tagIds}::uuid[]) AS wanted(id)
       WHERE NOT EXISTS (
         SELECT 1 FROM chat_tags ct JOIN tags t ON t.id = ct."tagId"
-        WHERE ct."chatId" = c.id AND ct."tagId" = wanted.id AND t."userId" = $${userParam}::uuid
+        WHERE ct."chatId" = c.id AND ct."tagId" = wanted.id AND t."userId" = ${user}::uuid
       )
     )`;
 }

@@ -9,7 +9,15 @@ import { TeamsService } from '../teams/teams.service';
 import { ModelCatalogue } from '../models/model-catalogue';
 import { ValidationFailedError } from '../common/validation/validation.pipe';
 import { Chat } from './chat.entity';
-import { allTagsSql, chatPageSql, type ChatPageRow } from './chat-list.sql';
+import {
+  chatById,
+  chatPageSql,
+  chatsOf,
+  chatsOfTeam,
+  type ChatFilter,
+  type ChatPageRow,
+} from './chat-list.sql';
+import { CHAT_TAGS_OF_USER_SQL } from './chat-tags.sql';
 import { chatSettingsToStore } from './chat-settings';
 import type { ChatTagDto, MessageAttachmentDto, UpdateChatDto } from './dto/chat.dto';
 import { ChatAttachments } from './chat-attachments.service';
@@ -106,15 +114,7 @@ export class ChatsService {
     messages?: number,
   ): Promise<ChatPage> {
     const teamIds = scope === 'all' ? await this.teams.teamIdsOf(user.id) : [];
-    let where = teamIds.length
-      ? '(c."userId" = $1 OR c."teamId" = ANY($2::uuid[]))'
-      : 'c."userId" = $1';
-    const params: unknown[] = teamIds.length ? [user.id, teamIds] : [user.id];
-    if (tagIds.length) {
-      params.push([...new Set(tagIds)]);
-      where += ` AND ${allTagsSql(params.length, 1)}`;
-    }
-    return this.page(user, limit, cursor, where, params, messages);
+    return this.page(user, limit, cursor, chatsOf(user.id, teamIds, tagIds), messages);
   }
 
   /** Chats shared with a team, like `list`; any member may list (404 for non-members). */
@@ -126,7 +126,7 @@ export class ChatsService {
     messages?: number,
   ): Promise<ChatPage> {
     await this.teams.requireTeamRole(user, teamId, 'MEMBER');
-    return this.page(user, limit, cursor, 'c."teamId" = $1', [teamId], messages);
+    return this.page(user, limit, cursor, chatsOfTeam(teamId), messages);
   }
 
   create(user: SessionUser, title: string): Promise<Chat> {
@@ -139,7 +139,7 @@ export class ChatsService {
    */
   async get(user: SessionUser, chatId: string, messages?: number): Promise<ChatPageRow> {
     const chat = await this.requireChatAccess(user, chatId, 'read');
-    const q = chatPageSql('c.id = $1', [chat.id], user.id, undefined, 1, messages);
+    const q = chatPageSql(chatById(chat.id), user.id, undefined, 1, messages);
     const [row] = await preparedQuery<ChatPageRow>(this.chats.manager.connection, q.sql, q.params);
     if (!row) throw chatNotFound(); // deleted meanwhile
     return this.attachments.sign([row])[0];
@@ -147,11 +147,7 @@ export class ChatsService {
 
   /** The caller's own tags on a chat, by name (tags are private). */
   async tagsOf(user: SessionUser, chatId: string): Promise<ChatTagDto[]> {
-    return this.chats.manager.query(
-      `SELECT t.id, t.name, t.color FROM chat_tags ct JOIN tags t ON t.id = ct."tagId"
-       WHERE ct."chatId" = $1 AND t."userId" = $2 ORDER BY lower(t.name), t.id`,
-      [chatId, user.id],
-    );
+    return this.chats.manager.query(CHAT_TAGS_OF_USER_SQL, [chatId, user.id]);
   }
 
   /**
@@ -242,18 +238,17 @@ export class ChatsService {
     });
   }
 
-  /** One keyset page of chats matching `where` (SQL on `c`), newest `updatedAt` first. */
+  /** One keyset page of the chats `filter` chooses, newest `updatedAt` first. */
   private async page(
     user: SessionUser,
     limit: number | undefined,
     cursor: string | undefined,
-    where: string,
-    params: unknown[],
+    filter: ChatFilter,
     messages?: number,
   ): Promise<ChatPage> {
     const size = pageSize(limit);
     const at = cursor ? decodeCursor(cursor) : undefined;
-    const q = chatPageSql(where, params, user.id, at, size + 1, messages);
+    const q = chatPageSql(filter, user.id, at, size + 1, messages);
     const rows = await preparedQuery<ChatPageRow>(this.chats.manager.connection, q.sql, q.params);
     return toPage(this.attachments.sign(rows), size, (c) => new Date(c.updatedAt));
   }

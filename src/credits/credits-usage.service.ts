@@ -5,7 +5,7 @@ import { DataSource } from 'typeorm';
 import { Clock } from '../common/clock/clock';
 import { AppError, ErrorCode } from '../common/errors/app-error';
 import type { AppConfig } from '../config/app.config';
-import { DAY_CTE, HELD, RESETS_AT, USED_TODAY } from './daily-usage.sql';
+import { CREDIT_SUMMARY_SQL } from './daily-usage.sql';
 import { dailyLimit } from './pricing';
 
 /** GET /api/credits: balances and today's usage, in credits (integers). */
@@ -37,13 +37,7 @@ export class CreditsUsageService {
   /** Throws USER_NOT_FOUND. */
   async summary(userId: string): Promise<CreditSummary> {
     const tz = this.config.get('app', { infer: true }).timezone;
-    const [row] = await this.dataSource.query(
-      `WITH ${DAY_CTE}
-       SELECT u.credits, u.plan, ${USED_TODAY} AS "usedToday", ${HELD} AS held,
-         ${RESETS_AT} AS "resetsAt"
-       FROM users u WHERE u.id = $1`,
-      [userId, this.clock.now(), tz],
-    );
+    const [row] = await this.dataSource.query(CREDIT_SUMMARY_SQL, [userId, this.clock.now(), tz]);
     if (!row) throw new AppError(ErrorCode.USER_NOT_FOUND, 'User not found');
     return {
       balance: row.credits,

@@ -5,6 +5,17 @@ import { DataSource, EntityManager } from 'typeorm';
 import { AppError, ErrorCode } from '../common/errors/app-error';
 import { CreditTransaction, type CreditTransactionType } from './credit-transaction.entity';
 import { decodeCursor, pageSize, toPage } from '../common/pagination/pagination';
+import {
+  ADD_TO_BALANCE_SQL,
+  BALANCE_SQL,
+  DEBIT_SQL,
+  ENTRY_BY_REFERENCE_SQL,
+  INSERT_ENTRY_ONCE_SQL,
+  INSERT_ENTRY_SQL,
+  LOCK_BALANCE_SQL,
+  REFERENCE_SEEN_SQL,
+  SUM_BY_REFERENCE_PREFIX_SQL,
+} from './credits.sql';
 import { returning } from './sql';
 
 /** One ledger entry as the API returns it; `amount` in credits, negative for consumption. */
@@ -45,14 +56,13 @@ export class CreditsService {
   ): Promise<boolean> {
     assertPositiveInteger(amount);
     return this.inTransaction(manager, async (m) => {
-      const inserted = await returning<{ id: string }>(
-        m,
-        `INSERT INTO credit_transactions ("userId", amount, type, description, reference)
-         VALUES ($1, $2, $3, $4, $5)
-         ON CONFLICT (reference) WHERE reference IS NOT NULL DO NOTHING
-         RETURNING id`,
-        [userId, amount, type, description, reference],
-      );
+      const inserted = await returning<{ id: string }>(m, INSERT_ENTRY_ONCE_SQL, [
+        userId,
+        amount,
+        type,
+        description,
+        reference,
+      ]);
       if (inserted.length === 0) return false;
       await this.addToBalance(m, userId, amount);
       this.metrics.creditsGrantedOf(type, amount);
@@ -74,12 +84,7 @@ export class CreditsService {
     if (!Number.isInteger(amount) || amount < 0)
       throw new RangeError(`invalid credit amount: ${amount}`);
     return this.inTransaction(manager, async (m) => {
-      const rows = await returning<{ credits: number }>(
-        m,
-        `UPDATE users SET credits = credits - $2, "updatedAt" = now()
-         WHERE id = $1 AND credits >= $2 RETURNING credits`,
-        [userId, amount],
-      );
+      const rows = await returning<{ credits: number }>(m, DEBIT_SQL, [userId, amount]);
       if (rows.length === 0) {
         const balance = await this.balance(userId, m);
         throw new AppError(ErrorCode.INSUFFICIENT_CREDITS, 'Insufficient credits', {
@@ -105,10 +110,7 @@ export class CreditsService {
     if (!Number.isInteger(target) || target < 0)
       throw new RangeError(`invalid credit balance: ${target}`);
     await this.inTransaction(manager, async (m) => {
-      const rows: { credits: number }[] = await m.query(
-        'SELECT credits FROM users WHERE id = $1 FOR UPDATE',
-        [userId],
-      );
+      const rows: { credits: number }[] = await m.query(LOCK_BALANCE_SQL, [userId]);
       if (rows.length === 0) throw new AppError(ErrorCode.USER_NOT_FOUND, 'User not found');
       const difference = target - rows[0].credits;
       if (difference === 0) return;
@@ -133,11 +135,9 @@ export class CreditsService {
   ): Promise<number> {
     assertPositiveInteger(amount);
     return this.inTransaction(manager, async (m) => {
-      const [user] = await m.query('SELECT credits FROM users WHERE id = $1 FOR UPDATE', [userId]);
+      const [user] = await m.query(LOCK_BALANCE_SQL, [userId]);
       if (!user) throw new AppError(ErrorCode.USER_NOT_FOUND, 'User not found');
-      const [seen] = await m.query('SELECT 1 FROM credit_transactions WHERE reference = $1', [
-        reference,
-      ]);
+      const [seen] = await m.query(REFERENCE_SEEN_SQL, [reference]);
       if (seen) return 0;
       const taken = Math.min(amount, user.credits);
       const note =
@@ -154,11 +154,10 @@ export class CreditsService {
     prefix: string,
     manager?: EntityManager,
   ): Promise<number> {
-    const [row] = await (manager ?? this.dataSource.manager).query(
-      `SELECT COALESCE(SUM(amount), 0)::int AS total FROM credit_transactions
-       WHERE "userId" = $1 AND reference LIKE $2`,
-      [userId, `${prefix.replace(/[\\%_]/g, (c) => `\\${c}`)}%`],
-    );
+    const [row] = await (manager ?? this.dataSource.manager).query(SUM_BY_REFERENCE_PREFIX_SQL, [
+      userId,
+      `${prefix.replace(/[\\%_]/g, (c) => `\\${c}`)}%`,
+    ]);
     return row.total;
   }
 
@@ -170,10 +169,9 @@ export class CreditsService {
     reference: string,
     manager?: EntityManager,
   ): Promise<{ userId: string; amount: number; type: CreditTransactionType } | null> {
-    const [row] = await (manager ?? this.dataSource.manager).query(
-      'SELECT "userId", amount, type FROM credit_transactions WHERE reference = $1',
-      [reference],
-    );
+    const [row] = await (manager ?? this.dataSource.manager).query(ENTRY_BY_REFERENCE_SQL, [
+      reference,
+    ]);
     return row ?? null;
   }
 
@@ -211,7 +209,7 @@ export class CreditsService {
   /** Current balance in credits. Throws USER_NOT_FOUND. */
   async balance(userId: string, manager?: EntityManager): Promise<number> {
     const rows: { credits: number }[] = await (manager ?? this.dataSource.manager).query(
-      'SELECT credits FROM users WHERE id = $1',
+      BALANCE_SQL,
       [userId],
     );
     if (rows.length === 0) throw new AppError(ErrorCode.USER_NOT_FOUND, 'User not found');
@@ -219,11 +217,7 @@ export class CreditsService {
   }
 
   private async addToBalance(m: EntityManager, userId: string, amount: number): Promise<void> {
-    const rows = await returning<{ id: string }>(
-      m,
-      `UPDATE users SET credits = credits + $2, "updatedAt" = now() WHERE id = $1 RETURNING id`,
-      [userId, amount],
-    );
+    const rows = await returning<{ id: string }>(m, ADD_TO_BALANCE_SQL, [userId, amount]);
     if (rows.length === 0) throw new AppError(ErrorCode.USER_NOT_FOUND, 'User not found');
   }
 
@@ -235,11 +229,7 @@ export class CreditsService {
     description: string,
     reference: string | null = null,
   ): Promise<unknown> {
-    return m.query(
-      `INSERT INTO credit_transactions ("userId", amount, type, description, reference)
-       VALUES ($1, $2, $3, $4, $5)`,
-      [userId, amount, type, description.slice(0, 500), reference],
-    );
+    return m.query(INSERT_ENTRY_SQL, [userId, amount, type, description.slice(0, 500), reference]);
   }
 
   private inTransaction<T>(

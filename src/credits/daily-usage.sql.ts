@@ -20,3 +20,12 @@ export const HELD = `(SELECT COALESCE(SUM(h.amount), 0)::int FROM credit_holds h
 
 /** Next local midnight after `$2` in `$3`, as timestamptz (the day added in local time: DST). */
 export const RESETS_AT = `((date_trunc('day', $2::timestamptz AT TIME ZONE $3) + interval '1 day') AT TIME ZONE $3)`;
+
+/**
+ * The credit summary of user $1 (CreditsUsageService.summary): `{credits, plan, usedToday, held,
+ * resetsAt}` with "today" as above ($2 now, $3 APP_TIMEZONE); no row for an unknown user.
+ */
+export const CREDIT_SUMMARY_SQL = `WITH ${DAY_CTE}
+       SELECT u.credits, u.plan, ${USED_TODAY} AS "usedToday", ${HELD} AS held,
+         ${RESETS_AT} AS "resetsAt"
+       FROM users u WHERE u.id = $1`;

@@ -7,7 +7,12 @@ import { AppError, ErrorCode } from '../common/errors/app-error';
 import type { AppConfig } from '../config/app.config';
 import { preparedQuery } from '../database/prepared';
 import type { UsageGroup, UsageRowDto, UsageStatsDto } from './dto/usage-stats.dto';
-import { USAGE_BY_DAY_SQL, USAGE_BY_KEY_SQL, USAGE_BY_MODEL_SQL } from './usage-stats.sql';
+import {
+  USAGE_BY_DAY_SQL,
+  USAGE_BY_KEY_SQL,
+  USAGE_BY_MODEL_SQL,
+  USER_EXISTS_SQL,
+} from './usage-stats.sql';
 
 /** At most this many days in one range. */
 export const MAX_USAGE_DAYS = 366;
@@ -94,7 +99,7 @@ export class UsageStatsService {
     userId: string,
     q: { from?: string; to?: string; groupBy?: UsageGroup },
   ): Promise<UsageStatsDto> {
-    const [found] = await this.dataSource.query('SELECT 1 FROM users WHERE id = $1', [userId]);
+    const [found] = await this.dataSource.query(USER_EXISTS_SQL, [userId]);
     if (!found) throw new AppError(ErrorCode.USER_NOT_FOUND, 'User not found');
     return this.usage(userId, q);
   }

@@ -36,3 +36,6 @@ export const USAGE_BY_KEY_SQL = `WITH ${CONSUMED}
   SELECT c."keyId", ${SUMS}
   FROM consumed c
   GROUP BY c."keyId" ORDER BY credits DESC, c."keyId" NULLS FIRST`;
+
+/** One row when user $1 exists (the admin reading another user's usage). */
+export const USER_EXISTS_SQL = 'SELECT 1 FROM users WHERE id = $1';

@@ -2,6 +2,7 @@ import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { arch, platform } from 'node:os';
 import { dirname, resolve } from 'node:path';
 import { StartupError } from '../common/errors/startup-error';
+import { createDatabaseSql, DATABASE_EXISTS_SQL } from './embedded-postgres.sql';
 import { assertReachableByPostgresUser } from './postgres-user-access';
 
 /** Connection data of a started embedded server: `postgres://user:password@127.0.0.1:port`. */
@@ -128,8 +129,8 @@ export async function ensureDatabase(baseUrl: string, name: string): Promise<voi
   client.on('error', () => undefined);
   await client.connect();
   try {
-    const found = await client.query('SELECT 1 FROM pg_database WHERE datname = $1', [name]);
-    if (found.rowCount === 0) await client.query(`CREATE DATABASE "${name}"`);
+    const found = await client.query(DATABASE_EXISTS_SQL, [name]);
+    if (found.rowCount === 0) await client.query(createDatabaseSql(name));
   } finally {
     await client.end();
   }

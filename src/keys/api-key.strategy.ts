@@ -15,6 +15,7 @@ import type { AppConfig } from '../config/app.config';
 import { preparedQuery } from '../database/prepared';
 import type { Locale } from '../i18n/locale';
 import type { Role } from '../users/user.entity';
+import { KEY_SQL, TOUCH_KEY_SQL } from './api-keys.sql';
 import { hashKey, looksLikeKey, prefixOf } from './key-secret';
 
 interface KeyRow {
@@ -29,12 +30,6 @@ interface KeyRow {
   role: Role;
   locale: Locale | null;
 }
-
-/** The key and its owner in one round trip; revoked keys are never candidates. */
-const KEY_SQL = `SELECT k.id, k."keyHash", k.scopes, k."expiresAt", k."lastUsedAt",
-    u.id AS "userId", u.email, u.name, u.role, u.preferences->>'locale' AS locale
-  FROM api_keys k JOIN users u ON u.id = k."userId"
-  WHERE k.prefix = $1 AND k."revokedAt" IS NULL`;
 
 /** `lastUsedAt` is written at most this often per key (ms): one write a minute, not per request. */
 const LAST_USED_EVERY_MS = 60_000;
@@ -73,7 +68,7 @@ export class ApiKeyStrategy extends PassportStrategy(Strategy, 'api-key') {
     if (!row.lastUsedAt || now.getTime() - row.lastUsedAt.getTime() >= LAST_USED_EVERY_MS) {
       // Not awaited: the request does not wait for a bookkeeping write.
       this.dataSource
-        .query('UPDATE api_keys SET "lastUsedAt" = $2 WHERE id = $1', [row.id, now])
+        .query(TOUCH_KEY_SQL, [row.id, now])
         .catch((err: Error) => this.logger.warn(`lastUsedAt not written: ${err.message}`));
     }
     return {

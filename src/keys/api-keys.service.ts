@@ -7,6 +7,7 @@ import { Clock } from '../common/clock/clock';
 import { AppError, ErrorCode } from '../common/errors/app-error';
 import type { ApiKeyDto, CreatedApiKeyDto } from './dto/api-key.dto';
 import { ApiKey } from './api-key.entity';
+import { COUNT_ACTIVE_KEYS_SQL, LOCK_USER_KEYS_SQL } from './api-keys.sql';
 import { hashKey, newKeySecret, prefixOf } from './key-secret';
 
 /** At most this many active (neither revoked nor expired) keys per user (409). */
@@ -46,14 +47,8 @@ export class ApiKeysService {
       throw new AppError(ErrorCode.VALIDATION_FAILED, 'expiresAt must be in the future');
     const key = newKeySecret();
     const saved = await this.keys.manager.transaction(async (m) => {
-      await m.query(`SELECT pg_advisory_xact_lock(hashtextextended('api_keys:' || $1, 0))`, [
-        userId,
-      ]);
-      const [{ n }] = await m.query(
-        `SELECT count(*)::int AS n FROM api_keys WHERE "userId" = $1 AND "revokedAt" IS NULL
-           AND ("expiresAt" IS NULL OR "expiresAt" > $2)`,
-        [userId, now],
-      );
+      await m.query(LOCK_USER_KEYS_SQL, [userId]);
+      const [{ n }] = await m.query(COUNT_ACTIVE_KEYS_SQL, [userId, now]);
       if (n >= MAX_ACTIVE_KEYS)
         throw new AppError(ErrorCode.LIMIT_REACHED, `At most ${MAX_ACTIVE_KEYS} active API keys`);
       const created = await m.save(

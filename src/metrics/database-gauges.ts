@@ -2,7 +2,13 @@ import { Injectable, Logger, type OnModuleInit } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import type { Pool } from 'pg';
 import type { DataSource } from 'typeorm';
-import { JOBS_SCHEMA } from '../jobs/jobs.service';
+import {
+  HOLDS_OPEN_SQL,
+  JOB_QUEUES_SQL,
+  JOB_TABLE,
+  LEDGER_VIOLATIONS_SQL,
+  TABLE_PRESENT_SQL,
+} from './database-gauges.sql';
 import { MetricsService } from './metrics.service';
 
 /** The ledger check scans every ledger row: at most once a minute, whatever the scrape rate. */
@@ -79,9 +85,7 @@ export class DatabaseGauges implements OnModuleInit {
   }
 
   private async read(): Promise<Snapshot> {
-    const [{ n: holdsOpen }] = (await this.dataSource.query(
-      'SELECT count(*)::int AS n FROM credit_holds',
-    )) as { n: number }[];
+    const [{ n: holdsOpen }] = (await this.dataSource.query(HOLDS_OPEN_SQL)) as { n: number }[];
     return {
       holdsOpen,
       ledgerViolations: await this.ledgerViolations(),
@@ -93,31 +97,24 @@ export class DatabaseGauges implements OnModuleInit {
   private async ledgerViolations(): Promise<number> {
     const now = Date.now();
     if (!this.ledger || now - this.ledger.at >= LEDGER_CHECK_EVERY_MS) {
-      const [{ n }] = (await this.dataSource.query(
-        `SELECT count(*)::int AS n FROM users u
-           LEFT JOIN (SELECT "userId", SUM(amount) AS s FROM credit_transactions GROUP BY "userId") l ON l."userId" = u.id
-           LEFT JOIN (SELECT "userId", SUM(amount) AS s FROM credit_holds GROUP BY "userId") h ON h."userId" = u.id
-          WHERE u.credits + COALESCE(h.s, 0) <> COALESCE(l.s, 0) OR u.credits < 0`,
-      )) as { n: number }[];
+      const [{ n }] = (await this.dataSource.query(LEDGER_VIOLATIONS_SQL)) as { n: number }[];
       this.ledger = { at: now, violations: n };
     }
     return this.ledger.violations;
   }
 
   private async queues(): Promise<Snapshot['queues']> {
-    const [{ present }] = (await this.dataSource.query(
-      `SELECT to_regclass($1) IS NOT NULL AS present`,
-      [`${JOBS_SCHEMA}.job`],
-    )) as { present: boolean }[];
+    const [{ present }] = (await this.dataSource.query(TABLE_PRESENT_SQL, [JOB_TABLE])) as {
+      present: boolean;
+    }[];
     if (!present) {
       this.logger.debug('No job queue schema: queue gauges left empty');
       return undefined;
     }
-    return (await this.dataSource.query(
-      `SELECT name AS queue,
-              count(*) FILTER (WHERE state IN ('created', 'retry'))::int AS depth,
-              count(*) FILTER (WHERE state = 'failed')::int AS failed
-         FROM ${JOBS_SCHEMA}.job GROUP BY name`,
-    )) as { queue: string; depth: number; failed: number }[];
+    return (await this.dataSource.query(JOB_QUEUES_SQL)) as {
+      queue: string;
+      depth: number;
+      failed: number;
+    }[];
   }
 }

@@ -5,6 +5,13 @@ import type { AppConfig } from '../config/app.config';
 import { CreditsService } from '../credits/credits.service';
 import { returning } from '../credits/sql';
 import { REWARD_REFERENCE } from './referrals.service';
+import {
+  LOCK_REFERRAL_SQL,
+  MARK_REWARDED_SQL,
+  REFERRER_CAP_LOCK_SQL,
+  REVERSE_REFERRAL_SQL,
+  REWARDED_THIS_MONTH_SQL,
+} from './referrals.sql';
 
 /** A payment as the reward rules see it: the intent id, minor units, lower-case currency. */
 export interface ReferralPayment {
@@ -59,22 +66,11 @@ export class ReferralRewardsService {
   ): Promise<boolean> {
     if (!this.qualifies(payment)) return false;
     // The referred account must have proven its address: a made-up address earns nothing.
-    const [referral] = await m.query(
-      `SELECT r."referrerId", r.status, u."emailVerifiedAt" IS NOT NULL AS verified
-       FROM referrals r JOIN users u ON u.id = r."referredId"
-       WHERE r."referredId" = $1 FOR UPDATE OF r`,
-      [referredId],
-    );
+    const [referral] = await m.query(LOCK_REFERRAL_SQL, [referredId]);
     if (!referral || referral.status !== 'pending' || !referral.verified) return false;
     const { reward, monthlyCap } = this.config.get('referrals', { infer: true });
-    await m.query('SELECT pg_advisory_xact_lock(hashtext($1))', [
-      `referral-cap:${referral.referrerId}`,
-    ]);
-    const [{ n }] = await m.query(
-      `SELECT count(*)::int AS n FROM referrals WHERE "referrerId" = $1
-       AND "rewardedAt" >= date_trunc('month', now() AT TIME ZONE 'UTC') AT TIME ZONE 'UTC'`,
-      [referral.referrerId],
-    );
+    await m.query(REFERRER_CAP_LOCK_SQL, [`referral-cap:${referral.referrerId}`]);
+    const [{ n }] = await m.query(REWARDED_THIS_MONTH_SQL, [referral.referrerId]);
     if (n >= monthlyCap) {
       this.logger.log({ referrer: referral.referrerId, referredId }, 'Referral cap reached');
       return false;
@@ -88,11 +84,7 @@ export class ReferralRewardsService {
       m,
     );
     if (!granted) return false;
-    await m.query(
-      `UPDATE referrals SET status = 'rewarded', "rewardPayment" = $2, "rewardedAt" = now()
-       WHERE "referredId" = $1`,
-      [referredId, payment.id],
-    );
+    await m.query(MARK_REWARDED_SQL, [referredId, payment.id]);
     return true;
   }
 
@@ -111,8 +103,7 @@ export class ReferralRewardsService {
   ): Promise<number | null> {
     const rows = await returning<{ referredId: string; referrerId: string }>(
       m,
-      `UPDATE referrals SET status = 'reversed', "reversedAt" = now()
-       WHERE "rewardPayment" = $1 AND status = 'rewarded' RETURNING "referredId", "referrerId"`,
+      REVERSE_REFERRAL_SQL,
       [payment],
     );
     if (!rows.length) return null;

@@ -9,11 +9,18 @@ import type { Locale } from '../i18n/locale';
 import type { ReferralOverviewDto } from './dto/referral.dto';
 import { generateReferralCode, maskName, normaliseReferralCode } from './referral-code';
 import type { ReferralStatus } from './referral.entity';
+import {
+  CODE_OF_USER_SQL,
+  CODE_OWNER_SQL,
+  INSERT_CODE_SQL,
+  INSERT_REFERRAL_SQL,
+  IS_REFERRED_SQL,
+  RECENT_REFERRALS_SQL,
+  REFERRAL_COUNTS_SQL,
+} from './referrals.sql';
 
 /** Ledger reference prefix of a referrer's rewards (`referral:<referredId>`, `…:reversal`). */
 export const REWARD_REFERENCE = 'referral:';
-/** How many referred users `GET /api/referrals` lists. */
-const RECENT = 20;
 
 /** Referral codes, the referral fixed at sign-up, and the referrer's overview. */
 @Injectable()
@@ -32,15 +39,9 @@ export class ReferralsService {
    */
   async codeOf(userId: string): Promise<string> {
     for (let attempt = 0; attempt < 5; attempt++) {
-      const [row] = await this.dataSource.query(
-        'SELECT code FROM referral_codes WHERE "userId" = $1',
-        [userId],
-      );
+      const [row] = await this.dataSource.query(CODE_OF_USER_SQL, [userId]);
       if (row) return row.code;
-      await this.dataSource.query(
-        `INSERT INTO referral_codes ("userId", code) VALUES ($1, $2) ON CONFLICT DO NOTHING`,
-        [userId, generateReferralCode()],
-      );
+      await this.dataSource.query(INSERT_CODE_SQL, [userId, generateReferralCode()]);
     }
     throw new Error('could not allocate a referral code');
   }
@@ -55,16 +56,12 @@ export class ReferralsService {
   async attachAtSignup(userId: string, code: unknown, m: EntityManager): Promise<boolean> {
     const normalised = normaliseReferralCode(code);
     if (!normalised) return false;
-    const [owner] = await m.query('SELECT "userId" FROM referral_codes WHERE code = $1', [
-      normalised,
-    ]);
+    const [owner] = await m.query(CODE_OWNER_SQL, [normalised]);
     if (!owner || owner.userId === userId) return false;
-    const inserted = await returning<{ referredId: string }>(
-      m,
-      `INSERT INTO referrals ("referredId", "referrerId") VALUES ($1, $2)
-       ON CONFLICT DO NOTHING RETURNING "referredId"`,
-      [userId, owner.userId],
-    );
+    const inserted = await returning<{ referredId: string }>(m, INSERT_REFERRAL_SQL, [
+      userId,
+      owner.userId,
+    ]);
     if (!inserted.length) return false;
     this.logger.log({ referred: userId, referrer: owner.userId }, 'Referral recorded');
     return true;
@@ -78,7 +75,7 @@ export class ReferralsService {
   async grantSignupBonus(userId: string, m: EntityManager): Promise<boolean> {
     const { signupBonus } = this.config.get('referrals', { infer: true });
     if (signupBonus <= 0) return false;
-    const [referral] = await m.query('SELECT 1 FROM referrals WHERE "referredId" = $1', [userId]);
+    const [referral] = await m.query(IS_REFERRED_SQL, [userId]);
     if (!referral) return false;
     return this.credits.grant(
       userId,
@@ -98,18 +95,9 @@ export class ReferralsService {
   async overview(userId: string, locale: Locale): Promise<ReferralOverviewDto> {
     const code = await this.codeOf(userId);
     const { baseUrl } = this.config.get('app', { infer: true });
-    const [counts] = await this.dataSource.query(
-      `SELECT count(*)::int AS invited, count(*) FILTER (WHERE status = 'rewarded')::int AS rewarded
-       FROM referrals WHERE "referrerId" = $1`,
-      [userId],
-    );
+    const [counts] = await this.dataSource.query(REFERRAL_COUNTS_SQL, [userId]);
     const recent: { createdAt: Date; status: ReferralStatus; name: string | null }[] =
-      await this.dataSource.query(
-        `SELECT r."createdAt", r.status, u.name FROM referrals r
-         JOIN users u ON u.id = r."referredId"
-         WHERE r."referrerId" = $1 ORDER BY r."createdAt" DESC LIMIT ${RECENT}`,
-        [userId],
-      );
+      await this.dataSource.query(RECENT_REFERRALS_SQL, [userId]);
     return {
       code,
       link: `${baseUrl}/${locale}/signup?ref=${code}`,

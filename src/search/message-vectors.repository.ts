@@ -1,7 +1,12 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, type EntityManager } from 'typeorm';
-import { READABLE_CHAT } from './keyword-search.sql';
+import {
+  CHATS_WITH_PENDING_SQL,
+  NEAREST_SQL,
+  PENDING_MESSAGES_SQL,
+  STORE_VECTORS_SQL,
+} from './message-vectors.sql';
 
 /** A message still to embed, with the user its embedding is charged to. */
 export interface PendingMessage {
@@ -26,23 +31,7 @@ export class MessageVectorsRepository {
    * message of the chat, else the chat's owner. Payers paused for this chat are left out.
    */
   pending(chatId: string, limit: number): Promise<PendingMessage[]> {
-    return this.dataSource.query(
-      `SELECT x.* FROM (
-         SELECT m.id, m.content, m."createdAt", m.seq, COALESCE(m."userId", (
-             SELECT p."userId" FROM messages p
-             WHERE p."chatId" = m."chatId" AND p."userId" IS NOT NULL
-               AND (p."createdAt", p.seq) < (m."createdAt", m.seq)
-             ORDER BY p."createdAt" DESC, p.seq DESC LIMIT 1), c."userId") AS "payerId"
-         FROM messages m JOIN chats c ON c.id = m."chatId"
-         WHERE m."chatId" = $1
-           AND NOT EXISTS (SELECT 1 FROM message_vectors v WHERE v."messageId" = m.id)
-       ) x
-       WHERE NOT EXISTS (
-         SELECT 1 FROM search_index_pauses s WHERE s."chatId" = $1 AND s."userId" = x."payerId")
-       ORDER BY x."createdAt", x.seq
-       LIMIT $2`,
-      [chatId, limit],
-    );
+    return this.dataSource.query(PENDING_MESSAGES_SQL, [chatId, limit]);
   }
 
   /**
@@ -56,14 +45,11 @@ export class MessageVectorsRepository {
     rows: { messageId: string; vector: number[] }[],
   ): Promise<string[]> {
     if (rows.length === 0) return [];
-    const stored: { id: string }[] = await manager.query(
-      `INSERT INTO message_vectors ("messageId", "chatId", model, embedding)
-       SELECT m.id, m."chatId", $3, v.embedding::real[]
-       FROM unnest($1::uuid[], $2::text[]) AS v(id, embedding) JOIN messages m ON m.id = v.id
-       ON CONFLICT ("messageId") DO NOTHING
-       RETURNING "messageId" AS id`,
-      [rows.map((r) => r.messageId), rows.map((r) => toPgArray(unit(r.vector))), model],
-    );
+    const stored: { id: string }[] = await manager.query(STORE_VECTORS_SQL, [
+      rows.map((r) => r.messageId),
+      rows.map((r) => toPgArray(unit(r.vector))),
+      model,
+    ]);
     return stored.map((r) => r.id);
   }
 
@@ -78,22 +64,12 @@ export class MessageVectorsRepository {
     vector: number[],
     limit: number,
   ): Promise<{ id: string; score: number }[]> {
-    return this.dataSource.query(
-      `SELECT v."messageId" AS id, search_dot(v.embedding, $2::real[]) AS score
-       FROM chats c JOIN message_vectors v ON v."chatId" = c.id
-       WHERE ${READABLE_CHAT} AND v.model = $3
-       ORDER BY score DESC, v."messageId"
-       LIMIT $4`,
-      [userId, toPgArray(unit(vector)), model, limit],
-    );
+    return this.dataSource.query(NEAREST_SQL, [userId, toPgArray(unit(vector)), model, limit]);
   }
 
   /** Chats with at least one message without a vector (backfill: `npm run search:reindex`). */
   async chatsWithPending(): Promise<string[]> {
-    const rows: { chatId: string }[] = await this.dataSource.query(
-      `SELECT DISTINCT m."chatId" FROM messages m
-       WHERE NOT EXISTS (SELECT 1 FROM message_vectors v WHERE v."messageId" = m.id)`,
-    );
+    const rows: { chatId: string }[] = await this.dataSource.query(CHATS_WITH_PENDING_SQL);
     return rows.map((r) => r.chatId);
   }
 }

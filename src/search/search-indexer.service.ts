@@ -11,6 +11,13 @@ import { JobsService } from '../jobs/jobs.service';
 import type { NoData, QueuedJob } from '../jobs/jobs.types';
 import { declareQueue } from '../jobs/queue-registry';
 import { MessageVectorsRepository, type PendingMessage } from './message-vectors.repository';
+import {
+  BALANCES_SQL,
+  PAUSE_SQL,
+  RESUME_PAUSES_SQL,
+  TRY_LOCK_CHAT_SQL,
+  UNLOCK_CHAT_SQL,
+} from './search-index.sql';
 
 declare module '../jobs/jobs.types' {
   interface JobMap {
@@ -134,11 +141,7 @@ export class SearchIndexer implements OnModuleInit, OnApplicationBootstrap {
    */
   async resumePaused(): Promise<number> {
     // TypeORM answers a DELETE … RETURNING with [rows, count].
-    const [rows]: [{ chatId: string }[], number] = await this.dataSource.query(
-      `DELETE FROM search_index_pauses p USING users u
-       WHERE u.id = p."userId" AND u.credits > 0
-       RETURNING p."chatId"`,
-    );
+    const [rows]: [{ chatId: string }[], number] = await this.dataSource.query(RESUME_PAUSES_SQL);
     const chats = [...new Set(rows.map((r) => r.chatId))];
     for (const chatId of chats) {
       await this.jobs.enqueue(INDEX_QUEUE, { chatId }, { singletonKey: `${chatId}:resume` });
@@ -155,10 +158,7 @@ export class SearchIndexer implements OnModuleInit, OnApplicationBootstrap {
     const runner = this.dataSource.createQueryRunner();
     await runner.connect();
     try {
-      const [{ locked }] = await runner.query(
-        'SELECT pg_try_advisory_lock($1, hashtext($2)) AS locked',
-        [LOCK_NAMESPACE, chatId],
-      );
+      const [{ locked }] = await runner.query(TRY_LOCK_CHAT_SQL, [LOCK_NAMESPACE, chatId]);
       if (!locked) throw new Error(`chat ${chatId} is being indexed by another worker`);
       try {
         let stored = 0;
@@ -171,7 +171,7 @@ export class SearchIndexer implements OnModuleInit, OnApplicationBootstrap {
         }
         return stored;
       } finally {
-        await runner.query('SELECT pg_advisory_unlock($1, hashtext($2))', [LOCK_NAMESPACE, chatId]);
+        await runner.query(UNLOCK_CHAT_SQL, [LOCK_NAMESPACE, chatId]);
       }
     } finally {
       await runner.release();
@@ -190,10 +190,9 @@ export class SearchIndexer implements OnModuleInit, OnApplicationBootstrap {
     const due = new Map<string, number>();
     for (const m of pending)
       due.set(m.payerId, (due.get(m.payerId) ?? 0) + this.embeddings.tokens(m.content));
-    const balances: { id: string; credits: number }[] = await this.dataSource.query(
-      'SELECT id, credits FROM users WHERE id = ANY($1::uuid[])',
-      [[...due.keys()]],
-    );
+    const balances: { id: string; credits: number }[] = await this.dataSource.query(BALANCES_SQL, [
+      [...due.keys()],
+    ]);
     const can = new Set(
       balances.filter((b) => b.credits >= this.embeddings.cost(due.get(b.id)!)).map((b) => b.id),
     );
@@ -256,10 +255,6 @@ export class SearchIndexer implements OnModuleInit, OnApplicationBootstrap {
   }
 
   private async pause(chatId: string, userIds: string[]): Promise<void> {
-    await this.dataSource.query(
-      `INSERT INTO search_index_pauses ("userId", "chatId")
-       SELECT u, $2 FROM unnest($1::uuid[]) AS u ON CONFLICT DO NOTHING`,
-      [userIds, chatId],
-    );
+    await this.dataSource.query(PAUSE_SQL, [userIds, chatId]);
   }
 }

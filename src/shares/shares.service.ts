@@ -9,13 +9,10 @@ import { AppError, ErrorCode } from '../common/errors/app-error';
 import type { AppConfig } from '../config/app.config';
 import { ChatShare, type ShareSnapshot } from './chat-share.entity';
 import type { ShareLinkDto, ShareStatusDto, SharedChatDto } from './dto/share.dto';
+import { UPSERT_SHARE_SQL } from './shares.sql';
 
 const hashToken = (token: string) => createHash('sha256').update(token).digest('hex');
 const linkNotFound = () => new AppError(ErrorCode.NOT_FOUND, 'Share link not found');
-
-/** ISO 8601 in UTC with milliseconds, as `Date.prototype.toISOString` writes it. */
-const iso = (column: string) =>
-  `to_char(${column} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
 
 /**
  * Public read-only share links. The owner makes, refreshes and revokes a chat's
@@ -37,18 +34,7 @@ export class SharesService {
   async share(user: SessionUser, chatId: string): Promise<ShareLinkDto> {
     await this.requireOwner(user, chatId);
     const token = randomBytes(32).toString('base64url');
-    await this.shares.query(
-      `INSERT INTO chat_shares ("chatId", "tokenHash", snapshot)
-       SELECT c.id, $2, jsonb_build_object('title', c.title, 'messages', COALESCE((
-           SELECT jsonb_agg(jsonb_build_object('role', m.role, 'content', m.content,
-             'createdAt', ${iso('m."createdAt"')}) ORDER BY m."createdAt", m.seq)
-           FROM messages m WHERE m."chatId" = c.id
-         ), '[]'::jsonb))
-       FROM chats c WHERE c.id = $1
-       ON CONFLICT ("chatId") DO UPDATE
-         SET "tokenHash" = EXCLUDED."tokenHash", snapshot = EXCLUDED.snapshot, "createdAt" = now()`,
-      [chatId, hashToken(token)],
-    );
+    await this.shares.query(UPSERT_SHARE_SQL, [chatId, hashToken(token)]);
     const base = this.config.get('app', { infer: true }).baseUrl;
     return { token, url: `${base}/share/${token}` };
   }

@@ -6,6 +6,7 @@ import type { ChatPageRow } from '../chats/chat-list.sql';
 import type { SessionUser } from '../common/auth/session-user';
 import { AppError, ErrorCode } from '../common/errors/app-error';
 import { Tag } from './tag.entity';
+import { COUNT_TAGS_SQL, LOCK_USER_TAGS_SQL, SET_CHAT_TAGS_SQL } from './tags.sql';
 
 /** At most this many tags per user (409 LIMIT_REACHED). */
 export const MAX_TAGS_PER_USER = 100;
@@ -41,12 +42,8 @@ export class TagsService {
   async create(user: SessionUser, name: string, color: string | null): Promise<Tag> {
     return this.unique(() =>
       this.tags.manager.transaction(async (m) => {
-        await m.query(`SELECT pg_advisory_xact_lock(hashtextextended('tags:' || $1, 0))`, [
-          user.id,
-        ]);
-        const [{ n }] = await m.query('SELECT count(*)::int AS n FROM tags WHERE "userId" = $1', [
-          user.id,
-        ]);
+        await m.query(LOCK_USER_TAGS_SQL, [user.id]);
+        const [{ n }] = await m.query(COUNT_TAGS_SQL, [user.id]);
         if (n >= MAX_TAGS_PER_USER)
           throw new AppError(ErrorCode.LIMIT_REACHED, `At most ${MAX_TAGS_PER_USER} tags`);
         return m.save(m.create(Tag, { userId: user.id, name, color }));
@@ -81,22 +78,7 @@ export class TagsService {
     await this.chats.requireChatAccess(user, chatId, 'read');
     const ids = [...new Set(tagIds)];
     // One statement: the check that every id is the caller's, the delete and the insert.
-    const [row] = await this.tags.manager.query(
-      `WITH mine AS (
-         SELECT id FROM tags WHERE "userId" = $2 AND id = ANY($3::uuid[])
-       ), ok AS (
-         SELECT (SELECT count(*) FROM mine) = cardinality($3::uuid[]) AS ok
-       ), gone AS (
-         DELETE FROM chat_tags ct USING tags t, ok
-         WHERE ok.ok AND ct."chatId" = $1 AND t.id = ct."tagId" AND t."userId" = $2
-           AND NOT (ct."tagId" = ANY($3::uuid[]))
-       ), added AS (
-         INSERT INTO chat_tags ("chatId", "tagId") SELECT $1, mine.id FROM mine, ok WHERE ok.ok
-         ON CONFLICT DO NOTHING
-       )
-       SELECT ok FROM ok`,
-      [chatId, user.id, ids],
-    );
+    const [row] = await this.tags.manager.query(SET_CHAT_TAGS_SQL, [chatId, user.id, ids]);
     if (!row?.ok) throw tagNotFound();
     return this.chats.get(user, chatId);
   }

@@ -2,6 +2,8 @@ import type { EntityManager } from 'typeorm';
 import { AUTO_PAUSE_AFTER } from './plan-limits';
 import type { RunStatus, StepRecord, TaskRun } from './task-run.entity';
 import type { Task } from './task.entity';
+import { finishRunSql } from './task-runs.sql';
+import { COUNT_FAILURE_SQL, RESET_FAILURES_SQL } from './tasks.sql';
 
 /** How a run ended, as TaskRunner found it. */
 export interface RunResult {
@@ -27,36 +29,30 @@ export async function recordOutcome(
 ): Promise<void> {
   const cost = result.steps.reduce((n, s) => n + s.cost, 0);
   await manager.transaction(async (m) => {
-    await m.query(
-      `UPDATE task_runs SET status = $2, "finishedAt" = $3, cost = $4, "chatId" = $5,
-         "errorCode" = $6, "errorMessage" = $7, steps = $8
-       WHERE id = $1`,
-      [
-        run.id,
-        result.status,
-        now,
-        cost,
-        result.chatId,
-        result.error?.code ?? null,
-        result.error?.message ?? null,
-        JSON.stringify(result.steps),
-      ],
-    );
+    const finish = finishRunSql({
+      id: run.id,
+      status: result.status,
+      finishedAt: now,
+      cost,
+      chatId: result.chatId,
+      errorCode: result.error?.code ?? null,
+      errorMessage: result.error?.message ?? null,
+      steps: JSON.stringify(result.steps),
+    });
+    await m.query(finish.sql, finish.params);
     if (result.status === 'cancelled') return;
     if (result.status === 'succeeded') {
-      await m.query(`UPDATE tasks SET "consecutiveFailures" = 0 WHERE id = $1`, [task.id]);
+      await m.query(RESET_FAILURES_SQL, [task.id]);
       return;
     }
     const reason = result.lostAccess
       ? `The target chat is gone or no longer writable (${result.error?.code ?? 'NOT_FOUND'})`
       : `${AUTO_PAUSE_AFTER} runs in a row failed or were skipped (last: ${result.error?.code ?? 'UNKNOWN_ERROR'})`;
-    await m.query(
-      `UPDATE tasks SET "consecutiveFailures" = "consecutiveFailures" + 1,
-         enabled = CASE WHEN $2 OR "consecutiveFailures" + 1 >= $3 THEN false ELSE enabled END,
-         "nextRunAt" = CASE WHEN $2 OR "consecutiveFailures" + 1 >= $3 THEN NULL ELSE "nextRunAt" END,
-         "pausedReason" = CASE WHEN $2 OR "consecutiveFailures" + 1 >= $3 THEN $4 ELSE "pausedReason" END
-       WHERE id = $1`,
-      [task.id, result.lostAccess === true, AUTO_PAUSE_AFTER, reason],
-    );
+    await m.query(COUNT_FAILURE_SQL, [
+      task.id,
+      result.lostAccess === true,
+      AUTO_PAUSE_AFTER,
+      reason,
+    ]);
   });
 }

@@ -7,6 +7,7 @@ import type { NoData } from '../jobs/jobs.types';
 import { declareQueue } from '../jobs/queue-registry';
 import { failRun } from './run-failure';
 import { RUN_QUEUE } from './task-runs.service';
+import { STALE_RUNNING_RUNS_SQL } from './task-runs.sql';
 
 declare module '../jobs/jobs.types' {
   interface JobMap {
@@ -51,12 +52,10 @@ export class RunSweep implements OnModuleInit, OnApplicationBootstrap {
 
   /** One pass; returns how many runs it ended as `failed`. */
   async sweep(): Promise<number> {
-    const stale: { id: string }[] = await this.dataSource.query(
-      `SELECT id FROM task_runs WHERE status = 'running'
-         AND "startedAt" < now() - make_interval(secs => $1)
-       ORDER BY "startedAt" LIMIT $2`,
-      [SWEEP_AFTER_SECONDS, BATCH],
-    );
+    const stale: { id: string }[] = await this.dataSource.query(STALE_RUNNING_RUNS_SQL, [
+      SWEEP_AFTER_SECONDS,
+      BATCH,
+    ]);
     let ended = 0;
     for (const { id } of stale) {
       if (await this.jobs.hasLiveJob(RUN_QUEUE, id)) continue;

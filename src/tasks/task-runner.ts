@@ -15,6 +15,7 @@ import { UsersService } from '../users/users.service';
 import { failRun, unexpectedRunError } from './run-failure';
 import { recordOutcome, type RunResult } from './run-outcome';
 import { RUN_QUEUE, type RunJob } from './task-runs.service';
+import { CANCEL_REQUESTED_SQL, START_RUN_SQL } from './task-runs.sql';
 import { type StepRecord, TaskRun } from './task-run.entity';
 import { Task } from './task.entity';
 import { renderMessages, stepsOf } from './render-step';
@@ -62,11 +63,7 @@ export class TaskRunner implements OnModuleInit {
 
   /** Runs the job's run once; a run already finished (or cancelled while queued) is left alone. */
   async handle(job: QueuedJob<RunJob>): Promise<void> {
-    const [rows] = await this.runs.query(
-      `UPDATE task_runs SET status = 'running', "startedAt" = COALESCE("startedAt", $2)
-       WHERE id = $1 AND status IN ('queued', 'running') RETURNING id`,
-      [job.data.runId, this.clock.now()],
-    );
+    const [rows] = await this.runs.query(START_RUN_SQL, [job.data.runId, this.clock.now()]);
     if (!rows.length) return;
     const run = await this.runs.findOneByOrFail({ id: job.data.runId });
     const task = await this.tasks.findOneBy({ id: run.taskId });
@@ -76,7 +73,7 @@ export class TaskRunner implements OnModuleInit {
     const abort = new AbortController();
     const poll = setInterval(() => {
       this.runs
-        .query(`SELECT "cancelRequested" FROM task_runs WHERE id = $1`, [run.id])
+        .query(CANCEL_REQUESTED_SQL, [run.id])
         .then((r: { cancelRequested: boolean }[]) => r[0]?.cancelRequested && abort.abort())
         .catch(() => undefined);
     }, this.config.cancelPollMs);

@@ -12,6 +12,7 @@ import { JobsService } from '../jobs/jobs.service';
 import { declareQueue } from '../jobs/queue-registry';
 import { checkRunInput, stepsOf } from './render-step';
 import { TaskRun } from './task-run.entity';
+import { CANCEL_QUEUED_RUN_SQL, REQUEST_CANCEL_SQL } from './task-runs.sql';
 import type { Task } from './task.entity';
 import { TasksService } from './tasks.service';
 
@@ -135,16 +136,9 @@ export class TaskRunsService {
    */
   async cancel(user: SessionUser, taskId: string, runId: string): Promise<TaskRun> {
     await this.get(user, taskId, runId);
-    const [, queued] = await this.runs.query(
-      `UPDATE task_runs SET status = 'cancelled', "cancelRequested" = true, "finishedAt" = $2
-       WHERE id = $1 AND status = 'queued' RETURNING id`,
-      [runId, this.clock.now()],
-    );
+    const [, queued] = await this.runs.query(CANCEL_QUEUED_RUN_SQL, [runId, this.clock.now()]);
     if (!queued) {
-      const [, running] = await this.runs.query(
-        `UPDATE task_runs SET "cancelRequested" = true WHERE id = $1 AND status = 'running' RETURNING id`,
-        [runId],
-      );
+      const [, running] = await this.runs.query(REQUEST_CANCEL_SQL, [runId]);
       if (!running) throw new AppError(ErrorCode.CONFLICT, 'The run has already finished');
     }
     return this.get(user, taskId, runId);

@@ -6,6 +6,8 @@ import type { NoData } from '../jobs/jobs.types';
 import { declareQueue } from '../jobs/queue-registry';
 import { nextRun } from './schedule';
 import { TaskRunsService } from './task-runs.service';
+import { INSERT_SCHEDULED_RUN_SQL, LOST_QUEUED_RUNS_SQL } from './task-runs.sql';
+import { CLAIM_DUE_TASK_SQL, DUE_TASKS_SQL } from './tasks.sql';
 
 declare module '../jobs/jobs.types' {
   interface JobMap {
@@ -74,25 +76,18 @@ export class TaskScheduler implements OnModuleInit, OnApplicationBootstrap {
   async tick(): Promise<number> {
     const now = this.clock.now();
     const due: { id: string; userId: string; cron: string; timezone: string; nextRunAt: Date }[] =
-      await this.dataSource.query(
-        `SELECT id, "userId", cron, timezone, "nextRunAt" FROM tasks
-         WHERE enabled AND "nextRunAt" <= $1 ORDER BY "nextRunAt" LIMIT $2`,
-        [now, BATCH],
-      );
+      await this.dataSource.query(DUE_TASKS_SQL, [now, BATCH]);
     let queued = 0;
     for (const task of due) {
       const next = nextRun(task, now);
       const runId = await this.dataSource.transaction(async (m) => {
-        const [, claimed] = await m.query(
-          `UPDATE tasks SET "nextRunAt" = $3 WHERE id = $1 AND enabled AND "nextRunAt" = $2 RETURNING id`,
-          [task.id, task.nextRunAt, next],
-        );
+        const [, claimed] = await m.query(CLAIM_DUE_TASK_SQL, [task.id, task.nextRunAt, next]);
         if (!claimed) return null; // another instance took this due time
-        const [row] = await m.query(
-          `INSERT INTO task_runs ("taskId", "userId", trigger, "scheduledFor")
-           VALUES ($1, $2, 'schedule', $3) ON CONFLICT DO NOTHING RETURNING id`,
-          [task.id, task.userId, task.nextRunAt],
-        );
+        const [row] = await m.query(INSERT_SCHEDULED_RUN_SQL, [
+          task.id,
+          task.userId,
+          task.nextRunAt,
+        ]);
         return (row?.id as string | undefined) ?? null;
       });
       if (runId) {
@@ -100,11 +95,10 @@ export class TaskScheduler implements OnModuleInit, OnApplicationBootstrap {
         queued++;
       }
     }
-    const lost: { id: string }[] = await this.dataSource.query(
-      `SELECT id FROM task_runs WHERE status = 'queued' AND "createdAt" < now() - make_interval(secs => $1)
-       ORDER BY "createdAt" LIMIT $2`,
-      [REDISPATCH_AFTER_MS / 1000, BATCH],
-    );
+    const lost: { id: string }[] = await this.dataSource.query(LOST_QUEUED_RUNS_SQL, [
+      REDISPATCH_AFTER_MS / 1000,
+      BATCH,
+    ]);
     for (const run of lost) await this.runs.dispatch(run.id);
     return queued;
   }

@@ -13,6 +13,7 @@ import { taskLimits } from './plan-limits';
 import { nextRun, nextRuns } from './schedule';
 import { checkPrompt, checkSchedule } from './task-validation';
 import { Task } from './task.entity';
+import { LOCK_OWNER_SQL } from './tasks.sql';
 
 /** Tasks a user may list at once (the largest plan's limit). */
 export const MAX_TASKS_LISTED = 50;
@@ -45,7 +46,7 @@ export class TasksService {
     await this.checkTarget(user, dto.target);
     const enabled = dto.enabled ?? true;
     return this.dataSource.transaction(async (m) => {
-      await m.query('SELECT id FROM users WHERE id = $1 FOR UPDATE', [user.id]);
+      await m.query(LOCK_OWNER_SQL, [user.id]);
       const count = await m.count(Task, { where: { userId: user.id } });
       const { maxTasks } = taskLimits(plan);
       if (count >= maxTasks) {

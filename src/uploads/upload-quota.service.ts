@@ -5,6 +5,7 @@ import { ThrottlerStorage } from '@nestjs/throttler';
 import type { DataSource, EntityManager } from 'typeorm';
 import { AppError, ErrorCode, RateLimitedError } from '../common/errors/app-error';
 import type { AppConfig } from '../config/app.config';
+import { LOCK_USER_UPLOADS_SQL, USED_BYTES_SQL } from './upload-quota.sql';
 
 /** Upload attempts are counted per user and hour. */
 const RATE_WINDOW_MS = 3_600_000;
@@ -64,19 +65,14 @@ export class UploadQuota {
    * when the stored uploads plus `size` would pass UPLOAD_QUOTA_BYTES.
    */
   async reserve(manager: EntityManager, userId: string, size: number): Promise<void> {
-    await manager.query(`SELECT pg_advisory_xact_lock(hashtextextended('uploads:' || $1, 0))`, [
-      userId,
-    ]);
+    await manager.query(LOCK_USER_UPLOADS_SQL, [userId]);
     const used = await this.usedBytes(manager, userId);
     if (used + size > this.quotaBytes) throw this.exceeded(used);
   }
 
   /** Bytes of `userId`'s stored uploads (the sum of their recorded sizes). */
   async usedBytes(manager: EntityManager, userId: string): Promise<number> {
-    const [{ used }] = await manager.query(
-      `SELECT COALESCE(sum(size), 0)::text AS used FROM uploads WHERE "userId" = $1`,
-      [userId],
-    );
+    const [{ used }] = await manager.query(USED_BYTES_SQL, [userId]);
     return Number(used);
   }
 

@@ -5,6 +5,7 @@ import { randomUUID } from 'node:crypto';
 import { Client } from 'pg';
 import type { DataSource } from 'typeorm';
 import type { AppConfig } from '../config/app.config';
+import { LISTENERS_SQL, listenSql, NOTIFY_SQL } from './session-cache.sql';
 
 /**
  * The channel the `users` trigger (migration SessionCache) and the `sessions` trigger (migration
@@ -98,18 +99,12 @@ export class SessionCache<T extends object>
     });
     this.barriers.set(id, waiter);
     try {
-      const [{ n }] = await this.dataSource.query<{ n: number }[]>(
-        `SELECT count(*)::int AS n FROM pg_stat_activity
-         WHERE datname = current_database() AND application_name = $1
-           AND query LIKE 'LISTEN %'`,
-        [LISTENER_APPLICATION_NAME],
-      );
+      const [{ n }] = await this.dataSource.query<{ n: number }[]>(LISTENERS_SQL, [
+        LISTENER_APPLICATION_NAME,
+      ]);
       waiter.expected = n;
       if (waiter.acks >= n) waiter.done();
-      await this.dataSource.query('SELECT pg_notify($1, $2)', [
-        SESSION_CHANNEL,
-        `${BARRIER_PREFIX}${id}`,
-      ]);
+      await this.dataSource.query(NOTIFY_SQL, [SESSION_CHANNEL, `${BARRIER_PREFIX}${id}`]);
       if (!(await acknowledged))
         this.logger.warn(`Session change: ${waiter.acks} of ${n} processes acknowledged in time`);
     } finally {
@@ -159,7 +154,7 @@ export class SessionCache<T extends object>
     });
     try {
       await client.connect();
-      await client.query(`LISTEN ${SESSION_CHANNEL}`);
+      await client.query(listenSql(SESSION_CHANNEL));
       if (this.client === client && !this.closed) this.listening = true;
     } catch (err) {
       lost((err as Error).message);
@@ -170,7 +165,7 @@ export class SessionCache<T extends object>
   private acknowledge(barrier: string): void {
     const ack = `${ACK_PREFIX}${barrier.slice(BARRIER_PREFIX.length)}`;
     this.dataSource
-      .query('SELECT pg_notify($1, $2)', [SESSION_CHANNEL, ack])
+      .query(NOTIFY_SQL, [SESSION_CHANNEL, ack])
       .catch((err: Error) =>
         this.logger.warn(`Could not acknowledge a session change: ${err.message}`),
       );

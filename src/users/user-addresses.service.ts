@@ -6,6 +6,7 @@ import type { AppConfig } from '../config/app.config';
 import { asEmailTaken } from './email-taken';
 import { SessionCache } from './session-cache';
 import { User } from './user.entity';
+import { SET_EMAIL_SQL, VERIFY_EMAIL_SQL } from './users.sql';
 import type { SessionRow } from './users.types';
 
 /**
@@ -28,12 +29,7 @@ export class UserAddresses {
    */
   async markEmailVerified(id: string, m: EntityManager): Promise<User | null> {
     const admins = this.config.get('auth', { infer: true }).adminEmails;
-    const [rows] = (await m.query(
-      `UPDATE users SET "emailVerifiedAt" = now(), "updatedAt" = now(),
-         role = CASE WHEN email = ANY($2::text[]) THEN 'ADMIN' ELSE role END
-       WHERE id = $1 AND "emailVerifiedAt" IS NULL RETURNING id`,
-      [id, admins],
-    )) as [{ id: string }[], number];
+    const [rows] = (await m.query(VERIFY_EMAIL_SQL, [id, admins])) as [{ id: string }[], number];
     if (!rows.length) return null;
     this.sessions.forget(id);
     return m.findOneByOrFail(User, { id });
@@ -59,10 +55,7 @@ export class UserAddresses {
    */
   async changeEmail(id: string, email: string, m: EntityManager): Promise<void> {
     try {
-      await m.query(`UPDATE users SET email = $2, "updatedAt" = now() WHERE id = $1`, [
-        id,
-        email.trim().toLowerCase(),
-      ]);
+      await m.query(SET_EMAIL_SQL, [id, email.trim().toLowerCase()]);
     } catch (err) {
       throw asEmailTaken(err);
     }

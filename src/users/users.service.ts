@@ -12,6 +12,12 @@ import { asEmailTaken } from './email-taken';
 import { SessionCache } from './session-cache';
 import { User, type Plan } from './user.entity';
 import { preparedQuery } from '../database/prepared';
+import {
+  BUMP_TOKEN_VERSION_SQL,
+  LINK_ACCOUNT_SQL,
+  SESSION_USER_SQL,
+  SET_PAYMENT_CUSTOMER_SQL,
+} from './users.sql';
 
 // The shapes live in users.types.ts; callers keep importing NewUser from here.
 export type { NewUser } from './users.types';
@@ -81,8 +87,7 @@ export class UsersService {
     return this.sessions.read(id, async () => {
       const [row] = await preparedQuery<SessionRow>(
         this.users.manager.connection,
-        `SELECT id, email, name, role, "tokenVersion", preferences->>'locale' AS locale, preferences
-         FROM users WHERE id = $1`,
+        SESSION_USER_SQL,
         [id],
       );
       return row ?? null;
@@ -96,10 +101,7 @@ export class UsersService {
    */
   async bumpTokenVersion(id: string, manager?: EntityManager): Promise<User> {
     const m = manager ?? this.dataSource.manager;
-    await m.query(
-      `UPDATE users SET "tokenVersion" = "tokenVersion" + 1, "updatedAt" = now() WHERE id = $1`,
-      [id],
-    );
+    await m.query(BUMP_TOKEN_VERSION_SQL, [id]);
     this.sessions.forget(id);
     const user = await m.findOneBy(User, { id });
     if (!user) throw new AppError(ErrorCode.USER_NOT_FOUND, 'User not found');
@@ -140,11 +142,7 @@ export class UsersService {
    * USER_NOT_FOUND when that user is gone.
    */
   async linkAccount(userId: string, provider: string, providerAccountId: string): Promise<User> {
-    await this.dataSource.query(
-      `INSERT INTO accounts ("userId", provider, "providerAccountId") VALUES ($1, $2, $3)
-       ON CONFLICT ON CONSTRAINT "UQ_accounts_provider_account" DO NOTHING`,
-      [userId, provider, providerAccountId],
-    );
+    await this.dataSource.query(LINK_ACCOUNT_SQL, [userId, provider, providerAccountId]);
     const user = await this.findByAccount(provider, providerAccountId);
     if (!user) throw new AppError(ErrorCode.USER_NOT_FOUND, 'User not found');
     return user;
@@ -165,11 +163,7 @@ export class UsersService {
     manager?: EntityManager,
   ): Promise<string> {
     const m = manager ?? this.dataSource.manager;
-    await m.query(
-      `UPDATE users SET "paymentCustomerId" = $2, "updatedAt" = now()
-       WHERE id = $1 AND "paymentCustomerId" IS NULL`,
-      [userId, customerId],
-    );
+    await m.query(SET_PAYMENT_CUSTOMER_SQL, [userId, customerId]);
     const user = await m.findOneBy(User, { id: userId });
     if (!user) throw new AppError(ErrorCode.USER_NOT_FOUND, 'User not found');
     return user.paymentCustomerId ?? customerId;

@@ -13,6 +13,7 @@ import { UsersService } from '../users/users.service';
 import { DisputesHandler } from './disputes.handler';
 import type { HandlerOutcome } from './handler-outcome';
 import { UnappliableEventError } from './unappliable-event.error';
+import { REFUND_LOCK_SQL } from './webhooks.sql';
 
 /** A paid credit purchase as carried by a payment intent or a checkout session. */
 export interface PaidPurchase {
@@ -145,7 +146,7 @@ export class CreditPurchaseHandler {
   ): Promise<HandlerOutcome> {
     const pi = idOf(charge.payment_intent);
     if (!pi) return 'ignored';
-    await m.query('SELECT pg_advisory_xact_lock(hashtext($1))', [`refund:${pi}`]);
+    await m.query(REFUND_LOCK_SQL, [`refund:${pi}`]);
     if (latePayment?.id === pi && latePayment.status === 'succeeded')
       await this.onPaymentSucceeded(latePayment, m);
     return this.takeBackShare(pi, charge.amount_refunded, charge.amount, charge.currency, m);

@@ -8,6 +8,15 @@ import { CreditsService } from '../credits/credits.service';
 import { ReferralRewardsService } from '../referrals/referral-rewards.service';
 import type { HandlerOutcome } from './handler-outcome';
 import type { PaymentDispute } from './payment-dispute.entity';
+import {
+  INSERT_DISPUTE_SQL,
+  LOCK_DISPUTE_SQL,
+  OPEN_CLAWED_DISPUTES_SQL,
+  REFUND_LOCK_SQL,
+  SET_CREDITS_RESTORED_SQL,
+  SET_CREDITS_TAKEN_SQL,
+  SET_DISPUTE_STATUS_SQL,
+} from './webhooks.sql';
 
 /** Closed dispute statuses that leave the money with us: a won dispute, a closed inquiry. */
 const DECIDED_FOR_US = ['won', 'warning_closed'];
@@ -25,8 +34,6 @@ type DisputeRow = Pick<
   PaymentDispute,
   'id' | 'paymentIntentId' | 'status' | 'amount' | 'currency' | 'creditsTaken' | 'creditsRestored'
 >;
-
-const ROW_COLUMNS = `id, "paymentIntentId", status, amount, currency, "creditsTaken", "creditsRestored"`;
 
 /**
  * Chargebacks. `charge.dispute.created` takes back the credits the disputed purchase still
@@ -66,13 +73,7 @@ export class DisputesHandler {
    * payment's lock (`lockPayment`).
    */
   async onLateGrant(pi: string, m: EntityManager): Promise<void> {
-    const rows: DisputeRow[] = await m.query(
-      `SELECT ${ROW_COLUMNS} FROM payment_disputes
-       WHERE "paymentIntentId" = $1 AND "creditsTaken" IS NOT NULL AND "creditsRestored" IS NULL
-         AND NOT (status = ANY($2))
-       ORDER BY "createdAt", id FOR UPDATE`,
-      [pi, DECIDED_FOR_US],
-    );
+    const rows: DisputeRow[] = await m.query(OPEN_CLAWED_DISPUTES_SQL, [pi, DECIDED_FOR_US]);
     for (const row of rows)
       if (!(await this.credits.findByReference(`refund:${pi}:dispute:${row.id}`, m)))
         await this.takeBack(row, m);
@@ -85,7 +86,7 @@ export class DisputesHandler {
    */
   async lockPayment(pi: string, m: EntityManager): Promise<void> {
     await this.purchases.lockByIntent(pi, m);
-    await m.query('SELECT pg_advisory_xact_lock(hashtext($1))', [`refund:${pi}`]);
+    await m.query(REFUND_LOCK_SQL, [`refund:${pi}`]);
   }
 
   /**
@@ -95,10 +96,7 @@ export class DisputesHandler {
   async onClosed(dispute: Stripe.Dispute, m: EntityManager): Promise<HandlerOutcome> {
     const row = await this.lock(dispute, m);
     if (!row) return 'ignored';
-    await m.query(`UPDATE payment_disputes SET status = $2, "updatedAt" = now() WHERE id = $1`, [
-      row.id,
-      String(dispute.status).slice(0, 32),
-    ]);
+    await m.query(SET_DISPUTE_STATUS_SQL, [row.id, String(dispute.status).slice(0, 32)]);
     if (!DECIDED_FOR_US.includes(dispute.status))
       return row.creditsTaken === null ? this.takeBack(row, m) : 'duplicate';
     if (row.creditsTaken === null) return 'applied'; // nothing taken: the `created` will see `won`
@@ -115,22 +113,15 @@ export class DisputesHandler {
     const charge = idOf(dispute.charge);
     const amount = Number.isInteger(dispute.amount) && dispute.amount >= 0 ? dispute.amount : null;
     const currency = /^[a-z]{3}$/.test(String(dispute.currency)) ? dispute.currency : null;
-    await m.query(
-      `INSERT INTO payment_disputes (id, "paymentIntentId", "chargeId", status, amount, currency)
-       VALUES ($1, $2, $3, $4, $5, $6) ON CONFLICT (id) DO NOTHING`,
-      [
-        dispute.id,
-        pi,
-        isStripeId(charge) ? charge : null,
-        String(dispute.status).slice(0, 32),
-        amount && amount <= 2 ** 31 - 1 ? amount : null,
-        currency,
-      ],
-    );
-    const [row] = await m.query(
-      `SELECT ${ROW_COLUMNS} FROM payment_disputes WHERE id = $1 FOR UPDATE`,
-      [dispute.id],
-    );
+    await m.query(INSERT_DISPUTE_SQL, [
+      dispute.id,
+      pi,
+      isStripeId(charge) ? charge : null,
+      String(dispute.status).slice(0, 32),
+      amount && amount <= 2 ** 31 - 1 ? amount : null,
+      currency,
+    ]);
+    const [row] = await m.query(LOCK_DISPUTE_SQL, [dispute.id]);
     return row;
   }
 
@@ -164,10 +155,7 @@ export class DisputesHandler {
         details: { credits: taken, due: Math.max(due, 0), reference: pi, dispute: row.id },
       });
     }
-    await m.query(
-      `UPDATE payment_disputes SET "creditsTaken" = $2, "updatedAt" = now() WHERE id = $1`,
-      [row.id, taken],
-    );
+    await m.query(SET_CREDITS_TAKEN_SQL, [row.id, taken]);
     await this.purchases.transition(pi, 'disputed', m);
     await this.referralRewards.onPaymentReversed(pi, 'disputed', m);
     return ours ? 'clawed-back' : 'ignored';
@@ -194,10 +182,7 @@ export class DisputesHandler {
         details: { credits: amount, reference: pi, dispute: row.id },
       });
     }
-    await m.query(
-      `UPDATE payment_disputes SET "creditsRestored" = $2, "updatedAt" = now() WHERE id = $1`,
-      [row.id, amount],
-    );
+    await m.query(SET_CREDITS_RESTORED_SQL, [row.id, amount]);
     await this.purchases.endDispute(pi, m);
     return amount > 0 ? 'granted' : 'applied';
   }

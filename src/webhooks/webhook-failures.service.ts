@@ -4,6 +4,7 @@ import type { DataSource } from 'typeorm';
 import { AppError, ErrorCode } from '../common/errors/app-error';
 import { decodeCursor, pageSize, toPage } from '../common/pagination/pagination';
 import { WebhookFailure } from './webhook-failure.entity';
+import { EVENT_SEEN_SQL, RECORD_FAILURE_SQL, RESOLVE_FAILURE_SQL } from './webhooks.sql';
 
 /** The dead-letter table of webhook events: record, resolve, list, read. */
 @Injectable()
@@ -16,17 +17,12 @@ export class WebhookFailuresService {
    */
   async record(eventId: string, type: string, payload: string, error: Error): Promise<void> {
     const message = `${error.name}: ${error.message}`.slice(0, 1000);
-    await this.dataSource.query(
-      `INSERT INTO webhook_failures ("eventId", type, payload, error) VALUES ($1, $2, $3, $4)
-       ON CONFLICT ("eventId") DO UPDATE SET attempts = webhook_failures.attempts + 1,
-         error = EXCLUDED.error, "lastAttemptAt" = now()`,
-      [eventId, type, payload, message],
-    );
+    await this.dataSource.query(RECORD_FAILURE_SQL, [eventId, type, payload, message]);
   }
 
   /** The event was processed (or found already processed): it leaves the table. */
   async resolve(eventId: string): Promise<void> {
-    await this.dataSource.query('DELETE FROM webhook_failures WHERE "eventId" = $1', [eventId]);
+    await this.dataSource.query(RESOLVE_FAILURE_SQL, [eventId]);
   }
 
   /** The stored failure; null when there is none. */
@@ -36,9 +32,7 @@ export class WebhookFailuresService {
 
   /** Whether the event's effect has been applied (its id is in `webhook_events`). */
   async processed(eventId: string): Promise<boolean> {
-    const rows = await this.dataSource.query('SELECT 1 FROM webhook_events WHERE id = $1', [
-      eventId,
-    ]);
+    const rows = await this.dataSource.query(EVENT_SEEN_SQL, [eventId]);
     return rows.length > 0;
   }
 

@@ -17,6 +17,7 @@ import { DisputesHandler } from './disputes.handler';
 import { PurchaseEventsHandler } from './purchase-events.handler';
 import { UnappliableEventError } from './unappliable-event.error';
 import { WebhookFailuresService } from './webhook-failures.service';
+import { EVENT_SEEN_SQL, RECORD_EVENT_SQL } from './webhooks.sql';
 
 /** Event types with an effect; any other verified event is acknowledged and not recorded. */
 export const HANDLED_EVENTS = [
@@ -145,9 +146,7 @@ export class WebhooksService {
   }
 
   private async process(event: Stripe.Event): Promise<HandlerOutcome | 'already-processed'> {
-    const seen = await this.dataSource.query('SELECT 1 FROM webhook_events WHERE id = $1', [
-      event.id,
-    ]);
+    const seen = await this.dataSource.query(EVENT_SEEN_SQL, [event.id]);
     if (seen.length) return 'already-processed';
     const prefetched = await this.prefetch(event);
     for (let attempt = 1; ; attempt++) {
@@ -155,12 +154,11 @@ export class WebhooksService {
         return await this.dataSource.transaction(async (m) => {
           // Blocks while a concurrent delivery of the same event is in flight; DO NOTHING once
           // it commits, or proceeds if it rolled back.
-          const fresh = await returning<{ id: string }>(
-            m,
-            `INSERT INTO webhook_events (id, type, "eventCreatedAt")
-             VALUES ($1, $2, to_timestamp($3)) ON CONFLICT (id) DO NOTHING RETURNING id`,
-            [event.id, event.type, event.created],
-          );
+          const fresh = await returning<{ id: string }>(m, RECORD_EVENT_SQL, [
+            event.id,
+            event.type,
+            event.created,
+          ]);
           if (!fresh.length) return 'already-processed';
           return this.apply(event, prefetched, m);
         });

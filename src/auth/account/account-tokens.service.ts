@@ -3,6 +3,12 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { createHash, randomBytes } from 'node:crypto';
 import { DataSource, type EntityManager } from 'typeorm';
 import { AppError, ErrorCode } from '../../common/errors/app-error';
+import {
+  CONSUME_TOKEN_SQL,
+  ISSUE_TOKEN_SQL,
+  REVOKE_USER_TOKENS_SQL,
+  SUPERSEDE_TOKENS_SQL,
+} from './account-tokens.sql';
 
 /** What a mailed link may do; a token proves nothing outside its purpose. */
 export type TokenPurpose = 'verify_email' | 'reset_password' | 'change_email';
@@ -42,16 +48,14 @@ export class AccountTokens {
   ): Promise<string> {
     const token = randomBytes(32).toString('base64url');
     const run = async (m: EntityManager) => {
-      await m.query(
-        `UPDATE account_tokens SET "usedAt" = now()
-         WHERE "userId" = $1 AND purpose = $2 AND "usedAt" IS NULL`,
-        [userId, purpose],
-      );
-      await m.query(
-        `INSERT INTO account_tokens ("userId", purpose, "tokenHash", "newEmail", "expiresAt")
-         VALUES ($1, $2, $3, $4, now() + make_interval(secs => $5))`,
-        [userId, purpose, hashToken(token), opts.newEmail ?? null, TOKEN_LIFETIME_SECONDS[purpose]],
-      );
+      await m.query(SUPERSEDE_TOKENS_SQL, [userId, purpose]);
+      await m.query(ISSUE_TOKEN_SQL, [
+        userId,
+        purpose,
+        hashToken(token),
+        opts.newEmail ?? null,
+        TOKEN_LIFETIME_SECONDS[purpose],
+      ]);
     };
     if (opts.manager) await run(opts.manager);
     else await this.dataSource.transaction(run);
@@ -64,22 +68,17 @@ export class AccountTokens {
    * (400) for a token that is unknown, of another purpose, used or expired, with one message.
    */
   async consume(token: string, purpose: TokenPurpose, m: EntityManager): Promise<ConsumedToken> {
-    const [rows] = (await m.query(
-      `UPDATE account_tokens SET "usedAt" = now()
-       WHERE "tokenHash" = $1 AND purpose = $2 AND "usedAt" IS NULL AND "expiresAt" > now()
-       RETURNING "userId", "newEmail"`,
-      [hashToken(token), purpose],
-    )) as [ConsumedToken[], number];
+    const [rows] = (await m.query(CONSUME_TOKEN_SQL, [hashToken(token), purpose])) as [
+      ConsumedToken[],
+      number,
+    ];
     if (!rows.length) throw invalidToken();
     return rows[0];
   }
 
   /** Ends every unused link of `userId` (inside `m`), e.g. once their address changed. */
   async revokeAll(userId: string, m: EntityManager): Promise<void> {
-    await m.query(
-      `UPDATE account_tokens SET "usedAt" = now() WHERE "userId" = $1 AND "usedAt" IS NULL`,
-      [userId],
-    );
+    await m.query(REVOKE_USER_TOKENS_SQL, [userId]);
   }
 }
 

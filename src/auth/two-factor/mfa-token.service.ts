@@ -6,6 +6,7 @@ import type { DataSource } from 'typeorm';
 import { Clock } from '../../common/clock/clock';
 import { AppError, ErrorCode } from '../../common/errors/app-error';
 import type { User } from '../../users/user.entity';
+import { CONSUME_MFA_TOKEN_SQL, MFA_TOKEN_USED_SQL } from './mfa-tokens.sql';
 
 /** Lifetime of the token between the password (or social) step and the code: 5 minutes. */
 export const MFA_TOKEN_TTL_SECONDS = 300;
@@ -29,17 +30,6 @@ export interface MfaTokenClaims {
   exp: number;
 }
 
-/**
- * Marks mfaToken $1 used until $2 (Unix seconds), in one atomic statement: no row back when it
- * was used already. Rows a day past their expiry go in the same statement (the margin covers a
- * Clock ahead of PostgreSQL's).
- */
-const CONSUME_SQL = `WITH purge AS (
-     DELETE FROM used_mfa_tokens WHERE "expiresAt" < now() - interval '1 day'
-   )
-   INSERT INTO used_mfa_tokens (jti, "expiresAt") VALUES ($1, to_timestamp($2))
-   ON CONFLICT (jti) DO NOTHING
-   RETURNING jti`;
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /**
@@ -78,10 +68,7 @@ export class MfaTokenService {
    */
   async verify(token: string): Promise<MfaTokenClaims> {
     const claims = await this.decode(token);
-    const used: unknown[] = await this.dataSource.query(
-      'SELECT 1 FROM used_mfa_tokens WHERE jti = $1',
-      [claims.jti],
-    );
+    const used: unknown[] = await this.dataSource.query(MFA_TOKEN_USED_SQL, [claims.jti]);
     if (used.length) throw invalid();
     return claims;
   }
@@ -91,7 +78,10 @@ export class MfaTokenService {
    * with one token, one wins. Throws AppError MFA_TOKEN_INVALID (401) for the loser.
    */
   async consume(claims: MfaTokenClaims): Promise<void> {
-    const rows: unknown[] = await this.dataSource.query(CONSUME_SQL, [claims.jti, claims.exp]);
+    const rows: unknown[] = await this.dataSource.query(CONSUME_MFA_TOKEN_SQL, [
+      claims.jti,
+      claims.exp,
+    ]);
     if (!rows.length) throw invalid();
   }
 

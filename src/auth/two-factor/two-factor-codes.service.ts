@@ -8,6 +8,11 @@ import { generateRecoveryCodes, normalizeRecoveryCode } from './recovery-codes';
 import { matchTotpStep } from './totp';
 import { TwoFactorAttempts } from './two-factor-attempts';
 import { RecoveryCode, TwoFactor } from './two-factor.entity';
+import {
+  RECOVERY_CODES_LEFT_SQL,
+  USE_RECOVERY_CODE_SQL,
+  USE_TOTP_STEP_SQL,
+} from './two-factor.sql';
 
 /** What proves the second factor: a TOTP `code`, or a single-use `recoveryCode`. */
 export interface SecondFactorProof {
@@ -68,10 +73,7 @@ export class TwoFactorCodesService {
 
   /** How many unused recovery codes the user has left. */
   async recoveryCodesLeft(userId: string): Promise<number> {
-    const [row] = await this.dataSource.query<{ n: number }[]>(
-      `SELECT COUNT(*)::int AS n FROM recovery_codes WHERE "userId" = $1 AND "usedAt" IS NULL`,
-      [userId],
-    );
+    const [row] = await this.dataSource.query<{ n: number }[]>(RECOVERY_CODES_LEFT_SQL, [userId]);
     return row.n;
   }
 
@@ -83,12 +85,11 @@ export class TwoFactorCodesService {
     // Conditional on the same secret (a concurrent setup may replace a pending one) and on a
     // newer step: two requests racing with one code cannot both pass.
     // TypeORM answers an UPDATE with [rows, affected count].
-    const [, updated] = await this.dataSource.query<[unknown[], number]>(
-      `UPDATE two_factor SET "lastUsedStep" = $2
-       WHERE "userId" = $1 AND secret = $3 AND ("lastUsedStep" IS NULL OR "lastUsedStep" < $2)
-       RETURNING "userId"`,
-      [userId, step, row.secret],
-    );
+    const [, updated] = await this.dataSource.query<[unknown[], number]>(USE_TOTP_STEP_SQL, [
+      userId,
+      step,
+      row.secret,
+    ]);
     return updated === 1;
   }
 
@@ -96,13 +97,10 @@ export class TwoFactorCodesService {
     const code = normalizeRecoveryCode(input);
     if (!code) return false;
     // The lookup is by keyed hash, so its timing says nothing about the stored codes.
-    const [, used] = await this.dataSource.query<[unknown[], number]>(
-      `UPDATE recovery_codes SET "usedAt" = now()
-       WHERE "userId" = $1 AND "codeHash" = $2 AND "usedAt" IS NULL
-         AND EXISTS (SELECT 1 FROM two_factor t WHERE t."userId" = $1 AND t."enabledAt" IS NOT NULL)
-       RETURNING id`,
-      [userId, this.hash(code)],
-    );
+    const [, used] = await this.dataSource.query<[unknown[], number]>(USE_RECOVERY_CODE_SQL, [
+      userId,
+      this.hash(code),
+    ]);
     return used === 1;
   }
 

@@ -13,6 +13,7 @@ import { UsersService } from '../../users/users.service';
 import { newTotpSecret, otpauthUrl, qrCodeDataUrl } from './totp';
 import { TwoFactorAttempts } from './two-factor-attempts';
 import { TwoFactorCodesService } from './two-factor-codes.service';
+import { ENABLE_SQL, SETUP_SECRET_SQL } from './two-factor.sql';
 import { RecoveryCode, TwoFactor } from './two-factor.entity';
 
 /** What setup shows once: the base32 secret, its `otpauth://` URI, and that URI as a PNG QR code. */
@@ -62,14 +63,7 @@ export class TwoFactorService {
     const secret = newTotpSecret();
     const sealed = this.box.seal(secret, user.id);
     // Upsert that never touches an enabled row: no row back means 2FA is on.
-    const rows = await this.dataSource.query<unknown[]>(
-      `INSERT INTO two_factor ("userId", secret) VALUES ($1, $2)
-       ON CONFLICT ("userId") DO UPDATE
-         SET secret = EXCLUDED.secret, "lastUsedStep" = NULL, "updatedAt" = now()
-         WHERE two_factor."enabledAt" IS NULL
-       RETURNING "userId"`,
-      [user.id, sealed],
-    );
+    const rows = await this.dataSource.query<unknown[]>(SETUP_SECRET_SQL, [user.id, sealed]);
     if (!rows.length) throw this.alreadyEnabled();
     const url = otpauthUrl(
       secret,
@@ -98,11 +92,7 @@ export class TwoFactorService {
       );
     await this.codes.check(userId, ip, { code }, 'pending');
     return this.dataSource.transaction(async (m) => {
-      const [, changed] = await m.query<[unknown[], number]>(
-        `UPDATE two_factor SET "enabledAt" = now(), "updatedAt" = now()
-         WHERE "userId" = $1 AND "enabledAt" IS NULL RETURNING "userId"`,
-        [userId],
-      );
+      const [, changed] = await m.query<[unknown[], number]>(ENABLE_SQL, [userId]);
       if (changed !== 1) throw this.alreadyEnabled();
       const recoveryCodes = await this.codes.replaceRecoveryCodes(userId, m);
       return { recoveryCodes, user: await this.users.bumpTokenVersion(userId, m) };

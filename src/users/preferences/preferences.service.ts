@@ -14,6 +14,7 @@ import {
   toStored,
   type UpdatePreferencesDto,
 } from './preferences.dto';
+import { SET_PREFERENCES_SQL, STORED_PREFERENCES_SQL } from './preferences.sql';
 
 /**
  * The preference panel: one JSONB document in `users.preferences`, null until the
@@ -32,7 +33,7 @@ export class PreferencesService {
   async stored(userId: string): Promise<StoredPreferences | null> {
     const [row] = await preparedQuery<{ preferences: StoredPreferences | null }>(
       this.dataSource,
-      'SELECT preferences FROM users WHERE id = $1',
+      STORED_PREFERENCES_SQL,
       [userId],
     );
     if (!row) throw new AppError(ErrorCode.USER_NOT_FOUND, 'User not found');
@@ -73,10 +74,7 @@ export class PreferencesService {
         systemPrompt: 'preferences',
       });
     }
-    await this.dataSource.query(`UPDATE users SET preferences = $2::jsonb WHERE id = $1`, [
-      userId,
-      JSON.stringify(stored),
-    ]);
+    await this.dataSource.query(SET_PREFERENCES_SQL, [userId, JSON.stringify(stored)]);
     this.sessions.forget(userId);
     return mapPreferences(stored);
   }
