@@ -17,7 +17,6 @@ import {
   KEY_USAGE_SQL,
   LOCK_BALANCE_SQL,
   RETURN_CREDITS_SQL,
-  SETTLE_PARAMS,
   SETTLE_SQL,
   SWEEP_SQL,
   TAKE_CREDITS_SQL,
@@ -174,7 +173,8 @@ export class CreditHoldsService {
     part: (first: number) => StatementPart<T>,
   ): Promise<Settlement & { partResult: T }> {
     const params = this.settleParams(hold, charge);
-    const built = part(SETTLE_PARAMS + 1);
+    // The part numbers its placeholders after the settlement's own, whatever their count.
+    const built = part(params.length + 1);
     let fast: { charged: number | null; partResult: T } | undefined;
     try {
       [fast] = await preparedQuery<{ charged: number | null; partResult: T }>(

@@ -62,9 +62,6 @@ export const SETTLE_CTES = `h AS (
      RETURNING -amount AS charged
    )`;
 
-/** Placeholders SETTLE_CTES uses; a part run with it numbers its own from the next. */
-export const SETTLE_PARAMS = 8;
-
 /**
  * The usual settlement alone (SETTLE_CTES' placeholders). One row: `charged`, null when the hold
  * does not cover the cost or is gone (nothing happened; the caller settles in a transaction).
