@@ -7,7 +7,7 @@ import { type S3Operation, S3TestServer } from '../servers/s3-server';
 import { newUser, type TestUser } from '../support/factories';
 import { spawnApp } from '../support/spawn-app';
 import { createTestApp, type TestApp } from '../support/test-app';
-import { eventually, multipart, portOf } from '../support/uploads';
+import { multipart, portOf } from '../support/uploads';
 
 /**
  * What only the s3 driver does: multipart uploads, conditional writes, a store that fails or
@@ -167,11 +167,15 @@ describe('Uploads on S3: multipart, conditional writes, failures', () => {
       headers: { ...u.auth, 'Content-Type': type, 'Content-Length': body.length + 100 },
     });
     req.on('error', () => undefined);
+    // Each wait is on the store handling the request, bounded by this test's timeout alone.
+    const firstPart = s3.handled('UploadPart');
     req.write(body.subarray(0, body.length - 100));
-    expect(await eventually(() => count('UploadPart') > 0)).toBe(true);
+    await firstPart;
+    const aborted = s3.handled('AbortMultipartUpload');
     req.destroy();
-    expect(await eventually(() => count('AbortMultipartUpload') === 1)).toBe(true);
-    expect(await eventually(() => s3.openMultipartUploads() === 0)).toBe(true);
+    await aborted;
+    expect(count('AbortMultipartUpload')).toBe(1);
+    expect(s3.openMultipartUploads()).toBe(0);
     expect(count('CompleteMultipartUpload')).toBe(0);
     expect(s3.keys().filter((k) => k.endsWith('-gone.txt'))).toEqual([]);
     expect(await rowsOf(u)).toEqual([]);

@@ -28,6 +28,12 @@ export interface WireReply {
   /** Streamed replies: destroy the socket after this many text chunks were sent. */
   cutAfterChunks?: number;
   /**
+   * Streamed replies: after this many text chunks, send nothing more until the client goes
+   * away (a stalled upstream). A client that waits for the next chunk before acting waits
+   * until its test times out, so a passing test proves it acted on its own.
+   */
+  stallAfterChunks?: number;
+  /**
    * Ask for these tool calls (each provider's own shape: OpenAI `tool_calls`, Anthropic
    * `tool_use` blocks, Gemini `functionCall` parts) after `text`, which then defaults to ''.
    * Without `id` the OpenAI and Anthropic servers make one up and Gemini sends none.
@@ -146,11 +152,12 @@ export abstract class WireTestServer<R extends WireReply> {
   }
 
   /**
-   * Writes `frames` as `text/event-stream`, waiting `chunkDelayMs` before each text frame and
-   * destroying the socket after `cutAfterChunks` text frames. Stops when the client goes away.
+   * Writes `frames` as `text/event-stream`, waiting `chunkDelayMs` before each text frame,
+   * destroying the socket after `cutAfterChunks` text frames and going silent after
+   * `stallAfterChunks`. Stops when the client goes away.
    */
   protected async sendSse(res: ServerResponse, frames: SseFrame[]): Promise<void> {
-    const { chunkDelayMs = 0, cutAfterChunks } = this.reply;
+    const { chunkDelayMs = 0, cutAfterChunks, stallAfterChunks } = this.reply;
     res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
     res.flushHeaders();
     let textSent = 0;
@@ -158,6 +165,10 @@ export abstract class WireTestServer<R extends WireReply> {
       if (frame.text && cutAfterChunks !== undefined && textSent >= cutAfterChunks) {
         cut.add(res);
         res.socket?.destroy();
+        return;
+      }
+      if (frame.text && stallAfterChunks !== undefined && textSent >= stallAfterChunks) {
+        if (!res.destroyed) await new Promise((gone) => res.once('close', gone));
         return;
       }
       if (frame.text && chunkDelayMs > 0) await delay(chunkDelayMs);
