@@ -2,14 +2,14 @@ import { signatureFor } from '../servers/stripe-events';
 import { newUser } from '../support/factories';
 import { useSweepApp, WEBHOOK_SECRET } from './support/bad-input-app';
 import { SWEEP_GROUPS } from './support/bad-input-groups';
-import { routeKey } from './support/bad-input-sweep';
+import { routeKey, sweepRoutes } from './support/bad-input-sweep';
 import { call } from './support/http';
 import { routesOf } from './support/openapi-fuzz';
 
 /**
- * The bad-input sweep runs per route group (bad-input-<group>.fault-spec.ts). Here: the groups
- * together sweep every route of the live document, once each, and the inputs the sweep found
- * answering 500 before they were fixed stay refused.
+ * The bad-input sweep runs per route group (bad-input-<group>.fault-spec.ts). Here, on one app:
+ * the groups together sweep every route of the live document, once each; the inputs the sweep
+ * found answering 500 before they were fixed stay refused; and the platform group's sweep.
  */
 describe('bad input sweep over the OpenAPI document', () => {
   const s = useSweepApp();
@@ -95,4 +95,6 @@ describe('bad input sweep over the OpenAPI document', () => {
       expect(await s.snapshot()).toEqual(before);
     },
   );
+
+  sweepRoutes('platform', SWEEP_GROUPS.platform, () => s);
 });

@@ -1,8 +1,9 @@
 /**
  * The routes of the OpenAPI document, `METHOD /templated/path`, in the groups the bad-input
- * sweep runs as separate files (bad-input-<group>.fault-spec.ts), by the document's tags. Each
- * file boots its own app, so the groups run in parallel workers and no one test sweeps them
- * all. bad-input.fault-spec.ts fails when a route of the live document is in no group (or in
+ * sweep runs as separate files (bad-input-<group>.fault-spec.ts; platform runs in
+ * bad-input.fault-spec.ts), by the document's tags. Each file boots its own app and each route
+ * is its own test, so no one test sweeps them all, and several jest workers run the files side
+ * by side. bad-input.fault-spec.ts fails when a route of the live document is in no group (or in
  * two), or a group lists a route the document no longer has: add a new route here.
  */
 export const SWEEP_GROUPS = {

@@ -1,5 +1,5 @@
 import fc from 'fast-check';
-import { useSweepApp } from './bad-input-app';
+import { type SweepApp, useSweepApp } from './bad-input-app';
 import { type Answer, call } from './http';
 import { type FuzzRequest, requestsFor, type Route, routesOf } from './openapi-fuzz';
 
@@ -69,12 +69,12 @@ function check(route: Route, req: FuzzRequest, res: Answer, rejectedWrote: strin
  * and malformed path parameters, query strings, headers and bodies (fast-check). The service
  * never answers an undocumented 5xx, never hangs or dies, every error body carries `error` and
  * `code`, and a rejected request (4xx or 5xx) changes no row of any table and no uploaded file.
- * One test per route, on one app booted for the file. Call at the top of a fault-spec file;
+ * One test per route, on the app of `app` (by default one booted for this describe block).
  * bad-input.fault-spec.ts checks that the groups together cover every route of the document.
  */
-export function sweepRoutes(group: string, routes: readonly string[]): void {
+export function sweepRoutes(group: string, routes: readonly string[], app?: () => SweepApp): void {
   describe(`bad input sweep: ${group}`, () => {
-    const s = useSweepApp();
+    const s = app?.() ?? useSweepApp();
     const tally: Record<string, number> = {};
 
     afterAll(() => {
