@@ -4,6 +4,7 @@ import type { AddressInfo } from 'node:net';
 import { OpenAiTestServer } from '../servers/openai-server';
 import { freePort, spawnApp, type SpawnedApp, waitForStatus } from '../support/spawn-app';
 import { adminQuery, databaseUrl, templateDb, TEST_DB_PREFIX } from '../support/test-db';
+import { waitFor } from '../support/wait';
 import { call } from './support/http';
 import { SERVICE_SECRET, signUp } from './support/service';
 
@@ -120,15 +121,12 @@ describe('OpenTelemetry traces', () => {
       'chats.saveExchange',
     ] as const;
     const inTrace = () => otlp.spans.filter((s) => s.traceId === traceId);
-    const deadline = Date.now() + 10_000;
-    while (
-      Date.now() < deadline &&
-      !(
+    // The exporter sends in batches: wait for the whole trace, bounded by the test's timeout.
+    await waitFor(
+      () =>
         ours.every((n) => inTrace().some((s) => s.name === n)) &&
-        inTrace().some((s) => s.kind === 2)
-      )
-    )
-      await new Promise((r) => setTimeout(r, 100));
+        inTrace().some((s) => s.kind === 2),
+    );
 
     const spans = inTrace();
     for (const name of ours) expect(spans.map((s) => s.name)).toContain(name);

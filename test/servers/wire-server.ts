@@ -11,6 +11,8 @@ export interface RecordedRequest {
   body: any;
   /** True when the client closed the connection before the response ended. */
   aborted: boolean;
+  /** Streamed replies: text chunks written to the socket so far. */
+  textChunksSent: number;
 }
 
 /** Behaviour shared by the local provider servers; set per test through `reply`. */
@@ -92,7 +94,9 @@ export abstract class WireTestServer<R extends WireReply> {
           headers: req.headers,
           body: raw ? JSON.parse(raw) : undefined,
           aborted: false,
+          textChunksSent: 0,
         };
+        recordOf.set(res, recorded);
         this.requests.push(recorded);
         const scripted = this.script.shift();
         const saved = this.reply;
@@ -175,6 +179,8 @@ export abstract class WireTestServer<R extends WireReply> {
       if (res.destroyed) return;
       await new Promise<void>((resolve) => res.write(frame.data, () => resolve()));
       if (frame.text) textSent++;
+      const recorded = recordOf.get(res);
+      if (recorded) recorded.textChunksSent = textSent;
     }
     res.end();
   }
@@ -182,6 +188,8 @@ export abstract class WireTestServer<R extends WireReply> {
 
 /** Responses whose socket the server destroyed on purpose (not a client abort). */
 const cut = new WeakSet<ServerResponse>();
+/** The recorded request each response answers. */
+const recordOf = new WeakMap<ServerResponse, RecordedRequest>();
 
 /** The whole reply text of a request, for the provider servers' default. */
 export const DEFAULT_TEXT = 'Hello from the test model.';
