@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { OpenAiTestServer } from '../servers/openai-server';
-import { freePort, spawnApp, type SpawnedApp, waitForStatus } from '../support/spawn-app';
+import { BOOT_MS, freePort, spawnApp, type SpawnedApp, waitForStatus } from '../support/spawn-app';
 import { adminQuery, databaseUrl, templateDb, TEST_DB_PREFIX } from '../support/test-db';
 import { waitFor } from '../support/wait';
 import { call } from './support/http';
@@ -82,8 +82,8 @@ describe('OpenTelemetry traces', () => {
       LOG_LEVEL: 'info',
     });
     base = `http://127.0.0.1:${port}`;
-    await waitForStatus(app, `${base}/health/ready`, 200, 60_000);
-  });
+    await waitForStatus(app, `${base}/health/ready`, 200);
+  }, BOOT_MS);
   afterAll(async () => {
     if (app.child.exitCode === null) {
       app.child.kill('SIGTERM');

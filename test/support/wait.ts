@@ -3,7 +3,7 @@ let generation = 0;
 if (typeof afterEach === 'function') afterEach(() => void generation++);
 
 /**
- * Polls `check` every 20 ms until it holds; resolves true then. Without `ms`, nothing but the
+ * Polls `check` every `everyMs` until it holds; resolves true then. Without `ms`, nothing but the
  * calling test's timeout bounds the wait: a busy machine makes it slower, never failing. With
  * `ms`, resolves with the last check's result after that long (for a caller that reports its
  * own failure past a budget far above the normal time). Stops, resolving false, once the test
@@ -12,12 +12,13 @@ if (typeof afterEach === 'function') afterEach(() => void generation++);
 export async function waitFor(
   check: () => boolean | Promise<boolean>,
   ms = Infinity,
+  everyMs = 20,
 ): Promise<boolean> {
   const until = Date.now() + ms;
   const test = generation;
   while (Date.now() < until && generation === test) {
     if (await check()) return true;
-    await new Promise((r) => setTimeout(r, 20).unref());
+    await new Promise((r) => setTimeout(r, everyMs).unref());
   }
   return generation === test && check();
 }
