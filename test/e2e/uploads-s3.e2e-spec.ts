@@ -5,7 +5,7 @@ import { Readable } from 'node:stream';
 import { createS3Client, S3_PART_BYTES } from '../../src/uploads/s3.storage';
 import { type S3Operation, S3TestServer } from '../servers/s3-server';
 import { newUser, type TestUser } from '../support/factories';
-import { spawnApp } from '../support/spawn-app';
+import { BOOT_MS, spawnApp } from '../support/spawn-app';
 import { createTestApp, type TestApp } from '../support/test-app';
 import { multipart, portOf } from '../support/uploads';
 
@@ -14,6 +14,10 @@ import { multipart, portOf } from '../support/uploads';
  * is gone, and its boot-time configuration. The scenarios both drivers share run on s3 in
  * uploads.e2e-spec.ts and uploads-streaming.e2e-spec.ts.
  */
+
+// The boot tests spawn the service (ts-node transpiles it before it refuses to start): every
+// test here gets one boot's allowance.
+jest.setTimeout(BOOT_MS);
 
 const MB = 1024 * 1024;
 const PREFIX = 'uploads/';
