@@ -4,6 +4,7 @@ import { DefaultChatTransport, readUIMessageStream, type UIMessage, type UIMessa
 import { startProviders, type Providers } from '../support/providers';
 import { ledgerOf, newUser, type TestUser } from '../support/factories';
 import { createTestApp, type TestApp } from '../support/test-app';
+import { waitFor } from '../support/wait';
 
 /** What the AI SDK's own client saw: the chunks in order, the response headers, the message. */
 interface Turn {
@@ -230,7 +231,8 @@ describe('AI SDK chat transport (POST /api/ai/chat)', () => {
 
   it('a client abort (useChat stop) cancels upstream at once, charges what was streamed, saves it', async () => {
     const u = await newUser(t);
-    p.openai.reply = { text: 'one two three four five six', chunks: 6, chunkDelayMs: 150 };
+    // The upstream goes silent after two words: only the service's abort ends its request.
+    p.openai.reply = { text: 'one two three four five six', chunks: 6, stallAfterChunks: 2 };
     const chatId = randomUUID();
     const abort = new AbortController();
     const transport = new DefaultChatTransport<UIMessage>({
@@ -251,10 +253,6 @@ describe('AI SDK chat transport (POST /api/ai/chat)', () => {
     abort.abort();
     await reader.cancel().catch(() => undefined);
 
-    const waitFor = async (check: () => Promise<boolean> | boolean) => {
-      for (let i = 0; i < 200 && !(await check()); i++) await new Promise((r) => setTimeout(r, 10));
-      return check();
-    };
     expect(await waitFor(() => p.openai.requests[0]?.aborted === true)).toBe(true);
     const holds = async () =>
       Number((await t.db.query('SELECT count(*) FROM credit_holds'))[0].count);

@@ -193,7 +193,8 @@ describe('AI tool loop: each model call held and charged, the loop shown and sav
     const u = await newUser(t, { credits: 1000 });
     p.gemini.script = [
       { toolCalls: [calc] },
-      { text: 'one two three four five six', chunks: 6, chunkDelayMs: 150 },
+      // Silent after two words: only the service's abort ends this request.
+      { text: 'one two three four five six', chunks: 6, stallAfterChunks: 2 },
     ];
     // Walk away at the second call's first words.
     await streamThenLeave(

@@ -3,6 +3,7 @@ import { Clock } from '../../src/common/clock/clock';
 import { startProviders, type Providers } from '../support/providers';
 import { ledgerOf, newUser, type TestUser } from '../support/factories';
 import { createTestApp, type TestApp } from '../support/test-app';
+import { waitFor } from '../support/wait';
 
 /** A clock the test moves by hand (key expiry). */
 class MovableClock extends Clock {
@@ -71,16 +72,10 @@ describe('API keys', () => {
     const key = await newKey(u);
     const chats = await t.http.get('/api/chats').set(key.auth).expect(200);
     expect(chats.body.success).toBe(true);
-    const [row] = await t.db.query(`SELECT "lastUsedAt" FROM api_keys WHERE id = $1`, [key.id]);
-    // Written without holding up the request: wait for it briefly.
-    for (let i = 0; i < 50 && !row.lastUsedAt; i++) {
-      await new Promise((r) => setTimeout(r, 20));
-      Object.assign(
-        row,
-        (await t.db.query(`SELECT "lastUsedAt" FROM api_keys WHERE id = $1`, [key.id]))[0],
-      );
-    }
-    expect(row.lastUsedAt).not.toBeNull();
+    const lastUsedAt = async (): Promise<Date | null> =>
+      (await t.db.query(`SELECT "lastUsedAt" FROM api_keys WHERE id = $1`, [key.id]))[0].lastUsedAt;
+    // Written without holding up the request: wait for it (bounded by the test's timeout).
+    expect(await waitFor(async () => (await lastUsedAt()) !== null)).toBe(true);
   });
 
   it('refuses keys on account, keys, two-factor, payments and admin routes (403 INSUFFICIENT_SCOPE)', async () => {

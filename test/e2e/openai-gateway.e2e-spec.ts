@@ -192,7 +192,8 @@ describe('OpenAI-compatible /v1', () => {
   it('charges a stream aborted by the SDK client for what was produced', async () => {
     const u = await newUser(t);
     const { key } = await keyFor(u);
-    p.openai.reply = { text: 'a b c d e f', chunks: 6, chunkDelayMs: 150 };
+    // The upstream goes silent after two chunks: only the abort ends its request.
+    p.openai.reply = { text: 'a b c d e f', chunks: 6, stallAfterChunks: 2 };
     const controller = new AbortController();
     const stream = await client(key).chat.completions.create(
       { model: 'gpt-4o', messages: [{ role: 'user', content: 'Go' }], stream: true },

@@ -5,6 +5,7 @@ import type { Response } from 'supertest';
 import type { RouteDecision } from '../../src/pages/route-rules';
 import { newUser, type TestUser } from '../support/factories';
 import { createTestApp, type TestApp } from '../support/test-app';
+import { waitFor } from '../support/wait';
 
 type Who = 'none' | 'USER' | 'ADMIN';
 const WHO: Who[] = ['none', 'USER', 'ADMIN'];
@@ -125,14 +126,10 @@ describe('Page routes', () => {
     const u = await newUser(t);
     await t.http.get('/en/admin').set(u.auth).expect(307);
     // Changed behind the service's back: PostgreSQL notifies every process (the session cache
-    // drops the user) as the change commits, so the next request sees it (allow for delivery).
+    // drops the user) as the change commits, so a request soon sees it (wait for delivery).
     await t.db.query(`UPDATE users SET role = 'ADMIN' WHERE id = $1`, [u.user.id]);
-    let status = 0;
-    for (let i = 0; i < 50 && status !== 200; i++) {
-      if (i) await new Promise((r) => setTimeout(r, 20));
-      status = (await t.http.get('/en/admin').set(u.auth)).status;
-    }
-    expect(status).toBe(200);
+    const admitted = async () => (await t.http.get('/en/admin').set(u.auth)).status === 200;
+    expect(await waitFor(admitted)).toBe(true);
     const bad = { Cookie: 'session_token=not-a-token' };
     const res = await t.http.get('/en/dashboard').set(bad).expect(307);
     expect(res.headers.location).toBe('/en/auth/signin?callbackUrl=%2Fen%2Fdashboard');

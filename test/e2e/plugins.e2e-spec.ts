@@ -153,9 +153,8 @@ describe('Plugins', () => {
       summary: 'echo: hi there',
     });
 
-    const started = Date.now();
-    const slow = await call('demo__slow', { ms: 5000 });
-    expect(Date.now() - started).toBeLessThan(4000);
+    // The tool would answer long after this test's own timeout: only the tool timeout ends it.
+    const slow = await call('demo__slow', { ms: 600_000 });
     expect(slow).toMatchObject({
       ok: false,
       content: expect.stringMatching(/timed out after 800 ms/),

@@ -1,5 +1,6 @@
 import { newUser, type TestUser } from '../support/factories';
 import { createTestApp, type TestApp } from '../support/test-app';
+import { waitFor } from '../support/wait';
 
 /**
  * The session cache (src/users/session-cache.ts): session rows served from memory,
@@ -19,14 +20,13 @@ describe('session cache', () => {
   const sessionName = async (u: TestUser) =>
     (await t.http.get('/api/auth/session').set(u.auth).expect(200)).body.user?.name;
 
-  /** Polls `read` until it returns `want` (PostgreSQL's notification is asynchronous). */
-  async function eventually<T>(read: () => Promise<T>, want: T, ms = 3000): Promise<T> {
-    const deadline = Date.now() + ms;
-    let got = await read();
-    while (got !== want && Date.now() < deadline) {
-      await new Promise((r) => setTimeout(r, 25));
-      got = await read();
-    }
+  /**
+   * Polls `read` until it returns `want` (PostgreSQL's notification is asynchronous), bounded
+   * by the test's timeout; resolves with the last value read.
+   */
+  async function eventually<T>(read: () => Promise<T>, want: T): Promise<T> {
+    let got!: T;
+    await waitFor(async () => (got = await read()) === want);
     return got;
   }
 
@@ -83,7 +83,7 @@ describe('session cache', () => {
     } finally {
       await t.db.query('ALTER TABLE users ENABLE TRIGGER users_session_changed');
     }
-    const again = await eventually(async () => (await listenerPids()).length, 1, 5000);
+    const again = await eventually(async () => (await listenerPids()).length, 1);
     expect(again).toBe(1);
     expect(await listenerPids()).not.toContain(pid);
   });

@@ -3,9 +3,12 @@ import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { call } from '../faults/support/http';
-import { freePort, spawnApp, waitForStatus } from '../support/spawn-app';
+import { BOOT_MS, freePort, spawnApp, waitForStatus } from '../support/spawn-app';
 
 const ROOT = resolve(__dirname, '..', '..');
+
+// Each test spawns the service up to three times: its limit is three boots' allowance.
+jest.setTimeout(3 * BOOT_MS);
 
 describe('start-up', () => {
   it('refuses to start with an invalid variable and names it', async () => {
@@ -187,7 +190,7 @@ describe('start-up', () => {
             EMBEDDED_PG_TEST_PORT: port,
           },
           encoding: 'utf8',
-          timeout: 60_000,
+          timeout: BOOT_MS,
         },
       );
       if (!root) return expect(run.stderr + run.stdout).not.toMatch(/cannot enter/);

@@ -3,6 +3,7 @@ import { UsersService } from '../../src/users/users.service';
 import { newChat, newTeam, newUser, sessionOf, type TestUser } from '../support/factories';
 import { startProviders, type Providers } from '../support/providers';
 import { createTestApp, type TestApp } from '../support/test-app';
+import { waitFor } from '../support/wait';
 import { balanced, createTask, dailyTask, finished, runNow, stopTaskTick } from './tasks.helpers';
 
 const say = (content: string) => [{ role: 'user', content }];
@@ -180,11 +181,11 @@ describe('Workflows, cancellation and team targets', () => {
   it('cancels a running run: the call is aborted and the partial output charged', async () => {
     const u = await proUser();
     const task = await createTask(t, u, dailyTask());
-    p.openai.reply = { text: 'word '.repeat(40), chunks: 40, chunkDelayMs: 100 };
+    // Five chunks, then silence: only the cancel ends the call.
+    p.openai.reply = { text: 'word '.repeat(40), chunks: 40, stallAfterChunks: 5 };
     const queued = await runNow(t, u, task.id);
     await finished(t, u, task.id, queued.id, (r) => r.status === 'running');
-    while (p.openai.requests.length === 0) await new Promise((r) => setTimeout(r, 50));
-    await new Promise((r) => setTimeout(r, 600)); // some chunks arrive
+    expect(await waitFor(() => p.openai.requests[0]?.textChunksSent === 5)).toBe(true);
     // In flight: the worst case is held, as for any AI reply.
     const [hold] = await t.db.query(`SELECT amount FROM credit_holds WHERE "userId" = $1`, [
       u.user.id,

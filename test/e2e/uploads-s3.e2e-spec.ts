@@ -5,15 +5,19 @@ import { Readable } from 'node:stream';
 import { createS3Client, S3_PART_BYTES } from '../../src/uploads/s3.storage';
 import { type S3Operation, S3TestServer } from '../servers/s3-server';
 import { newUser, type TestUser } from '../support/factories';
-import { spawnApp } from '../support/spawn-app';
+import { BOOT_MS, spawnApp } from '../support/spawn-app';
 import { createTestApp, type TestApp } from '../support/test-app';
-import { eventually, multipart, portOf } from '../support/uploads';
+import { multipart, portOf } from '../support/uploads';
 
 /**
  * What only the s3 driver does: multipart uploads, conditional writes, a store that fails or
  * is gone, and its boot-time configuration. The scenarios both drivers share run on s3 in
  * uploads.e2e-spec.ts and uploads-streaming.e2e-spec.ts.
  */
+
+// The boot tests spawn the service (ts-node transpiles it before it refuses to start): every
+// test here gets one boot's allowance.
+jest.setTimeout(BOOT_MS);
 
 const MB = 1024 * 1024;
 const PREFIX = 'uploads/';
@@ -167,11 +171,15 @@ describe('Uploads on S3: multipart, conditional writes, failures', () => {
       headers: { ...u.auth, 'Content-Type': type, 'Content-Length': body.length + 100 },
     });
     req.on('error', () => undefined);
+    // Each wait is on the store handling the request, bounded by this test's timeout alone.
+    const firstPart = s3.handled('UploadPart');
     req.write(body.subarray(0, body.length - 100));
-    expect(await eventually(() => count('UploadPart') > 0)).toBe(true);
+    await firstPart;
+    const aborted = s3.handled('AbortMultipartUpload');
     req.destroy();
-    expect(await eventually(() => count('AbortMultipartUpload') === 1)).toBe(true);
-    expect(await eventually(() => s3.openMultipartUploads() === 0)).toBe(true);
+    await aborted;
+    expect(count('AbortMultipartUpload')).toBe(1);
+    expect(s3.openMultipartUploads()).toBe(0);
     expect(count('CompleteMultipartUpload')).toBe(0);
     expect(s3.keys().filter((k) => k.endsWith('-gone.txt'))).toEqual([]);
     expect(await rowsOf(u)).toEqual([]);

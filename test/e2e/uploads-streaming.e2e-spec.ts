@@ -35,7 +35,7 @@ function exposeGc(): () => void {
 
 /**
  * Peak growth of live memory over a baseline while `work` runs: rss and arrayBuffers sampled
- * every 200 ms after two full collections (the second lets V8 finish freeing array buffers),
+ * every 500 ms after two full collections (the second lets V8 finish freeing array buffers),
  * so buffers already released do not count, only what the upload path holds on to.
  */
 async function peakGrowth(
@@ -52,7 +52,7 @@ async function peakGrowth(
   let done = false;
   const sampler = (async () => {
     while (!done) {
-      await new Promise((r) => setTimeout(r, 200));
+      await new Promise((r) => setTimeout(r, 500));
       if (done) break;
       const m = live();
       peak.rss = Math.max(peak.rss, m.rss - base.rss);

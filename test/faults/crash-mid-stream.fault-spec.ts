@@ -107,7 +107,7 @@ describe('crash mid-stream: holds come back, nothing is charged twice', () => {
     await waitUntil(
       async () =>
         (await q<{ n: number }>('SELECT count(*)::int AS n FROM credit_holds'))[0].n === 0,
-      (HOLD_TTL_SECONDS + 10) * 1000,
+      (HOLD_TTL_SECONDS + 60) * 1000,
       'the sweep to return the holds',
     );
     const swept = [...second.app.output().matchAll(/Returned (\d+) expired credit holds/g)];
@@ -138,5 +138,5 @@ describe('crash mid-stream: holds come back, nothing is charged twice', () => {
       'SELECT count(*)::int AS n FROM credit_holds',
     );
     expect(holdsLeft).toBe(0);
-  }, 120_000);
+  }, 300_000);
 });

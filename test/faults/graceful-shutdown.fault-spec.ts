@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { Client } from 'pg';
 import { OpenAiTestServer } from '../servers/openai-server';
-import { freePort, spawnApp, waitForStatus } from '../support/spawn-app';
+import { BOOT_MS, freePort, spawnApp, waitForStatus } from '../support/spawn-app';
 import { adminQuery, databaseUrl, templateDb, TEST_DB_PREFIX } from '../support/test-db';
 import { call, openStream } from './support/http';
 import { unbalanced } from './support/ledger';
@@ -13,6 +13,9 @@ import { SERVICE_SECRET, signUp } from './support/service';
  * requests get 503, the stream finishes within SHUTDOWN_GRACE_MS or is cut and settled after
  * it, the process exits 0, and no hold is left.
  */
+// Each test boots the service once: one boot's allowance plus as much again for its work.
+jest.setTimeout(2 * BOOT_MS);
+
 describe('graceful shutdown: SIGTERM during a stream', () => {
   const openai = new OpenAiTestServer();
   let db: Client;
@@ -52,7 +55,7 @@ describe('graceful shutdown: SIGTERM during a stream', () => {
       LOG_LEVEL: 'info',
     });
     const base = `http://127.0.0.1:${port}`;
-    await waitForStatus(app, `${base}/health/ready`, 200, 60_000);
+    await waitForStatus(app, `${base}/health/ready`, 200);
     return { app, base };
   }
 

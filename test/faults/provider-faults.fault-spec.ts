@@ -4,6 +4,7 @@ import { providerEnv } from '../support/providers';
 import { AnthropicTestServer } from '../servers/anthropic-server';
 import { GeminiTestServer } from '../servers/gemini-server';
 import { createTestApp, type TestApp } from '../support/test-app';
+import { waitFor } from '../support/wait';
 import { FaultyOpenAiServer } from './support/faulty-providers';
 import { call, openStream, parseSse } from './support/http';
 
@@ -255,12 +256,8 @@ describe('provider faults: documented status and charge', () => {
         (err: Error) => err.message,
       );
       expect(cut).toMatch(/idle timeout/);
-      const deadline = Date.now() + 3000;
-      while (Date.now() < deadline && !openai.requests[0]?.aborted)
-        await new Promise((r) => setTimeout(r, 20));
-      expect(openai.requests[0].aborted).toBe(true);
-      while (Date.now() < deadline && (await openHolds()) > 0)
-        await new Promise((r) => setTimeout(r, 20));
+      expect(await waitFor(() => openai.requests[0]?.aborted === true)).toBe(true);
+      expect(await waitFor(async () => (await openHolds()) === 0)).toBe(true);
       expect(await ledgerOf(t, u.user.id)).toEqual({ credits: 100, ledgerSum: 100, entries: 1 });
     });
   });

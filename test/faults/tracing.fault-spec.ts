@@ -2,8 +2,9 @@ import { randomBytes } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { OpenAiTestServer } from '../servers/openai-server';
-import { freePort, spawnApp, type SpawnedApp, waitForStatus } from '../support/spawn-app';
+import { BOOT_MS, freePort, spawnApp, type SpawnedApp, waitForStatus } from '../support/spawn-app';
 import { adminQuery, databaseUrl, templateDb, TEST_DB_PREFIX } from '../support/test-db';
+import { waitFor } from '../support/wait';
 import { call } from './support/http';
 import { SERVICE_SECRET, signUp } from './support/service';
 
@@ -81,8 +82,8 @@ describe('OpenTelemetry traces', () => {
       LOG_LEVEL: 'info',
     });
     base = `http://127.0.0.1:${port}`;
-    await waitForStatus(app, `${base}/health/ready`, 200, 60_000);
-  });
+    await waitForStatus(app, `${base}/health/ready`, 200);
+  }, BOOT_MS);
   afterAll(async () => {
     if (app.child.exitCode === null) {
       app.child.kill('SIGTERM');
@@ -120,15 +121,12 @@ describe('OpenTelemetry traces', () => {
       'chats.saveExchange',
     ] as const;
     const inTrace = () => otlp.spans.filter((s) => s.traceId === traceId);
-    const deadline = Date.now() + 10_000;
-    while (
-      Date.now() < deadline &&
-      !(
+    // The exporter sends in batches: wait for the whole trace, bounded by the test's timeout.
+    await waitFor(
+      () =>
         ours.every((n) => inTrace().some((s) => s.name === n)) &&
-        inTrace().some((s) => s.kind === 2)
-      )
-    )
-      await new Promise((r) => setTimeout(r, 100));
+        inTrace().some((s) => s.kind === 2),
+    );
 
     const spans = inTrace();
     for (const name of ours) expect(spans.map((s) => s.name)).toContain(name);

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { moved, parseMetrics, sample, type Samples } from '../support/metrics';
-import { freePort, spawnApp, type SpawnedApp, waitForStatus } from '../support/spawn-app';
+import { BOOT_MS, freePort, spawnApp, type SpawnedApp, waitForStatus } from '../support/spawn-app';
 import { adminQuery, databaseUrl, templateDb, TEST_DB_PREFIX } from '../support/test-db';
 import { call } from './support/http';
 import { SERVICE_SECRET } from './support/service';
@@ -12,6 +12,9 @@ const TOKEN = 'worker-metrics-token-0123';
  * whichever worker the scrape reaches (the primary aggregates), and METRICS_PORT is served by the
  * primary. Child processes with WEB_CONCURRENCY=2 on a database of the test server.
  */
+// Each test boots the service once: one boot's allowance plus as much again for its work.
+jest.setTimeout(2 * BOOT_MS);
+
 describe('metrics across WEB_CONCURRENCY workers', () => {
   let dbName: string;
   const apps: SpawnedApp[] = [];
@@ -41,7 +44,7 @@ describe('metrics across WEB_CONCURRENCY workers', () => {
     });
     apps.push(app);
     const base = `http://127.0.0.1:${port}`;
-    await waitForStatus(app, `${base}/health/ready`, 200, 90_000);
+    await waitForStatus(app, `${base}/health/ready`, 200);
     return { app, base };
   }
 

@@ -74,6 +74,7 @@ export class S3TestServer {
   private readonly objects = new Map<string, StoredObject>();
   private readonly uploads = new Map<string, MultipartUpload>();
   private server?: Server;
+  private readonly waiters: { operation: S3Operation; done: (r: S3Request) => void }[] = [];
 
   constructor(readonly buckets: string[] = ['uploads-test']) {}
 
@@ -156,6 +157,15 @@ export class S3TestServer {
     await this.commit(`${bucket}/${key}`, file, Buffer.byteLength(body), etag, 'text/plain');
   }
 
+  /**
+   * Resolves with the next request of `operation` once it was handled: answered (its effect on
+   * objects and uploads applied) or its connection gone. Call it before causing the request.
+   * Only the calling test's timeout bounds the wait.
+   */
+  handled(operation: S3Operation): Promise<S3Request> {
+    return new Promise((done) => this.waiters.push({ operation, done }));
+  }
+
   /** Multipart uploads started and neither completed nor aborted. */
   openMultipartUploads(): number {
     return this.uploads.size;
@@ -171,6 +181,7 @@ export class S3TestServer {
     const query = Object.fromEntries(url.searchParams);
     const recorded = { operation, method, bucket, key, query, headers: req.headers };
     this.requests.push(recorded);
+    res.once('close', () => this.notify(recorded));
     await this.onRequest?.(recorded);
 
     if (!req.headers.authorization?.startsWith(`AWS4-HMAC-SHA256 Credential=${this.accessKeyId}/`))
@@ -246,6 +257,13 @@ export class S3TestServer {
         return wire.sendXml(res, 204);
       }
     }
+  }
+
+  /** Resolves the `handled` promises waiting for this request's operation. */
+  private notify(recorded: S3Request): void {
+    const due = this.waiters.filter((w) => w.operation === recorded.operation);
+    this.waiters.splice(0, this.waiters.length, ...this.waiters.filter((w) => !due.includes(w)));
+    for (const w of due) w.done(recorded);
   }
 
   /** Checks the part list, then concatenates the parts into the object (streamed, on disk). */

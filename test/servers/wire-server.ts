@@ -11,6 +11,8 @@ export interface RecordedRequest {
   body: any;
   /** True when the client closed the connection before the response ended. */
   aborted: boolean;
+  /** Streamed replies: text chunks written to the socket so far. */
+  textChunksSent: number;
 }
 
 /** Behaviour shared by the local provider servers; set per test through `reply`. */
@@ -27,6 +29,12 @@ export interface WireReply {
   retryAfter?: string;
   /** Streamed replies: destroy the socket after this many text chunks were sent. */
   cutAfterChunks?: number;
+  /**
+   * Streamed replies: after this many text chunks, send nothing more until the client goes
+   * away (a stalled upstream). A client that waits for the next chunk before acting waits
+   * until its test times out, so a passing test proves it acted on its own.
+   */
+  stallAfterChunks?: number;
   /**
    * Ask for these tool calls (each provider's own shape: OpenAI `tool_calls`, Anthropic
    * `tool_use` blocks, Gemini `functionCall` parts) after `text`, which then defaults to ''.
@@ -86,7 +94,9 @@ export abstract class WireTestServer<R extends WireReply> {
           headers: req.headers,
           body: raw ? JSON.parse(raw) : undefined,
           aborted: false,
+          textChunksSent: 0,
         };
+        recordOf.set(res, recorded);
         this.requests.push(recorded);
         const scripted = this.script.shift();
         const saved = this.reply;
@@ -146,11 +156,12 @@ export abstract class WireTestServer<R extends WireReply> {
   }
 
   /**
-   * Writes `frames` as `text/event-stream`, waiting `chunkDelayMs` before each text frame and
-   * destroying the socket after `cutAfterChunks` text frames. Stops when the client goes away.
+   * Writes `frames` as `text/event-stream`, waiting `chunkDelayMs` before each text frame,
+   * destroying the socket after `cutAfterChunks` text frames and going silent after
+   * `stallAfterChunks`. Stops when the client goes away.
    */
   protected async sendSse(res: ServerResponse, frames: SseFrame[]): Promise<void> {
-    const { chunkDelayMs = 0, cutAfterChunks } = this.reply;
+    const { chunkDelayMs = 0, cutAfterChunks, stallAfterChunks } = this.reply;
     res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
     res.flushHeaders();
     let textSent = 0;
@@ -160,10 +171,16 @@ export abstract class WireTestServer<R extends WireReply> {
         res.socket?.destroy();
         return;
       }
+      if (frame.text && stallAfterChunks !== undefined && textSent >= stallAfterChunks) {
+        if (!res.destroyed) await new Promise((gone) => res.once('close', gone));
+        return;
+      }
       if (frame.text && chunkDelayMs > 0) await delay(chunkDelayMs);
       if (res.destroyed) return;
       await new Promise<void>((resolve) => res.write(frame.data, () => resolve()));
       if (frame.text) textSent++;
+      const recorded = recordOf.get(res);
+      if (recorded) recorded.textChunksSent = textSent;
     }
     res.end();
   }
@@ -171,6 +188,8 @@ export abstract class WireTestServer<R extends WireReply> {
 
 /** Responses whose socket the server destroyed on purpose (not a client abort). */
 const cut = new WeakSet<ServerResponse>();
+/** The recorded request each response answers. */
+const recordOf = new WeakMap<ServerResponse, RecordedRequest>();
 
 /** The whole reply text of a request, for the provider servers' default. */
 export const DEFAULT_TEXT = 'Hello from the test model.';

@@ -54,6 +54,9 @@ export async function createTestApp(
         ENCRYPTION_KEY: TEST_ENCRYPTION_KEY,
         AUTH_RATE_LIMIT_PER_MINUTE: '10000',
         MAIL_DIR: mailDir,
+        // Queued jobs (mails, runs) start within half a second (the minimum), not the default 2 s
+        // poll: a test waiting for a mail or a run does not idle.
+        JOBS_POLL_INTERVAL_SECONDS: '0.5',
         ...env,
       }),
     ],

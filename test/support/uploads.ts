@@ -3,6 +3,7 @@ import { randomBytes } from 'node:crypto';
 import { readdirSync } from 'node:fs';
 import { request as httpRequest, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { waitFor } from './wait';
 
 /** The first bytes of a PNG (signature and IHDR length): enough for the content sniffer. */
 export const PNG_BYTES = Buffer.concat([
@@ -67,9 +68,5 @@ export async function rawGet(
 /** Sorted names in `dir`. */
 export const filesIn = (dir: string): string[] => readdirSync(dir).sort();
 
-/** Polls `check` every 20 ms until it is true or `ms` pass; returns its last value. */
-export async function eventually(check: () => boolean, ms = 5000): Promise<boolean> {
-  const deadline = Date.now() + ms;
-  while (!check() && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
-  return check();
-}
+/** Polls `check` until it is true, bounded by the calling test's timeout only (see waitFor). */
+export const eventually = (check: () => boolean): Promise<boolean> => waitFor(check);

@@ -33,7 +33,7 @@ export async function startService(
     ...env,
   });
   const base = `http://127.0.0.1:${p}`;
-  await waitForStatus(app, `${base}/health/ready`, 200, 60_000);
+  await waitForStatus(app, `${base}/health/ready`, 200);
   mailDirs.set(base, app.mailDir);
   return { app, base };
 }

@@ -1,0 +1,5 @@
+import { SWEEP_GROUPS } from './support/bad-input-groups';
+import { sweepRoutes } from './support/bad-input-sweep';
+
+// The bad-input sweep of the ai routes: one test per route (see support/bad-input-sweep.ts).
+sweepRoutes('ai', SWEEP_GROUPS.ai);

@@ -1,0 +1,159 @@
+/**
+ * The routes of the OpenAPI document, `METHOD /templated/path`, in the groups the bad-input
+ * sweep runs as separate files (bad-input-<group>.fault-spec.ts; platform runs in
+ * bad-input.fault-spec.ts), by the document's tags. Each file boots its own app and each route
+ * is its own test, so no one test sweeps them all, and several jest workers run the files side
+ * by side. bad-input.fault-spec.ts fails when a route of the live document is in no group (or in
+ * two), or a group lists a route the document no longer has: add a new route here.
+ */
+export const SWEEP_GROUPS = {
+  accounts: [
+    // auth
+    'POST /api/auth/signup',
+    'POST /api/auth/login',
+    'POST /api/auth/signout',
+    'GET /api/auth/session',
+    'GET /api/auth/providers',
+    'GET /api/protected',
+    'POST /api/auth/password',
+    'GET /api/auth/sessions',
+    'DELETE /api/auth/sessions',
+    'DELETE /api/auth/sessions/{id}',
+    'GET /api/auth/2fa',
+    'POST /api/auth/2fa/setup',
+    'POST /api/auth/2fa/enable',
+    'POST /api/auth/2fa/recovery-codes',
+    'POST /api/auth/2fa/disable',
+    'POST /api/auth/2fa/verify',
+    'POST /api/auth/verify-email',
+    'POST /api/auth/verify-email/resend',
+    'POST /api/auth/password/forgot',
+    'POST /api/auth/password/reset',
+    'GET /api/auth/signin/google',
+    'GET /api/auth/callback/google',
+    'GET /api/auth/signin/github',
+    'GET /api/auth/callback/github',
+    // users
+    'GET /api/users/{id}/usage',
+    'GET /api/users',
+    'POST /api/users',
+    'GET /api/users/{id}',
+    'PUT /api/users/{id}',
+    'DELETE /api/users/{id}',
+    'PUT /api/user/profile',
+    'GET /api/user/preferences',
+    'PUT /api/user/preferences',
+    'DELETE /api/users/{id}/2fa',
+    'POST /api/user/email',
+    'POST /api/user/email/confirm',
+    // api keys
+    'POST /api/keys',
+    'GET /api/keys',
+    'PATCH /api/keys/{id}',
+    'DELETE /api/keys/{id}',
+    // admin
+    'GET /api/admin/audit',
+    'GET /api/admin/webhooks/failed',
+    'POST /api/admin/webhooks/failed/{eventId}/replay',
+  ],
+  chats: [
+    // chats
+    'GET /api/chats',
+    'POST /api/chats',
+    'GET /api/chats/{id}',
+    'PATCH /api/chats/{id}',
+    'DELETE /api/chats/{id}',
+    'PUT /api/chats/{id}/team',
+    'GET /api/chats/{id}/messages',
+    'PUT /api/chats/{id}/tags',
+    // teams
+    'POST /api/teams',
+    'GET /api/teams',
+    'GET /api/teams/{id}',
+    'PATCH /api/teams/{id}',
+    'DELETE /api/teams/{id}',
+    'GET /api/teams/{id}/members',
+    'PATCH /api/teams/{id}/members/{userId}',
+    'DELETE /api/teams/{id}/members/{userId}',
+    'POST /api/teams/{id}/invitations',
+    'GET /api/teams/{id}/invitations',
+    'DELETE /api/teams/{id}/invitations/{invitationId}',
+    'GET /api/invitations',
+    'POST /api/invitations/accept',
+    'GET /api/teams/{id}/chats',
+    // organising
+    'GET /api/tags',
+    'POST /api/tags',
+    'PATCH /api/tags/{id}',
+    'DELETE /api/tags/{id}',
+    'GET /api/bookmarks',
+    'POST /api/bookmarks',
+    'PATCH /api/bookmarks/{id}',
+    'DELETE /api/bookmarks/{id}',
+    'POST /api/chats/{id}/share',
+    'GET /api/chats/{id}/share',
+    'DELETE /api/chats/{id}/share',
+    'GET /api/share/{token}',
+    'GET /api/search',
+  ],
+  ai: [
+    // ai
+    'GET /api/ai/models',
+    'POST /api/ai/generate',
+    'POST /api/ai/stream',
+    'POST /api/ai/chat',
+    // openai-compatible
+    'GET /v1/models',
+    'POST /v1/chat/completions',
+    // plugins
+    'GET /api/plugins',
+    'POST /api/plugins',
+    'PATCH /api/plugins/{id}',
+    'DELETE /api/plugins/{id}',
+    // tasks
+    'POST /api/tasks',
+    'GET /api/tasks',
+    'GET /api/tasks/{id}',
+    'PATCH /api/tasks/{id}',
+    'DELETE /api/tasks/{id}',
+    'POST /api/tasks/{id}/run',
+    'POST /api/tasks/{id}/pause',
+    'POST /api/tasks/{id}/resume',
+    'GET /api/tasks/{id}/runs',
+    'GET /api/tasks/{id}/runs/{runId}',
+    'POST /api/tasks/{id}/runs/{runId}/cancel',
+    // credits
+    'GET /api/credits',
+    'GET /api/credits/transactions',
+    'GET /api/credits/usage',
+    'POST /api/credits/estimate',
+  ],
+  platform: [
+    // payments
+    'GET /api/payment/config',
+    'POST /api/payment/create-subscription',
+    'POST /api/payment/create-payment-intent',
+    'POST /api/payment/refund',
+    'POST /api/credits/purchase',
+    'GET /api/credits/purchases',
+    'GET /api/credits/purchases/{id}',
+    'GET /api/billing/history',
+    // webhooks
+    'POST /api/webhooks/payment',
+    'POST /api/payment/webhooks',
+    // referrals
+    'GET /api/referrals',
+    // uploads
+    'POST /api/upload',
+    'DELETE /api/upload/{filename}',
+    'GET /uploads/{filename}',
+    // health
+    'GET /metrics',
+    'GET /health/live',
+    'GET /health/ready',
+    // i18n
+    'POST /api/messages',
+    // pages
+    'GET /api/route-access',
+  ],
+} as const satisfies Record<string, readonly string[]>;
