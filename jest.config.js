@@ -33,6 +33,9 @@ module.exports = {
     },
   ],
   testTimeout: 60000,
+  // Two files at a time even on 2 cores (jest's default there is one): an e2e file mostly waits on
+  // PostgreSQL and its local upstreams, so two workers share the cores instead of idling them.
+  maxWorkers: 2,
   // Test files run in a worker process that is replaced once it holds more than this after a
   // file: each e2e file boots a whole app, and one long-lived process (jest's in-band run on a
   // 2-core machine) kept every file's module registry until its heap filled and the run stalled.
