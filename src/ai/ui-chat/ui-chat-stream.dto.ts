@@ -6,7 +6,8 @@ import {
   ApiPropertyOptional,
   getSchemaPath,
 } from '@nestjs/swagger';
-import { UsageDto } from '../dto/generate.dto';
+import type { ParameterName } from '../../models/dto/model-parameters.dto';
+import { SkippedParameters, UsageDto } from '../dto/generate.dto';
 
 /** `messageMetadata` of the assistant message: on `start` the chat id, on `finish` also the charge. */
 export class UiReplyMetadataDto {
@@ -26,6 +27,8 @@ export class UiReplyMetadataDto {
     description: 'on `finish`, with plugins: why the tool loop stopped',
   })
   stopReason?: 'stop' | 'max_tool_steps';
+  /** On `finish`: inherited parameters the model does not take (see GenerateResultDto). */
+  @SkippedParameters() skippedParameters?: ParameterName[];
 }
 
 /** A UI message chunk `{type, ...props}` as a closed JSON schema. */
