@@ -81,8 +81,8 @@ export const UI_CHAT_DESCRIPTION =
   'The answer is the UI message stream (SSE `data:` frames, header ' +
   '`x-vercel-ai-ui-message-stream: v1`): `start` (metadata `{chatId}`), `start-step`, ' +
   '`text-start`, `text-delta`..., `text-end`, `finish-step`, `finish` (metadata `{chatId, usage, ' +
-  'cost}`), then `[DONE]`; with `plugins`, each tool call is a `tool-input-available` and a ' +
-  '`tool-output-available` (or `tool-output-error`) chunk, and each model call its own step. ' +
+  'cost, skippedParameters?}`), then `[DONE]`; with `plugins`, each tool call is a ' +
+  '`tool-input-available` and a `tool-output-available` (or `tool-output-error`) chunk, and each model call its own step. ' +
   'A failure after opening is one `error` chunk. Failures before the ' +
   'stream opens answer JSON with their status. Metered like POST /api/ai/stream.';
 
