@@ -85,8 +85,9 @@ export class AiAdmissions {
    * `chats:write`); together NOT_FOUND (404, the chat, or an upload the caller may not read),
    * INSUFFICIENT_SCOPE (403, an upload not the key user's own without `chats:read`) and
    * VALIDATION_FAILED (400, not an image); VALIDATION_FAILED (400, `modelId` named nowhere),
-   * UNKNOWN_MODEL (400), UNSUPPORTED_PARAMETER or VALIDATION_FAILED (400, a value of the request
-   * out of the model's range; inherited ones are skipped and listed in `skippedParameters`), MODEL_CAPABILITY_MISSING (400, vision, then tools), INSUFFICIENT_SCOPE or
+   * UNKNOWN_MODEL (400), UNSUPPORTED_PARAMETER or VALIDATION_FAILED (400: a value the request sets
+   * that the model does not take; inherited ones are skipped, see `fitParameters`),
+   * MODEL_CAPABILITY_MISSING (400, vision, then tools), INSUFFICIENT_SCOPE or
    * PLUGIN_NOT_ALLOWED (403, a plugin's scope; a plugin reading the caller's private data in a
    * chat others can read); then DAILY_LIMIT_REACHED (429), KEY_DAILY_LIMIT_REACHED (429),
    * INSUFFICIENT_CREDITS (402). Each image adds its provider's worst case to the hold.

@@ -38,7 +38,7 @@ import type {
   StreamSink,
 } from './ai.types';
 
-/** `{skippedParameters}` of an answer when admission passed over inherited parameters, else `{}`. */
+/** `{skippedParameters}` when admission passed over inherited parameters, else `{}`. */
 function skipped(a: Admission): { skippedParameters?: Admission['skippedParameters'] } {
   return a.skippedParameters.length ? { skippedParameters: a.skippedParameters } : {};
 }

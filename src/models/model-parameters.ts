@@ -86,7 +86,7 @@ const SOURCE_TEXT: Record<ParameterSource, string> = {
 /** Why a value does not suit a rule: the model lacks the parameter, or the limit it breaks. */
 type Misfit = { unsupported: true } | { limit: string };
 
-/** What is wrong with `value` under `rule` (absent: the parameter is not supported); undefined: it fits. */
+/** What is wrong with `value` under `rule` (no rule: not supported); undefined when it fits. */
 function misfit(rule: ParameterRules[ParameterName], value: unknown): Misfit | undefined {
   if (!rule) return { unsupported: true };
   if ('min' in rule && typeof value === 'number' && (value < rule.min || value > rule.max))
