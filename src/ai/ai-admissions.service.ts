@@ -1,4 +1,4 @@
-import { Injectable } from '@nestjs/common';
+import { Injectable, Logger } from '@nestjs/common';
 import { ConfigService } from '@nestjs/config';
 import type { AppConfig } from '../config/app.config';
 import { randomUUID } from 'node:crypto';
@@ -25,7 +25,8 @@ import {
   toProviderMessages,
 } from './message-inputs';
 import { ModelCatalogue, reasoningBudget } from '../models/model-catalogue';
-import { checkParameters, noModelError, resolveParameters } from '../models/model-parameters';
+import type { ParameterName } from '../models/dto/model-parameters.dto';
+import { fitParameters, noModelError, resolveParameters } from '../models/model-parameters';
 import { ProviderStrategy } from './provider-strategy.service';
 import type { GenerateRequest, ProviderMessage } from './providers/model-provider';
 
@@ -37,6 +38,8 @@ interface ResolvedCall {
   model: Admission['model'];
   /** The effective parameter values (request > chat > preferences > default). */
   values: ReturnType<typeof resolveParameters>['values'];
+  /** Inherited parameters the model does not take, passed over (see `fitParameters`). */
+  skippedParameters: ParameterName[];
   /** The model's reasoning budget in tokens (0: none), held on top of `maxTokens`. */
   budget: number;
   toolBox?: ToolBox;
@@ -53,6 +56,8 @@ interface ResolvedCall {
  */
 @Injectable()
 export class AiAdmissions {
+  private readonly logger = new Logger('AiAdmissions');
+
   constructor(
     private readonly catalogue: ModelCatalogue,
     private readonly strategy: ProviderStrategy,
@@ -80,8 +85,9 @@ export class AiAdmissions {
    * `chats:write`); together NOT_FOUND (404, the chat, or an upload the caller may not read),
    * INSUFFICIENT_SCOPE (403, an upload not the key user's own without `chats:read`) and
    * VALIDATION_FAILED (400, not an image); VALIDATION_FAILED (400, `modelId` named nowhere),
-   * UNKNOWN_MODEL (400), UNSUPPORTED_PARAMETER or VALIDATION_FAILED (400, a value out of the
-   * model's range), MODEL_CAPABILITY_MISSING (400, vision, then tools), INSUFFICIENT_SCOPE or
+   * UNKNOWN_MODEL (400), UNSUPPORTED_PARAMETER or VALIDATION_FAILED (400: a value the request sets
+   * that the model does not take; inherited ones are skipped, see `fitParameters`),
+   * MODEL_CAPABILITY_MISSING (400, vision, then tools), INSUFFICIENT_SCOPE or
    * PLUGIN_NOT_ALLOWED (403, a plugin's scope; a plugin reading the caller's private data in a
    * chat others can read); then DAILY_LIMIT_REACHED (429), KEY_DAILY_LIMIT_REACHED (429),
    * INSUFFICIENT_CREDITS (402). Each image adds its provider's worst case to the hold.
@@ -116,6 +122,7 @@ export class AiAdmissions {
       inputs: call.inputs,
       imageTokens: call.imageTokens,
       toolBox,
+      skippedParameters: call.skippedParameters,
     };
     this.metrics.aiAdmitted(admission);
     return admission;
@@ -137,8 +144,11 @@ export class AiAdmissions {
     const effective = resolveParameters(dto, chat?.settings, prefs);
     if (!effective.modelId) throw noModelError();
     const model = this.catalogue.require(effective.modelId);
-    const { values } = effective;
-    checkParameters(model.id, model.parameters, values, effective.sources);
+    const { values, skipped } = fitParameters(model.id, model.parameters, effective);
+    if (skipped.length)
+      this.logger.debug(
+        `user ${user.id}: ${model.id} does not take the inherited ${skipped.join(', ')}; skipped`,
+      );
     if (images.length) requireCapability(model, 'vision');
     const toolBox = await this.toolBoxFor(user, dto, chat, model);
     return {
@@ -146,6 +156,7 @@ export class AiAdmissions {
       images,
       model,
       values,
+      skippedParameters: skipped,
       budget: reasoningBudget(model),
       toolBox,
       messages: toProviderMessages(inputs, values.systemPrompt),

@@ -38,6 +38,11 @@ import type {
   StreamSink,
 } from './ai.types';
 
+/** `{skippedParameters}` when admission passed over inherited parameters, else `{}`. */
+function skipped(a: Admission): { skippedParameters?: Admission['skippedParameters'] } {
+  return a.skippedParameters.length ? { skippedParameters: a.skippedParameters } : {};
+}
+
 /**
  * Metered replies (architecture "One request through the AI module"): admit (model, limits,
  * hold), call the provider with retries, then settle and save through one path for whole and
@@ -84,7 +89,8 @@ export class AiService {
       const loop = await runToolLoop(this, admission, timing, {});
       if (loop.interruption !== undefined) throw loop.interruption;
       const { text, usage, cost: charged, modelCalls, stopReason } = loop;
-      return { text, usage, cost: charged, chatId: admission.chatId, modelCalls, stopReason };
+      const chatId = admission.chatId;
+      return { text, usage, cost: charged, chatId, modelCalls, stopReason, ...skipped(admission) };
     }
     let outcome: Outcome;
     try {
@@ -97,7 +103,13 @@ export class AiService {
       throw await this.fail(admission, err);
     }
     const { cost: charged, usage } = await this.settleAndSave(admission, outcome);
-    return { text: outcome.text, usage, cost: charged, chatId: admission.chatId };
+    return {
+      text: outcome.text,
+      usage,
+      cost: charged,
+      chatId: admission.chatId,
+      ...skipped(admission),
+    };
   }
 
   /**
@@ -133,6 +145,7 @@ export class AiService {
         cost: reply.cost,
         chatId: a.chatId,
         ...(loop ? { modelCalls: loop.modelCalls, stopReason: loop.stopReason } : {}),
+        ...skipped(a),
       });
     } else if (!signal.aborted) {
       sink.error(reply.interruption);

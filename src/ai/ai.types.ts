@@ -9,6 +9,7 @@ import type { InputMessage } from './message-inputs';
 import type { ToolBox, ToolCall, ToolResult } from '../plugins/tool.types';
 import type { ToolStep } from '../chats/chat-exchange.sql';
 import type { StoredPreferences } from '../users/preferences/preferences.dto';
+import type { ParameterName } from '../models/dto/model-parameters.dto';
 
 /** Token usage of one model call, as AiService reports it (its callers need not know credits). */
 export type { TokenUsage };
@@ -37,6 +38,11 @@ export interface Admission {
    * results) and this call's reply, not the request's messages again.
    */
   continuation?: { steps: ToolStep[] };
+  /**
+   * Parameters inherited from the chat's settings or the preferences that the model does not
+   * take: not sent, and listed in the answer (`skippedParameters`, only when not empty).
+   */
+  skippedParameters: ParameterName[];
 }
 
 /**
@@ -88,6 +94,8 @@ export interface StreamSink {
     chatId: string;
     modelCalls?: number;
     stopReason?: 'stop' | 'max_tool_steps';
+    /** Inherited parameters the model does not take, passed over; absent when none. */
+    skippedParameters?: ParameterName[];
   }): void;
   /** A failure after the sink opened (or after admission for SSE). */
   error(err: unknown): void;

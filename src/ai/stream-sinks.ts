@@ -94,8 +94,9 @@ export class TextStreamSink implements StreamSink {
 
 /**
  * Server-Sent Events (`Accept: text/event-stream`): `event: delta` `{text}`, then one
- * `event: done` `{usage, cost, chatId}` or one `event: error` `{error, code}`. Opens right
- * after admission and sends `: ping` at once and every 15 s until the first token.
+ * `event: done` `{usage, cost, chatId, skippedParameters?}` or one `event: error`
+ * `{error, code}`. Opens right after admission and sends `: ping` at once and every 15 s until
+ * the first token.
  */
 export class SseStreamSink implements StreamSink {
   opened = false;

@@ -1,6 +1,11 @@
 import { AppError } from '../common/errors/app-error';
 import { ValidationFailedError } from '../common/validation/validation.pipe';
-import { checkParameters, parameterRules, resolveParameters } from './model-parameters';
+import {
+  checkParameters,
+  fitParameters,
+  parameterRules,
+  resolveParameters,
+} from './model-parameters';
 
 describe('resolveParameters (request > chat > preferences > default)', () => {
   it('takes each field from the request, else the chat, else the preferences, else the default', () => {
@@ -72,5 +77,57 @@ describe('checkParameters', () => {
     expect(() => checkParameters('m', tight, { temperature: 1.5 })).toThrow(
       'temperature (from the request) must be between 0 and 1 for m',
     );
+  });
+});
+
+describe('fitParameters (inherited values a model does not take are skipped)', () => {
+  const anthropic = parameterRules('anthropic', false);
+  const claude = (request: object, chat: object | null, prefs: object | null) =>
+    fitParameters('claude', anthropic, resolveParameters(request, chat, prefs));
+
+  it('skips an unsupported parameter from the preferences or the chat, keeping the rest', () => {
+    const r = claude({}, { topP: 0.5, stop: ['##'] }, { temperature: 0.9, maxTokens: 200 });
+    expect(r.skipped).toEqual(['temperature', 'topP']);
+    expect(r.values).toEqual({ stop: ['##'], maxTokens: 200 });
+    expect(r.sources).toEqual({ stop: 'chat', maxTokens: 'preferences' });
+  });
+
+  it('does not fill a skipped parameter from a lower layer', () => {
+    const tight = { ...parameterRules('openai', false), temperature: { min: 0, max: 1 } };
+    const r = fitParameters(
+      'm',
+      tight,
+      resolveParameters({}, { temperature: 1.5 }, { temperature: 0.5 }),
+    );
+    expect(r.skipped).toEqual(['temperature']);
+    expect(r.values).toEqual({ maxTokens: 1000 });
+  });
+
+  it('skips an inherited value out of the model range (stop sequences over its limit)', () => {
+    const two = { ...anthropic, stop: { maxItems: 2 } };
+    const r = fitParameters('c', two, resolveParameters({}, null, { stop: ['a', 'b', 'c'] }));
+    expect(r.skipped).toEqual(['stop']);
+    expect(r.values).toEqual({ maxTokens: 1000 });
+    expect(r.sources).toEqual({ maxTokens: 'default' });
+  });
+
+  it('keeps refusing what the request itself sets, also when a layer below sets it too', () => {
+    expect(() => claude({ temperature: 0.5 }, null, { temperature: 0.9 })).toThrow(
+      'temperature (from the request) is not supported by claude',
+    );
+    const tight = { ...parameterRules('openai', false), topP: { min: 0, max: 0.5 } };
+    expect(() => fitParameters('m', tight, resolveParameters({ topP: 0.9 }, null, null))).toThrow(
+      ValidationFailedError,
+    );
+  });
+
+  it('passes inherited values a model takes, and skips nothing', () => {
+    const r = fitParameters(
+      'gpt',
+      parameterRules('openai', false),
+      resolveParameters({}, { temperature: 0.2 }, { temperature: 0.9, topP: 0.3 }),
+    );
+    expect(r.skipped).toEqual([]);
+    expect(r.values).toEqual({ temperature: 0.2, topP: 0.3, maxTokens: 1000 });
   });
 });

@@ -83,6 +83,21 @@ const SOURCE_TEXT: Record<ParameterSource, string> = {
   default: 'the default',
 };
 
+/** Why a value does not suit a rule: the model lacks the parameter, or the limit it breaks. */
+type Misfit = { unsupported: true } | { limit: string };
+
+/** What is wrong with `value` under `rule` (no rule: not supported); undefined when it fits. */
+function misfit(rule: ParameterRules[ParameterName], value: unknown): Misfit | undefined {
+  if (!rule) return { unsupported: true };
+  if ('min' in rule && typeof value === 'number' && (value < rule.min || value > rule.max))
+    return { limit: `between ${rule.min} and ${rule.max}` };
+  if ('maxItems' in rule && Array.isArray(value) && value.length > rule.maxItems)
+    return { limit: `at most ${rule.maxItems} sequences` };
+  if ('maxLength' in rule && typeof value === 'string' && value.length > rule.maxLength)
+    return { limit: `at most ${rule.maxLength} characters` };
+  return undefined;
+}
+
 /**
  * Checks `values` against `rules` (model `modelId`). Throws AppError UNSUPPORTED_PARAMETER (400, the
  * message names the parameter) for a parameter the model does not accept, ValidationFailedError (400,
@@ -98,30 +113,27 @@ export function checkParameters(
   for (const name of PARAMETER_NAMES) {
     const value = values[name];
     if (value === undefined || value === null) continue;
+    const wrong = misfit(rules[name], value);
+    if (!wrong) continue;
     const from = SOURCE_TEXT[sources[name] ?? 'request'];
-    const rule = rules[name];
-    if (!rule) {
+    if ('unsupported' in wrong) {
       throw new AppError(
         ErrorCode.UNSUPPORTED_PARAMETER,
         `${name} (from ${from}) is not supported by ${modelId}`,
       );
     }
-    const out = (limit: string) =>
-      new ValidationFailedError([
-        {
-          property: name,
-          constraint: 'modelRange',
-          message: `${name} (from ${from}) must be ${limit} for ${modelId}`,
-        },
-      ]);
-    if ('min' in rule && typeof value === 'number' && (value < rule.min || value > rule.max))
-      throw out(`between ${rule.min} and ${rule.max}`);
-    if ('maxItems' in rule && Array.isArray(value) && value.length > rule.maxItems)
-      throw out(`at most ${rule.maxItems} sequences`);
-    if ('maxLength' in rule && typeof value === 'string' && value.length > rule.maxLength)
-      throw out(`at most ${rule.maxLength} characters`);
+    throw new ValidationFailedError([
+      {
+        property: name,
+        constraint: 'modelRange',
+        message: `${name} (from ${from}) must be ${wrong.limit} for ${modelId}`,
+      },
+    ]);
   }
 }
+
+/** maxTokens when no layer sets one (or the one inherited was skipped). */
+const DEFAULT_MAX_TOKENS = MAX_OUTPUT_TOKENS;
 
 /** One layer of parameters: the request, the chat's settings, or the user's preferences. */
 export type ParameterLayer = ModelParametersDto | null | undefined;
@@ -164,7 +176,7 @@ export function resolveParameters(
     if (value !== undefined) values[name] = value;
   }
   if (values.maxTokens === undefined) {
-    values.maxTokens = MAX_OUTPUT_TOKENS;
+    values.maxTokens = DEFAULT_MAX_TOKENS;
     sources.maxTokens = 'default';
   }
   return {
@@ -172,6 +184,46 @@ export function resolveParameters(
     values: values as EffectiveParameters['values'],
     sources,
   };
+}
+
+/** The effective parameters a model takes, and the names of the inherited ones it passed over. */
+export interface FittedParameters extends EffectiveParameters {
+  /** Parameters whose inherited value was skipped, in PARAMETER_NAMES order (none: `[]`). */
+  skipped: ParameterName[];
+}
+
+/**
+ * Fits resolved parameters (`resolveParameters`) to the chosen model (`modelId`, its `rules`).
+ * A value inherited from the chat's settings or the preferences that the model does not take
+ * (the parameter is not supported, or the value is outside the model's range) is skipped: the
+ * parameter is left to the model's own default (maxTokens: the default 1000), not filled from a
+ * lower layer, and its name is listed in `skipped`. Those values were valid where they were set,
+ * for the model then in view; a request to another model should not fail for them. A value the
+ * request itself sets is checked strictly: throws as `checkParameters` (400
+ * UNSUPPORTED_PARAMETER, or VALIDATION_FAILED naming the field), as does an unfit default.
+ */
+export function fitParameters(
+  modelId: string,
+  rules: ParameterRules,
+  effective: EffectiveParameters,
+): FittedParameters {
+  const values: Record<string, unknown> = { ...effective.values };
+  const sources = { ...effective.sources };
+  const skipped: ParameterName[] = [];
+  for (const name of PARAMETER_NAMES) {
+    const inherited = sources[name] === 'chat' || sources[name] === 'preferences';
+    if (!inherited || !misfit(rules[name], values[name])) continue;
+    delete values[name];
+    delete sources[name];
+    skipped.push(name);
+  }
+  if (values.maxTokens === undefined) {
+    values.maxTokens = DEFAULT_MAX_TOKENS;
+    sources.maxTokens = 'default';
+  }
+  const fitted = values as EffectiveParameters['values'];
+  checkParameters(modelId, rules, fitted, sources);
+  return { modelId: effective.modelId, values: fitted, sources, skipped };
 }
 
 /** 400 naming `modelId`: no model in the request, the chat's settings or the preferences. */

@@ -111,20 +111,23 @@ describe('Custom model parameters: precedence, per-provider rules, what the SDK 
     expect((await ledgerOf(t, u.user.id)).credits).toBe(100);
   });
 
-  it('refuses a parameter the provider does not support, from any layer, with UNSUPPORTED_PARAMETER', async () => {
+  it('refuses a parameter the request sets that the provider does not support: UNSUPPORTED_PARAMETER', async () => {
     const u = await newUser(t);
     const claude = await generate(u, { modelId: 'claude-haiku-4-5', temperature: 0.5 }).expect(400);
     expect(claude.body).toEqual({
       error: expect.stringMatching(/temperature.*claude-haiku-4-5/),
       code: 'UNSUPPORTED_PARAMETER',
     });
-    // Inherited from the chat: the message says where it came from.
+    // Also when the chat's settings set the same parameter: the request's own value is checked.
     const chat = await newChat(t, u);
     await patch(u, chat.id, { settings: { presencePenalty: 0.4 } }).expect(200);
-    const inherited = await generate(u, { modelId: 'claude-haiku-4-5', chatId: chat.id });
-    expect(inherited.status).toBe(400);
-    expect(inherited.body.code).toBe('UNSUPPORTED_PARAMETER');
-    expect(inherited.body.error).toContain("chat's settings");
+    const own = await generate(u, {
+      modelId: 'claude-haiku-4-5',
+      chatId: chat.id,
+      presencePenalty: 0.1,
+    }).expect(400);
+    expect(own.body.code).toBe('UNSUPPORTED_PARAMETER');
+    expect(own.body.error).toContain('from the request');
     const zh = await generate(u, { modelId: 'claude-haiku-4-5', topP: 0.5 }).set('x-locale', 'zh');
     expect(zh.body).toEqual({ error: '该模型不支持其中一个参数。', code: 'UNSUPPORTED_PARAMETER' });
     expect(p.anthropic.requests).toHaveLength(0);

@@ -1,7 +1,12 @@
 import { ApiExtraModels, ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
 import { CAPABILITIES, type Capability } from '../../models/model-entry';
-import { MAX_OUTPUT_TOKENS, ModelParametersDto } from '../../models/dto/model-parameters.dto';
+import {
+  MAX_OUTPUT_TOKENS,
+  ModelParametersDto,
+  PARAMETER_NAMES,
+  type ParameterName,
+} from '../../models/dto/model-parameters.dto';
 import { PluginNames } from '../../models/dto/plugin-names.dto';
 import {
   IsMessageContent,
@@ -122,6 +127,22 @@ export class UsageDto {
   reasoningTokens?: number;
 }
 
+/**
+ * `skippedParameters` of an answer: inherited parameters (the chat's settings, the preferences)
+ * the model does not take, not sent. Present only when at least one was skipped.
+ */
+export function SkippedParameters() {
+  return ApiPropertyOptional({
+    enum: PARAMETER_NAMES,
+    isArray: true,
+    example: ['temperature'],
+    description:
+      "inherited from the chat's settings or the preferences and not taken by the model " +
+      '(unsupported, or out of its range): not sent, the model default applies; ' +
+      'present only when one was skipped',
+  });
+}
+
 export class GenerateResultDto {
   @ApiProperty({ example: '1. Visit the Gulbenkian museum...' }) text: string;
   @ApiProperty({ type: UsageDto }) usage: UsageDto;
@@ -138,6 +159,7 @@ export class GenerateResultDto {
     description: 'with plugins: `max_tool_steps` when the model still asked for tools at the limit',
   })
   stopReason?: 'stop' | 'max_tool_steps';
+  @SkippedParameters() skippedParameters?: ParameterName[];
 }
 
 export class ParameterRangeDto {

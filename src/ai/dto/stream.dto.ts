@@ -7,7 +7,8 @@ import {
   getSchemaPath,
 } from '@nestjs/swagger';
 import { ErrorDto } from '../../common/openapi/error.dto';
-import { UsageDto } from './generate.dto';
+import type { ParameterName } from '../../models/dto/model-parameters.dto';
+import { SkippedParameters, UsageDto } from './generate.dto';
 
 /** `event: delta`: the next piece of the reply. */
 export class StreamDeltaDto {
@@ -35,6 +36,7 @@ export class StreamDoneDto {
     description: 'with plugins: `max_tool_steps` when the model still asked for tools at the limit',
   })
   stopReason?: 'stop' | 'max_tool_steps';
+  @SkippedParameters() skippedParameters?: ParameterName[];
 }
 
 /** `event: tool_call`: the model asked to run a tool. */

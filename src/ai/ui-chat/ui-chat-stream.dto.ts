@@ -6,7 +6,8 @@ import {
   ApiPropertyOptional,
   getSchemaPath,
 } from '@nestjs/swagger';
-import { UsageDto } from '../dto/generate.dto';
+import type { ParameterName } from '../../models/dto/model-parameters.dto';
+import { SkippedParameters, UsageDto } from '../dto/generate.dto';
 
 /** `messageMetadata` of the assistant message: on `start` the chat id, on `finish` also the charge. */
 export class UiReplyMetadataDto {
@@ -26,6 +27,8 @@ export class UiReplyMetadataDto {
     description: 'on `finish`, with plugins: why the tool loop stopped',
   })
   stopReason?: 'stop' | 'max_tool_steps';
+  /** On `finish`: inherited parameters the model does not take (see GenerateResultDto). */
+  @SkippedParameters() skippedParameters?: ParameterName[];
 }
 
 /** A UI message chunk `{type, ...props}` as a closed JSON schema. */
@@ -78,8 +81,8 @@ export const UI_CHAT_DESCRIPTION =
   'The answer is the UI message stream (SSE `data:` frames, header ' +
   '`x-vercel-ai-ui-message-stream: v1`): `start` (metadata `{chatId}`), `start-step`, ' +
   '`text-start`, `text-delta`..., `text-end`, `finish-step`, `finish` (metadata `{chatId, usage, ' +
-  'cost}`), then `[DONE]`; with `plugins`, each tool call is a `tool-input-available` and a ' +
-  '`tool-output-available` (or `tool-output-error`) chunk, and each model call its own step. ' +
+  'cost, skippedParameters?}`), then `[DONE]`; with `plugins`, each tool call is a ' +
+  '`tool-input-available` and a `tool-output-available` (or `tool-output-error`) chunk, and each model call its own step. ' +
   'A failure after opening is one `error` chunk. Failures before the ' +
   'stream opens answer JSON with their status. Metered like POST /api/ai/stream.';
 

@@ -5,6 +5,7 @@ import type { StreamSink } from '../ai.service';
 import type { ServerTiming } from '../server-timing';
 import type { PresentError } from '../stream-sinks';
 import type { TokenUsage } from '../../credits/pricing';
+import type { ParameterName } from '../../models/dto/model-parameters.dto';
 import type { ToolCall, ToolResult } from '../../plugins/tool.types';
 
 /** `metadata` of the assistant message: on `start` the chat id, on `finish` also usage and cost. */
@@ -16,6 +17,8 @@ export interface UiReplyMetadata {
   /** With plugins: model calls of the tool loop, and why it stopped. */
   modelCalls?: number;
   stopReason?: 'stop' | 'max_tool_steps';
+  /** Inherited parameters the model does not take, passed over; absent when none. */
+  skippedParameters?: ParameterName[];
 }
 
 /**
