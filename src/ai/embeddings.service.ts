@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { ConfigService } from '@nestjs/config';
 import { randomUUID } from 'node:crypto';
+import { AppError, ErrorCode } from '../common/errors/app-error';
 import { StartupError } from '../common/errors/startup-error';
 import type { AppConfig } from '../config/app.config';
 import { CreditHoldsService } from '../credits/credit-holds.service';
@@ -8,16 +9,38 @@ import { cost, estimateTokens } from '../credits/pricing';
 import { type ModelDescriptor, ModelCatalogue } from '../models/model-catalogue';
 import { classifyProviderError } from './provider-errors';
 import { ProviderStrategy } from './provider-strategy.service';
-import { ProviderError } from './providers/model-provider';
+import { type EmbedRequest, ProviderError } from './providers/model-provider';
 import { type RetryOptions, withRetry } from './retry';
 
 /** The ledger description of every embedding charge. */
 export const EMBEDDINGS_DESCRIPTION = 'embeddings';
 
+/** One metered embedding call: who pays, and what the provider is asked. */
+export interface MeteredEmbedding {
+  userId: string;
+  /** The API key the request came through (its daily limit applies, its id goes on the entry). */
+  apiKeyId?: string;
+  /** Non-empty texts, one vector each. */
+  texts: string[];
+  /** Vector length; undefined: the model's own. */
+  dimensions?: number;
+  purpose?: EmbedRequest['purpose'];
+}
+
+/** The vectors of a metered call, in input order, with the tokens and credits it was charged. */
+export interface EmbeddingResult {
+  vectors: number[][];
+  /** Σ ceil(code points / 4) over the texts. */
+  tokens: number;
+  /** Credits consumed (the CONSUMPTION entry's amount, positive). */
+  cost: number;
+}
+
 /**
- * Embeddings for chat search through the provider adapters. The model is
- * EMBEDDINGS_MODEL, an `embedding` entry of the catalogue; without it (or without its
- * provider's key) `model` is undefined and nothing here may be called. Tokens of a text are the
+ * Embeddings through the provider adapters, for chat search and for `/v1/embeddings`. Search
+ * uses EMBEDDINGS_MODEL, an `embedding` entry of the catalogue; without it (or without its
+ * provider's key) `model` is undefined and the search methods may not be called. `/v1` names
+ * any available embedding model (`requireEmbeddingModel`). Tokens of a text are the
  * spec's estimate, ceil(code points / 4), the same for every provider (Gemini reports no usage
  * for embeddings), so a charge can be computed per text and summed per payer exactly.
  */
@@ -29,7 +52,7 @@ export class EmbeddingsService {
   private readonly retry: RetryOptions;
 
   constructor(
-    catalogue: ModelCatalogue,
+    private readonly catalogue: ModelCatalogue,
     private readonly strategy: ProviderStrategy,
     private readonly holds: CreditHoldsService,
     config: ConfigService<AppConfig, true>,
@@ -55,9 +78,33 @@ export class EmbeddingsService {
     return estimateTokens([{ role: 'user', content: text }]);
   }
 
-  /** Credits for `tokens` input tokens at the model's price: ceil(tokens × costPerToken × 1000). */
-  cost(tokens: number): number {
-    return cost({ promptTokens: tokens, completionTokens: 0 }, this.requireModel());
+  /**
+   * Credits for `tokens` input tokens at `model`'s price (default the configured one):
+   * ceil(tokens × costPerToken × 1000).
+   */
+  cost(tokens: number, model: ModelDescriptor = this.requireModel()): number {
+    return cost({ promptTokens: tokens, completionTokens: 0 }, model);
+  }
+
+  /**
+   * The available `embedding` model `id` of the catalogue, for a caller naming one. Throws
+   * MODEL_CAPABILITY_MISSING (400) for a chat model, UNKNOWN_MODEL (400) otherwise (unknown, or
+   * its provider has no key); both with `param: "model"`.
+   */
+  requireEmbeddingModel(id: string): ModelDescriptor {
+    const model = this.catalogue.embeddingModel(id);
+    if (model?.available) return model;
+    if (this.catalogue.find(id))
+      throw new AppError(
+        ErrorCode.MODEL_CAPABILITY_MISSING,
+        `${id} is a chat model, not an embedding model`,
+        { param: 'model' },
+      );
+    throw new AppError(
+      ErrorCode.UNKNOWN_MODEL,
+      model ? `Model is not available: ${id}` : `Unknown embedding model: ${id}`,
+      { param: 'model' },
+    );
   }
 
   /**
@@ -72,27 +119,42 @@ export class EmbeddingsService {
   }
 
   /**
-   * Embeds a search query for `userId`, metered like any model call: a hold of its exact cost
-   * through the admission statement (balance, daily limit, API key limit), the provider call with
-   * retries, then settlement with one CONSUMPTION entry "embeddings" (released on failure).
-   * Throws INSUFFICIENT_CREDITS (402), DAILY_LIMIT_REACHED (429), or the classified provider
-   * error.
+   * Embeds a search query for `userId` with the configured model, metered as `embed`. Throws
+   * as `embed`.
    */
   async embedQuery(userId: string, text: string, apiKeyId?: string): Promise<number[]> {
-    const model = this.requireModel();
-    const tokens = this.tokens(text);
-    const price = this.cost(tokens);
-    const hold = await this.holds.hold(userId, price, randomUUID(), price, apiKeyId);
-    let vector: number[];
+    const { vectors } = await this.embed(this.requireModel(), {
+      userId,
+      apiKeyId,
+      texts: [text],
+      dimensions: this.dimensions,
+      purpose: 'query',
+    });
+    return vectors[0];
+  }
+
+  /**
+   * Embeds `call.texts` with `model`, metered like any model call: a hold of the exact cost
+   * (Σ tokens of the texts, priced at once) through the admission statement (balance, the
+   * plan's daily limit, the API key's limit), the provider call with retries, then settlement
+   * with one CONSUMPTION entry "embeddings" carrying the model and prompt tokens; on failure the
+   * hold is released and nothing is charged. Throws DAILY_LIMIT_REACHED or
+   * KEY_DAILY_LIMIT_REACHED (429), INSUFFICIENT_CREDITS (402), or the classified provider error.
+   */
+  async embed(model: ModelDescriptor, call: MeteredEmbedding): Promise<EmbeddingResult> {
+    const tokens = call.texts.reduce((sum, text) => sum + this.tokens(text), 0);
+    const price = this.cost(tokens, model);
+    const hold = await this.holds.hold(call.userId, price, randomUUID(), price, call.apiKeyId);
+    let vectors: number[][];
     try {
       const embedder = this.strategy.embedderFor(model);
-      [vector] = await withRetry(
+      vectors = await withRetry(
         () =>
           embedder.embed({
             model: model.id,
-            texts: [text],
-            dimensions: this.dimensions,
-            purpose: 'query',
+            texts: call.texts,
+            dimensions: call.dimensions,
+            purpose: call.purpose,
           }),
         this.retry,
       );
@@ -100,12 +162,12 @@ export class EmbeddingsService {
       await this.holds.release(hold);
       throw err instanceof ProviderError ? classifyProviderError(err) : err;
     }
-    await this.holds.settle(hold, {
+    const settled = await this.holds.settle(hold, {
       cost: price,
       description: EMBEDDINGS_DESCRIPTION,
       usage: { modelId: model.id, promptTokens: tokens, completionTokens: 0 },
     });
-    return vector;
+    return { vectors, tokens, cost: settled.charged };
   }
 
   private requireModel(): ModelDescriptor {

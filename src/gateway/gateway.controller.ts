@@ -1,18 +1,20 @@
-import { Body, Controller, Get, HttpCode, Post, Req, Res } from '@nestjs/common';
-import { ApiExtraModels, ApiOkResponse, ApiTags } from '@nestjs/swagger';
+import { Body, Controller, Get, HttpCode, Param, Post, Req, Res } from '@nestjs/common';
+import { ApiExtraModels, ApiOkResponse, ApiParam, ApiTags } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
 import { AiService } from '../ai/ai.service';
-import { ModelCatalogue } from '../models/model-catalogue';
+import { type ModelDescriptor, ModelCatalogue } from '../models/model-catalogue';
 import { ServerTiming } from '../ai/server-timing';
 import { streamTo } from '../ai/stream-sinks';
 import { CurrentUser } from '../common/auth/auth.decorators';
 import type { SessionUser } from '../common/auth/session-user';
+import { AppError, ErrorCode } from '../common/errors/app-error';
 import { ErrorPresenter } from '../common/errors/error-presenter';
 import { arrivalOf } from '../common/http/arrival';
 import { Endpoint } from '../common/openapi/endpoint.decorator';
 import {
   ChatCompletionDto,
   ChatCompletionRequestDto,
+  OpenAiModelDto,
   OpenAiModelListDto,
 } from './dto/chat-completion.dto';
 import { ApiChatCompletionResponse } from './dto/completion-stream.dto';
@@ -20,6 +22,11 @@ import { OpenAiStreamSink } from './openai-stream-sink';
 import { completionOf, toGenerateDto } from './chat-completions.mapper';
 
 const LOADED_AT = Math.floor(Date.now() / 1000);
+
+/** A catalogue model as OpenAI's model object; `owned_by` is its provider. */
+function openAiModelOf(m: ModelDescriptor): OpenAiModelDto {
+  return { id: m.id, object: 'model', created: LOADED_AT, owned_by: m.providerId };
+}
 
 /**
  * The OpenAI wire protocol, so any OpenAI client works by changing its base URL and
@@ -37,7 +44,11 @@ export class GatewayController {
   ) {}
 
   @Get('models')
-  @Endpoint({ summary: 'List the available models (OpenAI shape)', access: 'session', scope: 'ai' })
+  @Endpoint({
+    summary: 'List the available chat models (OpenAI shape)',
+    access: 'session',
+    scope: 'ai',
+  })
   @ApiOkResponse({ type: OpenAiModelListDto })
   models(): OpenAiModelListDto {
     return {
@@ -45,8 +56,30 @@ export class GatewayController {
       data: this.catalogue
         .list()
         .filter((m) => m.available)
-        .map((m) => ({ id: m.id, object: 'model', created: LOADED_AT, owned_by: m.providerId })),
+        .map(openAiModelOf),
     };
+  }
+
+  @Get('models/:model')
+  @Endpoint({
+    summary: 'Retrieve a model (OpenAI shape)',
+    description:
+      'An available chat model of `GET /v1/models`, or an embedding model of `POST /v1/embeddings`. ' +
+      'An id holding `/` is sent percent-encoded (`%2F`), as the OpenAI SDKs do.',
+    access: 'session',
+    scope: 'ai',
+    errors: [{ status: 404, description: 'No available model of that id (`model_not_found`)' }],
+  })
+  @ApiParam({ name: 'model', example: 'gpt-4o-mini', description: 'a model id' })
+  @ApiOkResponse({ type: OpenAiModelDto })
+  model(@Param('model') id: string): OpenAiModelDto {
+    const embedding = this.catalogue.embeddingModel(id);
+    const model = this.catalogue.find(id) ?? (embedding?.available ? embedding : undefined);
+    if (!model)
+      throw new AppError(ErrorCode.MODEL_NOT_FOUND, `The model '${id}' does not exist`, {
+        param: 'model',
+      });
+    return openAiModelOf(model);
   }
 
   @Post('chat/completions')

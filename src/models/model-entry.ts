@@ -52,8 +52,9 @@ export class ModelEntry {
    */
   @IsOptional() @IsInt() @Min(MIN_REASONING_BUDGET) reasoningBudget?: number;
   /**
-   * `embedding` models are never offered for chat (`/api/ai/models`, `/v1/models`, admission);
-   * they serve EMBEDDINGS_MODEL only, priced by `costPerToken` on input tokens. Default `chat`.
+   * `embedding` models are never offered for chat (`/api/ai/models`, the `/v1/models` list,
+   * admission); they serve EMBEDDINGS_MODEL and `/v1/embeddings`, priced by `costPerToken` on
+   * input tokens. Default `chat`.
    */
   @IsOptional() @IsIn(MODEL_KINDS) kind?: ModelKind;
 }

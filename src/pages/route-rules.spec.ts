@@ -60,6 +60,9 @@ const TABLE: [string, RouteDecision, RouteDecision, RouteDecision][] = [
   ['/favicon.ico', ALLOW, ALLOW, ALLOW],
   ['/en/admin/report.pdf', ALLOW, ALLOW, ALLOW],
   ['/health/live', ALLOW, ALLOW, ALLOW],
+  ['/v1/models/gpt-4o-mini', ALLOW, ALLOW, ALLOW],
+  ['/V1/unknown', ALLOW, ALLOW, ALLOW],
+  ['/v1', ALLOW, ALLOW, ALLOW],
   // Undecodable
   ['/en/%E0%A4%A', NOT_FOUND, NOT_FOUND, NOT_FOUND],
   ['/en/dashboard%00', NOT_FOUND, NOT_FOUND, NOT_FOUND],
@@ -117,5 +120,16 @@ describe('parsePath', () => {
     expect(parsePath('/en/a%2ejs').kind).toBe('nonPage');
     expect(parsePath('/%61pi/users').kind).toBe('nonPage');
     expect(parsePath('/apiary').kind).toBe('nonPage');
+  });
+
+  it('leaves /v1 to the OpenAI wire protocol: never a page, nor a frontend asset', () => {
+    expect(parsePath('/v1/models/gpt-4.1-mini')).toEqual({
+      kind: 'nonPage',
+      segments: ['v1', 'models', 'gpt-4.1-mini'],
+      asset: false,
+    });
+    expect(parsePath('/%761/x').kind).toBe('nonPage');
+    // Only the whole first segment: `/v1beta` is an ordinary (unprefixed) page path.
+    expect(parsePath('/v1beta').kind).toBe('page');
   });
 });

@@ -35,7 +35,11 @@ export type ParsedPath =
 const NON_PAGE_PREFIX = /^\/(?:api|_next|_vercel|uploads)/i;
 /** Paths the service itself answers: `/api...`, `/uploads...` and `/health/...` (not pages). */
 const SERVICE_PREFIX = /^\/(?:api|uploads)/i;
-const SERVICE_ROOTS = new Set(['health']);
+/**
+ * First segments the service answers whole: `/health/...`, and `/v1/...`, the OpenAI wire
+ * protocol, where an unknown path must be a JSON 404 for its clients, never a page or redirect.
+ */
+const SERVICE_ROOTS = new Set(['health', 'v1']);
 /** A first segment shaped like a language tag (`fr`, `zh-CN`) is a locale prefix, not a page. */
 const LOCALE_LIKE = /^[a-z]{2}(?:[-_][a-z0-9]{2,8})*$/i;
 /** Characters no page path may hold once decoded (backslash, C0 controls, DEL). */
@@ -60,7 +64,7 @@ const MAX_PATH_LENGTH = 2048;
 /**
  * Splits `url` (`/path?query`, as in a request line) for the rules. `invalid`: not a path
  * starting with `/`, too long, or undecodable; `nonPage`: a path the page rules skip (starts
- * with `api`, `_next`, `_vercel`, `uploads`, is `/health...`, or contains a dot, checked on the
+ * with `api`, `_next`, `_vercel`, `uploads`, is `/health...` or `/v1/...`, or contains a dot, checked on the
  * decoded path so `%2e` or `%61pi` change nothing); else a page path.
  */
 export function parsePath(url: string): ParsedPath {

@@ -54,6 +54,7 @@ const SKIPPED: Record<string, string> = {
   '/api/credits/purchases/{id}': 'a purchase needs the payment processor',
   '/api/payment/config': 'payments are not configured in this run (503 PAYMENTS_NOT_CONFIGURED)',
   '/api/billing/history': 'payments are not configured in this run (503 PAYMENTS_NOT_CONFIGURED)',
+  '/v1/models/{model}': 'no provider has a key in this run, so no model is available (404)',
 };
 
 /** The fixture that fills the one path parameter of `/api/<collection>/{…}` routes. */

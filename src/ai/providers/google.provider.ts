@@ -23,6 +23,8 @@ import { geminiContents, geminiToolCalls, geminiTools } from './wire/gemini-upst
 
 const ID = 'google';
 const LABEL = 'Gemini';
+/** Gemini's embedding task for each purpose; a call without a purpose names none. */
+const TASK_TYPES = { document: 'RETRIEVAL_DOCUMENT', query: 'RETRIEVAL_QUERY' } as const;
 
 /**
  * Adapter over the official `@google/genai` SDK (Gemini API, stable `v1`, pinned here so that an
@@ -121,7 +123,7 @@ export class GoogleProvider implements ModelProvider, EmbeddingProvider {
         contents: req.texts,
         config: {
           outputDimensionality: req.dimensions,
-          taskType: req.purpose === 'query' ? 'RETRIEVAL_QUERY' : 'RETRIEVAL_DOCUMENT',
+          taskType: req.purpose && TASK_TYPES[req.purpose],
           abortSignal: req.signal,
           httpOptions: { fetch: upstream.fetch },
         },

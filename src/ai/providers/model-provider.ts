@@ -81,15 +81,21 @@ export interface ModelProvider {
   stream(request: GenerateRequest): AsyncIterable<StreamChunk>;
 }
 
-/** Texts to embed in one upstream call (chat search). */
+/** Texts to embed in one upstream call (chat search, `/v1/embeddings`). */
 export interface EmbedRequest {
   /** Upstream embedding model id, e.g. `text-embedding-3-small`. */
   model: string;
   texts: string[];
-  /** Vector length asked of the provider (OpenAI `dimensions`, Gemini `outputDimensionality`). */
-  dimensions: number;
-  /** Stored messages or a search query; Gemini tunes its vectors to the task. */
-  purpose: 'document' | 'query';
+  /**
+   * Vector length asked of the provider (OpenAI `dimensions`, Gemini `outputDimensionality`);
+   * undefined: the model's own.
+   */
+  dimensions?: number;
+  /**
+   * Stored messages or a search query; Gemini tunes its vectors to the task. Undefined (a
+   * `/v1` call): no task is named.
+   */
+  purpose?: 'document' | 'query';
   signal?: AbortSignal;
 }
 

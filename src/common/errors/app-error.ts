@@ -67,7 +67,10 @@ export enum ErrorCode {
   SCHEDULE_TOO_FREQUENT = 'SCHEDULE_TOO_FREQUENT',
   /** Search: `mode=semantic` while no embeddings model is configured (EMBEDDINGS_MODEL). */
   SEMANTIC_SEARCH_UNAVAILABLE = 'SEMANTIC_SEARCH_UNAVAILABLE',
-  /** AI: images to a model without `vision`, or plugins to one without `tools` (`capability`). */
+  /**
+   * AI: images to a model without `vision`, plugins to one without `tools`, or a chat model to
+   * `/v1/embeddings`.
+   */
   MODEL_CAPABILITY_MISSING = 'MODEL_CAPABILITY_MISSING',
   /** Plugins: a name that is neither a built-in nor an enabled registered plugin. */
   UNKNOWN_PLUGIN = 'UNKNOWN_PLUGIN',
@@ -85,6 +88,8 @@ export enum ErrorCode {
    * expired: one code and one message, so the answer tells nothing about which.
    */
   INVALID_TOKEN = 'INVALID_TOKEN',
+  /** `/v1/models/{model}`: no available model of that id (OpenAI's `model_not_found`). */
+  MODEL_NOT_FOUND = 'MODEL_NOT_FOUND',
 }
 
 /** The one exhaustive mapping from code to HTTP status (a new code cannot go unmapped). */
@@ -150,6 +155,7 @@ export const ERROR_STATUS: Record<ErrorCode, HttpStatus> = {
   UPLOAD_QUOTA_EXCEEDED: HttpStatus.PAYLOAD_TOO_LARGE,
   EMAIL_NOT_VERIFIED: HttpStatus.FORBIDDEN,
   INVALID_TOKEN: HttpStatus.BAD_REQUEST,
+  MODEL_NOT_FOUND: HttpStatus.NOT_FOUND,
 };
 
 /** A domain error: services throw it, the global filter maps `code` to a status and body. */

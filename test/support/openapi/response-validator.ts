@@ -34,6 +34,9 @@ export type Verdict =
   | { kind: 'unrouted'; problems: string[] }
   | { kind: 'outside-api'; reason: string };
 
+/** The error schema of an unknown route's 404, by the envelope of its path. */
+const UNROUTED_ERROR = { B: 'ErrorEnvelopeBDto', C: 'ErrorDto', openai: 'OpenAiErrorDto' };
+
 const METHODS = ['get', 'put', 'post', 'delete', 'patch', 'head', 'options'];
 
 /**
@@ -110,7 +113,7 @@ export class ResponseValidator {
           kind: 'unrouted',
           problems: [`no operation ${answer.method} ${answer.path} in the document`],
         };
-      const error = envelopeFor(answer.path) === 'B' ? 'ErrorEnvelopeBDto' : 'ErrorDto';
+      const error = UNROUTED_ERROR[envelopeFor(answer.path)];
       return {
         kind: 'unrouted',
         problems: this.checkBody(answer, `unrouted ${error}`, {
