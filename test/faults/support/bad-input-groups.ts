@@ -104,7 +104,9 @@ export const SWEEP_GROUPS = {
     'POST /api/ai/chat',
     // openai-compatible
     'GET /v1/models',
+    'GET /v1/models/{model}',
     'POST /v1/chat/completions',
+    'POST /v1/embeddings',
     // plugins
     'GET /api/plugins',
     'POST /api/plugins',
