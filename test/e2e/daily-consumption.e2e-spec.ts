@@ -5,6 +5,7 @@ import { counterMismatches } from '../support/daily-consumption';
 import { ledgerOf, newUser, type TestUser } from '../support/factories';
 import { startProviders, type Providers } from '../support/providers';
 import { createTestApp, type TestApp } from '../support/test-app';
+import { portOf } from '../support/uploads';
 import { waitFor } from '../support/wait';
 import { streamThenLeave } from '../support/walk-away';
 
@@ -67,6 +68,7 @@ describe('Daily consumption counters', () => {
       chunkDelayMs: 100,
       usage: { input_tokens: 1000, output_tokens: 400 },
     };
+    await portOf(t.app); // listening before the raw sockets of the burst connect
     const requests = Array.from({ length: 30 }, (_, i) => {
       const u = users[i % 3];
       const key = keys[i % 3];
