@@ -13,7 +13,6 @@ import {
   DAILY_LIMITS_JSON,
   DELETE_HOLD_SQL,
   HELD_BY_SQL,
-  INSERT_CONSUMPTION_SQL,
   KEY_USAGE_SQL,
   LOCK_BALANCE_SQL,
   RETURN_CREDITS_SQL,
@@ -22,6 +21,7 @@ import {
   TAKE_CREDITS_SQL,
   settleWithPartSql,
 } from './credit-holds.sql';
+import { INSERT_CONSUMPTION_SQL } from './daily-consumption.sql';
 import { DEFAULT_DAILY_LIMIT } from './pricing';
 import { preparedQuery } from '../database/prepared';
 import { returning } from './sql';
@@ -95,7 +95,7 @@ export class CreditHoldsService {
   ): Promise<OpenHold> {
     if (!Number.isInteger(amount) || amount <= 0) throw new RangeError(`invalid hold: ${amount}`);
     const ttl = this.config.get('credits', { infer: true }).holdTtlSeconds;
-    const tz = this.config.get('app', { infer: true }).timezone;
+    const tz = this.timezone();
     // One statement, one round trip before the upstream call: read today's usage, then the
     // conditional decrement and the hold row, which commit together or not at all. The balance
     // condition is re-checked on the locked row, so parallel requests cannot overspend.
@@ -192,8 +192,8 @@ export class CreditHoldsService {
   }
 
   /**
-   * `$1…$8` of SETTLE_CTES: hold, cost, description, reference, usage, key. Validates the cost
-   * first (RangeError).
+   * `$1…$9` of SETTLE_CTES: hold, cost, description, reference, usage, key, APP_TIMEZONE.
+   * Validates the cost first (RangeError).
    */
   private settleParams(hold: OpenHold, charge: Charge): unknown[] {
     const { cost, description, usage } = charge;
@@ -205,7 +205,13 @@ export class CreditHoldsService {
       consumptionReference(hold),
       ...usageParams(usage),
       hold.keyId ?? null,
+      this.timezone(),
     ];
+  }
+
+  /** APP_TIMEZONE: the zone of "today" and of the day counters. */
+  private timezone(): string {
+    return this.config.get('app', { infer: true }).timezone;
   }
 
   /** `settle` when the hold does not cover the cost, or is gone: locks the balance first. */
@@ -228,11 +234,12 @@ export class CreditHoldsService {
         shortfall > 0 ? ` (shortfall of ${shortfall} credits not covered by the balance)` : '';
       await m.query(INSERT_CONSUMPTION_SQL, [
         hold.userId,
-        -charged,
+        charged,
         (description + note).slice(0, 500),
         reference,
         ...usageParams(usage),
         hold.keyId ?? null,
+        this.timezone(),
       ]);
       return { charged, shortfall };
     });

@@ -1,4 +1,5 @@
 import type { StatementPart } from '../database/statement-part';
+import { countConsumptionCtes } from './daily-consumption.sql';
 import { DAY_CTE, HELD, RESETS_AT, USED_TODAY } from './daily-usage.sql';
 import { DAILY_LIMITS } from './pricing';
 
@@ -11,10 +12,11 @@ export const DAILY_LIMITS_JSON = JSON.stringify(DAILY_LIMITS);
 /**
  * The admission statement of `hold` (one round trip, text built once): $1 user, $2 now, $3 time
  * zone, $4 amount, $5 daily estimate or null, $6 daily limits by plan (JSON), $7 default limit,
- * $8 request id, $9 hold TTL in seconds, $10 API key id or null. `k` checks the key's own daily
- * limit (`api_key_admits`, migration ApiKeys: it locks the key row and reads fresh counts, so
- * parallel requests through one key take turns), worst case included: consumed today + held +
- * this hold must fit.
+ * $8 request id, $9 hold TTL in seconds, $10 API key id or null. "Used today" is one row of the
+ * day counter `daily_consumption` (USED_TODAY), not a sum over the day's ledger. `k` checks the
+ * key's own daily limit (`api_key_admits`, migration DailyConsumption: it locks the key row and
+ * reads fresh values of the key's day counter and open holds, so parallel requests through one
+ * key take turns), worst case included: consumed today + held + this hold must fit.
  */
 export const ADMISSION_SQL = `WITH ${DAY_CTE}, u AS (
      SELECT id, credits, ${USED_TODAY} AS used, ${HELD} AS held,
@@ -22,7 +24,7 @@ export const ADMISSION_SQL = `WITH ${DAY_CTE}, u AS (
      FROM users WHERE id = $1
    ), k AS (
      SELECT CASE WHEN $10::uuid IS NULL THEN true
-       ELSE api_key_admits($10::uuid, $4::int, (SELECT start FROM day)) END AS ok
+       ELSE api_key_admits($10::uuid, $4::int, (SELECT today FROM day)) END AS ok
    ), taken AS (
      UPDATE users SET credits = users.credits - $4 FROM u, k
      WHERE users.id = u.id AND users.credits >= $4 AND k.ok
@@ -37,18 +39,22 @@ export const ADMISSION_SQL = `WITH ${DAY_CTE}, u AS (
      k.ok AS "keyAdmits", hold.id
    FROM u CROSS JOIN k LEFT JOIN hold ON true`;
 
-/** Today's consumption through key `$1` (same day as the admission's `$2`/`$3`), and its limit. */
+/**
+ * Today's consumption through key `$1` (same day as the admission's `$2`/`$3`; one row of the day
+ * counter `daily_key_consumption`), and its limit.
+ */
 export const KEY_USAGE_SQL = `WITH ${DAY_CTE}
    SELECT k."dailyCreditLimit" AS "limit",
-     (SELECT COALESCE(-SUM(ct.amount), 0)::int FROM credit_transactions ct, day
-       WHERE ct."keyId" = k.id AND ct.type = 'CONSUMPTION' AND ct."createdAt" >= day.start
-         AND ct."createdAt" < day.start + interval '1 day') AS used
+     COALESCE((SELECT dk.credits FROM daily_key_consumption dk, day
+       WHERE dk."keyId" = k.id AND dk.day = day.today), 0) AS used
    FROM api_keys k WHERE k.id = $1`;
 
 /**
- * The usual settlement as CTEs (`h`, `u`, `t`; `t.charged` is the amount consumed, no row when the
- * hold does not cover the cost or is gone): $1 hold id, $2 cost, $3 description, $4 reference,
- * $5 model id, $6 prompt tokens, $7 completion tokens, $8 API key id or null.
+ * The usual settlement as CTEs (`h`, `u`, `t`, then the day counters' `consumed_user_day` and
+ * `consumed_key_day`; `t.charged` is the amount consumed, no row when the hold does not cover the
+ * cost or is gone): $1 hold id, $2 cost, $3 description, $4 reference, $5 model id, $6 prompt
+ * tokens, $7 completion tokens, $8 API key id or null, $9 APP_TIMEZONE (the day counters' zone).
+ * The CONSUMPTION entry and its day counters commit together (countConsumptionCtes).
  */
 export const SETTLE_CTES = `h AS (
      DELETE FROM credit_holds WHERE id = $1 AND amount >= $2 RETURNING "userId", amount
@@ -59,8 +65,8 @@ export const SETTLE_CTES = `h AS (
      INSERT INTO credit_transactions
        ("userId", amount, type, description, reference, "modelId", "promptTokens", "completionTokens", "keyId")
      SELECT u.id, -$2::int, 'CONSUMPTION', $3, $4, $5, $6, $7, $8::uuid FROM u
-     RETURNING -amount AS charged
-   )`;
+     RETURNING "userId", "keyId", "createdAt", -amount AS charged
+   ), ${countConsumptionCtes('$9')}`;
 
 /**
  * The usual settlement alone (SETTLE_CTES' placeholders). One row: `charged`, null when the hold
@@ -70,7 +76,7 @@ export const SETTLE_SQL = `WITH ${SETTLE_CTES} SELECT (SELECT charged FROM t) AS
 
 /**
  * The usual settlement and another module's statement part in one statement (one round trip, one
- * commit): SETTLE_CTES' placeholders, then the part's from `$9`. One row: `charged` as in
+ * commit): SETTLE_CTES' placeholders, then the part's after them. One row: `charged` as in
  * SETTLE_SQL, and `partResult`, the part's result expression (whether or not the hold covered
  * the cost: the part runs either way).
  */
@@ -100,15 +106,6 @@ export const TAKE_CREDITS_SQL = 'UPDATE users SET credits = credits - $2 WHERE i
 
 /** Returns `$2` credits of a released hold to user `$1` (same transaction as the hold's DELETE). */
 export const RETURN_CREDITS_SQL = 'UPDATE users SET credits = credits + $2 WHERE id = $1';
-
-/**
- * The CONSUMPTION entry of a settlement outside the usual case: $1 user, $2 amount (negative:
- * consumed), $3 description, $4 reference (unique: a request is charged once), $5 model id,
- * $6 prompt tokens, $7 completion tokens, $8 API key id or null.
- */
-export const INSERT_CONSUMPTION_SQL = `INSERT INTO credit_transactions
-     ("userId", amount, type, description, reference, "modelId", "promptTokens", "completionTokens", "keyId")
-   VALUES ($1, $2, 'CONSUMPTION', $3, $4, $5, $6, $7, $8)`;
 
 /** Credits held for user `$1` across their open holds: `held`, an integer (0 when none). */
 export const HELD_BY_SQL =

@@ -1,8 +1,10 @@
 import { MetricsService } from '../metrics/metrics.service';
 import { Injectable } from '@nestjs/common';
+import { ConfigService } from '@nestjs/config';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
 import { AppError, ErrorCode } from '../common/errors/app-error';
+import type { AppConfig } from '../config/app.config';
 import { CreditTransaction, type CreditTransactionType } from './credit-transaction.entity';
 import { decodeCursor, pageSize, toPage } from '../common/pagination/pagination';
 import {
@@ -16,6 +18,7 @@ import {
   REFERENCE_SEEN_SQL,
   SUM_BY_REFERENCE_PREFIX_SQL,
 } from './credits.sql';
+import { INSERT_CONSUMPTION_SQL } from './daily-consumption.sql';
 import { returning } from './sql';
 
 /** One ledger entry as the API returns it; `amount` in credits, negative for consumption. */
@@ -40,6 +43,7 @@ export class CreditsService {
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,
     private readonly metrics: MetricsService,
+    private readonly config: ConfigService<AppConfig, true>,
   ) {}
 
   /**
@@ -72,7 +76,8 @@ export class CreditsService {
 
   /**
    * Consumes `amount` credits (spec AI rule 4): a conditional decrement plus a CONSUMPTION entry
-   * with a negative amount. Returns the new balance.
+   * with a negative amount, counted in the day counters by the same statement (it counts towards
+   * the daily limit). Returns the new balance.
    * Throws AppError USER_NOT_FOUND (404) or INSUFFICIENT_CREDITS (402, with `required`, `balance`).
    */
   async consume(
@@ -92,7 +97,17 @@ export class CreditsService {
           balance,
         });
       }
-      if (amount > 0) await this.insertEntry(m, userId, -amount, 'CONSUMPTION', description);
+      if (amount > 0) {
+        const tz = this.config.get('app', { infer: true }).timezone;
+        const usage = [null, null, null, null, null]; // reference, model, tokens, key
+        await m.query(INSERT_CONSUMPTION_SQL, [
+          userId,
+          amount,
+          description.slice(0, 500),
+          ...usage,
+          tz,
+        ]);
+      }
       return rows[0].credits;
     });
   }

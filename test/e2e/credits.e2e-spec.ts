@@ -2,6 +2,7 @@ import { Clock } from '../../src/common/clock/clock';
 import { CreditHoldsService } from '../../src/credits/credit-holds.service';
 import { CreditsService } from '../../src/credits/credits.service';
 import { startProviders, type Providers } from '../support/providers';
+import { recountDays } from '../support/daily-consumption';
 import { ledgerOf, newUser, type TestUser } from '../support/factories';
 import { createTestApp, type TestApp } from '../support/test-app';
 
@@ -139,6 +140,8 @@ describe('credits: holds, daily limits, ledger', () => {
       `UPDATE credit_transactions SET "createdAt" = '2026-11-21T04:00:00Z' WHERE "userId" = $1 AND type = 'CONSUMPTION'`,
       [u.user.id],
     );
+    // The day counters follow the entries they are written with, not a later UPDATE.
+    await recountDays(t, u.user.id, 'America/New_York');
     clock.at = new Date('2026-11-21T04:30:00Z'); // 23:30 in New York: same day
     const before = (await t.http.get('/api/credits').set(u.auth).expect(200)).body;
     expect(before).toEqual(

@@ -3,7 +3,7 @@ import { OpenAiTestServer } from '../servers/openai-server';
 import { sendJob } from '../support/jobs-client';
 import { EmbeddedPgDir, isAlive, waitUntil } from './support/embedded-pg';
 import { call, type OpenStream, openStream } from './support/http';
-import { booksOfAll, duplicateReferences, unbalanced } from './support/ledger';
+import { booksOfAll, countersOffLedger, duplicateReferences, unbalanced } from './support/ledger';
 import { killService, type Service, signUp, startService } from './support/service';
 
 /** Hold lifetime of both instances: long enough for the first, short enough to wait for. */
@@ -133,6 +133,7 @@ describe('crash mid-stream: holds come back, nothing is charged twice', () => {
     expect(res.status).toBe(200);
     expect(res.text).toBe('Hello from the test model.');
     expect(await unbalanced(q)).toEqual([]);
+    expect(await countersOffLedger(q)).toEqual([]);
     expect(await duplicateReferences(q)).toEqual([]);
     const [{ n: holdsLeft }] = await q<{ n: number }>(
       'SELECT count(*)::int AS n FROM credit_holds',
