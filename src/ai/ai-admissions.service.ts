@@ -26,6 +26,7 @@ import {
 } from './message-inputs';
 import { ModelCatalogue, reasoningBudget } from '../models/model-catalogue';
 import { checkParameters, noModelError, resolveParameters } from '../models/model-parameters';
+import { OutputLimits } from './output-limits';
 import { ProviderStrategy } from './provider-strategy.service';
 import type { GenerateRequest, ProviderMessage } from './providers/model-provider';
 
@@ -63,6 +64,7 @@ export class AiAdmissions {
     private readonly images: UploadImages,
     private readonly toolBoxes: ToolBoxes,
     private readonly shares: SharesService,
+    private readonly outputLimits: OutputLimits,
     config: ConfigService<AppConfig, true>,
   ) {
     this.ownOrigin = new URL(config.get('app', { infer: true }).baseUrl).origin;
@@ -81,13 +83,13 @@ export class AiAdmissions {
    * INSUFFICIENT_SCOPE (403, an upload not the key user's own without `chats:read`) and
    * VALIDATION_FAILED (400, not an image); VALIDATION_FAILED (400, `modelId` named nowhere),
    * UNKNOWN_MODEL (400), UNSUPPORTED_PARAMETER or VALIDATION_FAILED (400, a value out of the
-   * model's range), MODEL_CAPABILITY_MISSING (400, vision, then tools), INSUFFICIENT_SCOPE or
+   * model's range, or above the output limits: see OutputLimits), MODEL_CAPABILITY_MISSING (400, vision, then tools), INSUFFICIENT_SCOPE or
    * PLUGIN_NOT_ALLOWED (403, a plugin's scope; a plugin reading the caller's private data in a
    * chat others can read); then DAILY_LIMIT_REACHED (429), KEY_DAILY_LIMIT_REACHED (429),
    * INSUFFICIENT_CREDITS (402). Each image adds its provider's worst case to the hold.
    */
   async admit(user: SessionUser, dto: GenerateDto, options: AdmitOptions = {}): Promise<Admission> {
-    const call = await this.resolveCall(user, dto, options.preferences);
+    const call = await this.resolveCall(user, dto, options);
     const { hold, messages } = await this.reserve(user, call);
     const { model, values, budget, toolBox } = call;
     const request: GenerateRequest = {
@@ -123,22 +125,29 @@ export class AiAdmissions {
 
   /**
    * What the request asks for, resolved and checked before any money is reserved: its inputs,
-   * the chat, preferences and images it reads, the model and effective parameters, the plugins'
-   * tools, and the provider messages (images without their bytes yet). Throws the refusals of
+   * the chat, preferences and images it reads, the model and effective parameters (`maxTokens`
+   * within `options.outputLimits`), the plugins' tools, and the provider messages (images without their bytes yet). Throws the refusals of
    * `admit` up to the plugins', in that order.
    */
   private async resolveCall(
     user: SessionUser,
     dto: GenerateDto,
-    preferences: StoredPreferences | null | undefined,
+    options: AdmitOptions,
   ): Promise<ResolvedCall> {
     const inputs = readInputs(dto.messages, this.ownOrigin);
-    const { chat, prefs, images } = await this.readContext(user, dto, inputs, preferences);
+    const { chat, prefs, images } = await this.readContext(user, dto, inputs, options.preferences);
     const effective = resolveParameters(dto, chat?.settings, prefs);
     if (!effective.modelId) throw noModelError();
     const model = this.catalogue.require(effective.modelId);
-    const { values } = effective;
-    checkParameters(model.id, model.parameters, values, effective.sources);
+    const { values, sources } = effective;
+    const maxTokens = await this.outputLimits.apply(
+      user.id,
+      model,
+      values,
+      sources,
+      options.outputLimits,
+    );
+    checkParameters(model.id, { ...model.parameters, maxTokens }, values, sources);
     if (images.length) requireCapability(model, 'vision');
     const toolBox = await this.toolBoxFor(user, dto, chat, model);
     return {
