@@ -83,10 +83,11 @@ export class AiAdmissions {
    * INSUFFICIENT_SCOPE (403, an upload not the key user's own without `chats:read`) and
    * VALIDATION_FAILED (400, not an image); VALIDATION_FAILED (400, `modelId` named nowhere),
    * UNKNOWN_MODEL (400), UNSUPPORTED_PARAMETER or VALIDATION_FAILED (400, a value out of the
-   * model's range, or above the output limits: see OutputLimits), MODEL_CAPABILITY_MISSING (400, vision, then tools), INSUFFICIENT_SCOPE or
-   * PLUGIN_NOT_ALLOWED (403, a plugin's scope; a plugin reading the caller's private data in a
-   * chat others can read); then DAILY_LIMIT_REACHED (429), KEY_DAILY_LIMIT_REACHED (429),
-   * INSUFFICIENT_CREDITS (402). Each image adds its provider's worst case to the hold.
+   * model's range, or above the output limits: see OutputLimits), MODEL_CAPABILITY_MISSING (400,
+   * vision, then tools), INSUFFICIENT_SCOPE or PLUGIN_NOT_ALLOWED (403, a plugin's scope; a
+   * plugin reading the caller's private data in a chat others can read); then
+   * DAILY_LIMIT_REACHED (429), KEY_DAILY_LIMIT_REACHED (429), INSUFFICIENT_CREDITS (402). Each
+   * image adds its provider's worst case to the hold.
    */
   async admit(user: SessionUser, dto: GenerateDto, options: AdmitOptions = {}): Promise<Admission> {
     const call = await this.resolveCall(user, dto, options);
@@ -126,8 +127,8 @@ export class AiAdmissions {
   /**
    * What the request asks for, resolved and checked before any money is reserved: its inputs,
    * the chat, preferences and images it reads, the model and effective parameters (`maxTokens`
-   * within `options.outputLimits`), the plugins' tools, and the provider messages (images without their bytes yet). Throws the refusals of
-   * `admit` up to the plugins', in that order.
+   * within `options.outputLimits`), the plugins' tools, and the provider messages (images
+   * without their bytes yet). Throws the refusals of `admit` up to the plugins', in that order.
    */
   private async resolveCall(
     user: SessionUser,

@@ -40,11 +40,11 @@ export class OutputLimits {
 
   /**
    * Settles `values.maxTokens` for a call to `model`: a default (source `default`) becomes 4096
-   * for a plan-limited call, and is lowered to the limit; a value asked for above a plan-limited call's limit is refused. Returns the
-   * `maxTokens` range to check the values against (checkParameters refuses the spec's routes'
-   * values out of range). Throws VALIDATION_FAILED (400, the violation on `limits.param`,
-   * constraint `planLimit` or `modelRange`, the message naming the limit). One query (the
-   * caller's plan) for a plan-limited call.
+   * for a plan-limited call, and is lowered to the limit; a value asked for above a plan-limited
+   * call's limit is refused. Returns the `maxTokens` range to check the values against
+   * (checkParameters refuses the spec's routes' values out of range). Throws VALIDATION_FAILED
+   * (400, the violation on `limits.param`, constraint `planLimit` or `modelRange`, the message
+   * naming the limit). One query (the caller's plan) for a plan-limited call.
    */
   async apply(
     userId: string,
@@ -62,7 +62,10 @@ export class OutputLimits {
     return range;
   }
 
-  /** The plan-limited maximum of `model` for the user; throws when `asked` (not a default) exceeds it. */
+  /**
+   * The plan-limited maximum of `model` for the user (plan cap within the model's maximum);
+   * throws when `asked` (not a default) exceeds it.
+   */
   private async planLimit(
     userId: string,
     model: ModelDescriptor,
