@@ -27,6 +27,7 @@ import {
 import { ModelCatalogue, reasoningBudget } from '../models/model-catalogue';
 import type { ParameterName } from '../models/dto/model-parameters.dto';
 import { fitParameters, noModelError, resolveParameters } from '../models/model-parameters';
+import { OutputLimits } from './output-limits';
 import { ProviderStrategy } from './provider-strategy.service';
 import type { GenerateRequest, ProviderMessage } from './providers/model-provider';
 
@@ -68,6 +69,7 @@ export class AiAdmissions {
     private readonly images: UploadImages,
     private readonly toolBoxes: ToolBoxes,
     private readonly shares: SharesService,
+    private readonly outputLimits: OutputLimits,
     config: ConfigService<AppConfig, true>,
   ) {
     this.ownOrigin = new URL(config.get('app', { infer: true }).baseUrl).origin;
@@ -86,14 +88,15 @@ export class AiAdmissions {
    * INSUFFICIENT_SCOPE (403, an upload not the key user's own without `chats:read`) and
    * VALIDATION_FAILED (400, not an image); VALIDATION_FAILED (400, `modelId` named nowhere),
    * UNKNOWN_MODEL (400), UNSUPPORTED_PARAMETER or VALIDATION_FAILED (400: a value the request sets
-   * that the model does not take; inherited ones are skipped, see `fitParameters`),
-   * MODEL_CAPABILITY_MISSING (400, vision, then tools), INSUFFICIENT_SCOPE or
-   * PLUGIN_NOT_ALLOWED (403, a plugin's scope; a plugin reading the caller's private data in a
-   * chat others can read); then DAILY_LIMIT_REACHED (429), KEY_DAILY_LIMIT_REACHED (429),
-   * INSUFFICIENT_CREDITS (402). Each image adds its provider's worst case to the hold.
+   * that the model does not take, or above the output limits, see OutputLimits; inherited ones
+   * are skipped, see `fitParameters`), MODEL_CAPABILITY_MISSING (400, vision, then tools),
+   * INSUFFICIENT_SCOPE or PLUGIN_NOT_ALLOWED (403, a plugin's scope; a plugin reading the
+   * caller's private data in a chat others can read); then DAILY_LIMIT_REACHED (429),
+   * KEY_DAILY_LIMIT_REACHED (429), INSUFFICIENT_CREDITS (402). Each image adds its provider's
+   * worst case to the hold.
    */
   async admit(user: SessionUser, dto: GenerateDto, options: AdmitOptions = {}): Promise<Admission> {
-    const call = await this.resolveCall(user, dto, options.preferences);
+    const call = await this.resolveCall(user, dto, options);
     const { hold, messages } = await this.reserve(user, call);
     const { model, values, budget, toolBox } = call;
     const request: GenerateRequest = {
@@ -130,21 +133,31 @@ export class AiAdmissions {
 
   /**
    * What the request asks for, resolved and checked before any money is reserved: its inputs,
-   * the chat, preferences and images it reads, the model and effective parameters, the plugins'
-   * tools, and the provider messages (images without their bytes yet). Throws the refusals of
-   * `admit` up to the plugins', in that order.
+   * the chat, preferences and images it reads, the model and effective parameters (`maxTokens`
+   * within `options.outputLimits`), the plugins' tools, and the provider messages (images
+   * without their bytes yet). Throws the refusals of `admit` up to the plugins', in that order.
    */
   private async resolveCall(
     user: SessionUser,
     dto: GenerateDto,
-    preferences: StoredPreferences | null | undefined,
+    options: AdmitOptions,
   ): Promise<ResolvedCall> {
     const inputs = readInputs(dto.messages, this.ownOrigin);
-    const { chat, prefs, images } = await this.readContext(user, dto, inputs, preferences);
+    const { chat, prefs, images } = await this.readContext(user, dto, inputs, options.preferences);
     const effective = resolveParameters(dto, chat?.settings, prefs);
     if (!effective.modelId) throw noModelError();
     const model = this.catalogue.require(effective.modelId);
-    const { values, skipped } = fitParameters(model.id, model.parameters, effective);
+    // The output limits settle the maxTokens range (and a default within it) first, so an
+    // inherited value beyond them is skipped like any other the model does not take.
+    const maxTokens = await this.outputLimits.apply(
+      user.id,
+      model,
+      effective.values,
+      effective.sources,
+      options.outputLimits,
+    );
+    const rules = { ...model.parameters, maxTokens };
+    const { values, skipped } = fitParameters(model.id, rules, effective);
     if (skipped.length)
       this.logger.debug(
         `user ${user.id}: ${model.id} does not take the inherited ${skipped.join(', ')}; skipped`,

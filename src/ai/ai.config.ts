@@ -1,11 +1,37 @@
 import { registerAs } from '@nestjs/config';
 import { Transform } from 'class-transformer';
-import { IsInt, IsOptional, IsString, Max, Min } from 'class-validator';
-import { emptyToUndefined, featureEnvironment, toInt } from '../config/feature-environment';
+import { IsInt, IsOptional, IsString, Matches, Max, Min } from 'class-validator';
+import { MAX_OUTPUT_TOKENS, MAX_OUTPUT_TOKENS_CEILING } from '../common/limits';
+import { emptyToUndefined, featureEnvironment, list, toInt } from '../config/feature-environment';
+import { PLANS, type Plan } from '../users/user.entity';
 
-/** The model catalogue file, upstream retries and the SSE heartbeat. */
+// `PLAN:tokens` entries, comma-separated; an empty value means "the model's maximum".
+const PLAN_CAP = String.raw`\s*(?:${PLANS.join('|')})\s*:\s*(?:[1-9]\d{0,6})?\s*`;
+const PLAN_CAPS = new RegExp(String.raw`^${PLAN_CAP}(?:,${PLAN_CAP})*$`);
+
+/** Output caps per plan on the wire protocols when PLAN_MAX_OUTPUT_TOKENS leaves a plan out. */
+export const DEFAULT_PLAN_MAX_OUTPUT_TOKENS: Readonly<Record<Plan, number | null>> = {
+  FREE: 4096,
+  BASIC: 16_384,
+  PRO: null,
+};
+
+/** The model catalogue file, output-token caps, upstream retries and the SSE heartbeat. */
 export class AiEnvironment {
   @IsOptional() @Transform(emptyToUndefined) @IsString() MODELS_FILE?: string;
+  @IsOptional()
+  @Transform(toInt)
+  @IsInt()
+  @Min(1)
+  @Max(MAX_OUTPUT_TOKENS_CEILING)
+  MAX_OUTPUT_TOKENS?: number;
+  @IsOptional()
+  @Transform(emptyToUndefined)
+  @Matches(PLAN_CAPS, {
+    message:
+      'PLAN_MAX_OUTPUT_TOKENS must be comma-separated PLAN:tokens entries (FREE:4096,BASIC:16384,PRO:)',
+  })
+  PLAN_MAX_OUTPUT_TOKENS?: string;
   @IsOptional() @Transform(toInt) @IsInt() @Min(1) @Max(10) AI_RETRY_ATTEMPTS?: number;
   @IsOptional() @Transform(toInt) @IsInt() @Min(0) AI_RETRY_BASE_DELAY_MS?: number;
   @IsOptional() @Transform(toInt) @IsInt() @Min(10) AI_SSE_PING_MS?: number;
@@ -15,6 +41,17 @@ export class AiEnvironment {
 export interface AiConfig {
   /** JSON catalogue replacing the default models. */
   modelsFile?: string;
+  /**
+   * MAX_OUTPUT_TOKENS: the most output tokens a request of the spec's routes (`/api/ai/*`) may
+   * ask for, within each model's own maximum (default 1000, the spec's limit).
+   */
+  maxOutputTokens: number;
+  /**
+   * PLAN_MAX_OUTPUT_TOKENS: the most output tokens a wire-protocol request (`/v1`) may ask for,
+   * per plan, within the model's maximum; null: the model's maximum alone. Default FREE 4096,
+   * BASIC 16384, PRO null.
+   */
+  planMaxOutputTokens: Record<Plan, number | null>;
   /** Attempts per upstream call (3) and the base of the backoff (1000 ms). */
   retryAttempts: number;
   retryBaseDelayMs: number;
@@ -22,10 +59,22 @@ export interface AiConfig {
   ssePingMs: number;
 }
 
+/** `FREE:4096,PRO:` (validated) over the defaults: an empty value is null (no plan cap). */
+export function parsePlanCaps(value: string | undefined): Record<Plan, number | null> {
+  const caps = { ...DEFAULT_PLAN_MAX_OUTPUT_TOKENS };
+  for (const entry of list(value)) {
+    const [plan, tokens] = entry.split(':').map((s) => s.trim());
+    caps[plan as Plan] = tokens ? Number(tokens) : null;
+  }
+  return caps;
+}
+
 /** The `ai` slice from validated variables. */
 export function buildAiConfig(env: AiEnvironment): AiConfig {
   return {
     modelsFile: env.MODELS_FILE,
+    maxOutputTokens: env.MAX_OUTPUT_TOKENS ?? MAX_OUTPUT_TOKENS,
+    planMaxOutputTokens: parsePlanCaps(env.PLAN_MAX_OUTPUT_TOKENS),
     retryAttempts: env.AI_RETRY_ATTEMPTS ?? 3,
     retryBaseDelayMs: env.AI_RETRY_BASE_DELAY_MS ?? 1000,
     ssePingMs: env.AI_SSE_PING_MS ?? 15_000,

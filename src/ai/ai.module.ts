@@ -12,6 +12,7 @@ import { AiAdmissions } from './ai-admissions.service';
 import { EmbeddingsService } from './embeddings.service';
 import { EstimateController } from './estimate.controller';
 import { ModelsModule } from '../models/models.module';
+import { OutputLimits } from './output-limits';
 import { ProviderStrategy } from './provider-strategy.service';
 import { AiChatController } from './ui-chat/ai-chat.controller';
 import { AnthropicProvider } from './providers/anthropic.provider';
@@ -32,6 +33,7 @@ import { OpenAiProvider } from './providers/openai.provider';
   providers: [
     AiService,
     AiAdmissions,
+    OutputLimits,
     AiRunner,
     EmbeddingsService,
     ProviderStrategy,

@@ -83,8 +83,8 @@ export class AiService {
     dto: GenerateDto,
     options: GenerateOptions = {},
   ): Promise<GenerateResultDto> {
-    const { timing = new ServerTiming(), preferences, store } = options;
-    const admission = await this.admit(user, dto, { preferences, store });
+    const { timing = new ServerTiming(), preferences, store, outputLimits } = options;
+    const admission = await this.admit(user, dto, { preferences, store, outputLimits });
     if (admission.toolBox) {
       const loop = await runToolLoop(this, admission, timing, {});
       if (loop.interruption !== undefined) throw loop.interruption;

@@ -10,6 +10,7 @@ import type { ToolBox, ToolCall, ToolResult } from '../plugins/tool.types';
 import type { ToolStep } from '../chats/chat-exchange.sql';
 import type { StoredPreferences } from '../users/preferences/preferences.dto';
 import type { ParameterName } from '../models/dto/model-parameters.dto';
+import type { PlanOutputLimits } from './output-limits';
 
 /** Token usage of one model call, as AiService reports it (its callers need not know credits). */
 export type { TokenUsage };
@@ -66,13 +67,22 @@ export interface CallOptions {
   preferences?: StoredPreferences | null;
   /** Save the exchange as a chat (default true); false settles only (`/v1` without `store`). */
   store?: boolean;
+  /**
+   * Absent: the spec's output limit (MAX_OUTPUT_TOKENS within the model's maximum, default 1000).
+   * `{by: 'plan', param}`: the wire protocols' (the plan's cap within the model's maximum,
+   * default 4096), a refusal naming `param`.
+   */
+  outputLimits?: PlanOutputLimits;
 }
 
 /** Options of `admit`: no timing (the caller times the call it makes with the admission). */
 export type AdmitOptions = Omit<CallOptions, 'timing'>;
 
 /** Options of `generate`: a whole reply takes no abort signal and no client-chosen chat id. */
-export type GenerateOptions = Pick<CallOptions, 'timing' | 'preferences' | 'store'>;
+export type GenerateOptions = Pick<
+  CallOptions,
+  'timing' | 'preferences' | 'store' | 'outputLimits'
+>;
 
 /** Options of `stream`: `signal` is required (a cut stream is settled for what was produced). */
 export type StreamOptions = CallOptions & { signal: AbortSignal };

@@ -233,3 +233,32 @@ describe('base address', () => {
     ).toBe('https://chat.example.com');
   });
 });
+
+/** Output-token caps: MAX_OUTPUT_TOKENS (spec routes) and PLAN_MAX_OUTPUT_TOKENS (wire routes). */
+describe('output-token caps', () => {
+  it('defaults to the spec limit of 1000 and FREE 4096, BASIC 16384, PRO the model maximum', () => {
+    const { ai } = buildConfig({});
+    expect(ai.maxOutputTokens).toBe(1000);
+    expect(ai.planMaxOutputTokens).toEqual({ FREE: 4096, BASIC: 16384, PRO: null });
+  });
+
+  it('reads PLAN:tokens entries over the defaults; an empty value lifts the plan cap', () => {
+    const { ai } = buildConfig({
+      MAX_OUTPUT_TOKENS: '8000',
+      PLAN_MAX_OUTPUT_TOKENS: ' FREE: 2048 , BASIC:',
+    });
+    expect(ai.maxOutputTokens).toBe(8000);
+    expect(ai.planMaxOutputTokens).toEqual({ FREE: 2048, BASIC: null, PRO: null });
+  });
+
+  it.each(['FREE=4096', 'GOLD:100', 'FREE:0', 'FREE:-5', 'FREE:4096,,PRO:', '{"FREE":4096}'])(
+    'refuses PLAN_MAX_OUTPUT_TOKENS=%s at boot',
+    (value) => {
+      expect(error({ PLAN_MAX_OUTPUT_TOKENS: value })).toMatch(/PLAN_MAX_OUTPUT_TOKENS/);
+    },
+  );
+
+  it.each(['0', '1.5', '2000000'])('refuses MAX_OUTPUT_TOKENS=%s at boot', (value) => {
+    expect(error({ MAX_OUTPUT_TOKENS: value })).toMatch(/MAX_OUTPUT_TOKENS/);
+  });
+});

@@ -6,6 +6,7 @@ import type { GenerateDto } from '../ai/dto/generate.dto';
 import type { MessageContent, MessagePart } from '../ai/dto/message-content';
 import { MAX_STOP_LENGTH, MAX_STOP_SEQUENCES } from '../models/dto/model-parameters.dto';
 import type { TokenUsage } from '../ai/ai.types';
+import type { PlanOutputLimits } from '../ai/output-limits';
 import { AppError, ErrorCode } from '../common/errors/app-error';
 import { ValidationFailedError } from '../common/validation/validation.pipe';
 import type { ChatCompletionDto, ChatCompletionRequestDto } from './dto/chat-completion.dto';
@@ -28,6 +29,9 @@ const UNSUPPORTED: Record<string, (v: unknown) => boolean> = {
   web_search_options: () => false,
   reasoning_effort: () => false,
 };
+
+/** A field the client sent with a value (OpenAI's SDKs may send `null` for "unset"). */
+const given = (v: unknown): boolean => v !== undefined && v !== null;
 
 const invalid = (property: string, message: string) =>
   new ValidationFailedError([{ property, constraint: 'openAiWire', message }]);
@@ -79,9 +83,21 @@ function stopOf(stop: unknown): string[] | undefined {
 }
 
 /**
+ * The output limits of a completion: the caller's plan, a refusal naming the field the client
+ * used (`max_completion_tokens`, else `max_tokens`).
+ */
+export function outputLimitsOf(req: ChatCompletionRequestDto): PlanOutputLimits {
+  return {
+    by: 'plan',
+    param: given(req.max_completion_tokens) ? 'max_completion_tokens' : 'max_tokens',
+  };
+}
+
+/**
  * An OpenAI Chat Completions request as our GenerateDto. Throws
  * UNSUPPORTED_PARAMETER (400, `param` named) for OpenAI fields we cannot honour, and
- * VALIDATION_FAILED (400) for content that is neither a string nor text parts, or empty.
+ * VALIDATION_FAILED (400) for content that is neither a string nor text parts, or empty, and
+ * (as OpenAI does) for `max_tokens` and `max_completion_tokens` together (`param: max_tokens`).
  */
 export function toGenerateDto(req: ChatCompletionRequestDto): GenerateDto {
   for (const [field, harmless] of Object.entries(UNSUPPORTED)) {
@@ -92,6 +108,16 @@ export function toGenerateDto(req: ChatCompletionRequestDto): GenerateDto {
       });
     }
   }
+  if (given(req.max_tokens) && given(req.max_completion_tokens)) {
+    throw new ValidationFailedError([
+      {
+        property: 'max_tokens',
+        constraint: 'notWith',
+        message:
+          "Setting 'max_tokens' and 'max_completion_tokens' at the same time is not supported.",
+      },
+    ]);
+  }
   const messages = req.messages.map((m, i) => {
     const content = contentOf(m.content, `messages[${i}].content`);
     if (!content.length) throw invalid(`messages[${i}].content`, `messages[${i}].content is empty`);
@@ -101,7 +127,7 @@ export function toGenerateDto(req: ChatCompletionRequestDto): GenerateDto {
   return {
     modelId: req.model,
     messages,
-    maxTokens: req.max_completion_tokens ?? req.max_tokens,
+    maxTokens: req.max_completion_tokens ?? req.max_tokens ?? undefined,
     temperature: req.temperature,
     topP: req.top_p,
     presencePenalty: req.presence_penalty,

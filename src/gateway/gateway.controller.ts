@@ -19,7 +19,7 @@ import {
 } from './dto/chat-completion.dto';
 import { ApiChatCompletionResponse } from './dto/completion-stream.dto';
 import { OpenAiStreamSink } from './openai-stream-sink';
-import { completionOf, toGenerateDto } from './chat-completions.mapper';
+import { completionOf, outputLimitsOf, toGenerateDto } from './chat-completions.mapper';
 
 const LOADED_AT = Math.floor(Date.now() / 1000);
 
@@ -96,7 +96,8 @@ export class GatewayController {
       {
         status: 400,
         description:
-          'Invalid input (also a remote `image_url` or bytes that are not the image they claim), ' +
+          'Invalid input (also a remote `image_url` or bytes that are not the image they claim, ' +
+          "or `max_tokens` above the model's or your plan's maximum: `param` names it), " +
           'unknown model (`unknown_model`), images to a model without vision ' +
           '(`model_capability_missing`), or a field we cannot honour (`unsupported_parameter`, ' +
           '`param` names it)',
@@ -135,7 +136,7 @@ export class GatewayController {
     const store = body.store === true;
     const timing = new ServerTiming(arrivalOf(req));
     // A wire request carries its own parameters: the caller's stored preferences do not apply.
-    const call = { timing, store, preferences: null };
+    const call = { timing, store, preferences: null, outputLimits: outputLimitsOf(body) };
     if (!body.stream) {
       const result = await this.ai.generate(user, dto, call);
       res.setHeader('Server-Timing', timing.header());

@@ -11,6 +11,13 @@ import type { ModelEntry } from './model-entry';
  * the thinking limit and held (and, when used, billed) as completion tokens. Left out: preview
  * models without a public price list entry (GPT-5.6 Sol/Terra/Luna), and Gemini 3.5, which
  * refuses `thinkingBudget` (it takes `thinkingLevel`, which cannot bound the hold in tokens).
+ *
+ * `maxOutputTokens` is each provider's documented output limit per reply, thinking included
+ * (OpenAI: the model pages' "Max output tokens", 16384 for GPT-4o and GPT-4o mini, 32768 for
+ * GPT-4.1 mini, 128000 for the GPT-5 family; Anthropic: the models overview's "Max output", 64000
+ * for Haiku 4.5 and Sonnet 4.5, the same assumed for the later models until their pages say
+ * otherwise; Google: the model pages' "Output token limit", 65536 for Gemini 2.5 and 3.x).
+ * Embedding models generate no text and state none.
  */
 export const DEFAULT_MODELS: ModelEntry[] = [
   {
@@ -18,6 +25,7 @@ export const DEFAULT_MODELS: ModelEntry[] = [
     name: 'GPT-4o mini',
     providerId: 'openai',
     maxTokens: 128000,
+    maxOutputTokens: 16384,
     costPerToken: '0.0000006',
     description: 'Fast, inexpensive OpenAI model for everyday chat',
     inputPrice: 0.00015,
@@ -29,6 +37,7 @@ export const DEFAULT_MODELS: ModelEntry[] = [
     name: 'GPT-4o',
     providerId: 'openai',
     maxTokens: 128000,
+    maxOutputTokens: 16384,
     costPerToken: '0.00001',
     description: "OpenAI's earlier multimodal flagship",
     inputPrice: 0.0025,
@@ -40,6 +49,7 @@ export const DEFAULT_MODELS: ModelEntry[] = [
     name: 'GPT-4.1 mini',
     providerId: 'openai',
     maxTokens: 1047576,
+    maxOutputTokens: 32768,
     costPerToken: '0.0000016',
     description: 'Long-context OpenAI model without reasoning (all sampling parameters)',
     inputPrice: 0.0004,
@@ -51,6 +61,7 @@ export const DEFAULT_MODELS: ModelEntry[] = [
     name: 'GPT-5 mini',
     providerId: 'openai',
     maxTokens: 272000,
+    maxOutputTokens: 128000,
     costPerToken: '0.000002',
     description: 'Small, inexpensive OpenAI reasoning model',
     inputPrice: 0.00025,
@@ -63,6 +74,7 @@ export const DEFAULT_MODELS: ModelEntry[] = [
     name: 'GPT-5.4',
     providerId: 'openai',
     maxTokens: 272000,
+    maxOutputTokens: 128000,
     costPerToken: '0.000015',
     description: 'OpenAI reasoning model for long documents and code',
     inputPrice: 0.0025,
@@ -75,6 +87,7 @@ export const DEFAULT_MODELS: ModelEntry[] = [
     name: 'GPT-5.5',
     providerId: 'openai',
     maxTokens: 272000,
+    maxOutputTokens: 128000,
     costPerToken: '0.00003',
     description: "OpenAI's flagship reasoning model",
     inputPrice: 0.005,
@@ -87,6 +100,7 @@ export const DEFAULT_MODELS: ModelEntry[] = [
     name: 'Claude Haiku 4.5',
     providerId: 'anthropic',
     maxTokens: 200000,
+    maxOutputTokens: 64000,
     costPerToken: '0.000005',
     description: 'Fast Anthropic model of the 4.5 generation',
     inputPrice: 0.001,
@@ -98,6 +112,7 @@ export const DEFAULT_MODELS: ModelEntry[] = [
     name: 'Claude Sonnet 4.5',
     providerId: 'anthropic',
     maxTokens: 200000,
+    maxOutputTokens: 64000,
     costPerToken: '0.000015',
     description: 'Balanced Anthropic model of the 4.5 generation',
     inputPrice: 0.003,
@@ -109,6 +124,7 @@ export const DEFAULT_MODELS: ModelEntry[] = [
     name: 'Claude Haiku 5.5',
     providerId: 'anthropic',
     maxTokens: 200000,
+    maxOutputTokens: 64000,
     costPerToken: '0.0000005',
     description: "Anthropic's fastest, least expensive model (price for prompts up to 100k tokens)",
     inputPrice: 0.0001,
@@ -120,6 +136,7 @@ export const DEFAULT_MODELS: ModelEntry[] = [
     name: 'Claude Sonnet 5.5',
     providerId: 'anthropic',
     maxTokens: 200000,
+    maxOutputTokens: 64000,
     costPerToken: '0.00001',
     description: "Anthropic's balanced model for coding and agents",
     inputPrice: 0.002,
@@ -131,6 +148,7 @@ export const DEFAULT_MODELS: ModelEntry[] = [
     name: 'Claude Opus 5 (extended thinking)',
     providerId: 'anthropic',
     maxTokens: 200000,
+    maxOutputTokens: 64000,
     costPerToken: '0.000025',
     description: "Anthropic's most capable generally available model, thinking before it answers",
     inputPrice: 0.005,
@@ -143,6 +161,7 @@ export const DEFAULT_MODELS: ModelEntry[] = [
     name: 'Gemini 2.5 Flash',
     providerId: 'google',
     maxTokens: 1048576,
+    maxOutputTokens: 65536,
     costPerToken: '0.0000025',
     description: "Google's fast thinking model",
     inputPrice: 0.0003,
@@ -155,6 +174,7 @@ export const DEFAULT_MODELS: ModelEntry[] = [
     name: 'Gemini 2.5 Pro',
     providerId: 'google',
     maxTokens: 1048576,
+    maxOutputTokens: 65536,
     costPerToken: '0.00001',
     description: "Google's stable reasoning model",
     inputPrice: 0.00125,
@@ -167,6 +187,7 @@ export const DEFAULT_MODELS: ModelEntry[] = [
     name: 'Gemini 3.1 Flash-Lite',
     providerId: 'google',
     maxTokens: 1048576,
+    maxOutputTokens: 65536,
     costPerToken: '0.0000015',
     description: "Google's least expensive current model",
     inputPrice: 0.00025,
@@ -179,6 +200,7 @@ export const DEFAULT_MODELS: ModelEntry[] = [
     name: 'Gemini 3 Flash',
     providerId: 'google',
     maxTokens: 1048576,
+    maxOutputTokens: 65536,
     costPerToken: '0.000003',
     description: "Google's fast frontier model",
     inputPrice: 0.0005,
@@ -191,6 +213,7 @@ export const DEFAULT_MODELS: ModelEntry[] = [
     name: 'Gemini 3.1 Pro',
     providerId: 'google',
     maxTokens: 1048576,
+    maxOutputTokens: 65536,
     costPerToken: '0.000012',
     description: "Google's most capable model",
     inputPrice: 0.002,

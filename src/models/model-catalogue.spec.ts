@@ -1,6 +1,8 @@
 import { DEFAULT_MODELS } from './default-models';
-import { validateCatalogue } from './model-catalogue';
+import { maxOutputTokensOf, maxReplyTokens, validateCatalogue } from './model-catalogue';
 import { PROVIDER_IDS } from './model-entry';
+
+const reasoningOf = (m: { reasoningBudget?: number }) => m.reasoningBudget ?? 0;
 
 const entry = (over: Record<string, unknown> = {}) => ({
   id: 'm1',
@@ -31,6 +33,26 @@ describe('model catalogue', () => {
     expect(embedding.map((m) => m.providerId).sort()).toEqual(['google', 'openai']);
   });
 
+  it('states the output maximum of every default chat model, within its context window', () => {
+    for (const m of DEFAULT_MODELS.filter((d) => d.kind !== 'embedding')) {
+      expect(m.maxOutputTokens).toBeGreaterThan(reasoningOf(m));
+      expect(m.maxOutputTokens).toBeLessThanOrEqual(m.maxTokens);
+    }
+    const byId = (id: string) => DEFAULT_MODELS.find((m) => m.id === id)!;
+    expect(maxOutputTokensOf(byId('gpt-4o-mini'))).toBe(16384);
+    expect(maxReplyTokens(byId('gpt-5-mini'))).toBe(128000 - 1024);
+  });
+
+  it('defaults maxOutputTokens to 4096, or the context window when smaller', () => {
+    const [wide, narrow] = validateCatalogue(
+      [entry({ maxTokens: 128000 }), entry({ id: 'm2', maxTokens: 2048 })],
+      'f.json',
+    );
+    expect(wide.maxOutputTokens).toBeUndefined();
+    expect(maxOutputTokensOf(wide)).toBe(4096);
+    expect(maxOutputTokensOf(narrow)).toBe(2048);
+  });
+
   it('accepts numbers for costPerToken and keeps them exact as strings', () => {
     const [m] = validateCatalogue([entry({ costPerToken: 0.000002 })], 'f.json');
     expect(m.costPerToken).toBe('0.000002');
@@ -54,6 +76,25 @@ describe('model catalogue', () => {
       'a reasoning model without a budget',
       [entry({ capabilities: ['reasoning'] })],
       /reasoningBudget/,
+    ],
+    ['a maxOutputTokens of 0', [entry({ maxOutputTokens: 0 })], /maxOutputTokens/],
+    ['a fractional maxOutputTokens', [entry({ maxOutputTokens: 10.5 })], /maxOutputTokens/],
+    [
+      'a maxOutputTokens above the context window',
+      [entry({ maxTokens: 8000, maxOutputTokens: 9000 })],
+      /maxOutputTokens: must not exceed maxTokens/,
+    ],
+    [
+      'a reasoning model whose budget leaves no output',
+      [
+        entry({
+          maxTokens: 128000,
+          capabilities: ['reasoning'],
+          reasoningBudget: 4096,
+          maxOutputTokens: 4096,
+        }),
+      ],
+      /maxOutputTokens: must exceed reasoningBudget/,
     ],
     [
       'a budget under 1024',

@@ -8,14 +8,25 @@ import { AppError, ErrorCode } from '../common/errors/app-error';
 import type { AppConfig } from '../config/app.config';
 import { DEFAULT_MODELS } from './default-models';
 import { parameterRules, type ParameterRules } from './model-parameters';
-import { type Capability, EMBEDDING_PROVIDERS, ModelEntry, type ProviderId } from './model-entry';
+import {
+  type Capability,
+  DEFAULT_MAX_OUTPUT_TOKENS,
+  EMBEDDING_PROVIDERS,
+  ModelEntry,
+  type ProviderId,
+} from './model-entry';
 
 /** Spec "Model descriptor", extended form, as `GET /api/ai/models` returns it. */
 export interface ModelDescriptor extends ModelEntry {
   /** False when the model's provider has no API key configured. */
   available: boolean;
   capabilities: Capability[];
-  /** The parameters the model accepts, with their ranges (absent: unsupported). */
+  /** Most tokens generated in one reply, thinking included (the entry's, else its default). */
+  maxOutputTokens: number;
+  /**
+   * The parameters the model accepts, with their ranges (absent: unsupported). `maxTokens.max` is
+   * what the spec's routes accept: MAX_OUTPUT_TOKENS (1000 by default) within `maxReplyTokens`.
+   */
   parameters: ParameterRules;
 }
 
@@ -24,8 +35,22 @@ export function reasoningBudget(model: ModelEntry): number {
   return model.capabilities?.includes('reasoning') ? (model.reasoningBudget ?? 0) : 0;
 }
 
+/** An entry's output maximum: its `maxOutputTokens`, else 4096 within its context window. */
+export function maxOutputTokensOf(entry: ModelEntry): number {
+  return entry.maxOutputTokens ?? Math.min(DEFAULT_MAX_OUTPUT_TOKENS, entry.maxTokens);
+}
+
 /**
- * Validates a catalogue: each entry's shape, `costPerToken > 0`, unique ids.
+ * The most visible tokens a request may ask of `model` (`maxTokens`): its output maximum less
+ * the reasoning budget, which the adapters add on top of `maxTokens`.
+ */
+export function maxReplyTokens(model: ModelEntry): number {
+  return maxOutputTokensOf(model) - reasoningBudget(model);
+}
+
+/**
+ * Validates a catalogue: each entry's shape, `costPerToken > 0`, unique ids, an output maximum
+ * within the context window that leaves room beyond the reasoning budget.
  * Throws an Error naming the source and every problem.
  */
 export function validateCatalogue(raw: unknown, source: string): ModelEntry[] {
@@ -41,6 +66,15 @@ export function validateCatalogue(raw: unknown, source: string): ModelEntry[] {
     }
     if (entry.capabilities?.includes('reasoning') && entry.reasoningBudget === undefined)
       problems.push(`[${i}] reasoningBudget: required for a reasoning model`);
+    if (entry.maxOutputTokens !== undefined && entry.maxOutputTokens > entry.maxTokens)
+      problems.push(`[${i}] maxOutputTokens: must not exceed maxTokens (the context window)`);
+    if (
+      entry.capabilities?.includes('reasoning') &&
+      Number.isInteger(entry.reasoningBudget) &&
+      Number.isInteger(entry.maxTokens) &&
+      maxReplyTokens(entry) < 1
+    )
+      problems.push(`[${i}] maxOutputTokens: must exceed reasoningBudget`);
     if (entry.kind === 'embedding' && !EMBEDDING_PROVIDERS.includes(entry.providerId))
       problems.push(`[${i}] kind: ${entry.providerId} has no embeddings API`);
     if (typeof entry.costPerToken === 'string' && /^[\d.e-]+$/i.test(entry.costPerToken)) {
@@ -69,7 +103,7 @@ export class ModelCatalogue {
   private readonly embeddings: Map<string, ModelDescriptor>;
 
   constructor(config: ConfigService<AppConfig, true>) {
-    const file = config.get('ai', { infer: true }).modelsFile;
+    const { modelsFile: file, maxOutputTokens } = config.get('ai', { infer: true });
     const entries = file
       ? validateCatalogue(JSON.parse(readFileSync(file, 'utf8')), file)
       : DEFAULT_MODELS;
@@ -84,7 +118,11 @@ export class ModelCatalogue {
         ...m,
         available: keyed[m.providerId],
         capabilities: m.capabilities ?? [],
-        parameters: parameterRules(m.providerId, reasoningBudget(m) > 0),
+        maxOutputTokens: maxOutputTokensOf(m),
+        parameters: {
+          ...parameterRules(m.providerId, reasoningBudget(m) > 0),
+          maxTokens: { min: 1, max: Math.min(maxOutputTokens, maxReplyTokens(m)) },
+        },
       },
     }));
     this.models = all.filter((e) => e.kind === 'chat').map((e) => e.model);

@@ -1,3 +1,4 @@
+import { MAX_OUTPUT_TOKENS_CEILING } from '../common/limits';
 import {
   ArrayUnique,
   IsArray,
@@ -7,6 +8,7 @@ import {
   IsOptional,
   IsString,
   Matches,
+  Max,
   MaxLength,
   Min,
 } from 'class-validator';
@@ -23,6 +25,8 @@ export type ModelKind = (typeof MODEL_KINDS)[number];
 export const EMBEDDING_PROVIDERS: readonly ProviderId[] = ['openai', 'google'];
 /** Anthropic's smallest thinking budget (`budget_tokens` ≥ 1024). */
 export const MIN_REASONING_BUDGET = 1024;
+/** A catalogue entry's `maxOutputTokens` when it states none (and its context window allows). */
+export const DEFAULT_MAX_OUTPUT_TOKENS = 4096;
 
 /** One catalogue entry as configured (MODELS_FILE is a JSON array of these). */
 export class ModelEntry {
@@ -31,6 +35,12 @@ export class ModelEntry {
   @IsIn(PROVIDER_IDS) providerId: ProviderId;
   /** Context window, tokens. */
   @IsInt() @Min(1) maxTokens: number;
+  /**
+   * Most tokens the model generates in one reply, as its provider documents it, thinking
+   * included: a request's visible `maxTokens` may reach this less the `reasoningBudget`. At most
+   * the context window; default 4096 (or the context window when smaller).
+   */
+  @IsOptional() @IsInt() @Min(1) @Max(MAX_OUTPUT_TOKENS_CEILING) maxOutputTokens?: number;
   /** Decimal string or number > 0; credits = ceil(tokens * costPerToken * 1000). */
   @Matches(/^\d+(\.\d+)?(e-?\d+)?$/i, { message: 'costPerToken must be a positive decimal' })
   costPerToken: string;

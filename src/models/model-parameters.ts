@@ -218,7 +218,8 @@ export function fitParameters(
     skipped.push(name);
   }
   if (values.maxTokens === undefined) {
-    values.maxTokens = DEFAULT_MAX_TOKENS;
+    // The default, within the model's (or the call's) limit.
+    values.maxTokens = Math.min(DEFAULT_MAX_TOKENS, rules.maxTokens.max);
     sources.maxTokens = 'default';
   }
   const fitted = values as EffectiveParameters['values'];

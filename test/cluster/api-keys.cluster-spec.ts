@@ -10,11 +10,12 @@ import { Client } from 'pg';
  * instance applies on the other at once.
  */
 const RUN = `${process.pid}-${Date.now()}`;
-/** Hold of this request on gpt-4o: ceil((2 estimated + 1000 max) * 0.00001 * 1000) = 11. */
+/** Hold of this request on gpt-4o: ceil((2 estimated + 1000 max_tokens) * 0.00001 * 1000) = 11. */
 const HOLD = 11;
 const ASK = {
   model: 'gpt-4o',
   messages: [{ role: 'user', content: 'Tell me' }],
+  max_tokens: 1000,
   stream: true,
 };
 

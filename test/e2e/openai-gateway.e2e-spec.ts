@@ -151,10 +151,12 @@ describe('OpenAI-compatible /v1', () => {
     );
 
     const rich = await newUser(t, { credits: 1000 });
+    // One hold of gpt-4o with max_tokens 1000: ceil((1 + 1000) × 0.01) = 11 credits.
     const limited = await keyFor(rich, { dailyCreditLimit: 11 });
-    await client(limited.key).chat.completions.create(ask);
+    const asked = { ...ask, max_tokens: 1000 };
+    await client(limited.key).chat.completions.create(asked);
     const over = await client(limited.key)
-      .chat.completions.create(ask)
+      .chat.completions.create(asked)
       .catch((e: unknown) => e);
     expect(over).toBeInstanceOf(OpenAI.RateLimitError);
     expect((over as InstanceType<typeof OpenAI.RateLimitError>).code).toBe(

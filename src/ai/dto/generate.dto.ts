@@ -197,6 +197,14 @@ export class ModelDescriptorDto {
   @ApiProperty({ enum: ['openai', 'anthropic', 'google'] }) providerId: string;
   @ApiProperty({ type: 'integer', description: 'context window, tokens' }) maxTokens: number;
   @ApiProperty({
+    type: 'integer',
+    example: 16384,
+    description:
+      "most tokens generated in one reply, thinking included (the provider's limit); a request " +
+      'may ask for this less `reasoningBudget`',
+  })
+  maxOutputTokens: number;
+  @ApiProperty({
     example: '0.0000006',
     description: 'decimal string; credits = ceil(tokens × costPerToken × 1000)',
   })

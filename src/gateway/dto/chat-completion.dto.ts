@@ -16,7 +16,7 @@ import {
   MinLength,
   ValidateNested,
 } from 'class-validator';
-import { MAX_OUTPUT_TOKENS } from '../../common/limits';
+import { MAX_OUTPUT_TOKENS_CEILING } from '../../common/limits';
 import { IsOptionalInRange } from '../../models/dto/model-parameters.dto';
 
 /** Roles of OpenAI's Chat Completions input we accept (`developer` is sent as `system`). */
@@ -57,6 +57,11 @@ export class StreamOptionsDto {
   include_usage?: boolean;
 }
 
+const MAX_TOKENS_DOC =
+  "at most the model's `maxOutputTokens` (less its reasoning budget) and your plan's cap " +
+  '(PLAN_MAX_OUTPUT_TOKENS: FREE 4096, BASIC 16384, PRO none by default); 4096 within both ' +
+  'when left out';
+
 /**
  * POST /v1/chat/completions, as OpenAI's Chat Completions API. Fields OpenAI has
  * that we cannot honour (several choices, log probabilities, tools, audio…) are accepted by
@@ -78,9 +83,14 @@ export class ChatCompletionRequestDto {
   @Type(() => CompletionMessageDto)
   messages: CompletionMessageDto[];
 
-  @IsOptionalInRange(1, MAX_OUTPUT_TOKENS, { integer: true }) max_tokens?: number;
+  @IsOptionalInRange(1, MAX_OUTPUT_TOKENS_CEILING, { integer: true, description: MAX_TOKENS_DOC })
+  max_tokens?: number;
 
-  @IsOptionalInRange(1, MAX_OUTPUT_TOKENS, { integer: true }) max_completion_tokens?: number;
+  @IsOptionalInRange(1, MAX_OUTPUT_TOKENS_CEILING, {
+    integer: true,
+    description: 'the newer name of `max_tokens`, same limits; not with `max_tokens`',
+  })
+  max_completion_tokens?: number;
 
   @IsOptionalInRange(0, 2) temperature?: number;
 

@@ -12,9 +12,13 @@ import {
   Min,
   MinLength,
 } from 'class-validator';
-import { MAX_OUTPUT_TOKENS, MAX_SYSTEM_PROMPT } from '../../common/limits';
+import {
+  MAX_OUTPUT_TOKENS,
+  MAX_OUTPUT_TOKENS_CEILING,
+  MAX_SYSTEM_PROMPT,
+} from '../../common/limits';
 
-export { MAX_OUTPUT_TOKENS, MAX_SYSTEM_PROMPT };
+export { MAX_OUTPUT_TOKENS, MAX_OUTPUT_TOKENS_CEILING, MAX_SYSTEM_PROMPT };
 /** Most stop sequences any provider accepts on every model (OpenAI: 4). */
 export const MAX_STOP_SEQUENCES = 4;
 /** Longest stop sequence accepted (characters). */
@@ -65,7 +69,13 @@ export class ModelParametersDto {
 
   @IsOptionalInRange(0, 1) topP?: number;
 
-  @IsOptionalInRange(1, MAX_OUTPUT_TOKENS, { integer: true, default: MAX_OUTPUT_TOKENS })
+  @IsOptionalInRange(1, MAX_OUTPUT_TOKENS_CEILING, {
+    integer: true,
+    default: MAX_OUTPUT_TOKENS,
+    description:
+      `at most the model's \`parameters.maxTokens.max\`: ${MAX_OUTPUT_TOKENS} unless ` +
+      "MAX_OUTPUT_TOKENS raises it, within the model's `maxOutputTokens`",
+  })
   maxTokens?: number;
 
   @ApiPropertyOptional({
