@@ -111,6 +111,14 @@ describe('fitParameters (inherited values a model does not take are skipped)', (
     expect(r.sources).toEqual({ maxTokens: 'default' });
   });
 
+  it('skips an inherited maxTokens above the limit and falls back to the default within it', () => {
+    const small = { ...parameterRules('openai', false), maxTokens: { min: 1, max: 600 } };
+    const r = fitParameters('m', small, resolveParameters({}, { maxTokens: 900 }, null));
+    expect(r.skipped).toEqual(['maxTokens']);
+    expect(r.values).toEqual({ maxTokens: 600 });
+    expect(r.sources).toEqual({ maxTokens: 'default' });
+  });
+
   it('keeps refusing what the request itself sets, also when a layer below sets it too', () => {
     expect(() => claude({ temperature: 0.5 }, null, { temperature: 0.9 })).toThrow(
       'temperature (from the request) is not supported by claude',
