@@ -2,19 +2,14 @@ import { Injectable, Logger } from '@nestjs/common';
 import { ConfigService } from '@nestjs/config';
 import type { AppConfig } from '../config/app.config';
 import { randomUUID } from 'node:crypto';
-import type { Chat } from '../chats/chat.entity';
-import { ChatsService } from '../chats/chats.service';
 import type { ToolStep } from '../chats/chat-exchange.sql';
-import { requireScope } from '../common/auth/require-scope';
 import type { SessionUser } from '../common/auth/session-user';
 import { CreditHoldsService, type OpenHold } from '../credits/credit-holds.service';
 import { estimate, holdAmount } from '../credits/pricing';
 import { MetricsService } from '../metrics/metrics.service';
-import { type ToolBox, ToolBoxes } from '../plugins/tool.types';
-import { SharesService } from '../shares/shares.service';
+import type { ToolBox } from '../plugins/tool.types';
 import { type ResolvedImage, UploadImages } from '../uploads/upload-images.service';
-import type { StoredPreferences } from '../users/preferences/preferences.dto';
-import { PreferencesService } from '../users/preferences/preferences.service';
+import { AdmissionContext } from './admission-context';
 import type { Admission, AdmitOptions } from './ai.types';
 import type { GenerateDto } from './dto/generate.dto';
 import { IMAGE_TOKENS_WORST_CASE } from './image-tokens';
@@ -63,12 +58,9 @@ export class AiAdmissions {
     private readonly catalogue: ModelCatalogue,
     private readonly strategy: ProviderStrategy,
     private readonly holds: CreditHoldsService,
-    private readonly chats: ChatsService,
-    private readonly preferences: PreferencesService,
     private readonly metrics: MetricsService,
     private readonly images: UploadImages,
-    private readonly toolBoxes: ToolBoxes,
-    private readonly shares: SharesService,
+    private readonly context: AdmissionContext,
     private readonly outputLimits: OutputLimits,
     config: ConfigService<AppConfig, true>,
   ) {
@@ -143,7 +135,7 @@ export class AiAdmissions {
     options: AdmitOptions,
   ): Promise<ResolvedCall> {
     const inputs = readInputs(dto.messages, this.ownOrigin);
-    const { chat, prefs, images } = await this.readContext(user, dto, inputs, options.preferences);
+    const { chat, prefs, images } = await this.context.read(user, dto, inputs, options.preferences);
     const effective = resolveParameters(dto, chat?.settings, prefs);
     if (!effective.modelId) throw noModelError();
     const model = this.catalogue.require(effective.modelId);
@@ -163,7 +155,7 @@ export class AiAdmissions {
         `user ${user.id}: ${model.id} does not take the inherited ${skipped.join(', ')}; skipped`,
       );
     if (images.length) requireCapability(model, 'vision');
-    const toolBox = await this.toolBoxFor(user, dto, chat, model);
+    const toolBox = await this.context.toolBox(user, dto, chat, model);
     return {
       inputs,
       images,
@@ -175,59 +167,6 @@ export class AiAdmissions {
       messages: toProviderMessages(inputs, values.systemPrompt),
       imageTokens: images.length * IMAGE_TOKENS_WORST_CASE[model.providerId],
     };
-  }
-
-  /**
-   * Reads, in parallel, the chat the request names (access checked: NOT_FOUND), the preferences
-   * that apply (given, else the session's, else one query) and the request's images (NOT_FOUND,
-   * INSUFFICIENT_SCOPE, VALIDATION_FAILED). Each input message gets the upload ids of its images
-   * (what is saved with the exchange; inline data URLs are not kept).
-   */
-  private async readContext(
-    user: SessionUser,
-    dto: GenerateDto,
-    inputs: InputMessage[],
-    preferences: StoredPreferences | null | undefined,
-  ): Promise<{ chat?: Chat; prefs: StoredPreferences | null; images: ResolvedImage[] }> {
-    // The exchange is written into the chat: a key needs `chats:write` for any chat it names,
-    // checked before the chat is looked up (a key without it learns nothing of other chats).
-    if (dto.chatId) requireScope(user, 'chats:write', 'chatId');
-    const sources = inputs.flatMap((m) => m.images);
-    const [chat, prefs, images] = await Promise.all([
-      dto.chatId ? this.chats.requireChatAccess(user, dto.chatId, 'read') : undefined,
-      preferences !== undefined
-        ? preferences
-        : user.preferences !== undefined
-          ? user.preferences // read with the session
-          : this.preferences.stored(user.id),
-      this.images.resolve(user, sources),
-    ]);
-    let at = 0;
-    for (const m of inputs)
-      m.uploadIds = m.images.flatMap(() => {
-        const image = images[at++];
-        return 'upload' in image ? [image.upload.id] : [];
-      });
-    return { chat, prefs, images };
-  }
-
-  /**
-   * The tools of the request's plugins, else the chat's (a request's `[]` turns the chat's off);
-   * undefined without plugins. Throws MODEL_CAPABILITY_MISSING (400), INSUFFICIENT_SCOPE (403) or
-   * PLUGIN_NOT_ALLOWED (403).
-   */
-  private async toolBoxFor(
-    user: SessionUser,
-    dto: GenerateDto,
-    chat: Chat | undefined,
-    model: Admission['model'],
-  ): Promise<ToolBox | undefined> {
-    const plugins = dto.plugins ?? chat?.settings?.plugins ?? [];
-    if (!plugins.length) return undefined;
-    requireCapability(model, 'tools');
-    return this.toolBoxes.toolBox(user, plugins, {
-      onlyCallerReads: () => this.onlyCallerReads(user, chat),
-    });
   }
 
   /**
@@ -281,18 +220,6 @@ export class AiAdmissions {
       estimate(messages, model, imageTokens),
       user.apiKey?.id,
     );
-  }
-
-  /**
-   * True when no one but `user` reads the chat the exchange goes to (its tool results included):
-   * a new chat (none named), or the caller's own chat that is neither shared with a team nor
-   * published by a share link. A member continuing a team chat, or anyone in a chat with a
-   * link, is not alone.
-   */
-  private async onlyCallerReads(user: SessionUser, chat: Chat | undefined): Promise<boolean> {
-    if (!chat) return true;
-    if (chat.userId !== user.id || chat.teamId) return false;
-    return !(await this.shares.hasLink(chat.id));
   }
 
   /**

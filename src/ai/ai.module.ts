@@ -8,6 +8,7 @@ import { SharesModule } from '../shares/shares.module';
 import { AiController } from './ai.controller';
 import { AiRunner } from './ai-runner.service';
 import { AiService } from './ai.service';
+import { AdmissionContext } from './admission-context';
 import { AiAdmissions } from './ai-admissions.service';
 import { EmbeddingsService } from './embeddings.service';
 import { EstimateController } from './estimate.controller';
@@ -33,6 +34,7 @@ import { OpenAiProvider } from './providers/openai.provider';
   providers: [
     AiService,
     AiAdmissions,
+    AdmissionContext,
     OutputLimits,
     AiRunner,
     EmbeddingsService,
