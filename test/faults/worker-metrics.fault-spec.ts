@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { moved, parseMetrics, sample, type Samples } from '../support/metrics';
 import { BOOT_MS, freePort, spawnApp, type SpawnedApp, waitForStatus } from '../support/spawn-app';
 import { adminQuery, databaseUrl, templateDb, TEST_DB_PREFIX } from '../support/test-db';
+import { waitFor } from '../support/wait';
 import { call } from './support/http';
 import { SERVICE_SECRET } from './support/service';
 
@@ -45,6 +46,9 @@ describe('metrics across WEB_CONCURRENCY workers', () => {
     apps.push(app);
     const base = `http://127.0.0.1:${port}`;
     await waitForStatus(app, `${base}/health/ready`, 200);
+    // The first worker answers before the second listens; the primary's one ready line says
+    // that every worker does (a scrape before that waits on a worker still starting).
+    await waitFor(() => app.output().includes('API listening on port'));
     return { app, base };
   }
 
