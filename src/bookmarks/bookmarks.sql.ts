@@ -1,11 +1,8 @@
+import { isoTimestamp as iso } from '../database/sql-fragments';
 import type { CursorPosition } from '../common/pagination/pagination';
 import { SqlParams, type SqlStatement } from '../database/sql-params';
 
 // Every statement on `bookmarks`, beside BookmarksService.
-
-/** ISO 8601 in UTC with milliseconds, as `Date.prototype.toISOString` writes it. */
-const iso = (column: string) =>
-  `to_char(${column} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
 
 /**
  * `BookmarkDto` rows: bookmarks of user `userId` whose chat that user can read now: their own,

@@ -1,11 +1,8 @@
+import { isoTimestamp as iso } from '../database/sql-fragments';
 import { SqlParams, type SqlStatement } from '../database/sql-params';
 import { OWNER_ATTACHED } from './attachment-access.sql';
 import { DEFAULT_CHAT_MESSAGES } from './chat-limits';
 import type { ChatDto } from './dto/chat.dto';
-
-/** ISO 8601 in UTC with milliseconds, as `Date.prototype.toISOString` writes it. */
-const iso = (column: string) =>
-  `to_char(${column} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
 
 /**
  * A message's optional keys, only when present: `tool`, and its images as

@@ -1,8 +1,5 @@
+import { isoTimestamp as iso } from '../database/sql-fragments';
 // The raw statement on `chat_shares`, beside SharesService.
-
-/** ISO 8601 in UTC with milliseconds, as `Date.prototype.toISOString` writes it. */
-const iso = (column: string) =>
-  `to_char(${column} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
 
 /**
  * Makes or refreshes the share link of chat $1 with token hash $2 (hex SHA-256; the token itself
