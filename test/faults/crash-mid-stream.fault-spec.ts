@@ -110,8 +110,14 @@ describe('crash mid-stream: holds come back, nothing is charged twice', () => {
       (HOLD_TTL_SECONDS + 60) * 1000,
       'the sweep to return the holds',
     );
-    const swept = [...second.app.output().matchAll(/Returned (\d+) expired credit holds/g)];
-    expect(swept.reduce((n, m) => n + Number(m[1]), 0)).toBe(6);
+    // The sweep logs after its commit, so its line may reach the pipe after the rows are gone.
+    const sweptCount = () =>
+      [...second!.app.output().matchAll(/Returned (\d+) expired credit holds/g)].reduce(
+        (n, m) => n + Number(m[1]),
+        0,
+      );
+    await waitUntil(() => sweptCount() >= 6, 60_000, 'the sweep to log its count');
+    expect(sweptCount()).toBe(6);
 
     // Every user is back to their ledger: the cut streams charged nothing, the earlier reply
     // is charged once, and no reference appears twice.
