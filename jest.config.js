@@ -32,7 +32,9 @@ module.exports = {
       setupFilesAfterEnv: ['<rootDir>/test/support/openapi/jest-hooks.ts'],
     },
   ],
-  testTimeout: 60000,
+  // A hang detector, not a budget: every wait inside a test is bounded by events and counts, and
+  // booting an app (a hook) on a shared machine whose cores are saturated took over a minute.
+  testTimeout: 300_000,
   // Two files at a time even on 2 cores (jest's default there is one): an e2e file mostly waits on
   // PostgreSQL and its local upstreams, so two workers share the cores instead of idling them.
   maxWorkers: 2,
