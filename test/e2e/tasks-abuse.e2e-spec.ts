@@ -109,7 +109,7 @@ describe('Task runs within bounds: oversized renders, failed jobs, lost runs, ma
     expect(p.openai.requests).toHaveLength(0);
     await balanced(t, u);
     // Three attempts with the queue's retry backoff (1 s, then 2 s) before the failure is final.
-  }, 120_000);
+  });
 
   it('sweeps a run left running whose job is gone, and leaves a fresh one alone', async () => {
     const u = await proUser();
