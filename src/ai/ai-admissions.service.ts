@@ -1,4 +1,5 @@
 import { Injectable, Logger } from '@nestjs/common';
+import { checkClientTools, clientToolTokens, type WireGenerateDto } from './client-tools';
 import { ConfigService } from '@nestjs/config';
 import type { AppConfig } from '../config/app.config';
 import { randomUUID } from 'node:crypto';
@@ -11,7 +12,6 @@ import type { ToolBox } from '../plugins/tool.types';
 import { type ResolvedImage, UploadImages } from '../uploads/upload-images.service';
 import { AdmissionContext } from './admission-context';
 import type { Admission, AdmitOptions } from './ai.types';
-import type { GenerateDto } from './dto/generate.dto';
 import { IMAGE_TOKENS_WORST_CASE } from './image-tokens';
 import {
   type InputMessage,
@@ -43,6 +43,8 @@ interface ResolvedCall {
   messages: ProviderMessage[];
   /** Prompt tokens held for the request's images (their provider's worst case each). */
   imageTokens: number;
+  /** Prompt tokens of the client tools' JSON (see clientToolTokens). */
+  toolTokens: number;
 }
 
 /**
@@ -87,7 +89,11 @@ export class AiAdmissions {
    * KEY_DAILY_LIMIT_REACHED (429), INSUFFICIENT_CREDITS (402). Each image adds its provider's
    * worst case to the hold.
    */
-  async admit(user: SessionUser, dto: GenerateDto, options: AdmitOptions = {}): Promise<Admission> {
+  async admit(
+    user: SessionUser,
+    dto: WireGenerateDto,
+    options: AdmitOptions = {},
+  ): Promise<Admission> {
     const call = await this.resolveCall(user, dto, options);
     const { hold, messages } = await this.reserve(user, call);
     const { model, values, budget, toolBox } = call;
@@ -103,6 +109,10 @@ export class AiAdmissions {
       reasoningBudget: budget || undefined,
       signal: options.signal,
       ...(toolBox ? { tools: toolBox.definitions } : {}),
+      ...(options.clientTools
+        ? { tools: options.clientTools.tools, clientTools: options.clientTools }
+        : {}),
+      ...(options.responseFormat ? { responseFormat: options.responseFormat } : {}),
     };
     const admission: Admission = {
       user,
@@ -116,6 +126,7 @@ export class AiAdmissions {
       store: options.store ?? true,
       inputs: call.inputs,
       imageTokens: call.imageTokens,
+      toolTokens: call.toolTokens,
       toolBox,
       skippedParameters: call.skippedParameters,
     };
@@ -131,7 +142,7 @@ export class AiAdmissions {
    */
   private async resolveCall(
     user: SessionUser,
-    dto: GenerateDto,
+    dto: WireGenerateDto,
     options: AdmitOptions,
   ): Promise<ResolvedCall> {
     const inputs = readInputs(dto.messages, this.ownOrigin);
@@ -156,6 +167,8 @@ export class AiAdmissions {
       );
     if (images.length) requireCapability(model, 'vision');
     const toolBox = await this.context.toolBox(user, dto, chat, model);
+    checkClientTools(model, options, !!toolBox);
+    const messages = toProviderMessages(inputs, values.systemPrompt);
     return {
       inputs,
       images,
@@ -164,8 +177,9 @@ export class AiAdmissions {
       skippedParameters: skipped,
       budget: reasoningBudget(model),
       toolBox,
-      messages: toProviderMessages(inputs, values.systemPrompt),
+      messages,
       imageTokens: images.length * IMAGE_TOKENS_WORST_CASE[model.providerId],
+      toolTokens: clientToolTokens(options, messages),
     };
   }
 
@@ -178,13 +192,13 @@ export class AiAdmissions {
     user: SessionUser,
     call: ResolvedCall,
   ): Promise<{ hold: OpenHold; messages: ProviderMessage[] }> {
-    const { model, values, budget, imageTokens, images } = call;
+    const { model, values, budget, imageTokens, toolTokens, images } = call;
     const hold = await this.holdWorstCase(
       user,
       model,
       call.messages,
       values.maxTokens + budget,
-      imageTokens,
+      imageTokens + toolTokens,
     );
     if (!images.length) return { hold, messages: call.messages };
     const bytes = await Promise.all(
@@ -239,7 +253,7 @@ export class AiAdmissions {
       a.model,
       messages,
       a.request.maxTokens + budget,
-      a.imageTokens,
+      a.imageTokens + a.toolTokens,
     );
     const next: Admission = {
       ...a,

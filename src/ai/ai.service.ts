@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import type { WireGenerateDto } from './client-tools';
 import { ConfigService } from '@nestjs/config';
 import type { AppConfig } from '../config/app.config';
 import { ChatExchanges } from '../chats/chat-exchanges.service';
@@ -10,7 +11,6 @@ import { MetricsService } from '../metrics/metrics.service';
 import type { ToolCall } from '../plugins/tool.types';
 import { span } from '../telemetry/spans';
 import { AiAdmissions } from './ai-admissions.service';
-import type { GenerateDto, GenerateResultDto } from './dto/generate.dto';
 import { classifyProviderError } from './provider-errors';
 import { type ProviderMessage, ProviderError, type StreamChunk } from './providers/model-provider';
 import { type RetryOptions, withRetry } from './retry';
@@ -23,6 +23,7 @@ export type {
   AdmitOptions,
   CallOptions,
   GenerateOptions,
+  GenerateReply,
   Outcome,
   StreamedReply,
   StreamOptions,
@@ -32,6 +33,7 @@ import type {
   Admission,
   AdmitOptions,
   GenerateOptions,
+  GenerateReply,
   Outcome,
   StreamedReply,
   StreamOptions,
@@ -64,7 +66,7 @@ export class AiService {
   private readonly retry: RetryOptions;
 
   /** See AiAdmissions.admit (the checks and the hold before any upstream call). */
-  admit(user: SessionUser, dto: GenerateDto, options: AdmitOptions = {}): Promise<Admission> {
+  admit(user: SessionUser, dto: WireGenerateDto, options: AdmitOptions = {}): Promise<Admission> {
     return this.admissions.admit(user, dto, options);
   }
 
@@ -80,9 +82,9 @@ export class AiService {
    */
   async generate(
     user: SessionUser,
-    dto: GenerateDto,
+    dto: WireGenerateDto,
     options: GenerateOptions = {},
-  ): Promise<GenerateResultDto> {
+  ): Promise<GenerateReply> {
     const { timing = new ServerTiming(), preferences, store, outputLimits } = options;
     const admission = await this.admit(user, dto, { preferences, store, outputLimits });
     if (admission.toolBox) {
@@ -90,7 +92,17 @@ export class AiService {
       if (loop.interruption !== undefined) throw loop.interruption;
       const { text, usage, cost: charged, modelCalls, stopReason } = loop;
       const chatId = admission.chatId;
-      return { text, usage, cost: charged, chatId, modelCalls, stopReason, ...skipped(admission) };
+      const finishReason = 'stop' as const;
+      return {
+        text,
+        usage,
+        cost: charged,
+        chatId,
+        modelCalls,
+        stopReason,
+        finishReason,
+        ...skipped(admission),
+      };
     }
     let outcome: Outcome;
     try {
@@ -103,11 +115,14 @@ export class AiService {
       throw await this.fail(admission, err);
     }
     const { cost: charged, usage } = await this.settleAndSave(admission, outcome);
+    const calls = outcome.toolCalls?.length ? { toolCalls: outcome.toolCalls } : {};
     return {
       text: outcome.text,
       usage,
       cost: charged,
       chatId: admission.chatId,
+      finishReason: outcome.finishReason ?? (calls.toolCalls ? 'tool_calls' : 'stop'),
+      ...calls,
       ...skipped(admission),
     };
   }
@@ -121,7 +136,7 @@ export class AiService {
    */
   async stream(
     user: SessionUser,
-    dto: GenerateDto,
+    dto: WireGenerateDto,
     sink: StreamSink,
     options: StreamOptions,
   ): Promise<void> {
@@ -131,6 +146,7 @@ export class AiService {
     sink.admitted(a.chatId, timing);
     const hooks = {
       onStart: () => sink.start(a.chatId, timing),
+      // Client tools: each call goes to the sink when whole (the tool loop shows its own).
       onText: (delta: string) => sink.text(delta),
       onToolCall: (call: ToolCall) => sink.toolCall?.(call),
       onToolResult: sink.toolResult?.bind(sink),
@@ -144,6 +160,10 @@ export class AiService {
         usage: reply.usage,
         cost: reply.cost,
         chatId: a.chatId,
+        finishReason: 'finishReason' in reply ? reply.finishReason : 'stop',
+        ...('finishReason' in reply && reply.toolCalls?.length
+          ? { toolCalls: reply.toolCalls }
+          : {}),
         ...(loop ? { modelCalls: loop.modelCalls, stopReason: loop.stopReason } : {}),
         ...skipped(a),
       });
@@ -162,7 +182,11 @@ export class AiService {
   async streamAdmitted(
     a: Admission,
     timing = new ServerTiming(),
-    hooks: { onStart?: () => void; onText?: (delta: string) => void } = {},
+    hooks: {
+      onStart?: () => void;
+      onText?: (delta: string) => void;
+      onToolCall?: (call: ToolCall) => void;
+    } = {},
   ): Promise<StreamedReply> {
     let iterator!: AsyncIterator<StreamChunk>;
     let first: IteratorResult<StreamChunk>;
@@ -184,10 +208,15 @@ export class AiService {
     let usage: TokenUsage | undefined;
     let interruption: unknown;
     const toolCalls: ToolCall[] = [];
+    let finish: StreamedReply['finishReason'] | undefined;
     try {
       for (let r = first; !r.done; r = await iterator.next()) {
         if (r.value.usage) usage = r.value.usage;
-        if (r.value.toolCall) toolCalls.push(r.value.toolCall);
+        if (r.value.finishReason) finish = r.value.finishReason;
+        if (r.value.toolCall) {
+          toolCalls.push(r.value.toolCall);
+          hooks.onToolCall?.(r.value.toolCall);
+        }
         if (r.value.text) {
           text += r.value.text;
           hooks.onText?.(r.value.text);
@@ -199,8 +228,17 @@ export class AiService {
     }
     // A cut reply runs no tools: its calls may be incomplete.
     const calls = interruption === undefined ? toolCalls : [];
-    const settled = await this.settleAndSave(a, { text, usage, toolCalls: calls });
-    return { text, usage: settled.usage, cost: settled.cost, interruption, toolCalls: calls };
+    const produced = toolCalls.length ? { producedCalls: toolCalls } : {};
+    const settled = await this.settleAndSave(a, { text, usage, toolCalls: calls, ...produced });
+    const finishReason = finish ?? (calls.length ? 'tool_calls' : 'stop');
+    return {
+      text,
+      usage: settled.usage,
+      cost: settled.cost,
+      interruption,
+      toolCalls: calls,
+      finishReason: interruption === undefined ? finishReason : 'stop',
+    };
   }
 
   /**
@@ -215,8 +253,10 @@ export class AiService {
   ): Promise<{ cost: number; usage: TokenUsage }> {
     const estimated = !outcome.usage;
     const usage = outcome.usage ?? {
-      promptTokens: estimateTokens(a.request.messages) + a.imageTokens,
-      completionTokens: Math.ceil(codePoints(outcome.text) / 4),
+      promptTokens: estimateTokens(a.request.messages) + a.imageTokens + a.toolTokens,
+      completionTokens: Math.ceil(
+        (codePoints(outcome.text) + codePoints(JSON.stringify(outcome.producedCalls ?? []))) / 4,
+      ),
     };
     const price = cost(usage, a.model);
     const description =
@@ -257,7 +297,10 @@ export class AiService {
       {
         chatId: a.isNewChat ? undefined : a.chatId,
         newChatId: a.isNewChat ? a.chatId : undefined,
-        messages: a.inputs,
+        messages: a.inputs.map((m) => ({
+          ...m,
+          tool: m.toolCall ?? (m.toolCalls ? { calls: m.toolCalls } : undefined),
+        })),
         steps: a.continuation?.steps,
         appendOnly: !!a.continuation,
         reply: outcome.text,
