@@ -59,7 +59,7 @@ describe('NaturalBatcher', () => {
     expect(await Promise.all(results)).toEqual([10, 20, 30, 40, 50, 60]);
   });
 
-  it("rejects only the item whose outcome is an error; the others get their values", async () => {
+  it('rejects only the item whose outcome is an error; the others get their values', async () => {
     const { calls, flush } = controlledFlush<string, string>();
     const b = new NaturalBatcher(flush);
     const first = b.submit('a');
@@ -74,7 +74,7 @@ describe('NaturalBatcher', () => {
     await expect(z).resolves.toBe('Z');
   });
 
-  it("rejects every item of a flush that fails, then goes on with the next flush", async () => {
+  it('rejects every item of a flush that fails, then goes on with the next flush', async () => {
     const { calls, flush } = controlledFlush<number, number>();
     const b = new NaturalBatcher(flush);
     const first = b.submit(1);
