@@ -202,7 +202,7 @@ export class CreditHoldsService {
     return this.dataSource.transaction(async (m) => {
       const held = await this.deleteHold(m, hold.id);
       const [done] = await m.query(CONSUMPTION_BY_REFERENCE_SQL, [reference]);
-      if (done) return { charged: -done.amount, shortfall: 0 };
+      if (done) return { charged: Math.max(0, -done.amount), shortfall: 0 }; // never -0
       const [user] = await m.query(LOCK_BALANCE_SQL, [hold.userId]);
       if (!user) return { charged: 0, shortfall: actualCost }; // account deleted meanwhile
       const extra = actualCost - held;
