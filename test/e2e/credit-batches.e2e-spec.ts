@@ -1,3 +1,4 @@
+import { BatchedHolds1796840000000 } from '../../migrations/1796840000000-BatchedHolds';
 import { CreditHoldsService, type OpenHold } from '../../src/credits/credit-holds.service';
 import { MetricsService } from '../../src/metrics/metrics.service';
 import { newUser, type TestUser } from '../support/factories';
@@ -159,5 +160,27 @@ describe('credit statements in batches', () => {
     expect(ghost).toMatchObject({ status: 'rejected', reason: { code: 'USER_NOT_FOUND' } });
     expect(real.status).toBe('fulfilled');
     expect(await stateOf(u)).toEqual({ credits: 7, held: 3, holds: 2, ledger: 10 });
+  });
+
+  it('migration BatchedHolds: down drops both functions, up creates them again', async () => {
+    const functions = async () =>
+      (
+        await t.db.query(
+          `SELECT proname FROM pg_proc WHERE proname IN ('admit_holds', 'settle_holds') ORDER BY 1`,
+        )
+      ).map((r: { proname: string }) => r.proname);
+    const runner = t.db.createQueryRunner();
+    try {
+      const migration = new BatchedHolds1796840000000();
+      await migration.down(runner);
+      expect(await functions()).toEqual([]);
+      await migration.up(runner);
+      expect(await functions()).toEqual(['admit_holds', 'settle_holds']);
+    } finally {
+      await runner.release();
+    }
+    const u = await newUser(t, { credits: 5 });
+    await holds.settle(await holds.hold(u.user.id, 5, 'after-up'), { cost: 2, description: 'x' });
+    expect(await stateOf(u)).toEqual({ credits: 3, held: 0, holds: 0, ledger: 3 });
   });
 });
