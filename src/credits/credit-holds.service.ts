@@ -135,7 +135,10 @@ export class CreditHoldsService {
    * settle of the same request charges nothing more. When the cost exceeds the hold (the prompt
    * estimate undercounted), the difference is taken from the balance down to 0 and any shortfall
    * is named in the entry's description. `charge.usage` (model and tokens) is written as columns
-   * of the same entry, by the same statement. Throws RangeError for a negative or fractional cost.
+   * of the same entry, by the same statement. With BATCH_STATEMENTS the statement carries the
+   * settlements that arrived while the previous one was in flight (CreditHoldStatements); a row
+   * that fails rejects with its own DatabaseError. Throws RangeError for a negative or fractional
+   * cost.
    */
   async settle(hold: OpenHold, charge: Charge): Promise<Settlement> {
     const charged = await this.statements.settle(this.settlementInput(hold, charge));
