@@ -147,6 +147,8 @@ export async function setup(o: SetupOptions): Promise<BenchEnv> {
         // A large-upload scenario (BENCH_UPLOAD_MB) may pass the default 1 GiB per-user quota.
         UPLOAD_QUOTA_BYTES: String(Math.max(1024 ** 3, 4 * o.uploadMaxBytes)),
         ...(process.env.DB_POOL_SIZE ? { DB_POOL_SIZE: process.env.DB_POOL_SIZE } : {}),
+        // Natural batching of the money statements: on by default; `false` to compare.
+        ...(process.env.BATCH_STATEMENTS ? { BATCH_STATEMENTS: process.env.BATCH_STATEMENTS } : {}),
         // Workers: the service's default (the CPUs) unless set; one under the CPU profiler,
         // which writes one profile per process.
         ...(process.env.WEB_CONCURRENCY || o.cpuProf

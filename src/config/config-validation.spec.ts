@@ -262,3 +262,13 @@ describe('output-token caps', () => {
     expect(error({ MAX_OUTPUT_TOKENS: value })).toMatch(/MAX_OUTPUT_TOKENS/);
   });
 });
+
+/** BATCH_STATEMENTS: natural batching of the admission and settlement statements. */
+describe('statement batching configuration', () => {
+  it('is on by default, and off with false', () => {
+    expect(buildConfig({}).credits.batchStatements).toBe(true);
+    expect(buildConfig({ BATCH_STATEMENTS: 'false' }).credits.batchStatements).toBe(false);
+    expect(buildConfig({ BATCH_STATEMENTS: 'true' }).credits.batchStatements).toBe(true);
+    expect(error({ BATCH_STATEMENTS: '' })).toBe('');
+  });
+});

@@ -8,21 +8,22 @@ import { Clock } from '../common/clock/clock';
 import { AppError, ErrorCode } from '../common/errors/app-error';
 import type { AppConfig } from '../config/app.config';
 import {
-  ADMISSION_SQL,
   CONSUMPTION_BY_REFERENCE_SQL,
-  DAILY_LIMITS_JSON,
   DELETE_HOLD_SQL,
   HELD_BY_SQL,
   KEY_USAGE_SQL,
   LOCK_BALANCE_SQL,
   RETURN_CREDITS_SQL,
-  SETTLE_SQL,
   SWEEP_SQL,
   TAKE_CREDITS_SQL,
   settleWithPartSql,
 } from './credit-holds.sql';
+import {
+  CreditHoldStatements,
+  type SettlementInput,
+  settleParams,
+} from './credit-hold-statements.service';
 import { INSERT_CONSUMPTION_SQL } from './daily-consumption.sql';
-import { DEFAULT_DAILY_LIMIT } from './pricing';
 import { preparedQuery } from '../database/prepared';
 import { returning } from './sql';
 import type { StatementPart } from '../database/statement-part';
@@ -31,31 +32,18 @@ import type { StatementPart } from '../database/statement-part';
 export type { Charge, OpenHold, RecordedUsage, Settlement } from './credit-holds.types';
 import type { Charge, OpenHold, RecordedUsage, Settlement } from './credit-holds.types';
 
-/** `$5…$7` of the settle statements (SETTLE_CTES, INSERT_CONSUMPTION_SQL): model id, prompt and completion tokens (null when unknown). */
-function usageParams(usage: RecordedUsage | undefined): (string | number | null)[] {
-  return [
-    usage?.modelId.slice(0, 100) ?? null,
-    usage?.promptTokens ?? null,
-    usage?.completionTokens ?? null,
-  ];
+/** Model id, prompt and completion tokens of a CONSUMPTION entry (null when unknown). */
+function usageColumns(usage: RecordedUsage | undefined) {
+  return {
+    modelId: usage?.modelId.slice(0, 100) ?? null,
+    promptTokens: usage?.promptTokens ?? null,
+    completionTokens: usage?.completionTokens ?? null,
+  };
 }
 
 /** The unique reference of a request's CONSUMPTION entry (a request is charged once). */
 function consumptionReference(hold: OpenHold): string {
   return `consumption:${hold.requestId}`;
-}
-
-/** A row of the admission statement in `hold`: today's usage, and the hold when one was made. */
-interface AdmissionRow {
-  balance: number;
-  used: number;
-  held: number;
-  dailyLimit: number;
-  resetsAt: Date;
-  /** False when the API key's own daily limit refused the hold. */
-  keyAdmits: boolean;
-  /** The new hold's id; null when none was made. */
-  id: string | null;
 }
 
 /**
@@ -73,6 +61,7 @@ export class CreditHoldsService {
     private readonly config: ConfigService<AppConfig, true>,
     private readonly clock: Clock,
     private readonly metrics: MetricsService,
+    private readonly statements: CreditHoldStatements,
   ) {}
 
   /**
@@ -94,24 +83,21 @@ export class CreditHoldsService {
     keyId?: string,
   ): Promise<OpenHold> {
     if (!Number.isInteger(amount) || amount <= 0) throw new RangeError(`invalid hold: ${amount}`);
-    const ttl = this.config.get('credits', { infer: true }).holdTtlSeconds;
     const tz = this.timezone();
-    // One statement, one round trip before the upstream call: read today's usage, then the
-    // conditional decrement and the hold row, which commit together or not at all. The balance
-    // condition is re-checked on the locked row, so parallel requests cannot overspend.
+    // One statement, one round trip before the upstream call (alone, or batched with the
+    // admissions that arrive meanwhile): read today's usage, then the conditional decrement and
+    // the hold row, which commit together or not at all. The balance condition is re-checked on
+    // the locked row, so parallel requests cannot overspend. Nothing is awaited before the
+    // statement is submitted: parallel calls reach it in the order they were made.
     const now = this.clock.now();
-    const [row] = await preparedQuery<AdmissionRow>(this.dataSource, ADMISSION_SQL, [
+    const row = await this.statements.admit({
       userId,
-      now,
-      tz,
       amount,
-      dailyEstimate ?? null,
-      DAILY_LIMITS_JSON,
-      DEFAULT_DAILY_LIMIT,
       requestId,
-      ttl,
-      keyId ?? null,
-    ]);
+      dailyEstimate: dailyEstimate ?? null,
+      keyId: keyId ?? null,
+      now,
+    });
     if (!row) throw new AppError(ErrorCode.USER_NOT_FOUND, 'User not found');
     if (row.id) return { id: row.id, userId, amount, requestId, keyId };
     if (dailyEstimate !== undefined && row.used + row.held + dailyEstimate > row.dailyLimit) {
@@ -149,15 +135,14 @@ export class CreditHoldsService {
    * settle of the same request charges nothing more. When the cost exceeds the hold (the prompt
    * estimate undercounted), the difference is taken from the balance down to 0 and any shortfall
    * is named in the entry's description. `charge.usage` (model and tokens) is written as columns
-   * of the same entry, by the same statement. Throws RangeError for a negative or fractional cost.
+   * of the same entry, by the same statement. With BATCH_STATEMENTS the statement carries the
+   * settlements that arrived while the previous one was in flight (CreditHoldStatements); a row
+   * that fails rejects with its own DatabaseError. Throws RangeError for a negative or fractional
+   * cost.
    */
   async settle(hold: OpenHold, charge: Charge): Promise<Settlement> {
-    const [fast] = await preparedQuery<{ charged: number | null }>(
-      this.dataSource,
-      SETTLE_SQL,
-      this.settleParams(hold, charge),
-    );
-    if (fast?.charged != null) return { charged: fast.charged, shortfall: 0 };
+    const charged = await this.statements.settle(this.settlementInput(hold, charge));
+    if (charged != null) return { charged, shortfall: 0 };
     return this.settleInTransaction(hold, charge);
   }
 
@@ -172,7 +157,7 @@ export class CreditHoldsService {
     charge: Charge,
     part: (first: number) => StatementPart<T>,
   ): Promise<Settlement & { partResult: T }> {
-    const params = this.settleParams(hold, charge);
+    const params = settleParams(this.settlementInput(hold, charge), this.timezone());
     // The part numbers its placeholders after the settlement's own, whatever their count.
     const built = part(params.length + 1);
     let fast: { charged: number | null; partResult: T } | undefined;
@@ -191,22 +176,19 @@ export class CreditHoldsService {
     return { ...(await this.settleInTransaction(hold, charge)), partResult };
   }
 
-  /**
-   * `$1…$9` of SETTLE_CTES: hold, cost, description, reference, usage, key, APP_TIMEZONE.
-   * Validates the cost first (RangeError).
-   */
-  private settleParams(hold: OpenHold, charge: Charge): unknown[] {
+  /** The usual settlement's values for `hold` and `charge`. Validates the cost first (RangeError). */
+  private settlementInput(hold: OpenHold, charge: Charge): SettlementInput {
     const { cost, description, usage } = charge;
     if (!Number.isInteger(cost) || cost < 0) throw new RangeError(`invalid cost: ${cost}`);
-    return [
-      hold.id,
+    return {
+      holdId: hold.id,
+      userId: hold.userId,
       cost,
-      description.slice(0, 500),
-      consumptionReference(hold),
-      ...usageParams(usage),
-      hold.keyId ?? null,
-      this.timezone(),
-    ];
+      description: description.slice(0, 500),
+      reference: consumptionReference(hold),
+      ...usageColumns(usage),
+      keyId: hold.keyId ?? null,
+    };
   }
 
   /** APP_TIMEZONE: the zone of "today" and of the day counters. */
@@ -218,11 +200,12 @@ export class CreditHoldsService {
   private settleInTransaction(hold: OpenHold, charge: Charge): Promise<Settlement> {
     const { cost: actualCost, description, usage } = charge;
     const reference = consumptionReference(hold);
+    const { modelId, promptTokens, completionTokens } = usageColumns(usage);
 
     return this.dataSource.transaction(async (m) => {
       const held = await this.deleteHold(m, hold.id);
       const [done] = await m.query(CONSUMPTION_BY_REFERENCE_SQL, [reference]);
-      if (done) return { charged: -done.amount, shortfall: 0 };
+      if (done) return { charged: Math.max(0, -done.amount), shortfall: 0 }; // never -0
       const [user] = await m.query(LOCK_BALANCE_SQL, [hold.userId]);
       if (!user) return { charged: 0, shortfall: actualCost }; // account deleted meanwhile
       const extra = actualCost - held;
@@ -237,7 +220,9 @@ export class CreditHoldsService {
         charged,
         (description + note).slice(0, 500),
         reference,
-        ...usageParams(usage),
+        modelId,
+        promptTokens,
+        completionTokens,
         hold.keyId ?? null,
         this.timezone(),
       ]);

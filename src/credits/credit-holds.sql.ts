@@ -17,6 +17,8 @@ export const DAILY_LIMITS_JSON = JSON.stringify(DAILY_LIMITS);
  * key's own daily limit (`api_key_admits`, migration DailyConsumption: it locks the key row and
  * reads fresh values of the key's day counter and open holds, so parallel requests through one
  * key take turns), worst case included: consumed today + held + this hold must fit.
+ * With BATCH_STATEMENTS, `admit_holds` (migration BatchedHolds) applies the same rules row by row
+ * to a batch: a change here is a change there.
  */
 export const ADMISSION_SQL = `WITH ${DAY_CTE}, u AS (
      SELECT id, credits, ${USED_TODAY} AS used, ${HELD} AS held,
@@ -55,6 +57,8 @@ export const KEY_USAGE_SQL = `WITH ${DAY_CTE}
  * cost or is gone): $1 hold id, $2 cost, $3 description, $4 reference, $5 model id, $6 prompt
  * tokens, $7 completion tokens, $8 API key id or null, $9 APP_TIMEZONE (the day counters' zone).
  * The CONSUMPTION entry and its day counters commit together (countConsumptionCtes).
+ * With BATCH_STATEMENTS, `settle_holds` (migration BatchedHolds) applies the same rules row by
+ * row to a batch: a change here is a change there.
  */
 export const SETTLE_CTES = `h AS (
      DELETE FROM credit_holds WHERE id = $1 AND amount >= $2 RETURNING "userId", amount

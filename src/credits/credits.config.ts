@@ -1,9 +1,9 @@
 import { registerAs } from '@nestjs/config';
 import { Transform } from 'class-transformer';
-import { IsInt, IsNumber, IsOptional, IsPositive, Min } from 'class-validator';
-import { featureEnvironment, toInt, toNumber } from '../config/feature-environment';
+import { IsBoolean, IsInt, IsNumber, IsOptional, IsPositive, Min } from 'class-validator';
+import { featureEnvironment, toBool, toInt, toNumber } from '../config/feature-environment';
 
-/** Credit holds, purchase limits and the credit prices in USD and CNY. */
+/** Credit holds, their statements' batching, purchase limits and the credit prices in USD and CNY. */
 export class CreditsEnvironment {
   @IsOptional() @Transform(toInt) @IsInt() @Min(1) HOLD_TTL_SECONDS?: number;
   @IsOptional() @Transform(toInt) @IsInt() @Min(1000) HOLD_SWEEP_INTERVAL_MS?: number;
@@ -12,6 +12,7 @@ export class CreditsEnvironment {
   @IsOptional() @Transform(toNumber) @IsNumber() @IsPositive() PURCHASE_MAX_CNY?: number;
   @IsOptional() @Transform(toInt) @IsInt() @Min(1) CREDITS_PER_CNY?: number;
   @IsOptional() @Transform(toInt) @IsInt() @Min(1) PURCHASE_RECHECK_SECONDS?: number;
+  @IsOptional() @Transform(toBool) @IsBoolean() BATCH_STATEMENTS?: boolean;
 }
 
 /** The `credits` slice of AppConfig. */
@@ -33,6 +34,13 @@ export interface CreditsConfig {
   creditsPerCny: number;
   /** A purchase still pending after this many seconds is checked against Stripe (default 7200). */
   purchaseRecheckSeconds: number;
+  /**
+   * Natural batching of the admission and the usual settlement (default true): the requests
+   * that arrive while one such statement is in flight go together as the next one, each
+   * answered on its own; an idle service sends each at once, with no added wait. False sends
+   * every request's statement alone.
+   */
+  batchStatements: boolean;
 }
 
 /** The `credits` slice from validated variables. */
@@ -45,6 +53,7 @@ export function buildCreditsConfig(env: CreditsEnvironment): CreditsConfig {
     purchaseMaxCny: env.PURCHASE_MAX_CNY ?? 7000,
     creditsPerCny: env.CREDITS_PER_CNY ?? 14,
     purchaseRecheckSeconds: env.PURCHASE_RECHECK_SECONDS ?? 7200,
+    batchStatements: env.BATCH_STATEMENTS ?? true,
   };
 }
 

@@ -2,6 +2,7 @@ import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { JobsModule } from '../jobs/jobs.module';
 import { CreditHold } from './credit-hold.entity';
+import { CreditHoldStatements } from './credit-hold-statements.service';
 import { CreditHoldsService } from './credit-holds.service';
 import { CreditTransaction } from './credit-transaction.entity';
 import { CreditsUsageService } from './credits-usage.service';
@@ -18,6 +19,7 @@ import { UsageStatsService } from './usage-stats.service';
   providers: [
     CreditsService,
     CreditHoldsService,
+    CreditHoldStatements,
     CreditsUsageService,
     UsageStatsService,
     HoldSweep,

@@ -94,6 +94,13 @@ export class MetricsService {
     help: 'Expired credit holds returned by the sweep (left by crashed requests)',
     registers: [this.registry],
   });
+  readonly statementBatchSize = new Histogram({
+    name: 'credits_statement_batch_size',
+    help: 'Requests per admission or settlement statement (natural batching, BATCH_STATEMENTS)',
+    labelNames: ['statement'] as const,
+    buckets: [1, 2, 4, 8, 16, 32, 64],
+    registers: [this.registry],
+  });
   readonly webhookEvents = new Counter({
     name: 'webhook_events_total',
     help: 'Processor webhook deliveries, by event type and outcome',

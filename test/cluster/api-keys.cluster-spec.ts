@@ -19,7 +19,8 @@ const ASK = {
   stream: true,
 };
 
-describe('API keys across two instances', () => {
+// Natural batching on (the default) and off (each statement alone), on both instances.
+describe.each(['true', 'false'])('API keys across two instances (BATCH_STATEMENTS=%s)', (batch) => {
   const openai = new OpenAiTestServer();
   const apps: SpawnedApp[] = [];
   const bases: string[] = [];
@@ -45,6 +46,7 @@ describe('API keys across two instances', () => {
       OPENAI_BASE_URL: openai.url,
       AI_RETRY_BASE_DELAY_MS: '5',
       API_KEY_RPM: '1000',
+      BATCH_STATEMENTS: batch,
     };
     await startTwoInstances({ apps, bases }, env);
     db = new Client({ connectionString: process.env.CLUSTER_PG_URL });
@@ -61,7 +63,10 @@ describe('API keys across two instances', () => {
     const signup = await fetch(`${bases[0]}/api/auth/signup`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ email: `keys-${RUN}@example.com`, password: 'cluster password 1' }),
+      body: JSON.stringify({
+        email: `keys-${batch}-${RUN}@example.com`,
+        password: 'cluster password 1',
+      }),
     });
     expect(signup.status).toBe(201);
     const { user, accessToken } = (await signup.json()) as {
@@ -69,7 +74,7 @@ describe('API keys across two instances', () => {
       accessToken: string;
     };
     // The sign-up bonus waits for the address to be verified, through the mailed link.
-    await verifyInMailDir(bases[0], apps[0].mailDir, `keys-${RUN}@example.com`);
+    await verifyInMailDir(bases[0], apps[0].mailDir, `keys-${batch}-${RUN}@example.com`);
     const newKey = async (body: object) => {
       const res = await fetch(`${bases[1]}/api/keys`, {
         method: 'POST',

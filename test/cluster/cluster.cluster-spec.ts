@@ -106,7 +106,11 @@ describe('several instances against one PostgreSQL', () => {
       // Keys of this run only: nothing global is read or flushed.
       REDIS_KEY_PREFIX: `cluster-test:${RUN}:`,
     };
-    await startTwoInstances({ apps, bases }, env);
+    // The first instance batches the admission and settlement statements (the default), the
+    // second sends each alone: batches and single statements share the rows and their locks.
+    await startTwoInstances({ apps, bases }, env, (i) => ({
+      BATCH_STATEMENTS: i === 0 ? 'true' : 'false',
+    }));
     db = new Client({ connectionString: databaseUrl });
     await db.connect();
   }, 180_000);
@@ -120,7 +124,7 @@ describe('several instances against one PostgreSQL', () => {
     expect(codes).toEqual(apps.map(() => 0));
   }, 60_000);
 
-  it(`admits exactly ${ADMITTED} of 40 parallel AI requests spread over both instances`, async () => {
+  it(`admits exactly ${ADMITTED} of 40 parallel AI requests spread over both instances (one batching, one not)`, async () => {
     const u = await signUp(`cluster-ai-${RUN}@example.com`);
     // Warm both instances up (first requests are slow under ts-node).
     for (const base of bases)

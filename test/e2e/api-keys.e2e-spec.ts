@@ -195,30 +195,6 @@ describe('API keys', () => {
     );
   });
 
-  it("admits exactly 3 of 20 parallel requests when the key's daily limit covers 3 worst-case holds", async () => {
-    // Hold for gpt-4o: ceil((2 estimated + 1000 max) * 0.00001 * 1000) = 11 credits.
-    const u = await newUser(t, { credits: 1000 });
-    const key = await newKey(u, { dailyCreditLimit: 33 });
-    p.openai.reply = { chunks: 2, chunkDelayMs: 300 };
-    const results = await Promise.all(
-      Array.from({ length: 20 }, () => t.http.post('/api/ai/stream').set(key.auth).send(ask)),
-    );
-    const statuses = results.map((r) => r.status);
-    expect(statuses.filter((s) => s === 200)).toHaveLength(3);
-    expect(statuses.filter((s) => s === 429)).toHaveLength(17);
-    const refused = results.find((r) => r.status === 429)!;
-    expect(refused.body).toEqual(
-      expect.objectContaining({ code: 'KEY_DAILY_LIMIT_REACHED', dailyCreditLimit: 33 }),
-    );
-    expect(Number(refused.headers['retry-after'])).toBeGreaterThan(0);
-    expect(p.openai.requests).toHaveLength(3);
-    // The session is not bound by the key's limit.
-    await t.http.post('/api/ai/generate').set(u.auth).send(ask).expect(200);
-    const ledger = await ledgerOf(t, u.user.id);
-    expect(ledger.credits).toBe(ledger.ledgerSum);
-    expect(Number((await t.db.query('SELECT count(*) FROM credit_holds'))[0].count)).toBe(0);
-  });
-
   it('limits requests per minute per key (429 RATE_LIMITED with Retry-After)', async () => {
     const limited = await createTestApp({ ...p.env, API_KEY_RPM: '3' });
     try {
@@ -236,3 +212,62 @@ describe('API keys', () => {
     }
   });
 });
+
+// Natural batching on (the default) and off (each statement alone): one app each, one after the other.
+describe.each(['true', 'false'])(
+  'API key limits under parallel requests (BATCH_STATEMENTS=%s)',
+  (batch) => {
+    let t: TestApp;
+    let p: Providers;
+    const ask = { modelId: 'gpt-4o', messages: [{ role: 'user', content: 'Tell me' }] };
+
+    beforeAll(async () => {
+      p = await startProviders();
+      t = await createTestApp({ ...p.env, BATCH_STATEMENTS: batch });
+    });
+    afterAll(async () => {
+      await t.close();
+      await p.stop();
+    });
+
+    async function newKey(u: TestUser, body: object = {}) {
+      const res = await t.http
+        .post('/api/keys')
+        .set(u.auth)
+        .send({ name: 'script', ...body })
+        .expect(201);
+      return { ...res.body, auth: { Authorization: `Bearer ${res.body.key}` } };
+    }
+
+    it("admits exactly 3 of 20 parallel requests when the key's daily limit covers 3 worst-case holds", async () => {
+      // Warm the app up (a fresh app's first requests are slow: replies could settle before
+      // the last of the 20 is admitted), then count only the 20.
+      const warm = await newUser(t);
+      await t.http.post('/api/ai/generate').set(warm.auth).send(ask).expect(200);
+      p.openai.requests.length = 0;
+      // Hold for gpt-4o: ceil((2 estimated + 1000 max) * 0.00001 * 1000) = 11 credits.
+      const u = await newUser(t, { credits: 1000 });
+      const key = await newKey(u, { dailyCreditLimit: 33 });
+      // Slow replies (3 s): no admitted request settles, returning credits, before all 20 are
+      // decided, even on a loaded machine.
+      p.openai.reply = { chunks: 2, chunkDelayMs: 1500 };
+      const results = await Promise.all(
+        Array.from({ length: 20 }, () => t.http.post('/api/ai/stream').set(key.auth).send(ask)),
+      );
+      const statuses = results.map((r) => r.status);
+      expect(statuses.filter((s) => s === 200)).toHaveLength(3);
+      expect(statuses.filter((s) => s === 429)).toHaveLength(17);
+      const refused = results.find((r) => r.status === 429)!;
+      expect(refused.body).toEqual(
+        expect.objectContaining({ code: 'KEY_DAILY_LIMIT_REACHED', dailyCreditLimit: 33 }),
+      );
+      expect(Number(refused.headers['retry-after'])).toBeGreaterThan(0);
+      expect(p.openai.requests).toHaveLength(3);
+      // The session is not bound by the key's limit.
+      await t.http.post('/api/ai/generate').set(u.auth).send(ask).expect(200);
+      const ledger = await ledgerOf(t, u.user.id);
+      expect(ledger.credits).toBe(ledger.ledgerSum);
+      expect(Number((await t.db.query('SELECT count(*) FROM credit_holds'))[0].count)).toBe(0);
+    });
+  },
+);

@@ -46,26 +46,6 @@ describe('credits: holds, daily limits, ledger', () => {
     clock.at = new Date();
   });
 
-  it('admits exactly 3 of 20 parallel requests when the balance covers 3 worst-case holds', async () => {
-    // Hold for gpt-4o: ceil((2 estimated + 1000 max) * 0.00001 * 1000) = 11 credits.
-    const u = await newUser(t, { credits: 33 });
-    p.openai.reply = { chunks: 2, chunkDelayMs: 300 };
-    const results = await Promise.all(
-      Array.from({ length: 20 }, () => t.http.post('/api/ai/stream').set(u.auth).send(ask)),
-    );
-    const statuses = results.map((r) => r.status).sort();
-    expect(statuses.filter((s) => s === 200)).toHaveLength(3);
-    expect(statuses.filter((s) => s === 402)).toHaveLength(17);
-    for (const r of results.filter((x) => x.status === 402)) {
-      expect(r.body.code).toBe('INSUFFICIENT_CREDITS');
-    }
-    expect(p.openai.requests).toHaveLength(3);
-    expect(await held()).toBe(0);
-    // Each admitted reply cost ceil(30 * 0.00001 * 1000) = 1 credit.
-    expect(await ledgerOf(t, u.user.id)).toEqual({ credits: 30, ledgerSum: 30, entries: 5 });
-    await assertInvariant(u);
-  });
-
   it('keeps credits + open holds equal to the ledger while a request is in flight', async () => {
     const u = await newUser(t);
     const hold = await t.app.get(CreditHoldsService).hold(u.user.id, 40, 'req-in-flight');
@@ -79,17 +59,6 @@ describe('credits: holds, daily limits, ledger', () => {
     await t.app.get(CreditHoldsService).release(hold); // twice is harmless
     expect((await ledgerOf(t, u.user.id)).credits).toBe(100);
     await assertInvariant(u);
-  });
-
-  it('settles once per request even when settlement runs twice', async () => {
-    const u = await newUser(t);
-    const holds = t.app.get(CreditHoldsService);
-    const hold = await holds.hold(u.user.id, 20, 'req-twice');
-    const charge = { cost: 7, description: 'x' };
-    const [a, b] = await Promise.all([holds.settle(hold, charge), holds.settle(hold, charge)]);
-    expect(a.charged).toBe(7);
-    expect(b.charged).toBe(7);
-    expect(await ledgerOf(t, u.user.id)).toEqual({ credits: 93, ledgerSum: 93, entries: 2 });
   });
 
   it('returns expired holds in the sweep, losing no credits', async () => {
@@ -207,3 +176,60 @@ describe('credits: holds, daily limits, ledger', () => {
       .expect(400);
   });
 });
+
+// Natural batching on (the default) and off (each statement alone): one app each, one after the other.
+describe.each(['true', 'false'])(
+  'credits under parallel requests (BATCH_STATEMENTS=%s)',
+  (batch) => {
+    let t: TestApp;
+    let p: Providers;
+    const ask = { modelId: 'gpt-4o', messages: [{ role: 'user', content: 'Tell me' }] };
+
+    beforeAll(async () => {
+      p = await startProviders();
+      t = await createTestApp({ ...p.env, BATCH_STATEMENTS: batch });
+    });
+    afterAll(async () => {
+      await t.close();
+      await p.stop();
+    });
+
+    it('admits exactly 3 of 20 parallel requests when the balance covers 3 worst-case holds', async () => {
+      // Warm the app up (a fresh app's first requests are slow: replies could settle before
+      // the last of the 20 is admitted), then count only the 20.
+      const warm = await newUser(t);
+      await t.http.post('/api/ai/generate').set(warm.auth).send(ask).expect(200);
+      p.openai.requests.length = 0;
+      // Hold for gpt-4o: ceil((2 estimated + 1000 max) * 0.00001 * 1000) = 11 credits.
+      const u = await newUser(t, { credits: 33 });
+      // Slow replies (3 s): no admitted request settles, returning credits, before all 20 are
+      // decided, even on a loaded machine.
+      p.openai.reply = { chunks: 2, chunkDelayMs: 1500 };
+      const results = await Promise.all(
+        Array.from({ length: 20 }, () => t.http.post('/api/ai/stream').set(u.auth).send(ask)),
+      );
+      const statuses = results.map((r) => r.status).sort();
+      expect(statuses.filter((s) => s === 200)).toHaveLength(3);
+      expect(statuses.filter((s) => s === 402)).toHaveLength(17);
+      for (const r of results.filter((x) => x.status === 402)) {
+        expect(r.body.code).toBe('INSUFFICIENT_CREDITS');
+      }
+      expect(p.openai.requests).toHaveLength(3);
+      const [{ count }] = await t.db.query('SELECT count(*)::int AS count FROM credit_holds');
+      expect(count).toBe(0);
+      // Each admitted reply cost ceil(30 * 0.00001 * 1000) = 1 credit.
+      expect(await ledgerOf(t, u.user.id)).toEqual({ credits: 30, ledgerSum: 30, entries: 5 });
+    });
+
+    it('settles once per request even when settlement runs twice', async () => {
+      const u = await newUser(t);
+      const holds = t.app.get(CreditHoldsService);
+      const hold = await holds.hold(u.user.id, 20, 'req-twice');
+      const charge = { cost: 7, description: 'x' };
+      const [a, b] = await Promise.all([holds.settle(hold, charge), holds.settle(hold, charge)]);
+      expect(a.charged).toBe(7);
+      expect(b.charged).toBe(7);
+      expect(await ledgerOf(t, u.user.id)).toEqual({ credits: 93, ledgerSum: 93, entries: 2 });
+    });
+  },
+);
