@@ -108,7 +108,7 @@ export const SWEEP_GROUPS = {
     'POST /v1/chat/completions',
     'POST /v1/embeddings',
     'POST /v1/responses',
-    'GET /v1/responses/{id}',
+    'GET /v1/responses/{response_id}',
     // plugins
     'GET /api/plugins',
     'POST /api/plugins',
