@@ -117,6 +117,7 @@ export function messagesOf(
   items: InputItem[],
   instructions?: string,
   historyLength = 0,
+  historyUnknown = false,
 ): WireMessages {
   const messages: WireMessages = instructions ? [{ role: 'system', content: instructions }] : [];
   const calls = new Map<string, string>();
@@ -153,11 +154,13 @@ export function messagesOf(
       return;
     }
     if (type === 'function_call_output') {
-      const name = typeof item.call_id === 'string' ? calls.get(item.call_id) : undefined;
-      if (!name)
+      if (typeof item.call_id !== 'string' || !item.call_id)
+        throw invalid(`${at}.call_id`, `${at}.call_id must be a non-empty string`);
+      const name = calls.get(item.call_id) ?? (historyUnknown ? '' : undefined);
+      if (name === undefined)
         throw invalid(`${at}.call_id`, `${at}.call_id names no earlier function_call of the input`);
       const content = outputOf(item.output, `${at}.output`);
-      messages.push({ role: 'tool', toolCallId: item.call_id as string, toolName: name, content });
+      messages.push({ role: 'tool', toolCallId: item.call_id, toolName: name, content });
       return;
     }
     throw unsupported(`${at}.type`, `input items of type ${String(type)} are not supported`);
@@ -256,11 +259,16 @@ export interface ResponseCall {
 
 /**
  * A Responses request as our call. `history`: the stored input and output items of the previous
- * response, put before the request's own (`historyLength` of them). Throws UNSUPPORTED_PARAMETER (400, `param` named)
+ * response, put before the request's own; `'unread'` checks the request alone before the
+ * previous response is read (a `function_call_output` may then answer a call of it). Throws UNSUPPORTED_PARAMETER (400, `param` named)
  * for fields and items we cannot honour, VALIDATION_FAILED (400, `param` the path) for
  * malformed ones.
  */
-export function toResponseCall(req: ResponseCreateDto, history: InputItem[] = []): ResponseCall {
+export function toResponseCall(
+  req: ResponseCreateDto,
+  history: InputItem[] | 'unread' = [],
+): ResponseCall {
+  const previous = history === 'unread' ? [] : history;
   for (const [field, harmless] of Object.entries(UNSUPPORTED)) {
     const value = (req as unknown as Record<string, unknown>)[field];
     if (given(value) && !harmless(value)) throw unsupported(field, `${field} is not supported`);
@@ -282,7 +290,12 @@ export function toResponseCall(req: ResponseCreateDto, history: InputItem[] = []
   return {
     dto: {
       modelId: req.model,
-      messages: messagesOf([...history, ...items], req.instructions, history.length),
+      messages: messagesOf(
+        [...previous, ...items],
+        req.instructions,
+        previous.length,
+        history === 'unread',
+      ),
       maxTokens: req.max_output_tokens ?? undefined,
       temperature: req.temperature ?? undefined,
       topP: req.top_p ?? undefined,
