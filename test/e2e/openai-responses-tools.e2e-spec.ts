@@ -1,12 +1,8 @@
-import type { AddressInfo } from 'node:net';
-import OpenAI from 'openai';
 import type { ResponseInputItem } from 'openai/resources/responses/responses';
 import { startProviders, type Providers } from '../support/providers';
 import { newUser, type TestUser } from '../support/factories';
 import { createTestApp, type TestApp } from '../support/test-app';
-
-/** The three providers' test models. */
-const MODELS = ['gpt-4o', 'claude-haiku-4-5', 'gemini-2.5-flash'] as const;
+import { balanceOf, MODELS, sdkClient, v1BaseUrl } from './openai-responses.helpers';
 
 const WEATHER = {
   type: 'function' as const,
@@ -34,9 +30,7 @@ describe('OpenAI Responses API: function tools and text.format', () => {
   beforeAll(async () => {
     p = await startProviders();
     t = await createTestApp(p.env);
-    const server = t.app.getHttpServer();
-    await new Promise<void>((done) => server.listen(0, '127.0.0.1', done));
-    baseURL = `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1`;
+    baseURL = await v1BaseUrl(t);
   });
   afterAll(async () => {
     await t.close();
@@ -44,18 +38,10 @@ describe('OpenAI Responses API: function tools and text.format', () => {
   });
   beforeEach(() => p.reset());
 
-  async function clientFor(u: TestUser, scopes?: string[]): Promise<OpenAI> {
-    const res = await t.http
-      .post('/api/keys')
-      .set(u.auth)
-      .send({ name: 'sdk', ...(scopes ? { scopes } : {}) })
-      .expect(201);
-    return new OpenAI({ baseURL, apiKey: res.body.key, maxRetries: 0 });
-  }
+  const clientFor = (u: TestUser, scopes?: string[]) => sdkClient(t, baseURL, u, scopes);
   const server = (model: string) =>
     model.startsWith('gpt') ? p.openai : model.startsWith('claude') ? p.anthropic : p.gemini;
-  const balance = async (userId: string): Promise<number> =>
-    (await t.db.query('SELECT credits FROM users WHERE id = $1', [userId]))[0].credits;
+  const balance = (userId: string) => balanceOf(t, userId);
   const consumptions = async (userId: string): Promise<number[]> =>
     (
       await t.db.query(
@@ -95,7 +81,7 @@ describe('OpenAI Responses API: function tools and text.format', () => {
         tools: [WEATHER],
         input: [
           ...input,
-          ...first.output,
+          ...(first.output as ResponseInputItem[]),
           { type: 'function_call_output', call_id: callId, output: '{"sky":"sunny"}' },
         ],
       });
