@@ -1,4 +1,6 @@
+import { zodTextFormat } from 'openai/helpers/zod';
 import type { ResponseInputItem } from 'openai/resources/responses/responses';
+import { z } from 'zod';
 import { startProviders, type Providers } from '../support/providers';
 import { newUser, type TestUser } from '../support/factories';
 import { createTestApp, type TestApp } from '../support/test-app';
@@ -155,28 +157,35 @@ describe('OpenAI Responses API: function tools and text.format', () => {
     expect(sent).toContain('mild');
   });
 
-  it('sends text.format json_schema upstream and answers the JSON', async () => {
+  it.each(MODELS)('%s: responses.parse with zodTextFormat answers the JSON', async (model) => {
     const u = await newUser(t);
     const client = await clientFor(u);
-    p.openai.reply = { text: '{"answer":42}' };
-    const schema = {
-      type: 'object',
-      properties: { answer: { type: 'integer' } },
-      required: ['answer'],
-      additionalProperties: false,
-    };
-    const response = await client.responses.create({
-      model: 'gpt-4o',
-      input: 'The answer?',
-      text: { format: { type: 'json_schema', name: 'answer', schema, strict: true } },
+    const trip = { city: 'Lisbon', days: 3 };
+    server(model).reply = { json: trip };
+    const before = await balance(u.user.id);
+    const response = await client.responses.parse({
+      model,
+      input: 'Plan a trip',
+      text: { format: zodTextFormat(z.object({ city: z.string(), days: z.number() }), 'trip') },
     });
-    expect(JSON.parse(response.output_text)).toEqual({ answer: 42 });
+    expect(response.output_parsed).toEqual(trip);
     expect(response.text?.format).toEqual(
-      expect.objectContaining({ type: 'json_schema', name: 'answer' }),
+      expect.objectContaining({ type: 'json_schema', name: 'trip' }),
     );
-    expect(p.openai.requests[0].body.response_format).toEqual({
-      type: 'json_schema',
-      json_schema: expect.objectContaining({ name: 'answer', schema, strict: true }),
-    });
+    const body = server(model).requests[0].body;
+    // Each provider is asked for the format its own way (see the chat completions tests).
+    const asked = model.startsWith('gpt')
+      ? body.response_format?.json_schema?.name
+      : model.startsWith('claude')
+        ? body.tool_choice?.name
+        : body.generationConfig?.responseMimeType;
+    expect(asked).toBe(
+      model.startsWith('gpt')
+        ? 'trip'
+        : model.startsWith('claude')
+          ? 'json_answer'
+          : 'application/json',
+    );
+    expect(await balance(u.user.id)).toBe(before - costOf(response));
   });
 });
