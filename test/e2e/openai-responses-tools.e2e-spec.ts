@@ -1,9 +1,11 @@
+import OpenAI from 'openai';
 import { zodTextFormat } from 'openai/helpers/zod';
 import type { ResponseInputItem } from 'openai/resources/responses/responses';
 import { z } from 'zod';
 import { startProviders, type Providers } from '../support/providers';
 import { newUser, type TestUser } from '../support/factories';
 import { createTestApp, type TestApp } from '../support/test-app';
+import { waitFor } from '../support/wait';
 import { balanceOf, MODELS, sdkClient, v1BaseUrl } from './openai-responses.helpers';
 
 const WEATHER = {
@@ -24,7 +26,7 @@ const WEATHER = {
  * `openai` SDK with each provider behind it: the model's calls come back as `function_call`
  * items, never run here, and their results go back as `function_call_output` items.
  */
-describe('OpenAI Responses API: function tools and text.format', () => {
+describe('OpenAI Responses API: function tools, text.format, usage details, stream failures', () => {
   let t: TestApp;
   let p: Providers;
   let baseURL: string;
@@ -187,5 +189,44 @@ describe('OpenAI Responses API: function tools and text.format', () => {
           : 'application/json',
     );
     expect(await balance(u.user.id)).toBe(before - costOf(response));
+  });
+  it('reports cached and reasoning tokens in the usage details', async () => {
+    const u = await newUser(t);
+    const client = await clientFor(u);
+    p.openai.reply = {
+      usage: {
+        prompt_tokens: 100,
+        completion_tokens: 50,
+        prompt_tokens_details: { cached_tokens: 64 },
+        completion_tokens_details: { reasoning_tokens: 30 },
+      },
+    };
+    const response = await client.responses.create({ model: 'gpt-5-mini', input: 'Think' });
+    expect(response.usage).toEqual({
+      input_tokens: 100,
+      input_tokens_details: { cached_tokens: 64 },
+      output_tokens: 50,
+      output_tokens_details: { reasoning_tokens: 30 },
+      total_tokens: 150,
+    });
+  });
+
+  it('raises an upstream failure after the first token as an error event, charging what came', async () => {
+    const u = await newUser(t);
+    const client = await clientFor(u);
+    p.openai.reply = { text: 'a b c d e f', chunks: 6, cutAfterChunks: 2 };
+    const stream = client.responses.stream({ model: 'gpt-4o', input: 'Go' });
+    let text = '';
+    const failure = await (async () => {
+      for await (const event of stream)
+        if (event.type === 'response.output_text.delta') text += event.delta;
+    })().catch((e: unknown) => e);
+    expect(text.length).toBeGreaterThan(0);
+    expect(failure).toBeInstanceOf(OpenAI.APIError);
+    const holds = async () =>
+      Number((await t.db.query('SELECT count(*) FROM credit_holds'))[0].count);
+    expect(await waitFor(async () => (await holds()) === 0)).toBe(true);
+    const [entry, ...more] = await consumptions(u.user.id);
+    expect([entry < 0, more]).toEqual([true, []]);
   });
 });
