@@ -3,12 +3,16 @@ import { AiModule } from '../ai/ai.module';
 import { ModelsModule } from '../models/models.module';
 import { EmbeddingsController } from './embeddings.controller';
 import { GatewayController } from './gateway.controller';
+import { ResponsesController } from './responses.controller';
+import { StoredResponses } from './stored-responses.service';
 
 /**
- * `/v1`: the OpenAI wire format over AiService and EmbeddingsService; it meters nothing itself.
+ * `/v1`: the OpenAI wire formats (Chat Completions, Responses, Embeddings) over AiService and
+ * EmbeddingsService; it meters nothing itself. StoredResponses keeps `/v1/responses` answers.
  */
 @Module({
   imports: [AiModule, ModelsModule],
-  controllers: [GatewayController, EmbeddingsController],
+  controllers: [GatewayController, EmbeddingsController, ResponsesController],
+  providers: [StoredResponses],
 })
 export class GatewayModule {}

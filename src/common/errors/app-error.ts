@@ -90,6 +90,11 @@ export enum ErrorCode {
   INVALID_TOKEN = 'INVALID_TOKEN',
   /** `/v1/models/{model}`: no available model of that id (OpenAI's `model_not_found`). */
   MODEL_NOT_FOUND = 'MODEL_NOT_FOUND',
+  /**
+   * `/v1/responses`: `previous_response_id` names no stored response of the caller (unknown,
+   * not stored, or another user's; OpenAI's `previous_response_not_found`).
+   */
+  PREVIOUS_RESPONSE_NOT_FOUND = 'PREVIOUS_RESPONSE_NOT_FOUND',
 }
 
 /** The one exhaustive mapping from code to HTTP status (a new code cannot go unmapped). */
@@ -156,6 +161,7 @@ export const ERROR_STATUS: Record<ErrorCode, HttpStatus> = {
   EMAIL_NOT_VERIFIED: HttpStatus.FORBIDDEN,
   INVALID_TOKEN: HttpStatus.BAD_REQUEST,
   MODEL_NOT_FOUND: HttpStatus.NOT_FOUND,
+  PREVIOUS_RESPONSE_NOT_FOUND: HttpStatus.BAD_REQUEST,
 };
 
 /** A domain error: services throw it, the global filter maps `code` to a status and body. */

@@ -1,0 +1,33 @@
+import { MigrationInterface, QueryRunner } from 'typeorm';
+
+/**
+ * Stored responses of `/v1/responses` (`store: true`): the answered `response` object (`body`),
+ * the input and output items of its conversation (`context`, replayed by
+ * `previous_response_id`), and the chat the exchange was saved to (`chatId`, NULL once that chat
+ * is deleted: a continuation then starts a new chat). Deleting the user deletes them.
+ */
+export class Responses1796840000000 implements MigrationInterface {
+  name = 'Responses1796840000000';
+
+  public async up(queryRunner: QueryRunner): Promise<void> {
+    await queryRunner.query(
+      `CREATE TABLE "responses" (
+        "id" varchar(64) NOT NULL,
+        "userId" uuid NOT NULL,
+        "chatId" uuid,
+        "body" jsonb NOT NULL,
+        "context" jsonb NOT NULL,
+        "createdAt" timestamptz(3) NOT NULL DEFAULT now(),
+        CONSTRAINT "PK_responses" PRIMARY KEY ("id"),
+        CONSTRAINT "FK_responses_user" FOREIGN KEY ("userId") REFERENCES "users"("id") ON DELETE CASCADE,
+        CONSTRAINT "FK_responses_chat" FOREIGN KEY ("chatId") REFERENCES "chats"("id") ON DELETE SET NULL
+      )`,
+    );
+    await queryRunner.query(`CREATE INDEX "IDX_responses_user" ON "responses" ("userId")`);
+    await queryRunner.query(`CREATE INDEX "IDX_responses_chat" ON "responses" ("chatId")`);
+  }
+
+  public async down(queryRunner: QueryRunner): Promise<void> {
+    await queryRunner.query(`DROP TABLE "responses"`);
+  }
+}

@@ -1,0 +1,173 @@
+import { Body, Controller, Get, HttpCode, Param, Post, Req, Res } from '@nestjs/common';
+import { ApiOkResponse, ApiParam, ApiTags } from '@nestjs/swagger';
+import type { Request, Response } from 'express';
+import { AiService } from '../ai/ai.service';
+import { ServerTiming } from '../ai/server-timing';
+import { streamTo } from '../ai/stream-sinks';
+import { CurrentUser } from '../common/auth/auth.decorators';
+import type { SessionUser } from '../common/auth/session-user';
+import { ErrorPresenter } from '../common/errors/error-presenter';
+import { arrivalOf } from '../common/http/arrival';
+import { Endpoint } from '../common/openapi/endpoint.decorator';
+import { ValidationFailedError } from '../common/validation/validation.pipe';
+import { ApiResponsesResponse, ResponseObjectDto } from './dto/response-object.dto';
+import { ResponseCreateDto } from './dto/responses.dto';
+import { type InputItem, toResponseCall } from './responses-input.mapper';
+import {
+  echoOf,
+  finishedResponse,
+  outputOf,
+  pendingResponse,
+  type ResponseObject,
+  wireId,
+} from './responses.mapper';
+import { ResponsesStreamSink } from './responses-stream-sink';
+import { StoredResponses } from './stored-responses.service';
+
+const ERRORS_400 =
+  'Invalid input (`param` names the item or field), unknown model (`unknown_model`), tools or ' +
+  '`text.format` to a model without them (`model_capability_missing`), a field or item we ' +
+  'cannot honour such as built-in tools or `background` (`unsupported_parameter`), ' +
+  '`previous_response_id` without `store: true`, or naming no stored response of yours ' +
+  '(`previous_response_not_found`)';
+
+/**
+ * OpenAI's Responses API (`/v1/responses`) over AiService: no metering of its own (admission,
+ * hold, settlement, abort accounting as for every call). `store: true` saves the exchange as a
+ * chat and the response for `GET /v1/responses/{id}` and `previous_response_id`.
+ */
+@ApiTags('openai-compatible')
+@Controller('v1')
+export class ResponsesController {
+  constructor(
+    private readonly ai: AiService,
+    private readonly stored: StoredResponses,
+    private readonly errors: ErrorPresenter,
+  ) {}
+
+  @Post('responses')
+  @HttpCode(200)
+  @Endpoint({
+    summary: 'Create a model response (OpenAI Responses API)',
+    description:
+      'Text, function tools the client runs (`function_call` items out, `function_call_output` ' +
+      'items in), structured output (`text.format`). `stream: true` answers `text/event-stream` ' +
+      'with the Responses events. Metered in credits like `/api/ai/generate`; saved only with ' +
+      '`store: true`.',
+    access: 'session',
+    scope: 'ai',
+    errors: [
+      { status: 400, description: ERRORS_400 },
+      402,
+      {
+        status: 403,
+        description:
+          'An API key without `chats:write` continuing a stored response (`previous_response_id`), ' +
+          "or naming an upload that is not the key's user's own without `chats:read` (`insufficient_scope`)",
+      },
+      {
+        status: 404,
+        description: 'An `input_image` names an upload you may not read (`not_found`)',
+      },
+      {
+        status: 429,
+        description:
+          "Daily limit of the plan (`daily_limit_reached`) or of the key (`key_daily_limit_reached`), the key's requests per minute (`rate_limited`), or the provider's (`rate_limit`); see Retry-After",
+      },
+    ],
+    body: {
+      type: ResponseCreateDto,
+      example: {
+        model: 'gpt-4o-mini',
+        instructions: 'Answer in French.',
+        input: 'Say hello.',
+        max_output_tokens: 100,
+      },
+    },
+  })
+  @ApiResponsesResponse()
+  async create(
+    @CurrentUser() user: SessionUser,
+    @Body() body: ResponseCreateDto,
+    @Req() req: Request,
+    @Res() res: Response,
+  ): Promise<void> {
+    const store = body.store === true;
+    if (body.previous_response_id && !store)
+      throw new ValidationFailedError([
+        {
+          property: 'store',
+          constraint: 'previousResponse',
+          message: 'previous_response_id needs store: true (the exchange joins the stored one)',
+        },
+      ]);
+    // Checked before anything is read, so a malformed request touches nothing.
+    toResponseCall(body);
+    const previous = body.previous_response_id
+      ? await this.stored.previous(user, body.previous_response_id)
+      : undefined;
+    const call = toResponseCall(body, previous?.context);
+    if (previous?.chatId) call.dto.chatId = previous.chatId;
+    const timing = new ServerTiming(arrivalOf(req));
+    const options = {
+      timing,
+      store,
+      // A wire request carries its own parameters: the caller's stored preferences do not apply.
+      preferences: null,
+      outputLimits: call.outputLimits,
+      clientTools: call.clientTools,
+      responseFormat: call.responseFormat,
+    };
+    const pending = pendingResponse(wireId('resp'), body.model, echoOf(body));
+    const context = [...(previous?.context ?? []), ...call.items];
+    const save = async (response: ResponseObject, chatId: string) => {
+      if (store)
+        await this.stored.save(
+          user,
+          response,
+          [...context, ...(response.output as unknown as InputItem[])],
+          chatId,
+        );
+    };
+    if (!body.stream) {
+      const result = await this.ai.generate(user, call.dto, options);
+      const output = outputOf(
+        result.text,
+        result.toolCalls ?? [],
+        result.finishReason === 'length',
+      );
+      const response = finishedResponse(pending, output, result);
+      await save(response, result.chatId);
+      res.setHeader('Server-Timing', timing.header());
+      res.status(200).json(response);
+      return;
+    }
+    const sink = new ResponsesStreamSink(
+      res,
+      pending,
+      (err) => this.errors.present(err, req),
+      save,
+    );
+    await streamTo(res, sink, (signal) =>
+      this.ai.stream(user, call.dto, sink, { ...options, signal }),
+    );
+    await sink.finished;
+  }
+
+  @Get('responses/:id')
+  @Endpoint({
+    summary: 'Retrieve a stored response (OpenAI Responses API)',
+    description: 'A response you created with `store: true`, as it was answered.',
+    access: 'session',
+    scope: 'ai',
+    errors: [{ status: 404, description: 'No stored response of yours has that id (`not_found`)' }],
+  })
+  @ApiParam({ name: 'id', example: 'resp_0a1b2c…', description: 'the `id` of the response' })
+  @ApiOkResponse({ type: ResponseObjectDto })
+  async retrieve(
+    @CurrentUser() user: SessionUser,
+    @Param('id') id: string,
+  ): Promise<ResponseObject> {
+    return (await this.stored.get(user, id)).body;
+  }
+}

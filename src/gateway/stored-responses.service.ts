@@ -1,0 +1,76 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import type { DataSource } from 'typeorm';
+import type { SessionUser } from '../common/auth/session-user';
+import { requireScope } from '../common/auth/require-scope';
+import { AppError, ErrorCode } from '../common/errors/app-error';
+import { preparedQuery } from '../database/prepared';
+import type { InputItem } from './responses-input.mapper';
+import type { ResponseObject } from './responses.mapper';
+import { INSERT_RESPONSE_SQL, RESPONSE_OF_USER_SQL } from './stored-responses.sql';
+
+/** A stored response: the answer, its conversation's items, and its chat (null once deleted). */
+export interface StoredResponse {
+  body: ResponseObject;
+  context: InputItem[];
+  chatId: string | null;
+}
+
+/**
+ * Responses saved with `store: true`, for `GET /v1/responses/{id}` and `previous_response_id`.
+ * The exchange itself is saved as a chat by AiService (one statement with its charge); this
+ * keeps what a chat does not: the `response` object (ids, model, usage, status) and the
+ * conversation's items as the wire sent and answered them.
+ */
+@Injectable()
+export class StoredResponses {
+  constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
+
+  /** Saves `body` (whose `id` is the key) with its conversation `context` and chat. */
+  async save(user: SessionUser, body: ResponseObject, context: InputItem[], chatId: string) {
+    await preparedQuery(this.dataSource, INSERT_RESPONSE_SQL, [
+      body.id,
+      user.id,
+      chatId,
+      JSON.stringify(body),
+      JSON.stringify(context),
+    ]);
+  }
+
+  /** The caller's stored response `id`; NOT_FOUND (404) for an unknown id or another user's. */
+  async get(user: SessionUser, id: string): Promise<StoredResponse> {
+    const found = await this.find(user, id);
+    if (!found)
+      throw new AppError(ErrorCode.NOT_FOUND, `Response with id '${id}' not found.`, {
+        param: 'id',
+      });
+    return found;
+  }
+
+  /**
+   * The response a request continues (`previous_response_id`). Throws
+   * PREVIOUS_RESPONSE_NOT_FOUND (400, `param: "previous_response_id"`) for an unknown id, one
+   * stored without `store: true` (never kept) or another user's, as OpenAI answers; with an API
+   * key, INSUFFICIENT_SCOPE (403) without `chats:write` while its chat still exists (the
+   * exchange joins that chat).
+   */
+  async previous(user: SessionUser, id: string): Promise<StoredResponse> {
+    const found = await this.find(user, id);
+    if (!found)
+      throw new AppError(
+        ErrorCode.PREVIOUS_RESPONSE_NOT_FOUND,
+        `Previous response with id '${id}' not found.`,
+        { param: 'previous_response_id' },
+      );
+    if (found.chatId) requireScope(user, 'chats:write', 'previous_response_id');
+    return found;
+  }
+
+  private async find(user: SessionUser, id: string): Promise<StoredResponse | undefined> {
+    const rows = await preparedQuery<StoredResponse>(this.dataSource, RESPONSE_OF_USER_SQL, [
+      id,
+      user.id,
+    ]);
+    return rows[0];
+  }
+}
