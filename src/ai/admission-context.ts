@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import type { WireGenerateDto } from './client-tools';
 import type { Chat } from '../chats/chat.entity';
 import { ChatsService } from '../chats/chats.service';
 import { requireScope } from '../common/auth/require-scope';
@@ -9,7 +10,6 @@ import { type ResolvedImage, UploadImages } from '../uploads/upload-images.servi
 import type { StoredPreferences } from '../users/preferences/preferences.dto';
 import { PreferencesService } from '../users/preferences/preferences.service';
 import type { Admission } from './ai.types';
-import type { GenerateDto } from './dto/generate.dto';
 import { type InputMessage, requireCapability } from './message-inputs';
 
 /**
@@ -34,7 +34,7 @@ export class AdmissionContext {
    */
   async read(
     user: SessionUser,
-    dto: GenerateDto,
+    dto: WireGenerateDto,
     inputs: InputMessage[],
     preferences: StoredPreferences | null | undefined,
   ): Promise<{ chat?: Chat; prefs: StoredPreferences | null; images: ResolvedImage[] }> {
@@ -67,7 +67,7 @@ export class AdmissionContext {
    */
   async toolBox(
     user: SessionUser,
-    dto: GenerateDto,
+    dto: WireGenerateDto,
     chat: Chat | undefined,
     model: Admission['model'],
   ): Promise<ToolBox | undefined> {

@@ -1,4 +1,5 @@
 import { Injectable, Logger } from '@nestjs/common';
+import type { WireGenerateDto } from './client-tools';
 import { ConfigService } from '@nestjs/config';
 import type { AppConfig } from '../config/app.config';
 import { randomUUID } from 'node:crypto';
@@ -11,7 +12,6 @@ import type { ToolBox } from '../plugins/tool.types';
 import { type ResolvedImage, UploadImages } from '../uploads/upload-images.service';
 import { AdmissionContext } from './admission-context';
 import type { Admission, AdmitOptions } from './ai.types';
-import type { GenerateDto } from './dto/generate.dto';
 import { IMAGE_TOKENS_WORST_CASE } from './image-tokens';
 import {
   type InputMessage,
@@ -87,7 +87,7 @@ export class AiAdmissions {
    * KEY_DAILY_LIMIT_REACHED (429), INSUFFICIENT_CREDITS (402). Each image adds its provider's
    * worst case to the hold.
    */
-  async admit(user: SessionUser, dto: GenerateDto, options: AdmitOptions = {}): Promise<Admission> {
+  async admit(user: SessionUser, dto: WireGenerateDto, options: AdmitOptions = {}): Promise<Admission> {
     const call = await this.resolveCall(user, dto, options);
     const { hold, messages } = await this.reserve(user, call);
     const { model, values, budget, toolBox } = call;
@@ -131,7 +131,7 @@ export class AiAdmissions {
    */
   private async resolveCall(
     user: SessionUser,
-    dto: GenerateDto,
+    dto: WireGenerateDto,
     options: AdmitOptions,
   ): Promise<ResolvedCall> {
     const inputs = readInputs(dto.messages, this.ownOrigin);

@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import type { WireGenerateDto } from './client-tools';
 import { ConfigService } from '@nestjs/config';
 import type { AppConfig } from '../config/app.config';
 import { ChatExchanges } from '../chats/chat-exchanges.service';
@@ -10,7 +11,6 @@ import { MetricsService } from '../metrics/metrics.service';
 import type { ToolCall } from '../plugins/tool.types';
 import { span } from '../telemetry/spans';
 import { AiAdmissions } from './ai-admissions.service';
-import type { GenerateDto, GenerateResultDto } from './dto/generate.dto';
 import { classifyProviderError } from './provider-errors';
 import { type ProviderMessage, ProviderError, type StreamChunk } from './providers/model-provider';
 import { type RetryOptions, withRetry } from './retry';
@@ -23,6 +23,7 @@ export type {
   AdmitOptions,
   CallOptions,
   GenerateOptions,
+  GenerateReply,
   Outcome,
   StreamedReply,
   StreamOptions,
@@ -32,6 +33,7 @@ import type {
   Admission,
   AdmitOptions,
   GenerateOptions,
+  GenerateReply,
   Outcome,
   StreamedReply,
   StreamOptions,
@@ -64,7 +66,7 @@ export class AiService {
   private readonly retry: RetryOptions;
 
   /** See AiAdmissions.admit (the checks and the hold before any upstream call). */
-  admit(user: SessionUser, dto: GenerateDto, options: AdmitOptions = {}): Promise<Admission> {
+  admit(user: SessionUser, dto: WireGenerateDto, options: AdmitOptions = {}): Promise<Admission> {
     return this.admissions.admit(user, dto, options);
   }
 
@@ -80,9 +82,9 @@ export class AiService {
    */
   async generate(
     user: SessionUser,
-    dto: GenerateDto,
+    dto: WireGenerateDto,
     options: GenerateOptions = {},
-  ): Promise<GenerateResultDto> {
+  ): Promise<GenerateReply> {
     const { timing = new ServerTiming(), preferences, store, outputLimits } = options;
     const admission = await this.admit(user, dto, { preferences, store, outputLimits });
     if (admission.toolBox) {
@@ -90,7 +92,8 @@ export class AiService {
       if (loop.interruption !== undefined) throw loop.interruption;
       const { text, usage, cost: charged, modelCalls, stopReason } = loop;
       const chatId = admission.chatId;
-      return { text, usage, cost: charged, chatId, modelCalls, stopReason, ...skipped(admission) };
+      const finishReason = 'stop' as const;
+      return { text, usage, cost: charged, chatId, modelCalls, stopReason, finishReason, ...skipped(admission) };
     }
     let outcome: Outcome;
     try {
@@ -108,6 +111,7 @@ export class AiService {
       usage,
       cost: charged,
       chatId: admission.chatId,
+      finishReason: outcome.finishReason ?? 'stop',
       ...skipped(admission),
     };
   }
@@ -121,7 +125,7 @@ export class AiService {
    */
   async stream(
     user: SessionUser,
-    dto: GenerateDto,
+    dto: WireGenerateDto,
     sink: StreamSink,
     options: StreamOptions,
   ): Promise<void> {
@@ -144,6 +148,7 @@ export class AiService {
         usage: reply.usage,
         cost: reply.cost,
         chatId: a.chatId,
+        finishReason: 'finishReason' in reply ? reply.finishReason : 'stop',
         ...(loop ? { modelCalls: loop.modelCalls, stopReason: loop.stopReason } : {}),
         ...skipped(a),
       });
@@ -200,7 +205,8 @@ export class AiService {
     // A cut reply runs no tools: its calls may be incomplete.
     const calls = interruption === undefined ? toolCalls : [];
     const settled = await this.settleAndSave(a, { text, usage, toolCalls: calls });
-    return { text, usage: settled.usage, cost: settled.cost, interruption, toolCalls: calls };
+    const finishReason = 'stop' as const;
+    return { text, usage: settled.usage, cost: settled.cost, interruption, toolCalls: calls, finishReason };
   }
 
   /**

@@ -1,7 +1,6 @@
 import type { SessionUser } from '../common/auth/session-user';
 import type { OpenHold } from '../credits/credit-holds.service';
 import type { TokenUsage } from '../credits/pricing';
-import type { GenerateDto } from './dto/generate.dto';
 import type { ModelDescriptor } from '../models/model-catalogue';
 import type { GenerateRequest, ModelProvider } from './providers/model-provider';
 import type { ServerTiming } from './server-timing';
@@ -11,6 +10,7 @@ import type { ToolStep } from '../chats/chat-exchange.sql';
 import type { StoredPreferences } from '../users/preferences/preferences.dto';
 import type { ParameterName } from '../models/dto/model-parameters.dto';
 import type { PlanOutputLimits } from './output-limits';
+import type { ClientTools, FinishReason, ResponseFormat, WireGenerateDto } from './client-tools';
 
 /** Token usage of one model call, as AiService reports it (its callers need not know credits). */
 export type { TokenUsage };
@@ -18,7 +18,7 @@ export type { TokenUsage };
 /** An admitted request: credits held, model and chat resolved, nothing sent upstream yet. */
 export interface Admission {
   user: SessionUser;
-  dto: GenerateDto;
+  dto: WireGenerateDto;
   model: ModelDescriptor;
   provider: ModelProvider;
   request: GenerateRequest;
@@ -73,6 +73,13 @@ export interface CallOptions {
    * default 4096), a refusal naming `param`.
    */
   outputLimits?: PlanOutputLimits;
+  /**
+   * Tools the client runs (wire protocols): offered to the model, its calls returned, never run.
+   * Needs the model's `tools` capability (else 400 MODEL_CAPABILITY_MISSING); not with plugins.
+   */
+  clientTools?: ClientTools;
+  /** The answer's format; needs the `structured_output` capability (else 400). */
+  responseFormat?: ResponseFormat;
 }
 
 /** Options of `admit`: no timing (the caller times the call it makes with the admission). */
@@ -81,7 +88,7 @@ export type AdmitOptions = Omit<CallOptions, 'timing'>;
 /** Options of `generate`: a whole reply takes no abort signal and no client-chosen chat id. */
 export type GenerateOptions = Pick<
   CallOptions,
-  'timing' | 'preferences' | 'store' | 'outputLimits'
+  'timing' | 'preferences' | 'store' | 'outputLimits' | 'clientTools' | 'responseFormat'
 >;
 
 /** Options of `stream`: `signal` is required (a cut stream is settled for what was produced). */
@@ -104,6 +111,10 @@ export interface StreamSink {
     chatId: string;
     modelCalls?: number;
     stopReason?: 'stop' | 'max_tool_steps';
+    /** Why the (last) model call ended; `tool_calls`: the client's tools were called. */
+    finishReason: FinishReason;
+    /** The client tools the model called, in order (also given one by one to `toolCall`). */
+    toolCalls?: ToolCall[];
     /** Inherited parameters the model does not take, passed over; absent when none. */
     skippedParameters?: ParameterName[];
   }): void;
@@ -120,6 +131,8 @@ export interface StreamedReply {
   interruption?: unknown;
   /** Tools the model asked for (tool loop; none when cut). */
   toolCalls?: ToolCall[];
+  /** Why the reply ended (`stop` when cut). */
+  finishReason: FinishReason;
 }
 
 /** How a reply ended, for settlement. */
@@ -129,4 +142,13 @@ export interface Outcome {
   usage?: TokenUsage;
   /** Tools the model asked for; saved on the reply's message (`tool.calls`). */
   toolCalls?: ToolCall[];
+  /** Why the reply ended, when known. */
+  finishReason?: FinishReason;
 }
+
+/** What `AiService.generate` answers: the API's result plus, for the wire protocols, why it ended. */
+export type GenerateReply = import('./dto/generate.dto').GenerateResultDto & {
+  finishReason: FinishReason;
+  /** The client tools the model called, in order (ids: the provider's, ours for Gemini). */
+  toolCalls?: ToolCall[];
+};

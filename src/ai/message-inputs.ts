@@ -2,6 +2,8 @@ import { AppError, ErrorCode } from '../common/errors/app-error';
 import { codePoints } from '../credits/pricing';
 import { MAX_CONTENT_CHARS, type GenerateMessageDto } from './dto/generate.dto';
 import { type ImageSource, MAX_IMAGES_PER_REQUEST, splitContent } from './dto/message-content';
+import type { WireMessage } from './client-tools';
+import type { ToolCall } from '../plugins/tool.types';
 import type { ModelDescriptor } from '../models/model-catalogue';
 import type { Capability } from '../models/model-entry';
 import type { ImageInput, ProviderMessage } from './providers/model-provider';
@@ -12,10 +14,14 @@ import type { ImageInput, ProviderMessage } from './providers/model-provider';
  * are sent, not saved).
  */
 export interface InputMessage {
-  role: 'system' | 'user' | 'assistant';
+  role: 'system' | 'user' | 'assistant' | 'tool';
   content: string;
   images: ImageSource[];
   uploadIds: string[];
+  /** An assistant turn of a wire request: the client tools it called. */
+  toolCalls?: ToolCall[];
+  /** A `tool` message of a wire request: the call it answers. */
+  toolCall?: { id: string; name: string; ok: boolean };
 }
 
 /**
@@ -23,10 +29,18 @@ export interface InputMessage {
  * messages exceeds MAX_CONTENT_CHARS, VALIDATION_FAILED (400) for more than
  * MAX_IMAGES_PER_REQUEST images or an image outside a `user` message.
  */
-export function readInputs(messages: GenerateMessageDto[], ownOrigin: string): InputMessage[] {
-  const inputs = messages.map((m) => {
+export function readInputs(
+  messages: (GenerateMessageDto | WireMessage)[],
+  ownOrigin: string,
+): InputMessage[] {
+  const inputs = messages.map((m): InputMessage => {
+    if (m.role === 'tool') {
+      const toolCall = { id: m.toolCallId, name: m.toolName, ok: !m.isError };
+      return { role: 'tool', content: m.content, images: [], uploadIds: [], toolCall };
+    }
     const { text, images } = splitContent(m.content, ownOrigin);
-    return { role: m.role, content: text, images, uploadIds: [] as string[] };
+    const calls = 'toolCalls' in m && m.toolCalls.length ? { toolCalls: m.toolCalls } : {};
+    return { role: m.role, content: text, images, uploadIds: [], ...calls };
   });
   const chars = inputs.reduce((n, m) => n + codePoints(m.content), 0);
   if (chars > MAX_CONTENT_CHARS)
@@ -69,7 +83,13 @@ export function toProviderMessages(
   const out: ProviderMessage[] = system ? [{ role: 'system', content: system }] : [];
   for (const m of inputs) {
     const own = m.images.map(() => images[next++]).filter(Boolean);
-    out.push({ role: m.role, content: m.content, ...(own.length ? { images: own } : {}) });
+    out.push({
+      role: m.role,
+      content: m.content,
+      ...(own.length ? { images: own } : {}),
+      ...(m.toolCalls ? { toolCalls: m.toolCalls } : {}),
+      ...(m.toolCall ? { toolCall: m.toolCall } : {}),
+    });
   }
   return out;
 }

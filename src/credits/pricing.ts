@@ -13,6 +13,8 @@ export interface TokenUsage {
   completionTokens: number;
   /** Of `completionTokens`, the reasoning tokens, when the provider reports them (not added again). */
   reasoningTokens?: number;
+  /** Of `promptTokens`, the tokens read from the provider's prompt cache, when it reports them. */
+  cachedTokens?: number;
 }
 
 export interface ChatMessageInput {

@@ -30,7 +30,7 @@ export const DEFAULT_MODELS: ModelEntry[] = [
     description: 'Fast, inexpensive OpenAI model for everyday chat',
     inputPrice: 0.00015,
     outputPrice: 0.0006,
-    capabilities: ['vision', 'tools'],
+    capabilities: ['vision', 'tools', 'structured_output'],
   },
   {
     id: 'gpt-4o',
@@ -42,7 +42,7 @@ export const DEFAULT_MODELS: ModelEntry[] = [
     description: "OpenAI's earlier multimodal flagship",
     inputPrice: 0.0025,
     outputPrice: 0.01,
-    capabilities: ['vision', 'tools'],
+    capabilities: ['vision', 'tools', 'structured_output'],
   },
   {
     id: 'gpt-4.1-mini',
@@ -54,7 +54,7 @@ export const DEFAULT_MODELS: ModelEntry[] = [
     description: 'Long-context OpenAI model without reasoning (all sampling parameters)',
     inputPrice: 0.0004,
     outputPrice: 0.0016,
-    capabilities: ['vision', 'tools'],
+    capabilities: ['vision', 'tools', 'structured_output'],
   },
   {
     id: 'gpt-5-mini',
@@ -66,7 +66,7 @@ export const DEFAULT_MODELS: ModelEntry[] = [
     description: 'Small, inexpensive OpenAI reasoning model',
     inputPrice: 0.00025,
     outputPrice: 0.002,
-    capabilities: ['vision', 'tools', 'reasoning'],
+    capabilities: ['vision', 'tools', 'reasoning', 'structured_output'],
     reasoningBudget: 1024,
   },
   {
@@ -79,7 +79,7 @@ export const DEFAULT_MODELS: ModelEntry[] = [
     description: 'OpenAI reasoning model for long documents and code',
     inputPrice: 0.0025,
     outputPrice: 0.015,
-    capabilities: ['vision', 'tools', 'reasoning'],
+    capabilities: ['vision', 'tools', 'reasoning', 'structured_output'],
     reasoningBudget: 2048,
   },
   {
@@ -92,7 +92,7 @@ export const DEFAULT_MODELS: ModelEntry[] = [
     description: "OpenAI's flagship reasoning model",
     inputPrice: 0.005,
     outputPrice: 0.03,
-    capabilities: ['vision', 'tools', 'reasoning'],
+    capabilities: ['vision', 'tools', 'reasoning', 'structured_output'],
     reasoningBudget: 2048,
   },
   {
@@ -105,7 +105,7 @@ export const DEFAULT_MODELS: ModelEntry[] = [
     description: 'Fast Anthropic model of the 4.5 generation',
     inputPrice: 0.001,
     outputPrice: 0.005,
-    capabilities: ['vision', 'tools'],
+    capabilities: ['vision', 'tools', 'structured_output'],
   },
   {
     id: 'claude-sonnet-4-5',
@@ -117,7 +117,7 @@ export const DEFAULT_MODELS: ModelEntry[] = [
     description: 'Balanced Anthropic model of the 4.5 generation',
     inputPrice: 0.003,
     outputPrice: 0.015,
-    capabilities: ['vision', 'tools'],
+    capabilities: ['vision', 'tools', 'structured_output'],
   },
   {
     id: 'claude-haiku-5-5',
@@ -129,7 +129,7 @@ export const DEFAULT_MODELS: ModelEntry[] = [
     description: "Anthropic's fastest, least expensive model (price for prompts up to 100k tokens)",
     inputPrice: 0.0001,
     outputPrice: 0.0005,
-    capabilities: ['vision', 'tools'],
+    capabilities: ['vision', 'tools', 'structured_output'],
   },
   {
     id: 'claude-sonnet-5-5',
@@ -141,7 +141,7 @@ export const DEFAULT_MODELS: ModelEntry[] = [
     description: "Anthropic's balanced model for coding and agents",
     inputPrice: 0.002,
     outputPrice: 0.01,
-    capabilities: ['vision', 'tools'],
+    capabilities: ['vision', 'tools', 'structured_output'],
   },
   {
     id: 'claude-opus-5',
@@ -153,7 +153,7 @@ export const DEFAULT_MODELS: ModelEntry[] = [
     description: "Anthropic's most capable generally available model, thinking before it answers",
     inputPrice: 0.005,
     outputPrice: 0.025,
-    capabilities: ['vision', 'tools', 'reasoning'],
+    capabilities: ['vision', 'tools', 'reasoning', 'structured_output'],
     reasoningBudget: 2048,
   },
   {
@@ -166,7 +166,7 @@ export const DEFAULT_MODELS: ModelEntry[] = [
     description: "Google's fast thinking model",
     inputPrice: 0.0003,
     outputPrice: 0.0025,
-    capabilities: ['vision', 'tools', 'reasoning'],
+    capabilities: ['vision', 'tools', 'reasoning', 'structured_output'],
     reasoningBudget: 1024,
   },
   {
@@ -179,7 +179,7 @@ export const DEFAULT_MODELS: ModelEntry[] = [
     description: "Google's stable reasoning model",
     inputPrice: 0.00125,
     outputPrice: 0.01,
-    capabilities: ['vision', 'tools', 'reasoning'],
+    capabilities: ['vision', 'tools', 'reasoning', 'structured_output'],
     reasoningBudget: 2048,
   },
   {
@@ -192,7 +192,7 @@ export const DEFAULT_MODELS: ModelEntry[] = [
     description: "Google's least expensive current model",
     inputPrice: 0.00025,
     outputPrice: 0.0015,
-    capabilities: ['vision', 'tools', 'reasoning'],
+    capabilities: ['vision', 'tools', 'reasoning', 'structured_output'],
     reasoningBudget: 1024,
   },
   {
@@ -205,7 +205,7 @@ export const DEFAULT_MODELS: ModelEntry[] = [
     description: "Google's fast frontier model",
     inputPrice: 0.0005,
     outputPrice: 0.003,
-    capabilities: ['vision', 'tools', 'reasoning'],
+    capabilities: ['vision', 'tools', 'reasoning', 'structured_output'],
     reasoningBudget: 1024,
   },
   {
@@ -218,7 +218,7 @@ export const DEFAULT_MODELS: ModelEntry[] = [
     description: "Google's most capable model",
     inputPrice: 0.002,
     outputPrice: 0.012,
-    capabilities: ['vision', 'tools', 'reasoning'],
+    capabilities: ['vision', 'tools', 'reasoning', 'structured_output'],
     reasoningBudget: 2048,
   },
   // Embedding models (kind `embedding`, chat search: EMBEDDINGS_MODEL). Never listed for chat;

@@ -16,7 +16,7 @@ import {
 export const PROVIDER_IDS = ['openai', 'anthropic', 'google'] as const;
 export type ProviderId = (typeof PROVIDER_IDS)[number];
 /** What a model can do beyond text in, text out. More kinds (e.g. embeddings) may follow. */
-export const CAPABILITIES = ['vision', 'tools', 'reasoning'] as const;
+export const CAPABILITIES = ['vision', 'tools', 'reasoning', 'structured_output'] as const;
 export type Capability = (typeof CAPABILITIES)[number];
 /** `chat` (the default) answers messages; `embedding` turns text into vectors (chat search). */
 export const MODEL_KINDS = ['chat', 'embedding'] as const;

@@ -119,12 +119,12 @@ describe('Reasoning models: budgets sent, reasoning tokens billed, holds cover t
     const byId = (id: string) => models.find((m: { id: string }) => m.id === id);
     expect(byId('gpt-5-mini')).toEqual(
       expect.objectContaining({
-        capabilities: ['vision', 'tools', 'reasoning'],
+        capabilities: ['vision', 'tools', 'reasoning', 'structured_output'],
         reasoningBudget: 1024,
         parameters: { maxTokens: { min: 1, max: 1000 }, systemPrompt: { maxLength: 4000 } },
       }),
     );
-    expect(byId('gpt-4o').capabilities).toEqual(['vision', 'tools']);
+    expect(byId('gpt-4o').capabilities).toEqual(['vision', 'tools', 'structured_output']);
     expect(byId('gpt-4o').parameters).toEqual({
       maxTokens: { min: 1, max: 1000 },
       systemPrompt: { maxLength: 4000 },

@@ -1,5 +1,6 @@
 import type { ChatMessageInput, TokenUsage } from '../../credits/pricing';
 import type { ToolCall, ToolDefinition } from '../../plugins/tool.types';
+import type { ClientTools, FinishReason, ResponseFormat } from '../client-tools';
 
 /** An image sent with a message: its sniffed type and its bytes in base64. */
 export interface ImageInput {
@@ -26,8 +27,12 @@ export interface GenerateRequest {
   model: string;
   /** Roles `system`, `user`, `assistant`, `tool`; each adapter maps them to its own API. */
   messages: ProviderMessage[];
-  /** Tools the model may call; none when absent or empty. */
+  /** Tools the model may call; none when absent or empty (the plugins' tool loop). */
   tools?: ToolDefinition[];
+  /** The client's tools (wire protocols) with the choice and parallel rules; not with `tools`. */
+  clientTools?: ClientTools;
+  /** The answer's format (JSON object, or JSON following a schema). */
+  responseFormat?: ResponseFormat;
   /** Upper bound on completion tokens (spec Limits 4: at most 1000). */
   maxTokens: number;
   /** Sampling temperature, 0..2. */
@@ -55,6 +60,8 @@ export interface GenerateResult {
   usage: TokenUsage;
   /** Tools the model asked to run, in order; the reply is not final while there are some. */
   toolCalls?: ToolCall[];
+  /** Why the reply ended (`stop` when the provider says nothing more precise). */
+  finishReason?: FinishReason;
 }
 
 /**
@@ -66,6 +73,8 @@ export interface StreamChunk {
   usage?: TokenUsage;
   /** A complete tool call (arguments assembled from the deltas), yielded once it is whole. */
   toolCall?: ToolCall;
+  /** Why the reply ended, on the chunk that says so. */
+  finishReason?: FinishReason;
 }
 
 /**
