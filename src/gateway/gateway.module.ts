@@ -3,12 +3,14 @@ import { AiModule } from '../ai/ai.module';
 import { ModelsModule } from '../models/models.module';
 import { EmbeddingsController } from './embeddings.controller';
 import { GatewayController } from './gateway.controller';
+import { MessagesController } from './messages.controller';
 
 /**
- * `/v1`: the OpenAI wire format over AiService and EmbeddingsService; it meters nothing itself.
+ * `/v1`: the OpenAI and Anthropic wire formats over AiService and EmbeddingsService; it meters
+ * nothing itself.
  */
 @Module({
   imports: [AiModule, ModelsModule],
-  controllers: [GatewayController, EmbeddingsController],
+  controllers: [GatewayController, EmbeddingsController, MessagesController],
 })
 export class GatewayModule {}
