@@ -34,7 +34,7 @@ const ERRORS_400 =
 /**
  * OpenAI's Responses API (`/v1/responses`) over AiService: no metering of its own (admission,
  * hold, settlement, abort accounting as for every call). `store: true` saves the exchange as a
- * chat and the response for `GET /v1/responses/{id}` and `previous_response_id`.
+ * chat and the response for `GET /v1/responses/{response_id}` and `previous_response_id`.
  */
 @ApiTags('openai-compatible')
 @Controller('v1')
@@ -154,7 +154,7 @@ export class ResponsesController {
     await sink.finished;
   }
 
-  @Get('responses/:id')
+  @Get('responses/:response_id')
   @Endpoint({
     summary: 'Retrieve a stored response (OpenAI Responses API)',
     description: 'A response you created with `store: true`, as it was answered.',
@@ -162,11 +162,15 @@ export class ResponsesController {
     scope: 'ai',
     errors: [{ status: 404, description: 'No stored response of yours has that id (`not_found`)' }],
   })
-  @ApiParam({ name: 'id', example: 'resp_0a1b2c…', description: 'the `id` of the response' })
+  @ApiParam({
+    name: 'response_id',
+    example: 'resp_0a1b2c3d4e5f60718293a4b5c6d7e8f90a1b2c3d4e5f6071',
+    description: 'the `id` of the response',
+  })
   @ApiOkResponse({ type: ResponseObjectDto })
   async retrieve(
     @CurrentUser() user: SessionUser,
-    @Param('id') id: string,
+    @Param('response_id') id: string,
   ): Promise<ResponseObject> {
     return (await this.stored.get(user, id)).body;
   }

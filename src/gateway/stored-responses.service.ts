@@ -17,7 +17,7 @@ export interface StoredResponse {
 }
 
 /**
- * Responses saved with `store: true`, for `GET /v1/responses/{id}` and `previous_response_id`.
+ * Responses saved with `store: true`, for `GET /v1/responses/{response_id}` and `previous_response_id`.
  * The exchange itself is saved as a chat by AiService (one statement with its charge); this
  * keeps what a chat does not: the `response` object (ids, model, usage, status) and the
  * conversation's items as the wire sent and answered them.
@@ -42,7 +42,7 @@ export class StoredResponses {
     const found = await this.find(user, id);
     if (!found)
       throw new AppError(ErrorCode.NOT_FOUND, `Response with id '${id}' not found.`, {
-        param: 'id',
+        param: 'response_id',
       });
     return found;
   }

@@ -6,6 +6,7 @@ import {
   ApiPropertyOptional,
   getSchemaPath,
 } from '@nestjs/swagger';
+import type { ResponseUsage } from '../responses.mapper';
 
 /** The event types of a streamed response, in the order they may come. */
 export const RESPONSE_STREAM_EVENTS = [
@@ -51,28 +52,6 @@ export class OutputItemDto {
   arguments?: string;
 }
 
-export class InputTokensDetailsDto {
-  @ApiProperty({ type: 'integer', description: 'of input_tokens, read from the prompt cache' })
-  cached_tokens: number;
-}
-
-export class OutputTokensDetailsDto {
-  @ApiProperty({ type: 'integer', description: 'of output_tokens, reasoning tokens' })
-  reasoning_tokens: number;
-}
-
-export class ResponseUsageDto {
-  @ApiProperty({ type: 'integer' }) input_tokens: number;
-  @ApiProperty({ type: InputTokensDetailsDto }) input_tokens_details: InputTokensDetailsDto;
-  @ApiProperty({ type: 'integer' }) output_tokens: number;
-  @ApiProperty({ type: OutputTokensDetailsDto }) output_tokens_details: OutputTokensDetailsDto;
-  @ApiProperty({ type: 'integer' }) total_tokens: number;
-}
-
-export class IncompleteDetailsDto {
-  @ApiProperty({ enum: ['max_output_tokens'] }) reason: string;
-}
-
 /**
  * The `response` object of OpenAI's Responses API, plus our `cost`. Echoes the request's
  * `instructions`, `max_output_tokens`, `tools`, `tool_choice`, `parallel_tool_calls`,
@@ -88,13 +67,45 @@ export class ResponseObjectDto {
   })
   status: string;
   @ApiProperty({ type: Object, nullable: true, description: 'always null' }) error: null;
-  @ApiProperty({ type: IncompleteDetailsDto, nullable: true })
-  incomplete_details: IncompleteDetailsDto | null;
+  @ApiProperty({
+    type: 'object',
+    nullable: true,
+    properties: { reason: { type: 'string', enum: ['max_output_tokens'] } },
+    required: ['reason'],
+    description: 'with `status: "incomplete"`: why',
+  })
+  incomplete_details: { reason: 'max_output_tokens' } | null;
   @ApiProperty() model: string;
   @ApiProperty({ type: [OutputItemDto] }) output: OutputItemDto[];
   @ApiProperty({ description: 'the text of every output message, joined' }) output_text: string;
-  @ApiProperty({ type: ResponseUsageDto, nullable: true, description: 'null until settled' })
-  usage: ResponseUsageDto | null;
+  @ApiProperty({
+    type: 'object',
+    nullable: true,
+    properties: {
+      input_tokens: { type: 'integer' },
+      input_tokens_details: {
+        type: 'object',
+        properties: { cached_tokens: { type: 'integer' } },
+        required: ['cached_tokens'],
+      },
+      output_tokens: { type: 'integer' },
+      output_tokens_details: {
+        type: 'object',
+        properties: { reasoning_tokens: { type: 'integer' } },
+        required: ['reasoning_tokens'],
+      },
+      total_tokens: { type: 'integer' },
+    },
+    required: [
+      'input_tokens',
+      'input_tokens_details',
+      'output_tokens',
+      'output_tokens_details',
+      'total_tokens',
+    ],
+    description: 'tokens; null until settled (`response.created`, `response.in_progress`)',
+  })
+  usage: ResponseUsage | null;
   @ApiPropertyOptional({ type: 'integer', description: 'credits charged (our extra field)' })
   cost?: number;
   @ApiProperty({ type: String, nullable: true }) instructions: string | null;

@@ -136,7 +136,7 @@ export class ResponseCreateDto {
   @ApiPropertyOptional({
     default: false,
     description:
-      'true: save the exchange as a chat and the response for `GET /v1/responses/{id}` and ' +
+      'true: save the exchange as a chat and the response for `GET /v1/responses/{response_id}` and ' +
       '`previous_response_id`',
   })
   @IsOptional()

@@ -107,6 +107,8 @@ export const SWEEP_GROUPS = {
     'GET /v1/models/{model}',
     'POST /v1/chat/completions',
     'POST /v1/embeddings',
+    'POST /v1/responses',
+    'GET /v1/responses/{response_id}',
     // plugins
     'GET /api/plugins',
     'POST /api/plugins',

@@ -1,0 +1,194 @@
+import type { AddressInfo } from 'node:net';
+import OpenAI from 'openai';
+import type { ResponseInputItem } from 'openai/resources/responses/responses';
+import { startProviders, type Providers } from '../support/providers';
+import { newUser, type TestUser } from '../support/factories';
+import { createTestApp, type TestApp } from '../support/test-app';
+
+/** The three providers' test models. */
+const MODELS = ['gpt-4o', 'claude-haiku-4-5', 'gemini-2.5-flash'] as const;
+
+const WEATHER = {
+  type: 'function' as const,
+  name: 'weather',
+  description: 'The weather in a city',
+  parameters: {
+    type: 'object',
+    properties: { city: { type: 'string' } },
+    required: ['city'],
+    additionalProperties: false,
+  },
+  strict: true,
+};
+
+/**
+ * `/v1/responses` with function tools the client runs and structured output, through the
+ * `openai` SDK with each provider behind it: the model's calls come back as `function_call`
+ * items, never run here, and their results go back as `function_call_output` items.
+ */
+describe('OpenAI Responses API: function tools and text.format', () => {
+  let t: TestApp;
+  let p: Providers;
+  let baseURL: string;
+
+  beforeAll(async () => {
+    p = await startProviders();
+    t = await createTestApp(p.env);
+    const server = t.app.getHttpServer();
+    await new Promise<void>((done) => server.listen(0, '127.0.0.1', done));
+    baseURL = `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1`;
+  });
+  afterAll(async () => {
+    await t.close();
+    await p.stop();
+  });
+  beforeEach(() => p.reset());
+
+  async function clientFor(u: TestUser, scopes?: string[]): Promise<OpenAI> {
+    const res = await t.http
+      .post('/api/keys')
+      .set(u.auth)
+      .send({ name: 'sdk', ...(scopes ? { scopes } : {}) })
+      .expect(201);
+    return new OpenAI({ baseURL, apiKey: res.body.key, maxRetries: 0 });
+  }
+  const server = (model: string) =>
+    model.startsWith('gpt') ? p.openai : model.startsWith('claude') ? p.anthropic : p.gemini;
+  const balance = async (userId: string): Promise<number> =>
+    (await t.db.query('SELECT credits FROM users WHERE id = $1', [userId]))[0].credits;
+  const consumptions = async (userId: string): Promise<number[]> =>
+    (
+      await t.db.query(
+        `SELECT amount FROM credit_transactions WHERE "userId" = $1 AND type = 'CONSUMPTION' ORDER BY "createdAt"`,
+        [userId],
+      )
+    ).map((r: { amount: number }) => r.amount);
+  const costOf = (r: object) => (r as { cost: number }).cost;
+
+  it.each(MODELS)(
+    'returns %s function calls whole and answers once given their outputs',
+    async (model) => {
+      const u = await newUser(t);
+      const client = await clientFor(u);
+      const before = await balance(u.user.id);
+      server(model).script = [
+        { toolCalls: [{ id: 'call_paris', name: 'weather', arguments: { city: 'Paris' } }] },
+        { text: 'Sunny in Paris.' },
+      ];
+      const input: ResponseInputItem[] = [{ role: 'user', content: 'Weather in Paris?' }];
+      const first = await client.responses.create({ model, input, tools: [WEATHER] });
+      const calls = first.output.filter((item) => item.type === 'function_call');
+      expect(calls).toEqual([
+        expect.objectContaining({
+          type: 'function_call',
+          name: 'weather',
+          arguments: '{"city":"Paris"}',
+          status: 'completed',
+        }),
+      ]);
+      expect(first.status).toBe('completed');
+      const callId = calls[0].type === 'function_call' ? calls[0].call_id : '';
+      const second = await client.responses.create({
+        model,
+        tools: [WEATHER],
+        input: [
+          ...input,
+          ...first.output,
+          { type: 'function_call_output', call_id: callId, output: '{"sky":"sunny"}' },
+        ],
+      });
+      expect(second.output_text).toBe('Sunny in Paris.');
+      // The tool result went upstream; nothing was run here.
+      expect(JSON.stringify(server(model).requests[1].body)).toContain('sunny');
+      const charged = [costOf(first), costOf(second)];
+      expect(await consumptions(u.user.id)).toEqual(charged.map((c) => -c));
+      expect(await balance(u.user.id)).toBe(before - charged[0] - charged[1]);
+    },
+  );
+
+  it.each(MODELS)('streams %s function calls as their events', async (model) => {
+    const u = await newUser(t);
+    const client = await clientFor(u);
+    server(model).reply = {
+      toolCalls: [
+        { id: 'call_a', name: 'weather', arguments: { city: 'Oslo' } },
+        { id: 'call_b', name: 'weather', arguments: { city: 'Rome' } },
+      ],
+    };
+    const stream = client.responses.stream({ model, input: 'Oslo and Rome?', tools: [WEATHER] });
+    const types: string[] = [];
+    for await (const event of stream) types.push(event.type);
+    const response = await stream.finalResponse();
+    const call = [
+      'response.output_item.added',
+      'response.function_call_arguments.delta',
+      'response.function_call_arguments.done',
+      'response.output_item.done',
+    ];
+    expect(types.slice(0, 2)).toEqual(['response.created', 'response.in_progress']);
+    expect(types.slice(-9)).toEqual([...call, ...call, 'response.completed']);
+    expect(
+      response.output.flatMap((item) => (item.type === 'function_call' ? [item.arguments] : [])),
+    ).toEqual(['{"city":"Oslo"}', '{"city":"Rome"}']);
+    expect(await consumptions(u.user.id)).toEqual([-costOf(response)]);
+  });
+
+  it('continues a stored function call with previous_response_id and its output alone', async () => {
+    const u = await newUser(t);
+    const client = await clientFor(u, ['ai', 'chats:write']);
+    p.gemini.script = [
+      { toolCalls: [{ name: 'weather', arguments: { city: 'Lima' } }] },
+      { text: 'Mild in Lima.' },
+    ];
+    const first = await client.responses.create({
+      model: 'gemini-2.5-flash',
+      input: 'Weather in Lima?',
+      tools: [WEATHER],
+      store: true,
+    });
+    const call = first.output.find((item) => item.type === 'function_call');
+    expect(call).toBeDefined();
+    const second = await client.responses.create({
+      model: 'gemini-2.5-flash',
+      tools: [WEATHER],
+      previous_response_id: first.id,
+      store: true,
+      input: [
+        {
+          type: 'function_call_output',
+          call_id: call?.type === 'function_call' ? call.call_id : '',
+          output: 'mild',
+        },
+      ],
+    });
+    expect(second.output_text).toBe('Mild in Lima.');
+    const sent = JSON.stringify(p.gemini.requests[1].body);
+    expect(sent).toContain('Weather in Lima?');
+    expect(sent).toContain('mild');
+  });
+
+  it('sends text.format json_schema upstream and answers the JSON', async () => {
+    const u = await newUser(t);
+    const client = await clientFor(u);
+    p.openai.reply = { text: '{"answer":42}' };
+    const schema = {
+      type: 'object',
+      properties: { answer: { type: 'integer' } },
+      required: ['answer'],
+      additionalProperties: false,
+    };
+    const response = await client.responses.create({
+      model: 'gpt-4o',
+      input: 'The answer?',
+      text: { format: { type: 'json_schema', name: 'answer', schema, strict: true } },
+    });
+    expect(JSON.parse(response.output_text)).toEqual({ answer: 42 });
+    expect(response.text?.format).toEqual(
+      expect.objectContaining({ type: 'json_schema', name: 'answer' }),
+    );
+    expect(p.openai.requests[0].body.response_format).toEqual({
+      type: 'json_schema',
+      json_schema: expect.objectContaining({ name: 'answer', schema, strict: true }),
+    });
+  });
+});
