@@ -107,6 +107,9 @@ export const SWEEP_GROUPS = {
     'GET /v1/models/{model}',
     'POST /v1/chat/completions',
     'POST /v1/embeddings',
+    // anthropic-compatible
+    'POST /v1/messages',
+    'POST /v1/messages/count_tokens',
     // plugins
     'GET /api/plugins',
     'POST /api/plugins',
