@@ -1,5 +1,5 @@
 import { Injectable, Logger } from '@nestjs/common';
-import type { WireGenerateDto } from './client-tools';
+import { checkClientTools, clientToolTokens, type WireGenerateDto } from './client-tools';
 import { ConfigService } from '@nestjs/config';
 import type { AppConfig } from '../config/app.config';
 import { randomUUID } from 'node:crypto';
@@ -43,6 +43,8 @@ interface ResolvedCall {
   messages: ProviderMessage[];
   /** Prompt tokens held for the request's images (their provider's worst case each). */
   imageTokens: number;
+  /** Prompt tokens of the client tools' JSON (see clientToolTokens). */
+  toolTokens: number;
 }
 
 /**
@@ -103,6 +105,10 @@ export class AiAdmissions {
       reasoningBudget: budget || undefined,
       signal: options.signal,
       ...(toolBox ? { tools: toolBox.definitions } : {}),
+      ...(options.clientTools
+        ? { tools: options.clientTools.tools, clientTools: options.clientTools }
+        : {}),
+      ...(options.responseFormat ? { responseFormat: options.responseFormat } : {}),
     };
     const admission: Admission = {
       user,
@@ -116,6 +122,7 @@ export class AiAdmissions {
       store: options.store ?? true,
       inputs: call.inputs,
       imageTokens: call.imageTokens,
+      toolTokens: call.toolTokens,
       toolBox,
       skippedParameters: call.skippedParameters,
     };
@@ -156,6 +163,8 @@ export class AiAdmissions {
       );
     if (images.length) requireCapability(model, 'vision');
     const toolBox = await this.context.toolBox(user, dto, chat, model);
+    checkClientTools(model, options, !!toolBox);
+    const messages = toProviderMessages(inputs, values.systemPrompt);
     return {
       inputs,
       images,
@@ -164,8 +173,9 @@ export class AiAdmissions {
       skippedParameters: skipped,
       budget: reasoningBudget(model),
       toolBox,
-      messages: toProviderMessages(inputs, values.systemPrompt),
+      messages,
       imageTokens: images.length * IMAGE_TOKENS_WORST_CASE[model.providerId],
+      toolTokens: clientToolTokens(options, messages),
     };
   }
 
@@ -178,13 +188,13 @@ export class AiAdmissions {
     user: SessionUser,
     call: ResolvedCall,
   ): Promise<{ hold: OpenHold; messages: ProviderMessage[] }> {
-    const { model, values, budget, imageTokens, images } = call;
+    const { model, values, budget, imageTokens, toolTokens, images } = call;
     const hold = await this.holdWorstCase(
       user,
       model,
       call.messages,
       values.maxTokens + budget,
-      imageTokens,
+      imageTokens + toolTokens,
     );
     if (!images.length) return { hold, messages: call.messages };
     const bytes = await Promise.all(
@@ -239,7 +249,7 @@ export class AiAdmissions {
       a.model,
       messages,
       a.request.maxTokens + budget,
-      a.imageTokens,
+      a.imageTokens + a.toolTokens,
     );
     const next: Admission = {
       ...a,

@@ -106,12 +106,14 @@ export class AiService {
       throw await this.fail(admission, err);
     }
     const { cost: charged, usage } = await this.settleAndSave(admission, outcome);
+    const calls = outcome.toolCalls?.length ? { toolCalls: outcome.toolCalls } : {};
     return {
       text: outcome.text,
       usage,
       cost: charged,
       chatId: admission.chatId,
-      finishReason: outcome.finishReason ?? 'stop',
+      finishReason: outcome.finishReason ?? (calls.toolCalls ? 'tool_calls' : 'stop'),
+      ...calls,
       ...skipped(admission),
     };
   }
@@ -135,6 +137,7 @@ export class AiService {
     sink.admitted(a.chatId, timing);
     const hooks = {
       onStart: () => sink.start(a.chatId, timing),
+      // Client tools: each call goes to the sink when whole (the tool loop shows its own).
       onText: (delta: string) => sink.text(delta),
       onToolCall: (call: ToolCall) => sink.toolCall?.(call),
       onToolResult: sink.toolResult?.bind(sink),
@@ -149,6 +152,7 @@ export class AiService {
         cost: reply.cost,
         chatId: a.chatId,
         finishReason: 'finishReason' in reply ? reply.finishReason : 'stop',
+        ...('finishReason' in reply && reply.toolCalls?.length ? { toolCalls: reply.toolCalls } : {}),
         ...(loop ? { modelCalls: loop.modelCalls, stopReason: loop.stopReason } : {}),
         ...skipped(a),
       });
@@ -167,7 +171,11 @@ export class AiService {
   async streamAdmitted(
     a: Admission,
     timing = new ServerTiming(),
-    hooks: { onStart?: () => void; onText?: (delta: string) => void } = {},
+    hooks: {
+      onStart?: () => void;
+      onText?: (delta: string) => void;
+      onToolCall?: (call: ToolCall) => void;
+    } = {},
   ): Promise<StreamedReply> {
     let iterator!: AsyncIterator<StreamChunk>;
     let first: IteratorResult<StreamChunk>;
@@ -189,10 +197,15 @@ export class AiService {
     let usage: TokenUsage | undefined;
     let interruption: unknown;
     const toolCalls: ToolCall[] = [];
+    let finish: StreamedReply['finishReason'] | undefined;
     try {
       for (let r = first; !r.done; r = await iterator.next()) {
         if (r.value.usage) usage = r.value.usage;
-        if (r.value.toolCall) toolCalls.push(r.value.toolCall);
+        if (r.value.finishReason) finish = r.value.finishReason;
+        if (r.value.toolCall) {
+          toolCalls.push(r.value.toolCall);
+          hooks.onToolCall?.(r.value.toolCall);
+        }
         if (r.value.text) {
           text += r.value.text;
           hooks.onText?.(r.value.text);
@@ -204,9 +217,17 @@ export class AiService {
     }
     // A cut reply runs no tools: its calls may be incomplete.
     const calls = interruption === undefined ? toolCalls : [];
-    const settled = await this.settleAndSave(a, { text, usage, toolCalls: calls });
-    const finishReason = 'stop' as const;
-    return { text, usage: settled.usage, cost: settled.cost, interruption, toolCalls: calls, finishReason };
+    const produced = toolCalls.length ? { producedCalls: toolCalls } : {};
+    const settled = await this.settleAndSave(a, { text, usage, toolCalls: calls, ...produced });
+    const finishReason = finish ?? (calls.length ? 'tool_calls' : 'stop');
+    return {
+      text,
+      usage: settled.usage,
+      cost: settled.cost,
+      interruption,
+      toolCalls: calls,
+      finishReason: interruption === undefined ? finishReason : 'stop',
+    };
   }
 
   /**
@@ -221,8 +242,10 @@ export class AiService {
   ): Promise<{ cost: number; usage: TokenUsage }> {
     const estimated = !outcome.usage;
     const usage = outcome.usage ?? {
-      promptTokens: estimateTokens(a.request.messages) + a.imageTokens,
-      completionTokens: Math.ceil(codePoints(outcome.text) / 4),
+      promptTokens: estimateTokens(a.request.messages) + a.imageTokens + a.toolTokens,
+      completionTokens: Math.ceil(
+        (codePoints(outcome.text) + codePoints(JSON.stringify(outcome.producedCalls ?? []))) / 4,
+      ),
     };
     const price = cost(usage, a.model);
     const description =

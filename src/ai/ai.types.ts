@@ -32,6 +32,8 @@ export interface Admission {
   inputs: InputMessage[];
   /** Prompt tokens held for the request's images (their per-provider worst case). */
   imageTokens: number;
+  /** Prompt tokens held for the client tools' JSON (definitions, schema, earlier calls). */
+  toolTokens: number;
   /** The tools of the request's plugins; the model call is one step of a loop. */
   toolBox?: ToolBox;
   /**
@@ -144,6 +146,11 @@ export interface Outcome {
   toolCalls?: ToolCall[];
   /** Why the reply ended, when known. */
   finishReason?: FinishReason;
+  /**
+   * A cut stream: the whole tool calls it produced before the cut (not saved, not run), whose
+   * arguments count toward the estimated completion tokens.
+   */
+  producedCalls?: ToolCall[];
 }
 
 /** What `AiService.generate` answers: the API's result plus, for the wire protocols, why it ended. */

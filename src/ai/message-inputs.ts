@@ -59,14 +59,19 @@ export function readInputs(
   return inputs;
 }
 
+const CAPABILITY_MISSING: Partial<Record<Capability, (id: string) => string>> = {
+  vision: (id) => `Model ${id} cannot read images`,
+  tools: (id) => `Model ${id} cannot call tools`,
+  structured_output: (id) =>
+    `Model ${id} cannot answer in a JSON format (no structured_output capability)`,
+};
+
 /** Throws MODEL_CAPABILITY_MISSING (400; the message names the model) when `model` lacks it. */
 export function requireCapability(model: ModelDescriptor, capability: Capability): void {
   if (!model.capabilities?.includes(capability))
     throw new AppError(
       ErrorCode.MODEL_CAPABILITY_MISSING,
-      capability === 'vision'
-        ? `Model ${model.id} cannot read images`
-        : `Model ${model.id} cannot call tools`,
+      CAPABILITY_MISSING[capability]?.(model.id) ?? `Model ${model.id} lacks ${capability}`,
     );
 }
 

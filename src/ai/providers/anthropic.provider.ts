@@ -6,7 +6,10 @@ import type { GenerateRequest, GenerateResult, ModelProvider, StreamChunk } from
 import { incompleteStream, notConfigured, toProviderError } from './sdk-errors';
 import { type AnthropicInputUsage, normaliseAnthropicUsage, usageFallback } from './usage';
 import {
+  ANSWER_TOOL,
   AnthropicToolCallAssembler,
+  anthropicClientToolFields,
+  anthropicFinishReason,
   anthropicMessages,
   anthropicToolCalls,
   anthropicTools,
@@ -44,13 +47,21 @@ export class AnthropicProvider implements ModelProvider {
         { ...params(req), stream: false },
         { signal: req.signal },
       );
+      // A structured answer is the input of the answer tool: it is the reply's text.
       const text = message.content
-        .flatMap((block) => (block.type === 'text' ? [block.text] : []))
+        .flatMap((block) =>
+          block.type === 'text'
+            ? [block.text]
+            : block.type === 'tool_use' && block.name === ANSWER_TOOL
+              ? [JSON.stringify(block.input)]
+              : [],
+        )
         .join('');
-      const toolCalls = anthropicToolCalls(message.content);
+      const toolCalls = anthropicToolCalls(message.content).filter((c) => c.name !== ANSWER_TOOL);
       return {
         text,
         ...(toolCalls.length ? { toolCalls } : {}),
+        finishReason: anthropicFinishReason(message.stop_reason, toolCalls.length),
         usage: normaliseAnthropicUsage(
           message.usage,
           message.usage?.output_tokens,
@@ -77,6 +88,10 @@ export class AnthropicProvider implements ModelProvider {
     let outputTokens: number | undefined;
     let thinkingTokens: number | undefined;
     let stopped = false;
+    let stopReason: string | null | undefined;
+    let clientCalls = 0;
+    /** The index of the answer tool's block: its input JSON streams as the reply's text. */
+    let answerBlock: number | undefined;
     const tools = new AnthropicToolCallAssembler();
     try {
       const stream = await client.messages.create(
@@ -89,19 +104,27 @@ export class AnthropicProvider implements ModelProvider {
             input = event.message.usage;
             break;
           case 'content_block_start':
-            tools.start(event.index, event.content_block);
+            if (event.content_block.type === 'tool_use' && event.content_block.name === ANSWER_TOOL)
+              answerBlock = event.index;
+            else tools.start(event.index, event.content_block);
             break;
           case 'content_block_delta':
             if (event.delta.type === 'text_delta' && event.delta.text) {
               text += event.delta.text;
               yield { text: event.delta.text };
             } else if (event.delta.type === 'input_json_delta') {
-              tools.delta(event.index, event.delta.partial_json);
+              if (event.index === answerBlock && event.delta.partial_json) {
+                text += event.delta.partial_json;
+                yield { text: event.delta.partial_json };
+              } else tools.delta(event.index, event.delta.partial_json);
             }
             break;
           case 'content_block_stop': {
             const toolCall = tools.stop(event.index);
-            if (toolCall) yield { toolCall };
+            if (toolCall) {
+              clientCalls++;
+              yield { toolCall };
+            }
             break;
           }
           case 'message_delta': {
@@ -116,6 +139,7 @@ export class AnthropicProvider implements ModelProvider {
                   u.cache_read_input_tokens ?? input?.cache_read_input_tokens,
               };
             }
+            stopReason = event.delta.stop_reason ?? stopReason;
             outputTokens = u.output_tokens;
             thinkingTokens = u.output_tokens_details?.thinking_tokens ?? thinkingTokens;
             const fallback = usageFallback(req.messages, text);
@@ -126,6 +150,7 @@ export class AnthropicProvider implements ModelProvider {
           }
           case 'message_stop':
             stopped = true;
+            yield { finishReason: anthropicFinishReason(stopReason, clientCalls) };
             break;
         }
       }
@@ -147,7 +172,8 @@ export class AnthropicProvider implements ModelProvider {
 
 /**
  * Request body shared by generate and stream: system messages joined into `system`, `stop` as
- * `stop_sequences`. A reasoning budget turns on extended thinking (`budget_tokens`), and since
+ * `stop_sequences`, the client tools' rules and a response format as anthropicClientToolFields
+ * sets them. A reasoning budget turns on extended thinking (`budget_tokens`), and since
  * thinking counts toward `max_tokens`, that becomes maxTokens + the budget.
  */
 function params(req: GenerateRequest) {
@@ -163,7 +189,11 @@ function params(req: GenerateRequest) {
       : {}),
     ...(req.stop?.length ? { stop_sequences: req.stop } : {}),
     ...(system ? { system } : {}),
-    ...(req.tools?.length ? { tools: anthropicTools(req.tools) } : {}),
+    ...(req.clientTools || req.responseFormat
+      ? anthropicClientToolFields(req.tools, req.clientTools, req.responseFormat)
+      : req.tools?.length
+        ? { tools: anthropicTools(req.tools) }
+        : {}),
     messages: anthropicMessages(req.messages),
   };
 }

@@ -19,7 +19,14 @@ import {
 } from './model-provider';
 import { incompleteStream, notConfigured, toProviderError } from './sdk-errors';
 import { normaliseGeminiUsage, usageFallback } from './usage';
-import { geminiContents, geminiToolCalls, geminiTools } from './wire/gemini-upstream';
+import {
+  geminiClientToolConfig,
+  geminiContents,
+  geminiFinishReason,
+  geminiToolCalls,
+  geminiTools,
+  singleCall,
+} from './wire/gemini-upstream';
 
 const ID = 'google';
 const LABEL = 'Gemini';
@@ -58,10 +65,12 @@ export class GoogleProvider implements ModelProvider, EmbeddingProvider {
     try {
       const response = await client.models.generateContent(params(req, upstream.fetch));
       const text = textOf(response);
-      const toolCalls = geminiToolCalls(response.candidates?.[0]?.content?.parts);
+      const candidate = response.candidates?.[0];
+      const toolCalls = singleCall(geminiToolCalls(candidate?.content?.parts), req.clientTools);
       return {
         text,
         ...(toolCalls.length ? { toolCalls } : {}),
+        finishReason: geminiFinishReason(candidate?.finishReason, toolCalls.length),
         usage: normaliseGeminiUsage(response.usageMetadata, usageFallback(req.messages, text)),
       };
     } catch (err) {
@@ -82,6 +91,7 @@ export class GoogleProvider implements ModelProvider, EmbeddingProvider {
     let text = '';
     let finished = false;
     let usageSeen = false;
+    let calls = 0;
     try {
       const stream = await client.models.generateContentStream(params(req, upstream.fetch));
       for await (const chunk of stream) {
@@ -93,8 +103,13 @@ export class GoogleProvider implements ModelProvider, EmbeddingProvider {
           text += delta;
           yield { text: delta };
         }
-        for (const toolCall of geminiToolCalls(chunk.candidates?.[0]?.content?.parts))
+        for (const toolCall of geminiToolCalls(chunk.candidates?.[0]?.content?.parts)) {
+          if (req.clientTools?.parallelToolCalls === false && calls > 0) continue;
+          calls++;
           yield { toolCall };
+        }
+        const reason = chunk.candidates?.[0]?.finishReason;
+        if (reason) yield { finishReason: geminiFinishReason(reason, calls) };
         if (chunk.usageMetadata) {
           usageSeen = true;
           const fallback = usageFallback(req.messages, text);
@@ -162,6 +177,7 @@ function params(req: GenerateRequest, fetch: typeof globalThis.fetch): GenerateC
     config: {
       ...(system ? { systemInstruction: system } : {}),
       ...(tools ? { tools } : {}),
+      ...geminiClientToolConfig(req.clientTools, req.responseFormat),
       maxOutputTokens: req.maxTokens + (req.reasoningBudget ?? 0),
       temperature: req.temperature,
       topP: req.topP,

@@ -29,7 +29,7 @@ export interface GenerateRequest {
   messages: ProviderMessage[];
   /** Tools the model may call; none when absent or empty (the plugins' tool loop). */
   tools?: ToolDefinition[];
-  /** The client's tools (wire protocols) with the choice and parallel rules; not with `tools`. */
+  /** The client's tools (wire protocols): `tools` holds their definitions, this the rules. */
   clientTools?: ClientTools;
   /** The answer's format (JSON object, or JSON following a schema). */
   responseFormat?: ResponseFormat;

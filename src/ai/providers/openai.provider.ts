@@ -14,6 +14,8 @@ import { incompleteStream, notConfigured, toProviderError } from './sdk-errors';
 import { normaliseOpenAiUsage, usageFallback } from './usage';
 import {
   OpenAiToolCallAssembler,
+  openAiClientToolFields,
+  openAiFinishReason,
   openAiMessages,
   openAiToolCalls,
   openAiTools,
@@ -56,6 +58,7 @@ export class OpenAiProvider implements ModelProvider, EmbeddingProvider {
         text,
         usage: normaliseOpenAiUsage(completion.usage, usageFallback(req.messages, text)),
         ...(toolCalls.length ? { toolCalls } : {}),
+        finishReason: openAiFinishReason(completion.choices[0]?.finish_reason),
       };
     } catch (err) {
       throw toError(err, req.signal);
@@ -91,6 +94,7 @@ export class OpenAiProvider implements ModelProvider, EmbeddingProvider {
         if (choice?.finish_reason) {
           finished = true;
           for (const toolCall of tools.done()) yield { toolCall };
+          yield { finishReason: openAiFinishReason(choice.finish_reason) };
         }
         if (chunk.usage) {
           usageSeen = true;
@@ -143,6 +147,7 @@ export class OpenAiProvider implements ModelProvider, EmbeddingProvider {
       model: req.model,
       messages: openAiMessages(req.messages),
       tools: openAiTools(req.tools),
+      ...openAiClientToolFields(req.clientTools, req.responseFormat),
       ...(req.reasoningBudget
         ? { max_completion_tokens: req.maxTokens + req.reasoningBudget }
         : { max_tokens: req.maxTokens }),

@@ -88,7 +88,7 @@ describe('normaliseAnthropicUsage', () => {
         3,
         noChars,
       ),
-    ).toEqual({ promptTokens: 1110, completionTokens: 3 });
+    ).toEqual({ promptTokens: 1110, completionTokens: 3, cachedTokens: 1000 });
   });
 
   it('estimates what is missing', () => {
@@ -171,6 +171,41 @@ describe('reasoning tokens, per provider', () => {
       promptTokens: 8,
       completionTokens: 940,
       reasoningTokens: 900,
+    });
+  });
+});
+
+describe('cached tokens, per provider (already inside promptTokens, reported when some)', () => {
+  it('OpenAI: prompt_tokens_details.cached_tokens', () => {
+    const usage = {
+      prompt_tokens: 100,
+      completion_tokens: 5,
+      prompt_tokens_details: { cached_tokens: 64 },
+    };
+    expect(normaliseOpenAiUsage(usage, noChars)).toEqual({
+      promptTokens: 100,
+      completionTokens: 5,
+      cachedTokens: 64,
+    });
+    const none = { ...usage, prompt_tokens_details: { cached_tokens: 0 } };
+    expect(normaliseOpenAiUsage(none, noChars)).toEqual({ promptTokens: 100, completionTokens: 5 });
+  });
+
+  it('Anthropic: cache_read_input_tokens', () => {
+    const input = { input_tokens: 10, cache_read_input_tokens: 90 };
+    expect(normaliseAnthropicUsage(input, 5, noChars)).toEqual({
+      promptTokens: 100,
+      completionTokens: 5,
+      cachedTokens: 90,
+    });
+  });
+
+  it('Gemini: cachedContentTokenCount', () => {
+    const usage = { promptTokenCount: 100, candidatesTokenCount: 5, cachedContentTokenCount: 32 };
+    expect(normaliseGeminiUsage(usage, noChars)).toEqual({
+      promptTokens: 100,
+      completionTokens: 5,
+      cachedTokens: 32,
     });
   });
 });

@@ -11,6 +11,9 @@ import { codePoints, type ChatMessageInput, type TokenUsage } from '../../credit
  * - Anthropic `output_tokens` already includes the thinking (`output_tokens_details.thinking_tokens`);
  * - Gemini `candidatesTokenCount` does NOT include `thoughtsTokenCount`: they are added.
  * `reasoningTokens` reports that part for information; it is never added a second time.
+ * `cachedTokens` likewise reports the prompt tokens read from the provider's cache (OpenAI
+ * `prompt_tokens_details.cached_tokens`, Anthropic `cache_read_input_tokens`, Gemini
+ * `cachedContentTokenCount`), already part of `promptTokens`.
  */
 
 /** Characters (Unicode code points) of the prompt and the reply, for the fallback estimate. */
@@ -39,12 +42,20 @@ export interface OpenAiUsage {
   /** Includes the reasoning tokens. */
   completion_tokens?: number | null;
   completion_tokens_details?: { reasoning_tokens?: number | null } | null;
+  /** Of `prompt_tokens`, those read from the prompt cache. */
+  prompt_tokens_details?: { cached_tokens?: number | null } | null;
 }
 
 /** `{reasoningTokens}` when a count was reported, else nothing (no key). */
 const reasoning = (n: number | null | undefined): { reasoningTokens?: number } => {
   const count = whole(n);
   return count === undefined ? {} : { reasoningTokens: count };
+};
+
+/** `{cachedTokens}` when some were reported read from the cache, else nothing (no key). */
+const cached = (n: number | null | undefined): { cachedTokens?: number } => {
+  const count = whole(n);
+  return count ? { cachedTokens: count } : {};
 };
 
 /**
@@ -59,6 +70,7 @@ export function normaliseOpenAiUsage(
     promptTokens: whole(usage?.prompt_tokens) ?? estimate(fallback.promptChars),
     completionTokens: whole(usage?.completion_tokens) ?? estimate(fallback.completionChars),
     ...reasoning(usage?.completion_tokens_details?.reasoning_tokens),
+    ...cached(usage?.prompt_tokens_details?.cached_tokens),
   };
 }
 
@@ -94,6 +106,7 @@ export function normaliseAnthropicUsage(
           (whole(input?.cache_read_input_tokens) ?? 0),
     completionTokens: whole(lastOutputTokens) ?? estimate(fallback.completionChars),
     ...reasoning(thinkingTokens),
+    ...(inputTokens === undefined ? {} : cached(input?.cache_read_input_tokens)),
   };
 }
 
@@ -103,6 +116,8 @@ export interface GeminiUsageMetadata {
   candidatesTokenCount?: number | null;
   /** Thinking tokens: billed as output, and not included in `candidatesTokenCount`. */
   thoughtsTokenCount?: number | null;
+  /** Of `promptTokenCount`, the tokens read from cached content. */
+  cachedContentTokenCount?: number | null;
 }
 
 /**
@@ -123,5 +138,6 @@ export function normaliseGeminiUsage(
         ? estimate(fallback.completionChars)
         : (candidates ?? 0) + (thoughts ?? 0),
     ...reasoning(thoughts),
+    ...cached(usage?.cachedContentTokenCount),
   };
 }

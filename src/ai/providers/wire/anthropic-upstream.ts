@@ -1,6 +1,7 @@
 // Our request TO the Anthropic upstream (Messages API) and its tool calls back.
 import type Anthropic from '@anthropic-ai/sdk';
 import type { ToolCall, ToolDefinition } from '../../../plugins/tool.types';
+import type { ClientTools, FinishReason, ResponseFormat } from '../../client-tools';
 import type { ProviderMessage } from '../model-provider';
 import { parseToolArguments } from './tool-arguments';
 
@@ -104,4 +105,56 @@ export class AnthropicToolCallAssembler {
     this.open.delete(index);
     return { id: call.id, name: call.name, arguments: parseToolArguments(call.json) };
   }
+}
+
+/**
+ * The name of the tool that carries a structured answer: Anthropic has no response format, so
+ * the answer is asked for as the input of one forced tool whose schema is the format's, and that
+ * input is returned as the reply's text (never as a tool call).
+ */
+export const ANSWER_TOOL = 'json_answer';
+
+/**
+ * The client tools' rules and the answer format as Messages fields: `tool_choice` (`auto`,
+ * `any` for `required`, `tool` for one name, `none`) with `disable_parallel_tool_use` when the
+ * client wants one call at most; a format adds the answer tool (see ANSWER_TOOL), forced unless
+ * the client's tools are offered too (then the model picks). Nothing when neither is asked.
+ */
+export function anthropicClientToolFields(
+  tools: ToolDefinition[] | undefined,
+  clientTools: ClientTools | undefined,
+  format: ResponseFormat | undefined,
+): { tools?: Anthropic.Messages.ToolUnion[]; tool_choice?: Anthropic.Messages.ToolChoice } {
+  const answer = format
+    ? {
+        name: ANSWER_TOOL,
+        description:
+          format.type === 'json_schema'
+            ? `Give your answer (${format.name}) as this tool's input.`
+            : "Give your answer, a JSON object, as this tool's input.",
+        input_schema: (format.type === 'json_schema'
+          ? format.schema
+          : { type: 'object', additionalProperties: true }) as Anthropic.Messages.Tool.InputSchema,
+      }
+    : undefined;
+  const offered = [...(anthropicTools(tools) ?? []), ...(answer ? [answer] : [])];
+  if (!offered.length) return {};
+  const single = clientTools?.parallelToolCalls === false ? { disable_parallel_tool_use: true } : {};
+  const choice = clientTools?.toolChoice ?? 'auto';
+  let tool_choice: Anthropic.Messages.ToolChoice;
+  if (answer && !clientTools) tool_choice = { type: 'tool', name: ANSWER_TOOL };
+  else if (choice === 'none') tool_choice = { type: 'none' };
+  else if (choice === 'required') tool_choice = { type: 'any', ...single };
+  else if (typeof choice === 'object') tool_choice = { type: 'tool', name: choice.name, ...single };
+  else tool_choice = { type: 'auto', ...single };
+  return { tools: offered, tool_choice };
+}
+
+/** Anthropic's `stop_reason` in our terms; a call of the answer tool alone is a `stop`. */
+export function anthropicFinishReason(
+  reason: string | null | undefined,
+  clientCalls: number,
+): FinishReason {
+  if (reason === 'max_tokens') return 'length';
+  return reason === 'tool_use' && clientCalls > 0 ? 'tool_calls' : 'stop';
 }

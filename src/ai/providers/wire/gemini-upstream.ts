@@ -1,5 +1,13 @@
 // Our request TO the Gemini upstream (generateContent) and its tool calls back.
-import type { Content, FunctionDeclaration, Part, Tool } from '@google/genai';
+import {
+  type Content,
+  type FunctionDeclaration,
+  FunctionCallingConfigMode,
+  type GenerateContentConfig,
+  type Part,
+  type Tool,
+} from '@google/genai';
+import type { ClientTools, FinishReason, ResponseFormat } from '../../client-tools';
 import type { ToolCall, ToolDefinition } from '../../../plugins/tool.types';
 import type { ProviderMessage } from '../model-provider';
 import { newToolCallId } from './tool-arguments';
@@ -68,4 +76,53 @@ export function geminiToolCalls(parts: Part[] | undefined): ToolCall[] {
         ]
       : [],
   );
+}
+
+/**
+ * The client tools' rules and the answer format as Gemini config fields:
+ * `toolConfig.functionCallingConfig` (mode `AUTO`, `ANY` for `required` or one name, which
+ * `allowedFunctionNames` then lists, `NONE`) and, for a format, `responseMimeType:
+ * application/json` with the schema as `responseJsonSchema` (JSON Schema, as the tools'
+ * parameters are sent). Gemini has no switch for parallel calls: see `singleCall`.
+ */
+export function geminiClientToolConfig(
+  clientTools: ClientTools | undefined,
+  format: ResponseFormat | undefined,
+): Pick<GenerateContentConfig, 'toolConfig' | 'responseMimeType' | 'responseJsonSchema'> {
+  const choice = clientTools?.toolChoice;
+  const mode =
+    choice === undefined || choice === 'auto'
+      ? FunctionCallingConfigMode.AUTO
+      : choice === 'none'
+        ? FunctionCallingConfigMode.NONE
+        : FunctionCallingConfigMode.ANY;
+  return {
+    ...(clientTools
+      ? {
+          toolConfig: {
+            functionCallingConfig: {
+              mode,
+              ...(typeof choice === 'object' ? { allowedFunctionNames: [choice.name] } : {}),
+            },
+          },
+        }
+      : {}),
+    ...(format
+      ? {
+          responseMimeType: 'application/json',
+          ...(format.type === 'json_schema' ? { responseJsonSchema: format.schema } : {}),
+        }
+      : {}),
+  };
+}
+
+/** The calls a reply may return: only the first when the client allows one call per turn. */
+export function singleCall(calls: ToolCall[], clientTools: ClientTools | undefined): ToolCall[] {
+  return clientTools?.parallelToolCalls === false ? calls.slice(0, 1) : calls;
+}
+
+/** Gemini's `finishReason` in our terms: a reply with function calls is `tool_calls`. */
+export function geminiFinishReason(reason: string | undefined, calls: number): FinishReason {
+  if (calls > 0) return 'tool_calls';
+  return reason === 'MAX_TOKENS' ? 'length' : 'stop';
 }

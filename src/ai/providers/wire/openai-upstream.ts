@@ -6,6 +6,7 @@ import type {
   ChatCompletionTool,
 } from 'openai/resources/chat/completions';
 import type { ToolCall, ToolDefinition } from '../../../plugins/tool.types';
+import type { ClientTools, FinishReason, ResponseFormat } from '../../client-tools';
 import type { ProviderMessage } from '../model-provider';
 import { parseToolArguments } from './tool-arguments';
 
@@ -92,4 +93,51 @@ export class OpenAiToolCallAssembler {
       .sort(([a], [b]) => a - b)
       .map(([, c]) => ({ id: c.id, name: c.name, arguments: parseToolArguments(c.args) }));
   }
+}
+
+/**
+ * The client tools' rules and the answer format as Chat Completions fields: `tool_choice`
+ * (`auto`, `none`, `required`, or `{type: "function", function: {name}}`), `parallel_tool_calls`
+ * (only when the client set it) and `response_format` (`json_object`, or `json_schema` with its
+ * name, schema and `strict`). Nothing when neither is asked.
+ */
+export function openAiClientToolFields(
+  clientTools: ClientTools | undefined,
+  format: ResponseFormat | undefined,
+) {
+  const choice = clientTools?.toolChoice;
+  return {
+    ...(choice
+      ? {
+          tool_choice:
+            typeof choice === 'string'
+              ? choice
+              : { type: 'function' as const, function: { name: choice.name } },
+        }
+      : {}),
+    ...(clientTools?.parallelToolCalls !== undefined
+      ? { parallel_tool_calls: clientTools.parallelToolCalls }
+      : {}),
+    ...(format
+      ? {
+          response_format:
+            format.type === 'json_object'
+              ? { type: 'json_object' as const }
+              : {
+                  type: 'json_schema' as const,
+                  json_schema: {
+                    name: format.name,
+                    schema: format.schema,
+                    ...(format.strict !== undefined ? { strict: format.strict } : {}),
+                  },
+                },
+        }
+      : {}),
+  };
+}
+
+/** OpenAI's `finish_reason` in our terms (`content_filter` and the rest end the reply: `stop`). */
+export function openAiFinishReason(reason: string | null | undefined): FinishReason {
+  if (reason === 'tool_calls' || reason === 'function_call') return 'tool_calls';
+  return reason === 'length' ? 'length' : 'stop';
 }
