@@ -1,4 +1,5 @@
 import { Body, Controller, HttpCode, Post, Req, Res } from '@nestjs/common';
+import { ConfigService } from '@nestjs/config';
 import { ApiOkResponse, ApiTags } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
 import { AiService } from '../ai/ai.service';
@@ -10,6 +11,7 @@ import { AppError, ErrorCode } from '../common/errors/app-error';
 import { ErrorPresenter } from '../common/errors/error-presenter';
 import { arrivalOf } from '../common/http/arrival';
 import { Endpoint } from '../common/openapi/endpoint.decorator';
+import type { AppConfig } from '../config/app.config';
 import { type ModelDescriptor, ModelCatalogue } from '../models/model-catalogue';
 import { anthropicMessageOf } from './anthropic-message.mapper';
 import {
@@ -44,7 +46,13 @@ export class MessagesController {
     private readonly ai: AiService,
     private readonly catalogue: ModelCatalogue,
     private readonly errors: ErrorPresenter,
-  ) {}
+    config: ConfigService<AppConfig, true>,
+  ) {
+    this.ownOrigin = new URL(config.get('app', { infer: true }).baseUrl).origin;
+  }
+
+  /** Our own origin: image URLs of uploads are read as ours (see readInputs). */
+  private readonly ownOrigin: string;
 
   @Post()
   @HttpCode(200)
@@ -128,7 +136,7 @@ export class MessagesController {
     const dto = toWireGenerateDto(body);
     const tools = clientToolsOf(body);
     const model = this.checkThinking(body);
-    return { input_tokens: promptTokensEstimate(dto, model, tools) };
+    return { input_tokens: promptTokensEstimate(dto, model, tools, this.ownOrigin) };
   }
 
   /** The model; `thinking` enabled needs its `reasoning` capability (400 otherwise). */

@@ -1,33 +1,31 @@
-import type { ClientTools, WireGenerateDto } from '../ai/client-tools';
+import { type ClientTools, clientToolTokens, type WireGenerateDto } from '../ai/client-tools';
 import { IMAGE_TOKENS_WORST_CASE } from '../ai/image-tokens';
+import { readInputs } from '../ai/message-inputs';
 import type { ModelDescriptor } from '../models/model-catalogue';
-
-/** Code points of a string (a surrogate pair is one character, as the hold counts them). */
-const chars = (s: string) => [...s].length;
 
 /**
  * The prompt tokens of a wire request as the credit hold estimates them: ceil(characters / 4)
- * of every message's text, tool calls (name and arguments as JSON), tool results and tool
- * definitions (name, description, JSON Schema), plus each image at its provider's worst case
- * (IMAGE_TOKENS_WORST_CASE). An estimate, not the provider's tokenizer.
+ * of the messages' text (tool results included), each image at its provider's worst case
+ * (IMAGE_TOKENS_WORST_CASE), and the JSON of the client tools and of earlier turns' tool calls
+ * (clientToolTokens). An estimate, not the provider's tokenizer. Throws as admission reads the
+ * messages (413 over MAX_CONTENT_CHARS, 400 for too many images).
  */
 export function promptTokensEstimate(
   dto: WireGenerateDto,
   model: ModelDescriptor,
-  tools?: ClientTools,
+  clientTools: ClientTools | undefined,
+  ownOrigin: string,
 ): number {
-  let text = 0;
-  let images = 0;
-  for (const m of dto.messages) {
-    if (typeof m.content === 'string') text += chars(m.content);
-    else
-      for (const part of m.content)
-        if (part.type === 'text') text += chars(part.text);
-        else images++;
-    if ('toolCalls' in m)
-      for (const call of m.toolCalls) text += chars(call.name + JSON.stringify(call.arguments));
-  }
-  for (const t of tools?.tools ?? [])
-    text += chars(t.name + t.description + JSON.stringify(t.parameters));
-  return Math.ceil(text / 4) + images * IMAGE_TOKENS_WORST_CASE[model.providerId];
+  const inputs = readInputs(dto.messages, ownOrigin);
+  // Code points, as the hold counts them (a surrogate pair is one character).
+  const chars = inputs.reduce((n, m) => n + [...m.content].length, 0);
+  const images = inputs.reduce((n, m) => n + m.images.length, 0);
+  return (
+    Math.ceil(chars / 4) +
+    images * IMAGE_TOKENS_WORST_CASE[model.providerId] +
+    clientToolTokens(
+      clientTools ? { clientTools } : {},
+      inputs.map(({ role, content, toolCalls }) => ({ role, content, toolCalls })),
+    )
+  );
 }

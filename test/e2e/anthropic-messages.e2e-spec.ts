@@ -1,5 +1,6 @@
 import type { AddressInfo } from 'node:net';
 import Anthropic from '@anthropic-ai/sdk';
+import { catalogueWithPlainModels } from '../support/catalogue';
 import { startProviders, type Providers } from '../support/providers';
 import { ledgerOf, newUser, type TestUser } from '../support/factories';
 import { createTestApp, type TestApp } from '../support/test-app';
@@ -17,7 +18,7 @@ describe('Anthropic-compatible /v1/messages', () => {
 
   beforeAll(async () => {
     p = await startProviders();
-    t = await createTestApp(p.env);
+    t = await createTestApp({ ...p.env, MODELS_FILE: catalogueWithPlainModels('plain-model') });
     const server = t.app.getHttpServer();
     await new Promise<void>((done) => server.listen(0, '127.0.0.1', done));
     baseURL = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
@@ -122,6 +123,106 @@ describe('Anthropic-compatible /v1/messages', () => {
     },
   );
 
+  it.each([
+    ['claude-haiku-4-5', 'anthropic'],
+    ['gpt-4o', 'openai'],
+    ['gemini-2.5-flash', 'gemini'],
+  ] as const)(
+    'runs a tool round trip on %s: a streamed tool_use, then the tool_result answered',
+    async (model, provider) => {
+      const u = await newUser(t);
+      const { key } = await keyFor(u);
+      const before = await ledgerOf(t, u.user.id);
+      const server = p[provider];
+      const tools = [
+        {
+          name: 'get_weather',
+          description: 'The weather of a city',
+          input_schema: {
+            type: 'object' as const,
+            properties: { city: { type: 'string' } },
+            required: ['city'],
+          },
+        },
+      ];
+      const question = { role: 'user' as const, content: 'Weather in Paris?' };
+      server.script = [
+        { toolCalls: [{ name: 'get_weather', arguments: { city: 'Paris' } }] },
+        { text: 'It is 18°C in Paris.' },
+      ];
+      const costs: number[] = [];
+      const stream = client(key).messages.stream({
+        model,
+        max_tokens: 200,
+        tools,
+        messages: [question],
+      });
+      stream.on('streamEvent', (event) => {
+        if (event.type === 'message_delta') costs.push(costOf(event));
+      });
+      const first = await stream.finalMessage();
+      expect(first.stop_reason).toBe('tool_use');
+      const use = first.content.find((b) => b.type === 'tool_use');
+      expect(use).toEqual(
+        expect.objectContaining({
+          name: 'get_weather',
+          input: { city: 'Paris' },
+          id: expect.any(String),
+        }),
+      );
+
+      const second = await client(key).messages.create({
+        model,
+        max_tokens: 200,
+        tools,
+        messages: [
+          question,
+          { role: 'assistant', content: first.content },
+          {
+            role: 'user',
+            content: [
+              {
+                type: 'tool_result',
+                tool_use_id: use!.type === 'tool_use' ? use!.id : '',
+                content: '18°C',
+              },
+            ],
+          },
+        ],
+      });
+      costs.push(costOf(second));
+      expect(second.stop_reason).toBe('end_turn');
+      expect(second.content).toEqual([{ type: 'text', text: 'It is 18°C in Paris.' }]);
+      // Both calls offered the client's tool; the second one carried its result.
+      for (const { body } of server.requests)
+        expect(JSON.stringify(body)).toContain('The weather of a city');
+      expect(JSON.stringify(server.requests[1].body)).toContain('18°C');
+      expect(server.requests).toHaveLength(2);
+      expect(await consumptions(u.user.id)).toHaveLength(2);
+      expect((await ledgerOf(t, u.user.id)).credits).toBe(before.credits - costs[0] - costs[1]);
+    },
+  );
+
+  it('refuses tools for a model without the tools capability, charging nothing', async () => {
+    const u = await newUser(t);
+    const { key } = await keyFor(u);
+    const ask = {
+      model: 'plain-model',
+      max_tokens: 10,
+      tools: [{ name: 'f', input_schema: { type: 'object' as const } }],
+      messages: [{ role: 'user' as const, content: 'Hi' }],
+    };
+    for (const refused of [
+      await caught(client(key).messages.create(ask)),
+      await caught(client(key).messages.stream(ask).finalMessage()),
+    ]) {
+      expect(refused).toBeInstanceOf(Anthropic.BadRequestError);
+      expect(refused.errorCode).toBe('model_capability_missing');
+    }
+    expect(p.openai.requests).toHaveLength(0);
+    expect(await consumptions(u.user.id)).toEqual([]);
+  });
+
   it('sends an image block to the model as an image', async () => {
     const u = await newUser(t);
     const { key } = await keyFor(u);
@@ -210,6 +311,17 @@ describe('Anthropic-compatible /v1/messages', () => {
       messages: [{ role: 'user', content: 'Say hello, please.' }], // 18 characters
     });
     expect(counted).toEqual({ input_tokens: Math.ceil(27 / 4) });
+    // Tools count as the hold counts them: the JSON of the client tools, ceil(characters / 4).
+    const tool = { name: 'f', description: '', parameters: { type: 'object' } };
+    const withTools = await client(key).messages.countTokens({
+      model: 'claude-haiku-4-5',
+      system: 'Be brief.',
+      messages: [{ role: 'user', content: 'Say hello, please.' }],
+      tools: [{ name: 'f', input_schema: { type: 'object' } }],
+    });
+    expect(withTools.input_tokens).toBe(
+      Math.ceil(27 / 4) + Math.ceil(JSON.stringify({ tools: [tool] }).length / 4),
+    );
     expect(p.anthropic.requests).toHaveLength(0);
     expect(await ledgerOf(t, u.user.id)).toEqual(before);
   });
