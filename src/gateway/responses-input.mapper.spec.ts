@@ -112,6 +112,15 @@ describe('toResponseCall', () => {
     ).toEqual([ErrorCode.VALIDATION_FAILED, 'input[0].call_id']);
   });
 
+  it('lets an output answer a call of the previous response while that one is unread', () => {
+    const output = { input: [{ type: 'function_call_output', call_id: 'c1', output: 'x' }] };
+    expect(() => toResponseCall(req(output), 'unread')).not.toThrow();
+    expect(refusal(() => toResponseCall(req(output)))).toEqual([
+      ErrorCode.VALIDATION_FAILED,
+      'input[0].call_id',
+    ]);
+  });
+
   it('passes function tools, tool_choice, parallel_tool_calls and text.format', () => {
     const call = toResponseCall(
       req({

@@ -1,13 +1,22 @@
 // The Responses wire IN: an OpenAI Responses request as our WireGenerateDto and the call's
 // client tools and answer format (the answer OUT is responses.mapper.ts).
-import type { ClientTools, ResponseFormat, ToolChoice, WireGenerateDto } from '../ai/client-tools';
+import type { ClientTools, ResponseFormat, WireGenerateDto } from '../ai/client-tools';
 import type { GenerateMessageDto } from '../ai/dto/generate.dto';
 import type { MessageContent, MessagePart } from '../ai/dto/message-content';
 import type { PlanOutputLimits } from '../ai/output-limits';
-import { AppError, ErrorCode } from '../common/errors/app-error';
-import { ValidationFailedError } from '../common/validation/validation.pipe';
-import type { ToolCall, ToolDefinition } from '../plugins/tool.types';
-import { MAX_INPUT_ITEMS, MAX_TOOLS, type ResponseCreateDto } from './dto/responses.dto';
+import type { ToolCall } from '../plugins/tool.types';
+import { MAX_INPUT_ITEMS, type ResponseCreateDto } from './dto/responses.dto';
+import {
+  checkMetadata,
+  given,
+  invalid,
+  isObject,
+  responseFormatOf,
+  TOOL_NAME,
+  toolChoiceOf,
+  toolsOf,
+  unsupported,
+} from './responses-options.mapper';
 
 /** An input item as stored with a response and replayed by `previous_response_id`. */
 export type InputItem = Record<string, unknown>;
@@ -28,17 +37,6 @@ const UNSUPPORTED: Record<string, (v: unknown) => boolean> = {
   context_management: () => false,
   prompt_cache_retention: () => false,
 };
-
-const TOOL_NAME = /^[a-zA-Z0-9_-]{1,64}$/;
-
-const given = (v: unknown): boolean => v !== undefined && v !== null;
-const isObject = (v: unknown): v is Record<string, unknown> =>
-  typeof v === 'object' && v !== null && !Array.isArray(v);
-
-const invalid = (property: string, message: string) =>
-  new ValidationFailedError([{ property, constraint: 'openAiWire', message }]);
-const unsupported = (param: string, message: string) =>
-  new AppError(ErrorCode.UNSUPPORTED_PARAMETER, message, { param });
 
 /** `input` as items: a string is one user message. */
 export function inputItems(input: unknown): InputItem[] {
@@ -117,6 +115,7 @@ export function messagesOf(
   items: InputItem[],
   instructions?: string,
   historyLength = 0,
+  historyUnknown = false,
 ): WireMessages {
   const messages: WireMessages = instructions ? [{ role: 'system', content: instructions }] : [];
   const calls = new Map<string, string>();
@@ -153,95 +152,18 @@ export function messagesOf(
       return;
     }
     if (type === 'function_call_output') {
-      const name = typeof item.call_id === 'string' ? calls.get(item.call_id) : undefined;
-      if (!name)
+      if (typeof item.call_id !== 'string' || !item.call_id)
+        throw invalid(`${at}.call_id`, `${at}.call_id must be a non-empty string`);
+      const name = calls.get(item.call_id) ?? (historyUnknown ? '' : undefined);
+      if (name === undefined)
         throw invalid(`${at}.call_id`, `${at}.call_id names no earlier function_call of the input`);
       const content = outputOf(item.output, `${at}.output`);
-      messages.push({ role: 'tool', toolCallId: item.call_id as string, toolName: name, content });
+      messages.push({ role: 'tool', toolCallId: item.call_id, toolName: name, content });
       return;
     }
     throw unsupported(`${at}.type`, `input items of type ${String(type)} are not supported`);
   });
   return messages;
-}
-
-/** `tools` as ours: function tools only. */
-function toolsOf(raw: unknown): ToolDefinition[] {
-  if (!given(raw)) return [];
-  if (!Array.isArray(raw)) throw invalid('tools', 'tools must be an array');
-  if (raw.length > MAX_TOOLS) throw invalid('tools', `tools has more than ${MAX_TOOLS} items`);
-  return raw.map((tool: unknown, i) => {
-    if (!isObject(tool)) throw invalid(`tools[${i}]`, `tools[${i}] must be an object`);
-    if (tool.type !== 'function')
-      throw unsupported(`tools[${i}].type`, `tools of type ${String(tool.type)} are not supported`);
-    if (typeof tool.name !== 'string' || !TOOL_NAME.test(tool.name))
-      throw invalid(`tools[${i}].name`, `tools[${i}].name must match ${TOOL_NAME.source}`);
-    if (given(tool.description) && typeof tool.description !== 'string')
-      throw invalid(`tools[${i}].description`, 'description must be a string');
-    if (given(tool.parameters) && !isObject(tool.parameters))
-      throw invalid(`tools[${i}].parameters`, 'parameters must be a JSON Schema object');
-    return {
-      name: tool.name,
-      description: (tool.description as string | undefined) ?? '',
-      parameters: (tool.parameters as Record<string, unknown> | undefined) ?? {
-        type: 'object',
-        properties: {},
-      },
-    };
-  });
-}
-
-function toolChoiceOf(raw: unknown, tools: ToolDefinition[]): ToolChoice | undefined {
-  if (!given(raw)) return undefined;
-  if (raw === 'auto' || raw === 'none' || raw === 'required') return raw;
-  if (isObject(raw) && raw.type === 'function' && typeof raw.name === 'string') {
-    if (!tools.some((t) => t.name === raw.name))
-      throw invalid('tool_choice', `tool_choice names ${raw.name}, which is not in tools`);
-    return { name: raw.name };
-  }
-  throw unsupported('tool_choice', 'tool_choice must be auto, none, required or a function');
-}
-
-/** `text.format` as ours; `text` (the default) is none. */
-export function responseFormatOf(text: unknown): ResponseFormat | undefined {
-  if (!given(text)) return undefined;
-  if (!isObject(text)) throw invalid('text', 'text must be an object');
-  const format = text.format;
-  if (!given(format)) return undefined;
-  if (!isObject(format)) throw invalid('text.format', 'text.format must be an object');
-  if (format.type === 'text') return undefined;
-  if (format.type === 'json_object') return { type: 'json_object' };
-  if (format.type !== 'json_schema')
-    throw unsupported(
-      'text.format.type',
-      'text.format.type must be text, json_object or json_schema',
-    );
-  if (typeof format.name !== 'string' || !TOOL_NAME.test(format.name))
-    throw invalid('text.format.name', `text.format.name must match ${TOOL_NAME.source}`);
-  if (!isObject(format.schema))
-    throw invalid('text.format.schema', 'text.format.schema must be an object');
-  if (given(format.strict) && typeof format.strict !== 'boolean')
-    throw invalid('text.format.strict', 'text.format.strict must be a boolean');
-  return {
-    type: 'json_schema',
-    name: format.name,
-    schema: format.schema,
-    ...(given(format.strict) ? { strict: format.strict as boolean } : {}),
-  };
-}
-
-/** Checks `metadata`: at most 16 string values of at most 512 characters, keys at most 64. */
-function checkMetadata(metadata: unknown): void {
-  if (!given(metadata)) return;
-  const entries = Object.entries(metadata as Record<string, unknown>);
-  if (
-    entries.length > 16 ||
-    entries.some(([k, v]) => k.length > 64 || typeof v !== 'string' || v.length > 512)
-  )
-    throw invalid(
-      'metadata',
-      'metadata takes up to 16 string values (keys ≤ 64, values ≤ 512 characters)',
-    );
 }
 
 /** What a Responses request asks of AiService. */
@@ -256,11 +178,16 @@ export interface ResponseCall {
 
 /**
  * A Responses request as our call. `history`: the stored input and output items of the previous
- * response, put before the request's own (`historyLength` of them). Throws UNSUPPORTED_PARAMETER (400, `param` named)
+ * response, put before the request's own; `'unread'` checks the request alone before the
+ * previous response is read (a `function_call_output` may then answer a call of it). Throws UNSUPPORTED_PARAMETER (400, `param` named)
  * for fields and items we cannot honour, VALIDATION_FAILED (400, `param` the path) for
  * malformed ones.
  */
-export function toResponseCall(req: ResponseCreateDto, history: InputItem[] = []): ResponseCall {
+export function toResponseCall(
+  req: ResponseCreateDto,
+  history: InputItem[] | 'unread' = [],
+): ResponseCall {
+  const previous = history === 'unread' ? [] : history;
   for (const [field, harmless] of Object.entries(UNSUPPORTED)) {
     const value = (req as unknown as Record<string, unknown>)[field];
     if (given(value) && !harmless(value)) throw unsupported(field, `${field} is not supported`);
@@ -282,7 +209,12 @@ export function toResponseCall(req: ResponseCreateDto, history: InputItem[] = []
   return {
     dto: {
       modelId: req.model,
-      messages: messagesOf([...history, ...items], req.instructions, history.length),
+      messages: messagesOf(
+        [...previous, ...items],
+        req.instructions,
+        previous.length,
+        history === 'unread',
+      ),
       maxTokens: req.max_output_tokens ?? undefined,
       temperature: req.temperature ?? undefined,
       topP: req.top_p ?? undefined,

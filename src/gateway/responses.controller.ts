@@ -102,7 +102,7 @@ export class ResponsesController {
         },
       ]);
     // Checked before anything is read, so a malformed request touches nothing.
-    toResponseCall(body);
+    toResponseCall(body, 'unread');
     const previous = body.previous_response_id
       ? await this.stored.previous(user, body.previous_response_id)
       : undefined;

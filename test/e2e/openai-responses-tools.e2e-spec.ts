@@ -87,6 +87,8 @@ describe('OpenAI Responses API: function tools and text.format', () => {
         }),
       ]);
       expect(first.status).toBe('completed');
+      // The tools were offered upstream (each provider names them `tools`).
+      expect(server(model).requests[0].body.tools).toBeDefined();
       const callId = calls[0].type === 'function_call' ? calls[0].call_id : '';
       const second = await client.responses.create({
         model,
