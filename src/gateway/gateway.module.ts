@@ -3,7 +3,7 @@ import { AiModule } from '../ai/ai.module';
 import { ModelsModule } from '../models/models.module';
 import { EmbeddingsController } from './embeddings.controller';
 import { GatewayController } from './gateway.controller';
-import { MessagesController } from './messages.controller';
+import { AnthropicMessagesController } from './anthropic-messages.controller';
 
 /**
  * `/v1`: the OpenAI and Anthropic wire formats over AiService and EmbeddingsService; it meters
@@ -11,6 +11,6 @@ import { MessagesController } from './messages.controller';
  */
 @Module({
   imports: [AiModule, ModelsModule],
-  controllers: [GatewayController, EmbeddingsController, MessagesController],
+  controllers: [GatewayController, EmbeddingsController, AnthropicMessagesController],
 })
 export class GatewayModule {}
