@@ -89,7 +89,11 @@ export class AiAdmissions {
    * KEY_DAILY_LIMIT_REACHED (429), INSUFFICIENT_CREDITS (402). Each image adds its provider's
    * worst case to the hold.
    */
-  async admit(user: SessionUser, dto: WireGenerateDto, options: AdmitOptions = {}): Promise<Admission> {
+  async admit(
+    user: SessionUser,
+    dto: WireGenerateDto,
+    options: AdmitOptions = {},
+  ): Promise<Admission> {
     const call = await this.resolveCall(user, dto, options);
     const { hold, messages } = await this.reserve(user, call);
     const { model, values, budget, toolBox } = call;

@@ -93,7 +93,16 @@ export class AiService {
       const { text, usage, cost: charged, modelCalls, stopReason } = loop;
       const chatId = admission.chatId;
       const finishReason = 'stop' as const;
-      return { text, usage, cost: charged, chatId, modelCalls, stopReason, finishReason, ...skipped(admission) };
+      return {
+        text,
+        usage,
+        cost: charged,
+        chatId,
+        modelCalls,
+        stopReason,
+        finishReason,
+        ...skipped(admission),
+      };
     }
     let outcome: Outcome;
     try {
@@ -152,7 +161,9 @@ export class AiService {
         cost: reply.cost,
         chatId: a.chatId,
         finishReason: 'finishReason' in reply ? reply.finishReason : 'stop',
-        ...('finishReason' in reply && reply.toolCalls?.length ? { toolCalls: reply.toolCalls } : {}),
+        ...('finishReason' in reply && reply.toolCalls?.length
+          ? { toolCalls: reply.toolCalls }
+          : {}),
         ...(loop ? { modelCalls: loop.modelCalls, stopReason: loop.stopReason } : {}),
         ...skipped(a),
       });
@@ -286,7 +297,10 @@ export class AiService {
       {
         chatId: a.isNewChat ? undefined : a.chatId,
         newChatId: a.isNewChat ? a.chatId : undefined,
-        messages: a.inputs,
+        messages: a.inputs.map((m) => ({
+          ...m,
+          tool: m.toolCall ?? (m.toolCalls ? { calls: m.toolCalls } : undefined),
+        })),
         steps: a.continuation?.steps,
         appendOnly: !!a.continuation,
         reply: outcome.text,

@@ -16,8 +16,11 @@ export interface Exchange {
   chatId?: string;
   /** Id for the new chat (lets a stream announce it before saving). */
   newChatId?: string;
-  /** The request's messages; `uploadIds`: the images a message was sent with, in order. */
-  messages: { role: string; content: string; uploadIds?: string[] }[];
+  /**
+   * The request's messages; `uploadIds`: the images a message was sent with, in order; `tool`:
+   * a wire request's assistant tool calls or tool result (its `tool` column).
+   */
+  messages: { role: string; content: string; uploadIds?: string[]; tool?: MessageTool }[];
   /** The assistant's tool calls and the tools' results, in order (after the inputs). */
   steps?: ToolStep[];
   reply: string;
@@ -51,7 +54,7 @@ export function saveExchangePart(
       role: msg.role.toUpperCase(),
       content: msg.content,
       by: userId as string | null,
-      tool: null as string | null,
+      tool: msg.tool ? JSON.stringify(msg.tool) : null,
       uploadIds: msg.uploadIds ?? [],
     })),
     ...(input.steps ?? []).map((step) => ({

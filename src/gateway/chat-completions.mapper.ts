@@ -2,14 +2,20 @@
 // GenerateDto, and our result OUT as an OpenAI completion (the upstream direction is
 // ai/providers/wire/openai-upstream.ts).
 import { randomUUID } from 'node:crypto';
-import type { GenerateDto } from '../ai/dto/generate.dto';
+import type { FinishReason, WireGenerateDto } from '../ai/client-tools';
 import type { MessageContent, MessagePart } from '../ai/dto/message-content';
 import { MAX_STOP_LENGTH, MAX_STOP_SEQUENCES } from '../models/dto/model-parameters.dto';
 import type { TokenUsage } from '../ai/ai.types';
 import type { PlanOutputLimits } from '../ai/output-limits';
 import { AppError, ErrorCode } from '../common/errors/app-error';
 import { ValidationFailedError } from '../common/validation/validation.pipe';
-import type { ChatCompletionDto, ChatCompletionRequestDto } from './dto/chat-completion.dto';
+import type { ToolCall } from '../plugins/tool.types';
+import { assistantToolCalls, toolCallsOut, toolResult } from './chat-completions-tools';
+import type {
+  ChatCompletionDto,
+  ChatCompletionRequestDto,
+  CompletionFinishReason,
+} from './dto/chat-completion.dto';
 
 /** Fields of OpenAI's API we cannot honour, and the value each may take to mean "not used". */
 const UNSUPPORTED: Record<string, (v: unknown) => boolean> = {
@@ -17,12 +23,8 @@ const UNSUPPORTED: Record<string, (v: unknown) => boolean> = {
   logprobs: (v) => v === false,
   top_logprobs: () => false,
   logit_bias: (v) => typeof v === 'object' && v !== null && Object.keys(v).length === 0,
-  tools: (v) => Array.isArray(v) && v.length === 0,
-  tool_choice: (v) => v === 'none',
   functions: (v) => Array.isArray(v) && v.length === 0,
   function_call: (v) => v === 'none',
-  parallel_tool_calls: () => true,
-  response_format: (v) => (v as { type?: unknown })?.type === 'text',
   audio: () => false,
   modalities: (v) => Array.isArray(v) && v.length === 1 && v[0] === 'text',
   prediction: () => false,
@@ -99,7 +101,7 @@ export function outputLimitsOf(req: ChatCompletionRequestDto): PlanOutputLimits 
  * VALIDATION_FAILED (400) for content that is neither a string nor text parts, or empty, and
  * (as OpenAI does) for `max_tokens` and `max_completion_tokens` together (`param: max_tokens`).
  */
-export function toGenerateDto(req: ChatCompletionRequestDto): GenerateDto {
+export function toGenerateDto(req: ChatCompletionRequestDto): WireGenerateDto {
   for (const [field, harmless] of Object.entries(UNSUPPORTED)) {
     const value = (req as unknown as Record<string, unknown>)[field];
     if (value !== undefined && value !== null && !harmless(value)) {
@@ -118,9 +120,20 @@ export function toGenerateDto(req: ChatCompletionRequestDto): GenerateDto {
       },
     ]);
   }
-  const messages = req.messages.map((m, i) => {
-    const content = contentOf(m.content, `messages[${i}].content`);
-    if (!content.length) throw invalid(`messages[${i}].content`, `messages[${i}].content is empty`);
+  const calls = new Map<string, ToolCall>();
+  const messages = req.messages.map((m, i): WireGenerateDto['messages'][number] => {
+    const at = `messages[${i}]`;
+    const withCalls = m.role === 'assistant' && !!m.tool_calls?.length;
+    if (withCalls || m.role === 'tool') {
+      const content = given(m.content) ? contentOf(m.content, `${at}.content`) : '';
+      if (typeof content !== 'string') throw invalid(`${at}.content`, `${at}.content must be text`);
+      if (m.role === 'tool') return toolResult(at, m.tool_call_id, content, calls);
+      const message = assistantToolCalls(content, m.tool_calls!);
+      for (const call of message.toolCalls) calls.set(call.id, call);
+      return message;
+    }
+    const content = contentOf(m.content, `${at}.content`);
+    if (!content.length) throw invalid(`${at}.content`, `${at}.content is empty`);
     const role = m.role === 'developer' ? 'system' : (m.role as 'system' | 'user' | 'assistant');
     return { role, content };
   });
@@ -136,32 +149,47 @@ export function toGenerateDto(req: ChatCompletionRequestDto): GenerateDto {
   };
 }
 
-/** OpenAI's usage object for our usage. */
+/** OpenAI's usage object for our usage; the token details only when reported. */
 export function usageOf(u: TokenUsage) {
   return {
     prompt_tokens: u.promptTokens,
     completion_tokens: u.completionTokens,
     total_tokens: u.promptTokens + u.completionTokens,
+    ...(u.cachedTokens !== undefined
+      ? { prompt_tokens_details: { cached_tokens: u.cachedTokens } }
+      : {}),
+    ...(u.reasoningTokens !== undefined
+      ? { completion_tokens_details: { reasoning_tokens: u.reasoningTokens } }
+      : {}),
   };
 }
 
-/** `length` when the reply used every token allowed, else `stop`. */
-export function finishReason(u: TokenUsage, maxTokens: number | undefined): 'stop' | 'length' {
+/**
+ * OpenAI's `finish_reason`: `tool_calls` when the model called tools, `length` when the
+ * provider says so or the reply used every token allowed, else `stop`.
+ */
+export function finishReason(
+  u: TokenUsage,
+  maxTokens: number | undefined,
+  reason: FinishReason = 'stop',
+): CompletionFinishReason {
+  if (reason !== 'stop') return reason;
   return maxTokens !== undefined && u.completionTokens >= maxTokens ? 'length' : 'stop';
 }
 
 /** A completion id in OpenAI's style. */
 export const completionId = () => `chatcmpl-${randomUUID().replaceAll('-', '')}`;
 
-/** The whole `chat.completion` answer. */
+/** The whole `chat.completion` answer; `content` is null when the model only called tools. */
 export function completionOf(
   model: string,
-  text: string,
-  usage: TokenUsage,
-  cost: number,
+  result: { text: string; usage: TokenUsage; cost: number; finishReason: FinishReason },
+  toolCalls: ToolCall[] | undefined,
   maxTokens: number | undefined,
   chatId?: string,
 ): ChatCompletionDto {
+  const { text, usage, cost } = result;
+  const calls = toolCalls?.length ? { tool_calls: toolCallsOut(toolCalls) } : {};
   return {
     id: completionId(),
     object: 'chat.completion',
@@ -170,9 +198,14 @@ export function completionOf(
     choices: [
       {
         index: 0,
-        message: { role: 'assistant', content: text, refusal: null },
+        message: {
+          role: 'assistant',
+          content: calls.tool_calls && !text ? null : text,
+          refusal: null,
+          ...calls,
+        },
         logprobs: null,
-        finish_reason: finishReason(usage, maxTokens),
+        finish_reason: finishReason(usage, maxTokens, result.finishReason),
       },
     ],
     usage: usageOf(usage),

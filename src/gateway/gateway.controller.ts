@@ -20,6 +20,7 @@ import {
 import { ApiChatCompletionResponse } from './dto/completion-stream.dto';
 import { OpenAiStreamSink } from './openai-stream-sink';
 import { completionOf, outputLimitsOf, toGenerateDto } from './chat-completions.mapper';
+import { clientToolsOf, responseFormatOf } from './chat-completions-tools';
 
 const LOADED_AT = Math.floor(Date.now() / 1000);
 
@@ -136,22 +137,21 @@ export class GatewayController {
     const store = body.store === true;
     const timing = new ServerTiming(arrivalOf(req));
     // A wire request carries its own parameters: the caller's stored preferences do not apply.
-    const call = { timing, store, preferences: null, outputLimits: outputLimitsOf(body) };
+    const call = {
+      timing,
+      store,
+      preferences: null,
+      outputLimits: outputLimitsOf(body),
+      clientTools: clientToolsOf(body),
+      responseFormat: responseFormatOf(body),
+    };
     if (!body.stream) {
       const result = await this.ai.generate(user, dto, call);
       res.setHeader('Server-Timing', timing.header());
+      const chatId = store ? result.chatId : undefined;
       res
         .status(200)
-        .json(
-          completionOf(
-            body.model,
-            result.text,
-            result.usage,
-            result.cost,
-            dto.maxTokens,
-            store ? result.chatId : undefined,
-          ),
-        );
+        .json(completionOf(body.model, result, result.toolCalls, dto.maxTokens, chatId));
       return;
     }
     const sink = new OpenAiStreamSink(

@@ -2,13 +2,16 @@ import type { Response } from 'express';
 import type { StreamSink } from '../ai/ai.service';
 import type { ServerTiming } from '../ai/server-timing';
 import type { TokenUsage } from '../ai/ai.types';
+import type { FinishReason } from '../ai/client-tools';
+import type { ToolCall } from '../plugins/tool.types';
 import type { PresentedError } from '../common/errors/error-presenter';
 import { openAiErrorBody } from '../common/errors/openai-error';
 import { completionId, finishReason, usageOf } from './chat-completions.mapper';
 
 /**
  * `stream: true` of /v1/chat/completions: `chat.completion.chunk` frames as OpenAI
- * sends them, less `usage: null` on every chunk (a first chunk with the role, one per text delta, one with `finish_reason`, with
+ * sends them, less `usage: null` on every chunk (a first chunk with the role, one per text delta,
+ * two per tool call (`delta.tool_calls`), one with `finish_reason`, with
  * `stream_options.include_usage` one more with `usage` and our `cost` and empty `choices`),
  * then `data: [DONE]`. The stream opens with the first token, so every failure before it
  * answers with its HTTP status and an OpenAI error body; a failure after it is an `error`
@@ -18,6 +21,8 @@ export class OpenAiStreamSink implements StreamSink {
   opened = false;
   private readonly id = completionId();
   private readonly created = Math.floor(Date.now() / 1000);
+  /** Tool calls streamed so far (the next one's `index`). */
+  private calls = 0;
 
   constructor(
     private readonly res: Response,
@@ -47,8 +52,32 @@ export class OpenAiStreamSink implements StreamSink {
     this.chunk([{ index: 0, delta: { content: delta }, logprobs: null, finish_reason: null }]);
   }
 
-  done(result: { usage: TokenUsage; cost: number; chatId: string }): void {
-    const reason = finishReason(result.usage, this.options.maxTokens);
+  /**
+   * A whole tool call, as OpenAI streams one: a piece with its `index`, `id`, `type` and
+   * `function.name` (arguments `''`), then its arguments' JSON text.
+   */
+  toolCall(call: ToolCall): void {
+    const index = this.calls++;
+    const piece = (toolCall: object) =>
+      this.chunk([
+        {
+          index: 0,
+          delta: { tool_calls: [{ index, ...toolCall }] },
+          logprobs: null,
+          finish_reason: null,
+        },
+      ]);
+    piece({ id: call.id, type: 'function', function: { name: call.name, arguments: '' } });
+    piece({ function: { arguments: JSON.stringify(call.arguments) } });
+  }
+
+  done(result: {
+    usage: TokenUsage;
+    cost: number;
+    chatId: string;
+    finishReason: FinishReason;
+  }): void {
+    const reason = finishReason(result.usage, this.options.maxTokens, result.finishReason);
     this.chunk([{ index: 0, delta: {}, logprobs: null, finish_reason: reason }]);
     if (this.options.includeUsage) {
       this.chunk([], { usage: usageOf(result.usage), cost: result.cost });

@@ -6,7 +6,6 @@ import {
   ArrayMinSize,
   IsArray,
   IsBoolean,
-  IsDefined,
   IsIn,
   IsInt,
   IsObject,
@@ -18,11 +17,20 @@ import {
 } from 'class-validator';
 import { MAX_OUTPUT_TOKENS_CEILING } from '../../common/limits';
 import { IsOptionalInRange } from '../../models/dto/model-parameters.dto';
+import {
+  CompletionToolCallDto,
+  CompletionToolDto,
+  RESPONSE_FORMAT_SCHEMA,
+  TOOL_CHOICE_SCHEMA,
+} from './completion-tools.dto';
 
 /** Roles of OpenAI's Chat Completions input we accept (`developer` is sent as `system`). */
-export const COMPLETION_ROLES = ['system', 'developer', 'user', 'assistant'] as const;
+export const COMPLETION_ROLES = ['system', 'developer', 'user', 'assistant', 'tool'] as const;
 
-/** One input message: `content` a string or text parts `[{type: "text", text}]`. */
+/**
+ * One input message: `content` a string or text parts `[{type: "text", text}]` (an assistant
+ * message with `tool_calls` may have none); a `tool` message answers the call `tool_call_id`.
+ */
 export class CompletionMessageDto {
   @ApiProperty({ enum: COMPLETION_ROLES }) @IsIn(COMPLETION_ROLES) role: string;
 
@@ -38,10 +46,28 @@ export class CompletionMessageDto {
         },
       },
     ],
-    description: 'a string, or text parts',
+    nullable: true,
+    description: 'a string, or text parts; null or absent only with `tool_calls`',
   })
-  @IsDefined()
-  content: unknown;
+  @Allow()
+  content?: unknown;
+
+  @ApiPropertyOptional({
+    type: [CompletionToolCallDto],
+    description: 'assistant messages: the tools the model called earlier',
+  })
+  @IsOptional()
+  @IsArray()
+  @ArrayMaxSize(128)
+  @ValidateNested({ each: true })
+  @Type(() => CompletionToolCallDto)
+  tool_calls?: CompletionToolCallDto[];
+
+  @ApiPropertyOptional({ description: '`tool` messages: the id of the call this result answers' })
+  @IsOptional()
+  @IsString()
+  @MaxLength(200)
+  tool_call_id?: string;
 
   @ApiPropertyOptional({ maxLength: 64, description: 'accepted, not sent upstream' })
   @IsOptional()
@@ -63,8 +89,8 @@ const MAX_TOKENS_DOC =
   'when left out';
 
 /**
- * POST /v1/chat/completions, as OpenAI's Chat Completions API. Fields OpenAI has
- * that we cannot honour (several choices, log probabilities, tools, audio…) are accepted by
+ * POST /v1/chat/completions, as OpenAI's Chat Completions API, with the client's tools and JSON
+ * answers. Fields OpenAI has that we cannot honour (several choices, log probabilities, audio…) are accepted by
  * the parser only to answer 400 `unsupported_parameter` naming them; any other unknown field
  * is a 400 too.
  */
@@ -136,16 +162,34 @@ export class ChatCompletionRequestDto {
   @Allow()
   n?: unknown;
 
+  @ApiPropertyOptional({
+    type: [CompletionToolDto],
+    maxItems: 128,
+    description:
+      "functions the model may call; the model's calls come back as `tool_calls` for you to run " +
+      '(the server runs none); models need the `tools` capability',
+  })
+  @IsOptional()
+  @IsArray()
+  @ArrayMaxSize(128)
+  @ValidateNested({ each: true })
+  @Type(() => CompletionToolDto)
+  tools?: CompletionToolDto[];
+
+  @ApiPropertyOptional(TOOL_CHOICE_SCHEMA) @Allow() tool_choice?: unknown;
+
+  @ApiPropertyOptional({ type: Boolean, description: 'false: at most one tool call per answer' })
+  @Allow()
+  parallel_tool_calls?: unknown;
+
+  @ApiPropertyOptional(RESPONSE_FORMAT_SCHEMA) @Allow() response_format?: unknown;
+
   // OpenAI fields we cannot honour: accepted by the parser only to be refused by name.
   @Allow() logprobs?: unknown;
   @Allow() top_logprobs?: unknown;
   @Allow() logit_bias?: unknown;
-  @Allow() tools?: unknown;
-  @Allow() tool_choice?: unknown;
   @Allow() functions?: unknown;
   @Allow() function_call?: unknown;
-  @Allow() parallel_tool_calls?: unknown;
-  @Allow() response_format?: unknown;
   @Allow() audio?: unknown;
   @Allow() modalities?: unknown;
   @Allow() prediction?: unknown;
@@ -153,24 +197,49 @@ export class ChatCompletionRequestDto {
   @Allow() reasoning_effort?: unknown;
 }
 
-/** Usage of a completion (tokens), and our charge in credits. */
+export class PromptTokensDetailsDto {
+  @ApiProperty({ type: 'integer', description: 'of prompt_tokens, read from the prompt cache' })
+  cached_tokens: number;
+}
+
+export class CompletionTokensDetailsDto {
+  @ApiProperty({ type: 'integer', description: 'of completion_tokens, the reasoning tokens' })
+  reasoning_tokens: number;
+}
+
+/** Usage of a completion (tokens); the details only when the provider reports them. */
 export class CompletionUsageDto {
   @ApiProperty({ type: 'integer' }) prompt_tokens: number;
   @ApiProperty({ type: 'integer' }) completion_tokens: number;
   @ApiProperty({ type: 'integer' }) total_tokens: number;
+  @ApiPropertyOptional({ type: PromptTokensDetailsDto })
+  prompt_tokens_details?: PromptTokensDetailsDto;
+  @ApiPropertyOptional({ type: CompletionTokensDetailsDto })
+  completion_tokens_details?: CompletionTokensDetailsDto;
 }
+
+/** Why an answer ended: `tool_calls` when the model called tools (run them, send the results). */
+export const FINISH_REASONS = ['stop', 'length', 'tool_calls'] as const;
+export type CompletionFinishReason = (typeof FINISH_REASONS)[number];
 
 export class CompletionMessageOutDto {
   @ApiProperty({ enum: ['assistant'] }) role: 'assistant';
-  @ApiProperty() content: string;
+  @ApiProperty({
+    type: String,
+    nullable: true,
+    description: 'null when the model only called tools',
+  })
+  content: string | null;
   @ApiProperty({ type: String, nullable: true }) refusal: null;
+  @ApiPropertyOptional({ type: [CompletionToolCallDto], description: 'the tools to run, in order' })
+  tool_calls?: CompletionToolCallDto[];
 }
 
 export class CompletionChoiceDto {
   @ApiProperty({ type: 'integer', enum: [0] }) index: number;
   @ApiProperty({ type: CompletionMessageOutDto }) message: CompletionMessageOutDto;
   @ApiProperty({ type: Object, nullable: true }) logprobs: null;
-  @ApiProperty({ enum: ['stop', 'length'] }) finish_reason: 'stop' | 'length';
+  @ApiProperty({ enum: FINISH_REASONS }) finish_reason: CompletionFinishReason;
 }
 
 /** A whole completion (`object: "chat.completion"`). */

@@ -8,18 +8,24 @@ import {
 } from '@nestjs/swagger';
 import { OpenAiErrorDto } from '../../common/openapi/error.dto';
 import { ChatCompletionDto, CompletionUsageDto } from './chat-completion.dto';
+import { CompletionToolCallDeltaDto } from './completion-tools.dto';
 
 export class CompletionDeltaDto {
   @ApiPropertyOptional({ enum: ['assistant'], description: 'first chunk only' }) role?: string;
   @ApiPropertyOptional() content?: string;
+  @ApiPropertyOptional({
+    type: [CompletionToolCallDeltaDto],
+    description: 'a tool call: a piece with index, id, type and name, then its arguments',
+  })
+  tool_calls?: CompletionToolCallDeltaDto[];
 }
 
 export class CompletionChunkChoiceDto {
   @ApiProperty({ type: 'integer', enum: [0] }) index: number;
   @ApiProperty({ type: CompletionDeltaDto }) delta: CompletionDeltaDto;
   @ApiProperty({ type: Object, nullable: true }) logprobs: null;
-  @ApiProperty({ type: String, enum: ['stop', 'length', null], nullable: true })
-  finish_reason: 'stop' | 'length' | null;
+  @ApiProperty({ type: String, enum: ['stop', 'length', 'tool_calls', null], nullable: true })
+  finish_reason: 'stop' | 'length' | 'tool_calls' | null;
 }
 
 /** One `chat.completion.chunk` frame of a streamed completion. */

@@ -139,7 +139,8 @@ export function anthropicClientToolFields(
     : undefined;
   const offered = [...(anthropicTools(tools) ?? []), ...(answer ? [answer] : [])];
   if (!offered.length) return {};
-  const single = clientTools?.parallelToolCalls === false ? { disable_parallel_tool_use: true } : {};
+  const single =
+    clientTools?.parallelToolCalls === false ? { disable_parallel_tool_use: true } : {};
   const choice = clientTools?.toolChoice ?? 'auto';
   let tool_choice: Anthropic.Messages.ToolChoice;
   if (answer && !clientTools) tool_choice = { type: 'tool', name: ANSWER_TOOL };
