@@ -87,7 +87,9 @@ export function buildOpenApiDocument(app: NestExpressApplication, baseUrl: strin
     .setLicense('UNLICENSED', 'https://spdx.org/licenses/')
     .addServer(baseUrl)
     .addBearerAuth()
-    .addCookieAuth('session_token');
+    .addCookieAuth('session_token')
+    // Anthropic's header for an API key, taken under /v1 (the Anthropic-compatible routes).
+    .addApiKey({ type: 'apiKey', in: 'header', name: 'x-api-key' }, 'x-api-key');
   for (const [name, description] of TAGS) builder.addTag(name, description);
   const document = SwaggerModule.createDocument(app, builder.build());
   const errorRef = `#/components/schemas/${ErrorDto.name}`;

@@ -1,9 +1,9 @@
 import { Module } from '@nestjs/common';
 import { AiModule } from '../ai/ai.module';
 import { ModelsModule } from '../models/models.module';
+import { AnthropicMessagesController } from './anthropic-messages.controller';
 import { EmbeddingsController } from './embeddings.controller';
 import { GatewayController } from './gateway.controller';
-import { MessagesController } from './messages.controller';
 import { ResponsesController } from './responses.controller';
 import { StoredResponses } from './stored-responses.service';
 
@@ -14,7 +14,12 @@ import { StoredResponses } from './stored-responses.service';
  */
 @Module({
   imports: [AiModule, ModelsModule],
-  controllers: [GatewayController, EmbeddingsController, ResponsesController, MessagesController],
+  controllers: [
+    GatewayController,
+    EmbeddingsController,
+    ResponsesController,
+    AnthropicMessagesController,
+  ],
   providers: [StoredResponses],
 })
 export class GatewayModule {}

@@ -1,6 +1,6 @@
 import { Body, Controller, HttpCode, Post, Req, Res } from '@nestjs/common';
 import { ConfigService } from '@nestjs/config';
-import { ApiOkResponse, ApiTags } from '@nestjs/swagger';
+import { ApiOkResponse, ApiSecurity, ApiTags } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
 import { AiService } from '../ai/ai.service';
 import { ServerTiming } from '../ai/server-timing';
@@ -40,8 +40,9 @@ const EXAMPLE = {
  * `/v1/messages` path).
  */
 @ApiTags('anthropic-compatible')
+@ApiSecurity('x-api-key')
 @Controller('v1/messages')
-export class MessagesController {
+export class AnthropicMessagesController {
   constructor(
     private readonly ai: AiService,
     private readonly catalogue: ModelCatalogue,
