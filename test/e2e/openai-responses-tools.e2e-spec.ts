@@ -1,12 +1,12 @@
-import type { AddressInfo } from 'node:net';
 import OpenAI from 'openai';
+import { zodTextFormat } from 'openai/helpers/zod';
 import type { ResponseInputItem } from 'openai/resources/responses/responses';
+import { z } from 'zod';
 import { startProviders, type Providers } from '../support/providers';
 import { newUser, type TestUser } from '../support/factories';
 import { createTestApp, type TestApp } from '../support/test-app';
-
-/** The three providers' test models. */
-const MODELS = ['gpt-4o', 'claude-haiku-4-5', 'gemini-2.5-flash'] as const;
+import { waitFor } from '../support/wait';
+import { balanceOf, MODELS, sdkClient, v1BaseUrl } from './openai-responses.helpers';
 
 const WEATHER = {
   type: 'function' as const,
@@ -26,7 +26,7 @@ const WEATHER = {
  * `openai` SDK with each provider behind it: the model's calls come back as `function_call`
  * items, never run here, and their results go back as `function_call_output` items.
  */
-describe('OpenAI Responses API: function tools and text.format', () => {
+describe('OpenAI Responses API: function tools, text.format, usage details, stream failures', () => {
   let t: TestApp;
   let p: Providers;
   let baseURL: string;
@@ -34,9 +34,7 @@ describe('OpenAI Responses API: function tools and text.format', () => {
   beforeAll(async () => {
     p = await startProviders();
     t = await createTestApp(p.env);
-    const server = t.app.getHttpServer();
-    await new Promise<void>((done) => server.listen(0, '127.0.0.1', done));
-    baseURL = `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1`;
+    baseURL = await v1BaseUrl(t);
   });
   afterAll(async () => {
     await t.close();
@@ -44,18 +42,10 @@ describe('OpenAI Responses API: function tools and text.format', () => {
   });
   beforeEach(() => p.reset());
 
-  async function clientFor(u: TestUser, scopes?: string[]): Promise<OpenAI> {
-    const res = await t.http
-      .post('/api/keys')
-      .set(u.auth)
-      .send({ name: 'sdk', ...(scopes ? { scopes } : {}) })
-      .expect(201);
-    return new OpenAI({ baseURL, apiKey: res.body.key, maxRetries: 0 });
-  }
+  const clientFor = (u: TestUser, scopes?: string[]) => sdkClient(t, baseURL, u, scopes);
   const server = (model: string) =>
     model.startsWith('gpt') ? p.openai : model.startsWith('claude') ? p.anthropic : p.gemini;
-  const balance = async (userId: string): Promise<number> =>
-    (await t.db.query('SELECT credits FROM users WHERE id = $1', [userId]))[0].credits;
+  const balance = (userId: string) => balanceOf(t, userId);
   const consumptions = async (userId: string): Promise<number[]> =>
     (
       await t.db.query(
@@ -95,7 +85,7 @@ describe('OpenAI Responses API: function tools and text.format', () => {
         tools: [WEATHER],
         input: [
           ...input,
-          ...first.output,
+          ...(first.output as ResponseInputItem[]),
           { type: 'function_call_output', call_id: callId, output: '{"sky":"sunny"}' },
         ],
       });
@@ -169,28 +159,74 @@ describe('OpenAI Responses API: function tools and text.format', () => {
     expect(sent).toContain('mild');
   });
 
-  it('sends text.format json_schema upstream and answers the JSON', async () => {
+  it.each(MODELS)('%s: responses.parse with zodTextFormat answers the JSON', async (model) => {
     const u = await newUser(t);
     const client = await clientFor(u);
-    p.openai.reply = { text: '{"answer":42}' };
-    const schema = {
-      type: 'object',
-      properties: { answer: { type: 'integer' } },
-      required: ['answer'],
-      additionalProperties: false,
-    };
-    const response = await client.responses.create({
-      model: 'gpt-4o',
-      input: 'The answer?',
-      text: { format: { type: 'json_schema', name: 'answer', schema, strict: true } },
+    const trip = { city: 'Lisbon', days: 3 };
+    server(model).reply = { json: trip };
+    const before = await balance(u.user.id);
+    const response = await client.responses.parse({
+      model,
+      input: 'Plan a trip',
+      text: { format: zodTextFormat(z.object({ city: z.string(), days: z.number() }), 'trip') },
     });
-    expect(JSON.parse(response.output_text)).toEqual({ answer: 42 });
+    expect(response.output_parsed).toEqual(trip);
     expect(response.text?.format).toEqual(
-      expect.objectContaining({ type: 'json_schema', name: 'answer' }),
+      expect.objectContaining({ type: 'json_schema', name: 'trip' }),
     );
-    expect(p.openai.requests[0].body.response_format).toEqual({
-      type: 'json_schema',
-      json_schema: expect.objectContaining({ name: 'answer', schema, strict: true }),
+    const body = server(model).requests[0].body;
+    // Each provider is asked for the format its own way (see the chat completions tests).
+    const asked = model.startsWith('gpt')
+      ? body.response_format?.json_schema?.name
+      : model.startsWith('claude')
+        ? body.tool_choice?.name
+        : body.generationConfig?.responseMimeType;
+    expect(asked).toBe(
+      model.startsWith('gpt')
+        ? 'trip'
+        : model.startsWith('claude')
+          ? 'json_answer'
+          : 'application/json',
+    );
+    expect(await balance(u.user.id)).toBe(before - costOf(response));
+  });
+  it('reports cached and reasoning tokens in the usage details', async () => {
+    const u = await newUser(t);
+    const client = await clientFor(u);
+    p.openai.reply = {
+      usage: {
+        prompt_tokens: 100,
+        completion_tokens: 50,
+        prompt_tokens_details: { cached_tokens: 64 },
+        completion_tokens_details: { reasoning_tokens: 30 },
+      },
+    };
+    const response = await client.responses.create({ model: 'gpt-5-mini', input: 'Think' });
+    expect(response.usage).toEqual({
+      input_tokens: 100,
+      input_tokens_details: { cached_tokens: 64 },
+      output_tokens: 50,
+      output_tokens_details: { reasoning_tokens: 30 },
+      total_tokens: 150,
     });
+  });
+
+  it('raises an upstream failure after the first token as an error event, charging what came', async () => {
+    const u = await newUser(t);
+    const client = await clientFor(u);
+    p.openai.reply = { text: 'a b c d e f', chunks: 6, cutAfterChunks: 2 };
+    const stream = client.responses.stream({ model: 'gpt-4o', input: 'Go' });
+    let text = '';
+    const failure = await (async () => {
+      for await (const event of stream)
+        if (event.type === 'response.output_text.delta') text += event.delta;
+    })().catch((e: unknown) => e);
+    expect(text.length).toBeGreaterThan(0);
+    expect(failure).toBeInstanceOf(OpenAI.APIError);
+    const holds = async () =>
+      Number((await t.db.query('SELECT count(*) FROM credit_holds'))[0].count);
+    expect(await waitFor(async () => (await holds()) === 0)).toBe(true);
+    const [entry, ...more] = await consumptions(u.user.id);
+    expect([entry < 0, more]).toEqual([true, []]);
   });
 });

@@ -1,12 +1,9 @@
-import type { AddressInfo } from 'node:net';
 import OpenAI from 'openai';
 import { startProviders, type Providers } from '../support/providers';
 import { ledgerOf, newUser, type TestUser } from '../support/factories';
 import { createTestApp, type TestApp } from '../support/test-app';
+import { balanceOf, MODELS, sdkClient, v1BaseUrl } from './openai-responses.helpers';
 import { waitFor } from '../support/wait';
-
-/** The three providers' test models: each must answer through the Responses wire alike. */
-const MODELS = ['gpt-4o', 'claude-haiku-4-5', 'gemini-2.5-flash'] as const;
 
 /**
  * `/v1/responses`, OpenAI's Responses API, driven by the official `openai` SDK against the app
@@ -21,9 +18,7 @@ describe('OpenAI Responses API /v1/responses', () => {
   beforeAll(async () => {
     p = await startProviders();
     t = await createTestApp(p.env);
-    const server = t.app.getHttpServer();
-    await new Promise<void>((done) => server.listen(0, '127.0.0.1', done));
-    baseURL = `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1`;
+    baseURL = await v1BaseUrl(t);
   });
   afterAll(async () => {
     await t.close();
@@ -31,32 +26,21 @@ describe('OpenAI Responses API /v1/responses', () => {
   });
   beforeEach(() => p.reset());
 
-  async function clientFor(u: TestUser, scopes?: string[]): Promise<OpenAI> {
-    const res = await t.http
-      .post('/api/keys')
-      .set(u.auth)
-      .send({ name: 'sdk', ...(scopes ? { scopes } : {}) })
-      .expect(201);
-    return new OpenAI({ baseURL, apiKey: res.body.key, maxRetries: 0 });
-  }
-  const balance = async (userId: string): Promise<number> =>
-    (await t.db.query('SELECT credits FROM users WHERE id = $1', [userId]))[0].credits;
+  const clientFor = (u: TestUser, scopes?: string[]) => sdkClient(t, baseURL, u, scopes);
+  const balance = (userId: string) => balanceOf(t, userId);
   const consumptions = (userId: string): Promise<{ amount: number; modelId: string }[]> =>
     t.db.query(
       `SELECT amount, "modelId" FROM credit_transactions WHERE "userId" = $1 AND type = 'CONSUMPTION' ORDER BY "createdAt"`,
       [userId],
     );
-  const count = async (sql: string, userId: string): Promise<number> =>
-    Number((await t.db.query(sql, [userId]))[0].n);
-  const storedOf = (userId: string) =>
-    count('SELECT count(*) AS n FROM responses WHERE "userId" = $1', userId);
-  const chatsOf = (userId: string) =>
-    count('SELECT count(*) AS n FROM chats WHERE "userId" = $1', userId);
-  const error = (promise: Promise<unknown>) =>
-    promise.then(
-      () => undefined,
-      (e: unknown) => e,
+  const count = async (table: 'chats' | 'responses', userId: string): Promise<number> =>
+    Number(
+      (await t.db.query(`SELECT count(*) AS n FROM ${table} WHERE "userId" = $1`, [userId]))[0].n,
     );
+  const storedOf = (userId: string) => count('responses', userId);
+  const chatsOf = (userId: string) => count('chats', userId);
+  /** What `promise` rejects with, else what it resolves to. */
+  const error = (promise: Promise<unknown>) => promise.catch((e: unknown) => e as unknown);
 
   it.each(MODELS)(
     'answers a whole response from %s, charged exactly its cost, saving nothing',
@@ -153,7 +137,7 @@ describe('OpenAI Responses API /v1/responses', () => {
       input: 'My name is Ada.',
       store: true,
     });
-    expect(first.store).toBe(true);
+    expect((first as unknown as { store: boolean }).store).toBe(true);
     const retrieved = await client.responses.retrieve(first.id);
     expect(retrieved).toEqual(first);
 
