@@ -85,8 +85,8 @@ export class AiService {
     dto: WireGenerateDto,
     options: GenerateOptions = {},
   ): Promise<GenerateReply> {
-    const { timing = new ServerTiming(), preferences, store, outputLimits } = options;
-    const admission = await this.admit(user, dto, { preferences, store, outputLimits });
+    const { timing = new ServerTiming(), ...admitOptions } = options;
+    const admission = await this.admit(user, dto, admitOptions);
     if (admission.toolBox) {
       const loop = await runToolLoop(this, admission, timing, {});
       if (loop.interruption !== undefined) throw loop.interruption;

@@ -15,6 +15,8 @@ export interface AnthropicReply extends WireReply {
     output_tokens: number;
     /** Extended thinking: a thinking block precedes the text and usage reports this count. */
     thinking_tokens?: number;
+    /** Input tokens read from the prompt cache (default 0). */
+    cache_read_input_tokens?: number;
   };
   /**
    * Streamed replies: the cumulative `output_tokens` of successive `message_delta` events
@@ -40,9 +42,17 @@ export class AnthropicTestServer extends WireTestServer<AnthropicReply> {
     const status = key ? this.reply.status : 401;
     if (status) return this.sendError(res, status, errorBody(status));
 
-    const { usage = { input_tokens: 10, output_tokens: 20 } } = this.reply;
-    const text = replyText(this.reply);
-    const uses = (this.reply.toolCalls ?? []).map((c, i) => ({
+    const usage = { input_tokens: 10, output_tokens: 20, ...this.reply.usage };
+    // A structured answer comes as the input of the tool the request forces (Anthropic has no
+    // response format); without a forced tool it is plain text.
+    const forced = req.body?.tool_choice?.type === 'tool' ? req.body.tool_choice.name : undefined;
+    const asTool = this.reply.json && forced;
+    const text = asTool ? '' : replyText(this.reply);
+    const called = [
+      ...(this.reply.toolCalls ?? []),
+      ...(asTool ? [{ name: forced as string, arguments: this.reply.json! }] : []),
+    ];
+    const uses = called.map((c: { id?: string; name: string; arguments: object }, i) => ({
       type: 'tool_use' as const,
       id: c.id ?? `toolu_test_${this.requests.length}_${i}`,
       name: c.name,
@@ -60,7 +70,7 @@ export class AnthropicTestServer extends WireTestServer<AnthropicReply> {
     const inputUsage = {
       input_tokens: usage.input_tokens,
       cache_creation_input_tokens: 0,
-      cache_read_input_tokens: 0,
+      cache_read_input_tokens: usage.cache_read_input_tokens ?? 0,
       service_tier: 'standard',
     };
     const thinking = usage.thinking_tokens !== undefined;
@@ -136,7 +146,7 @@ export class AnthropicTestServer extends WireTestServer<AnthropicReply> {
               delta: { type: 'input_json_delta', partial_json },
             }),
           })),
-          { data: event('content_block_stop', { index }) },
+          { data: event('content_block_stop', { index }), callDone: true },
         ];
       }),
       ...steps.map((output_tokens) => ({

@@ -10,7 +10,13 @@ import { hashedEmbedding } from './embeddings';
 
 export interface GeminiReply extends WireReply {
   /** `usageMetadata` of the reply / last chunk (default 10 prompt + 20 candidates tokens). */
-  usage?: { promptTokenCount: number; candidatesTokenCount?: number; thoughtsTokenCount?: number };
+  usage?: {
+    promptTokenCount: number;
+    candidatesTokenCount?: number;
+    thoughtsTokenCount?: number;
+    /** Of promptTokenCount, the tokens read from cached content. */
+    cachedContentTokenCount?: number;
+  };
   /** `google.rpc.RetryInfo.retryDelay` in a 429 body (default `2s`). */
   retryDelay?: string;
 }

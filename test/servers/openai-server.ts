@@ -17,6 +17,8 @@ export interface OpenAiReply extends WireReply {
     /** Reasoning models: includes `completion_tokens_details.reasoning_tokens`. */
     completion_tokens: number;
     completion_tokens_details?: { reasoning_tokens: number };
+    /** Of prompt_tokens, those read from the prompt cache. */
+    prompt_tokens_details?: { cached_tokens: number };
   } | null;
 }
 
@@ -110,7 +112,7 @@ export class OpenAiTestServer extends WireTestServer<OpenAiReply> {
         return [
           delta({ id: c.id, type: 'function', function: { name: c.function.name, arguments: '' } }),
           delta({ function: { arguments: args.slice(0, half) } }),
-          delta({ function: { arguments: args.slice(half) } }),
+          { ...delta({ function: { arguments: args.slice(half) } }), callDone: true },
         ];
       }),
       { data: chunk([choice({}, finish)]) },

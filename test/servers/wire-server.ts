@@ -41,17 +41,32 @@ export interface WireReply {
    * Without `id` the OpenAI and Anthropic servers make one up and Gemini sends none.
    */
   toolCalls?: { id?: string; name: string; arguments: Record<string, unknown> }[];
+  /**
+   * A structured answer (a `response_format` request): OpenAI and Gemini send its JSON as the
+   * text; Anthropic, asked through a forced tool, sends it as that tool's `tool_use` input.
+   */
+  json?: Record<string, unknown>;
+  /**
+   * Streamed replies: after this many tool calls were sent whole, send nothing more until the
+   * client goes away (no finish, no usage).
+   */
+  stallAfterToolCalls?: number;
 }
 
-/** The reply text of `reply`: its `text`, else '' when it calls tools, else the default. */
+/** The reply text of `reply`: its `json`, its `text`, else '' when it calls tools, else the default. */
 export function replyText(reply: WireReply): string {
+  if (reply.json) return JSON.stringify(reply.json);
   return reply.text ?? (reply.toolCalls?.length ? '' : DEFAULT_TEXT);
 }
 
-/** One SSE frame as written to the socket; `text` frames count for delays and cuts. */
+/**
+ * One SSE frame as written to the socket; `text` frames count for delays and cuts, `callDone`
+ * marks the last frame of a tool call (for `stallAfterToolCalls`).
+ */
 export interface SseFrame {
   data: string;
   text?: boolean;
+  callDone?: boolean;
 }
 
 const delay = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
@@ -161,7 +176,8 @@ export abstract class WireTestServer<R extends WireReply> {
    * `stallAfterChunks`. Stops when the client goes away.
    */
   protected async sendSse(res: ServerResponse, frames: SseFrame[]): Promise<void> {
-    const { chunkDelayMs = 0, cutAfterChunks, stallAfterChunks } = this.reply;
+    const { chunkDelayMs = 0, cutAfterChunks, stallAfterChunks, stallAfterToolCalls } = this.reply;
+    let callsSent = 0;
     res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
     res.flushHeaders();
     let textSent = 0;
@@ -181,6 +197,10 @@ export abstract class WireTestServer<R extends WireReply> {
       if (frame.text) textSent++;
       const recorded = recordOf.get(res);
       if (recorded) recorded.textChunksSent = textSent;
+      if (frame.callDone && ++callsSent === stallAfterToolCalls) {
+        if (!res.destroyed) await new Promise((gone) => res.once('close', gone));
+        return;
+      }
     }
     res.end();
   }

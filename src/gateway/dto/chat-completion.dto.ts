@@ -63,6 +63,15 @@ export class CompletionMessageDto {
   @Type(() => CompletionToolCallDto)
   tool_calls?: CompletionToolCallDto[];
 
+  // An assistant message sent back as an answer gave it: accepted, not sent upstream.
+  @ApiPropertyOptional({ type: String, nullable: true, description: 'accepted, not sent upstream' })
+  @Allow()
+  refusal?: unknown;
+
+  @ApiPropertyOptional({ type: 'array', items: {}, description: 'accepted, not sent upstream' })
+  @Allow()
+  annotations?: unknown;
+
   @ApiPropertyOptional({ description: '`tool` messages: the id of the call this result answers' })
   @IsOptional()
   @IsString()
