@@ -15,7 +15,7 @@ import { ApiAiStreamResponse, STREAM_DESCRIPTION } from './dto/stream.dto';
 import { ModelCatalogue } from '../models/model-catalogue';
 import { arrivalOf } from '../common/http/arrival';
 import { ServerTiming } from './server-timing';
-import { SseStreamSink, streamTo, TextStreamSink } from './stream-sinks';
+import { ownApiResult, SseStreamSink, streamTo, TextStreamSink } from './stream-sinks';
 
 /** Shared by generate and stream: same body, same failures before the first byte. */
 const GENERATE: Omit<EndpointOptions<GenerateDto>, 'summary'> = {
@@ -99,7 +99,7 @@ export class AiController {
     const timing = new ServerTiming(arrivalOf(req));
     const result = await this.ai.generate(user, dto, { timing });
     res.setHeader('Server-Timing', timing.header());
-    return result;
+    return ownApiResult(result);
   }
 
   @Post('stream')

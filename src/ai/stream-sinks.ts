@@ -38,6 +38,19 @@ export async function streamTo(
 /** Default interval of SSE `: ping` comments until the first token (proxies cut at 60 s idle). */
 export const SSE_PING_MS = 15_000;
 
+/**
+ * A result without the fields only the wire protocols show (`finishReason`, the client tools'
+ * `toolCalls`): what `/api/ai/*` answers and sends in its `done` events.
+ */
+export function ownApiResult<T extends { finishReason?: unknown; toolCalls?: unknown }>(
+  result: T,
+): Omit<T, 'finishReason' | 'toolCalls'> {
+  const own: Partial<T> = { ...result };
+  delete own.finishReason;
+  delete own.toolCalls;
+  return own as Omit<T, 'finishReason' | 'toolCalls'>;
+}
+
 /** `{error, code}` of a failure after the stream opened, as the error filter would say it. */
 export type PresentError = (err: unknown) => { error: string; code: string };
 
@@ -135,8 +148,8 @@ export class SseStreamSink implements StreamSink {
     });
   }
 
-  done(result: object): void {
-    this.event('done', result);
+  done(result: Parameters<StreamSink['done']>[0]): void {
+    this.event('done', ownApiResult(result));
     this.res.end();
   }
 

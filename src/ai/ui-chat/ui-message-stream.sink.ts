@@ -1,5 +1,6 @@
 import type { Response } from 'express';
 import { randomUUID } from 'node:crypto';
+import { ownApiResult } from '../stream-sinks';
 import { pipeUIMessageStreamToResponse, type UIMessageChunk } from 'ai';
 import type { StreamSink } from '../ai.service';
 import type { ServerTiming } from '../server-timing';
@@ -97,9 +98,9 @@ export class UiMessageStreamSink implements StreamSink {
     this.endStep();
   }
 
-  done(result: UiReplyMetadata): void {
+  done(result: UiReplyMetadata & { finishReason?: unknown; toolCalls?: unknown }): void {
     this.endText();
-    this.push({ type: 'finish', finishReason: 'stop', messageMetadata: result });
+    this.push({ type: 'finish', finishReason: 'stop', messageMetadata: ownApiResult(result) });
     this.close();
   }
 
