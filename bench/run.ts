@@ -17,6 +17,7 @@ import { gatewayScenario } from './lib/scenario-gateway';
 import { longChatsScenario } from './lib/scenario-long-chats';
 import { searchScenario } from './lib/scenario-search';
 import { imagesScenario } from './lib/scenario-images';
+import { wireStreamsScenario } from './lib/scenario-wire-streams';
 import { type BenchEnv, PROFILE_DIR, ROOT, SERVICE_ENTRY, setup } from './lib/setup';
 import { round } from './lib/stats';
 import { check, type ScenarioResult } from './lib/types';
@@ -50,8 +51,15 @@ const streams = {
   openChunkDelayMs: 500,
   uploadBytes: num('BENCH_UPLOAD_MB', 200) * 1024 * 1024,
 };
+const wireStreams = {
+  perWire: num('BENCH_WIRE_STREAMS', 400),
+  rounds: 4,
+  concurrency: num('BENCH_STREAM_CONCURRENCY', 20),
+  chunks: 10,
+  chunkDelayMs: num('BENCH_CHUNK_DELAY_MS', 20),
+};
 const only = new Set(
-  (process.env.BENCH_SCENARIOS ?? '1,2,3,4,5,6,7,8,9,10')
+  (process.env.BENCH_SCENARIOS ?? '1,2,3,4,5,6,7,8,9,10,11')
     .split(',')
     .map((s) => Number(s.trim()))
     .filter(Boolean),
@@ -79,23 +87,26 @@ async function main(): Promise<void> {
   });
   const e = env;
   const results: ScenarioResult[] = [];
-  const run = async (id: number, fn: () => Promise<ScenarioResult>) => {
+  // A scenario gives one row, or several measured side by side in the same run (11).
+  const run = async (id: number, fn: () => Promise<ScenarioResult | ScenarioResult[]>) => {
     if (!only.has(id)) return;
     log(`scenario ${id}…`);
     const from = Date.now() - e.service.spawnedAt;
-    const result = await fn();
-    result.window = [from, Date.now() - e.service.spawnedAt];
+    const rows = [await fn()].flat();
+    const window: [number, number] = [from, Date.now() - e.service.spawnedAt];
     if (e.service.proc.exitCode !== null) throw new Error(`the service exited during ${id}`);
     // The books after every scenario, once the requests still in flight have ended.
     const settled = await waitForSettled(e.db);
     const books = await checkLedger(e.db);
+    const result = rows[0];
     result.checks.push(
       check('holds open once in-flight requests ended', books.openHolds, '', max0),
       check('users breaking credits + holds = Σ ledger', books.violations, '', max0),
     );
     (result.notes ??= []).push(`in-flight requests ended ${settled.waitedMs} ms after the load`);
-    results.push(result);
-    log(`scenario ${id} done in ${((result.window[1] - from) / 1000).toFixed(1)} s`);
+    for (const row of rows) row.window = window;
+    results.push(...rows);
+    log(`scenario ${id} done in ${((window[1] - from) / 1000).toFixed(1)} s`);
   };
 
   let bare: LoadResult | undefined;
@@ -114,6 +125,7 @@ async function main(): Promise<void> {
   await run(8, () => longChatsScenario(e, http));
   await run(9, () => searchScenario(e));
   await run(10, () => imagesScenario(e));
+  await run(11, () => wireStreamsScenario(e, wireStreams));
 
   const ledger = await checkLedger(e.db);
   const meta = {
@@ -128,8 +140,11 @@ async function main(): Promise<void> {
   const cpuProfile = e.cpuProfile ? resolve(PROFILE_DIR, e.cpuProfile) : undefined;
   writeFileSync(
     resolve(ROOT, 'bench/results.json'),
-    JSON.stringify({ meta, config: { http, streams }, ledger, cpuProfile, results }, null, 2) +
-      '\n',
+    JSON.stringify(
+      { meta, config: { http, streams, wireStreams }, ledger, cpuProfile, results },
+      null,
+      2,
+    ) + '\n',
   );
   process.stdout.write(table + '\n\n');
   process.stdout.write(

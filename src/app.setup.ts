@@ -8,7 +8,13 @@ import { Logger } from 'nestjs-pino';
 import { envelopeFor } from './common/envelope/envelope';
 import { stampArrival } from './common/http/arrival';
 import { describeOptionalDefaults, exampleParameters } from './common/openapi/document-rules';
-import { ErrorDto, ErrorEnvelopeBDto, OpenAiErrorDto } from './common/openapi/error.dto';
+import {
+  AnthropicErrorDto,
+  ErrorDto,
+  ErrorEnvelopeBDto,
+  OpenAiErrorDto,
+} from './common/openapi/error.dto';
+import { isAnthropicPath } from './common/errors/anthropic-error';
 import { bodyParserErrors } from './common/errors/all-exceptions.filter';
 import type { AppConfig } from './config/app.config';
 
@@ -48,6 +54,10 @@ const TAGS: [name: string, description: string][] = [
   ['credits', 'Balance, daily usage, ledger and cost estimates'],
   ['api keys', 'Personal API keys for scripts and apps (`Authorization: Bearer sk-…`)'],
   ['openai-compatible', 'The OpenAI Chat Completions wire protocol under /v1, metered in credits'],
+  [
+    'anthropic-compatible',
+    'The Anthropic Messages wire protocol under /v1/messages, metered in credits',
+  ],
   ['payments', 'Subscriptions, payments, credit purchases, refunds and invoices'],
   ['webhooks', 'Events from the payment processor'],
   ['referrals', 'Referral code, link and rewards'],
@@ -60,8 +70,9 @@ const TAGS: [name: string, description: string][] = [
 
 /**
  * The OpenAPI 3 document of every controller (served at /api/docs-json). Error answers are
- * declared as ErrorDto; on envelope-B paths they become ErrorEnvelopeBDto here, decided by
- * `envelopeFor` exactly as the error filter decides the body. Success answers declared without
+ * declared as ErrorDto; on envelope-B paths they become ErrorEnvelopeBDto here (OpenAiErrorDto
+ * under `/v1`, AnthropicErrorDto under `/v1/messages`), decided by path exactly as the error
+ * filter decides the body. Success answers declared without
  * a description get the status' reason phrase (OpenAPI requires one). Every parameter gets an
  * example and optional properties state their default in words (`document-rules.ts`), so that
  * Dredd can expand every URL and openapi-typescript's default output compiles.
@@ -76,17 +87,21 @@ export function buildOpenApiDocument(app: NestExpressApplication, baseUrl: strin
     .setLicense('UNLICENSED', 'https://spdx.org/licenses/')
     .addServer(baseUrl)
     .addBearerAuth()
-    .addCookieAuth('session_token');
+    .addCookieAuth('session_token')
+    // Anthropic's header for an API key, taken under /v1 (the Anthropic-compatible routes).
+    .addApiKey({ type: 'apiKey', in: 'header', name: 'x-api-key' }, 'x-api-key');
   for (const [name, description] of TAGS) builder.addTag(name, description);
   const document = SwaggerModule.createDocument(app, builder.build());
   const errorRef = `#/components/schemas/${ErrorDto.name}`;
   const swapTo = {
     B: `#/components/schemas/${ErrorEnvelopeBDto.name}`,
     openai: `#/components/schemas/${OpenAiErrorDto.name}`,
+    anthropic: `#/components/schemas/${AnthropicErrorDto.name}`,
     C: errorRef,
   };
   for (const [path, item] of Object.entries(document.paths)) {
-    const envelope = envelopeFor(path.replace(/\{[^}]+\}/g, 'x'));
+    const concrete = path.replace(/\{[^}]+\}/g, 'x');
+    const envelope = isAnthropicPath(concrete) ? 'anthropic' : envelopeFor(concrete);
     for (const op of Object.values(item) as { responses?: Record<string, ResponseLike> }[]) {
       for (const [status, response] of Object.entries(op?.responses ?? {})) {
         // OpenAPI requires a description; a typed answer without one gets its reason phrase.

@@ -1,18 +1,25 @@
 import { Module } from '@nestjs/common';
 import { AiModule } from '../ai/ai.module';
 import { ModelsModule } from '../models/models.module';
+import { AnthropicMessagesController } from './anthropic-messages.controller';
 import { EmbeddingsController } from './embeddings.controller';
 import { GatewayController } from './gateway.controller';
 import { ResponsesController } from './responses.controller';
 import { StoredResponses } from './stored-responses.service';
 
 /**
- * `/v1`: the OpenAI wire formats (Chat Completions, Responses, Embeddings) over AiService and
- * EmbeddingsService; it meters nothing itself. StoredResponses keeps `/v1/responses` answers.
+ * `/v1`: the OpenAI wire formats (Chat Completions, Responses, Embeddings) and Anthropic's
+ * Messages over AiService and EmbeddingsService; it meters nothing itself. StoredResponses keeps
+ * `/v1/responses` answers.
  */
 @Module({
   imports: [AiModule, ModelsModule],
-  controllers: [GatewayController, EmbeddingsController, ResponsesController],
+  controllers: [
+    GatewayController,
+    EmbeddingsController,
+    ResponsesController,
+    AnthropicMessagesController,
+  ],
   providers: [StoredResponses],
 })
 export class GatewayModule {}

@@ -26,6 +26,8 @@ const SCOPED: Record<string, ApiScope> = {
   'GET /v1/models/{model}': 'ai',
   'POST /v1/chat/completions': 'ai',
   'POST /v1/embeddings': 'ai',
+  'POST /v1/messages': 'ai',
+  'POST /v1/messages/count_tokens': 'ai',
   'GET /api/chats': 'chats:read',
   'GET /api/chats/{id}': 'chats:read',
   'GET /api/chats/{id}/messages': 'chats:read',
@@ -84,9 +86,15 @@ describe('API key scopes over every route', () => {
     )
       .set(auth)
       .send({});
-  const refused = (res: { status: number; body: { code?: string; error?: { code?: string } } }) =>
+  // Our `{code}`, OpenAI's `{error: {code}}` (`/v1`), Anthropic's `{error: {details: {error_code}}}`.
+  const refused = (res: {
+    status: number;
+    body: { code?: string; error?: { code?: string; details?: { error_code?: string } } };
+  }) =>
     res.status === 403 &&
-    (res.body.code ?? res.body.error?.code?.toUpperCase()) === 'INSUFFICIENT_SCOPE';
+    (res.body.code ??
+      (res.body.error?.code ?? res.body.error?.details?.error_code)?.toUpperCase()) ===
+      'INSUFFICIENT_SCOPE';
 
   it('documents exactly the scoped routes of the table, and none of the forbidden areas', () => {
     const documented = Object.fromEntries(

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { envelopeFor } from '../../src/common/envelope/envelope';
+import { isAnthropicPath } from '../../src/common/errors/anthropic-error';
 import { SSE_EVENTS } from '../../src/ai/dto/stream.dto';
 import { ResponseValidator } from '../support/openapi/response-validator';
 import { createTestApp, type TestApp } from '../support/test-app';
@@ -37,7 +38,12 @@ const METHODS = ['get', 'post', 'put', 'patch', 'delete'];
 const SRC = resolve(__dirname, '..', '..', 'src');
 const UUID_V4 = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
 /** The error body schema of each envelope (the error filter decides by path alike). */
-const ERROR_SCHEMAS = { B: 'ErrorEnvelopeBDto', C: 'ErrorDto', openai: 'OpenAiErrorDto' } as const;
+const ERROR_SCHEMAS = {
+  B: 'ErrorEnvelopeBDto',
+  C: 'ErrorDto',
+  openai: 'OpenAiErrorDto',
+  anthropic: 'AnthropicErrorDto',
+} as const;
 
 /**
  * The document is complete enough to generate a client from: every operation of the app
@@ -90,7 +96,8 @@ describe('OpenAPI document completeness', () => {
   it('types every answer: a schema per success body, the error schema per error status', () => {
     const problems: string[] = [];
     for (const { name, path, op } of ops) {
-      const envelope = envelopeFor(path.replace(/\{[^}]+\}/g, 'x'));
+      const concrete = path.replace(/\{[^}]+\}/g, 'x');
+      const envelope = isAnthropicPath(concrete) ? 'anthropic' : envelopeFor(concrete);
       const errorSchema = `#/components/schemas/${ERROR_SCHEMAS[envelope]}`;
       const statuses = Object.keys(op.responses).map(Number);
       if (!statuses.some((s) => s >= 200 && s < 400)) problems.push(`${name}: no success answer`);
@@ -186,8 +193,10 @@ describe('OpenAPI document completeness', () => {
     for (const { method, path, op, name } of ops) {
       const url = path.replace(/\{[^}]+\}/g, (p) => (p === '{filename}' ? 'x.txt' : randomUUID()));
       const res = await t.http[method as 'get'](url);
-      // `/v1` answers in OpenAI's shape: `{error: {code: "unauthorized"}}`.
-      const code = res.body?.code ?? res.body?.error?.code?.toUpperCase();
+      // `/v1` answers in OpenAI's shape: `{error: {code: "unauthorized"}}`; `/v1/messages*` in
+      // Anthropic's: `{error: {details: {error_code: "unauthorized"}}}`.
+      const wire = res.body?.error?.code ?? res.body?.error?.details?.error_code;
+      const code = res.body?.code ?? wire?.toUpperCase();
       const refused = res.status === 401 && code === 'UNAUTHORIZED';
       const isPublic = op.security?.length === 0;
       if (isPublic === refused)

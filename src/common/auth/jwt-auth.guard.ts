@@ -15,8 +15,21 @@ import { SESSION_COOKIE, type SessionUser } from './session-user';
  * A personal API key (`Bearer sk-…`, strategy `api-key`) authenticates too, but only
  * where the route names a scope the key has (`@Endpoint({scope})`); elsewhere 403
  * INSUFFICIENT_SCOPE, and on public routes it is ignored (they answer as to no session). A
- * revoked, expired or unknown key is 401 INVALID_API_KEY.
+ * revoked, expired or unknown key is 401 INVALID_API_KEY. Under `/v1` the key may also come as
+ * `x-api-key: sk-…` (Anthropic's header, which Claude Code and the Anthropic SDK send); an
+ * `Authorization` header, when present too, wins.
  */
+/**
+ * Anthropic's `x-api-key` header on a `/v1` route, read as `Authorization: Bearer <key>` (the
+ * api-key strategy reads only that header) when no `Authorization` header is sent.
+ */
+export function apiKeyHeaderAsBearer(req: Request): void {
+  const key = req.headers['x-api-key'];
+  if (typeof key !== 'string' || !key || req.headers.authorization) return;
+  if (req.path === '/v1' || req.path.startsWith('/v1/'))
+    req.headers.authorization = `Bearer ${key}`;
+}
+
 @Injectable()
 export class JwtAuthGuard extends AuthGuard(['jwt', 'api-key']) {
   constructor(private readonly reflector: Reflector) {
@@ -25,6 +38,7 @@ export class JwtAuthGuard extends AuthGuard(['jwt', 'api-key']) {
 
   async canActivate(context: ExecutionContext): Promise<boolean> {
     const req = context.switchToHttp().getRequest<Request & { user?: SessionUser }>();
+    apiKeyHeaderAsBearer(req);
     if (!this.isPublic(context)) {
       await super.canActivate(context);
       this.checkScope(context, req.user);

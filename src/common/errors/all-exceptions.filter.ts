@@ -5,6 +5,7 @@ import { envelopeFor } from '../envelope/envelope';
 import { ValidationFailedError } from '../validation/validation.pipe';
 import { AppError, ErrorCode, RateLimitedError } from './app-error';
 import { ErrorPresenter, type PresentedError } from './error-presenter';
+import { anthropicErrorBody, isAnthropicPath } from './anthropic-error';
 import { openAiErrorBody } from './openai-error';
 
 /**
@@ -34,7 +35,8 @@ export function bodyParserErrors(
 /**
  * The one place errors become HTTP answers (through ErrorPresenter). Every body has `error`
  * (human message, translated) and `code`; envelope-B routes add `success: false`; `/v1` routes
- * answer OpenAI's `{error: {message, type, code, param}}`. A 429 says when to retry
+ * answer OpenAI's `{error: {message, type, code, param}}`, but `/v1/messages*` Anthropic's
+ * `{type: "error", error: {type, message, details: {error_code}}}`. A 429 says when to retry
  * (`Retry-After`, seconds): the rate limiter's window, or the daily limit's reset.
  */
 @Catch()
@@ -55,6 +57,10 @@ export class AllExceptionsFilter implements ExceptionFilter {
     }
     const retryAfter = this.retryAfter(exception, body);
     if (retryAfter !== undefined) res.setHeader('Retry-After', String(retryAfter));
+    if (isAnthropicPath(req.path)) {
+      res.status(body.status).json(anthropicErrorBody(body, paramOf(exception)));
+      return;
+    }
     const envelope = envelopeFor(req.path);
     if (envelope === 'openai') {
       res.status(body.status).json(openAiErrorBody(body, paramOf(exception)));

@@ -1,6 +1,6 @@
 import { applyDecorators } from '@nestjs/common';
 import { ApiExtraModels, ApiResponse, getSchemaPath } from '@nestjs/swagger';
-import { ErrorDto, ErrorEnvelopeBDto, OpenAiErrorDto } from './error.dto';
+import { AnthropicErrorDto, ErrorDto, ErrorEnvelopeBDto, OpenAiErrorDto } from './error.dto';
 
 const DESCRIPTIONS: Record<number, string> = {
   400: 'Invalid input or unreadable body (`code`: VALIDATION_FAILED, MALFORMED_JSON)',
@@ -32,7 +32,7 @@ export function ApiErrors(...errors: ErrorSpec[]) {
     } else byStatus.set(e.status, e.description);
   }
   return applyDecorators(
-    ApiExtraModels(ErrorDto, ErrorEnvelopeBDto, OpenAiErrorDto),
+    ApiExtraModels(ErrorDto, ErrorEnvelopeBDto, OpenAiErrorDto, AnthropicErrorDto),
     ...[...byStatus].map(([status, description]) =>
       ApiResponse({
         status,

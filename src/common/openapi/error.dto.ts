@@ -119,3 +119,34 @@ export class OpenAiErrorBodyDto {
 export class OpenAiErrorDto {
   @ApiProperty({ type: OpenAiErrorBodyDto }) error: OpenAiErrorBodyDto;
 }
+
+/** The `error` of an Anthropic error body. */
+export class AnthropicErrorBodyDto {
+  @ApiProperty({
+    example: 'authentication_error',
+    description:
+      'invalid_request_error, authentication_error, billing_error (402), permission_error, ' +
+      'not_found_error, request_too_large, rate_limit_error, api_error, overloaded_error (503) ' +
+      'or timeout_error',
+  })
+  type: string;
+  @ApiProperty({ example: 'Invalid API key: revoked, expired or unknown' }) message: string;
+  @ApiProperty({
+    type: 'object',
+    additionalProperties: true,
+    properties: {
+      error_code: { type: 'string', description: 'our `code`, lower-cased' },
+      param: { type: 'string', description: 'the request field at fault, when known' },
+    },
+    required: ['error_code'],
+    description:
+      "`error_code` (the SDK's `errorCode`), `param`, and our details (e.g. `required`, `balance`, `resetsAt`)",
+  })
+  details: Record<string, unknown>;
+}
+
+/** Every error of the `/v1/messages` routes, in Anthropic's shape, so Anthropic clients raise their usual errors. */
+export class AnthropicErrorDto {
+  @ApiProperty({ enum: ['error'] }) type: 'error';
+  @ApiProperty({ type: AnthropicErrorBodyDto }) error: AnthropicErrorBodyDto;
+}

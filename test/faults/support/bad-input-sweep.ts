@@ -1,5 +1,6 @@
 import fc from 'fast-check';
 import { type SweepApp, useSweepApp } from './bad-input-app';
+import { isAnthropicPath } from '../../../src/common/errors/anthropic-error';
 import { type Answer, call } from './http';
 import { type FuzzRequest, requestsFor, type Route, routesOf } from './openapi-fuzz';
 
@@ -39,6 +40,13 @@ function documented5xx(route: Route, status: number, code: unknown): boolean {
   return false;
 }
 
+/** The error body each family of routes answers. */
+const ERROR_SHAPE = {
+  ours: '{error, code}',
+  openai: '{error: {message, code}}',
+  anthropic: '{type: "error", error: {type, message, details: {error_code}}}',
+};
+
 /** Every check of one answer; throws with the request and the answer when one fails. */
 function check(route: Route, req: FuzzRequest, res: Answer, rejectedWrote: string[]): void {
   const fail = (why: string) => {
@@ -46,16 +54,26 @@ function check(route: Route, req: FuzzRequest, res: Answer, rejectedWrote: strin
       `${why}\n  request: ${req.label}\n  answer: ${res.status} ${res.text.slice(0, 300)}`,
     );
   };
-  // `/v1` errors are OpenAI's `{error: {message, type, code}}`, `code` our code lower-cased.
-  const openAi = route.path.startsWith('/v1/');
-  const body = openAi ? res.json?.error : res.json;
-  const code = openAi ? body?.code?.toUpperCase() : body?.code;
-  const message = openAi ? body?.message : body?.error;
+  // `/v1` errors are OpenAI's `{error: {message, type, code}}`, `/v1/messages*` Anthropic's
+  // `{type: "error", error: {type, message, details: {error_code}}}`; the code is ours lower-cased.
+  const shape = isAnthropicPath(route.path)
+    ? 'anthropic'
+    : route.path.startsWith('/v1/')
+      ? 'openai'
+      : 'ours';
+  const body = shape === 'ours' ? res.json : res.json?.error;
+  const wireCode = shape === 'anthropic' ? body?.details?.error_code : body?.code;
+  const code = shape === 'ours' ? body?.code : wireCode?.toUpperCase();
+  const message = shape === 'ours' ? body?.error : body?.message;
   if (res.status >= 500 && !documented5xx(route, res.status, code)) fail('undocumented 5xx');
   if (res.status >= 400 && (typeof message !== 'string' || typeof code !== 'string'))
-    fail(
-      openAi ? 'error body without {error: {message, code}}' : 'error body without {error, code}',
-    );
+    fail(`error body without ${ERROR_SHAPE[shape]}`);
+  if (
+    res.status >= 400 &&
+    shape === 'anthropic' &&
+    (res.json?.type !== 'error' || typeof body?.type !== 'string')
+  )
+    fail(`error body without ${ERROR_SHAPE[shape]}`);
   // A signed event whose handler failed is kept for replay: that row is the documented effect
   // of its 500, not a write of rejected input.
   const wrote =

@@ -1,0 +1,69 @@
+// The Anthropic Messages wire OUT: our result as Anthropic's `message` object (the request IN is
+// anthropic-messages.mapper.ts).
+import { randomUUID } from 'node:crypto';
+import type { FinishReason } from '../ai/client-tools';
+import type { TokenUsage } from '../ai/ai.types';
+import type { ToolCall } from '../plugins/tool.types';
+import type {
+  AnthropicContentBlock,
+  AnthropicMessageOutDto,
+  AnthropicUsageDto,
+  StopReason,
+} from './dto/message.dto';
+
+/** A message id in Anthropic's style (`msg_` and 24 characters). */
+export const messageId = () => `msg_${randomUUID().replaceAll('-', '').slice(0, 24)}`;
+
+/** Our finish reason as Anthropic's `stop_reason`. */
+export function stopReasonOf(reason: FinishReason): StopReason {
+  if (reason === 'length') return 'max_tokens';
+  if (reason === 'tool_calls') return 'tool_use';
+  return 'end_turn';
+}
+
+/** Anthropic's usage object for ours; the cache field only when the provider reported it. */
+export function anthropicUsageOf(u: TokenUsage): AnthropicUsageDto {
+  return {
+    input_tokens: u.promptTokens,
+    output_tokens: u.completionTokens,
+    ...(u.cachedTokens !== undefined ? { cache_read_input_tokens: u.cachedTokens } : {}),
+  };
+}
+
+/** A tool call as a `tool_use` block. */
+export const toolUseOf = (call: ToolCall): AnthropicContentBlock => ({
+  type: 'tool_use',
+  id: call.id,
+  name: call.name,
+  input: call.arguments,
+});
+
+/** What a whole answer is made of: the reply's text, its tool calls, why it ended, usage, cost. */
+export interface MessageResult {
+  text: string;
+  toolCalls?: ToolCall[];
+  finishReason: FinishReason;
+  usage: TokenUsage;
+  cost: number;
+}
+
+/**
+ * The whole `message` answer: a `text` block when there is text, then one `tool_use` block per
+ * tool call, in order; `stop_sequence` is always null (a stop sequence reads `end_turn`).
+ */
+export function anthropicMessageOf(model: string, r: MessageResult): AnthropicMessageOutDto {
+  return {
+    id: messageId(),
+    type: 'message',
+    role: 'assistant',
+    model,
+    content: [
+      ...(r.text ? [{ type: 'text' as const, text: r.text }] : []),
+      ...(r.toolCalls ?? []).map(toolUseOf),
+    ],
+    stop_reason: stopReasonOf(r.finishReason),
+    stop_sequence: null,
+    usage: anthropicUsageOf(r.usage),
+    cost: r.cost,
+  };
+}
