@@ -1,5 +1,6 @@
 import { Injectable, Logger } from '@nestjs/common';
-import { checkClientTools, clientToolTokens, type WireGenerateDto } from './client-tools';
+import type { WireGenerateDto } from './client-tools';
+import { checkClientTools, clientToolTokens } from './client-tools-admission';
 import { ConfigService } from '@nestjs/config';
 import type { AppConfig } from '../config/app.config';
 import { randomUUID } from 'node:crypto';

@@ -15,6 +15,7 @@ import { classifyProviderError } from './provider-errors';
 import { type ProviderMessage, ProviderError, type StreamChunk } from './providers/model-provider';
 import { type RetryOptions, withRetry } from './retry';
 import { ServerTiming } from './server-timing';
+import { doneOf, replyOf } from './reply-of';
 import { runToolLoop } from './tool-loop';
 
 // The shapes of admission and streaming live in ai.types.ts; sinks import them from here too.
@@ -39,11 +40,6 @@ import type {
   StreamOptions,
   StreamSink,
 } from './ai.types';
-
-/** `{skippedParameters}` when admission passed over inherited parameters, else `{}`. */
-function skipped(a: Admission): { skippedParameters?: Admission['skippedParameters'] } {
-  return a.skippedParameters.length ? { skippedParameters: a.skippedParameters } : {};
-}
 
 /**
  * Metered replies (architecture "One request through the AI module"): admit (model, limits,
@@ -90,19 +86,7 @@ export class AiService {
     if (admission.toolBox) {
       const loop = await runToolLoop(this, admission, timing, {});
       if (loop.interruption !== undefined) throw loop.interruption;
-      const { text, usage, cost: charged, modelCalls, stopReason } = loop;
-      const chatId = admission.chatId;
-      const finishReason = 'stop' as const;
-      return {
-        text,
-        usage,
-        cost: charged,
-        chatId,
-        modelCalls,
-        stopReason,
-        finishReason,
-        ...skipped(admission),
-      };
+      return replyOf(admission, loop);
     }
     let outcome: Outcome;
     try {
@@ -115,16 +99,7 @@ export class AiService {
       throw await this.fail(admission, err);
     }
     const { cost: charged, usage } = await this.settleAndSave(admission, outcome);
-    const calls = outcome.toolCalls?.length ? { toolCalls: outcome.toolCalls } : {};
-    return {
-      text: outcome.text,
-      usage,
-      cost: charged,
-      chatId: admission.chatId,
-      finishReason: outcome.finishReason ?? (calls.toolCalls ? 'tool_calls' : 'stop'),
-      ...calls,
-      ...skipped(admission),
-    };
+    return replyOf(admission, { ...outcome, usage, cost: charged });
   }
 
   /**
@@ -155,18 +130,7 @@ export class AiService {
       ? await runToolLoop(this, a, timing, hooks)
       : await this.streamAdmitted(a, timing, hooks);
     if (reply.interruption === undefined) {
-      const loop = 'modelCalls' in reply ? reply : undefined;
-      sink.done({
-        usage: reply.usage,
-        cost: reply.cost,
-        chatId: a.chatId,
-        finishReason: 'finishReason' in reply ? reply.finishReason : 'stop',
-        ...('finishReason' in reply && reply.toolCalls?.length
-          ? { toolCalls: reply.toolCalls }
-          : {}),
-        ...(loop ? { modelCalls: loop.modelCalls, stopReason: loop.stopReason } : {}),
-        ...skipped(a),
-      });
+      sink.done(doneOf(a, reply));
     } else if (!signal.aborted) {
       sink.error(reply.interruption);
     }

@@ -8,7 +8,6 @@ import { startProviders, type Providers } from '../support/providers';
 import { catalogueWithPlainModels } from '../support/catalogue';
 import { ledgerOf, newUser, type TestUser } from '../support/factories';
 import { createTestApp, type TestApp } from '../support/test-app';
-import { waitFor } from '../support/wait';
 
 /**
  * Client tools on `/v1/chat/completions`, driven by the official `openai` SDK against each

@@ -145,12 +145,14 @@ export class AnthropicProvider implements ModelProvider {
             const fallback = usageFallback(req.messages, text);
             yield {
               usage: normaliseAnthropicUsage(input, outputTokens, fallback, thinkingTokens),
+              ...(stopReason
+                ? { finishReason: anthropicFinishReason(stopReason, clientCalls) }
+                : {}),
             };
             break;
           }
           case 'message_stop':
             stopped = true;
-            yield { finishReason: anthropicFinishReason(stopReason, clientCalls) };
             break;
         }
       }
