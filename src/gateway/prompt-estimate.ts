@@ -1,4 +1,5 @@
-import { type ClientTools, clientToolTokens, type WireGenerateDto } from '../ai/client-tools';
+import type { ClientTools, WireGenerateDto } from '../ai/client-tools';
+import { clientToolTokens } from '../ai/client-tools-admission';
 import { IMAGE_TOKENS_WORST_CASE } from '../ai/image-tokens';
 import { readInputs } from '../ai/message-inputs';
 import type { ModelDescriptor } from '../models/model-catalogue';

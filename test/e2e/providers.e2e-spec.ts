@@ -109,6 +109,7 @@ describe.each(cases)('$name adapter', ({ server, make, model, usage, name }) => 
     expect(result).toEqual({
       text: 'Hi there!',
       usage: { promptTokens: 1000, completionTokens: 500 },
+      finishReason: 'stop',
     });
     expect(server.requests).toHaveLength(1);
   });
