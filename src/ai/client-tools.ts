@@ -44,3 +44,8 @@ export type FinishReason = 'stop' | 'length' | 'tool_calls';
 export type WireGenerateDto = Omit<GenerateDto, 'messages'> & {
   messages: (GenerateMessageDto | WireMessage)[];
 };
+
+/** True for the WireMessage items of a request (tool calls or a tool result). */
+export function isWireMessage(m: GenerateMessageDto | WireMessage): m is WireMessage {
+  return m.role === 'tool' || 'toolCalls' in m;
+}

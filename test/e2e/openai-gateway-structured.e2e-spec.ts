@@ -250,4 +250,39 @@ describe('OpenAI-compatible /v1: structured answers, usage details, refusals', (
     expect(p.openai.requests).toEqual([]);
     expect(await openHolds()).toBe(0);
   });
+
+  it('store: true saves the turn: the earlier tool calls and results with their tool column', async () => {
+    const u = await newUser(t);
+    const client = await clientFor(u);
+    const call = {
+      id: 'call_1',
+      type: 'function' as const,
+      function: { name: 'lookup', arguments: '{"q":"a"}' },
+    };
+    const done = await client.chat.completions.create({
+      model: 'gpt-4o',
+      store: true,
+      messages: [
+        { role: 'user', content: 'Look it up' },
+        { role: 'assistant', content: null, tool_calls: [call] },
+        { role: 'tool', tool_call_id: 'call_1', content: 'found' },
+      ],
+      tools: [{ type: 'function', function: { name: 'lookup' } }],
+    });
+    const chatId = (done as unknown as { chat_id: string }).chat_id;
+    const rows = await t.db.query(
+      'SELECT role, content, tool FROM messages WHERE "chatId" = $1 ORDER BY seq',
+      [chatId],
+    );
+    expect(rows).toEqual([
+      { role: 'USER', content: 'Look it up', tool: null },
+      {
+        role: 'ASSISTANT',
+        content: '',
+        tool: { calls: [{ id: 'call_1', name: 'lookup', arguments: { q: 'a' } }] },
+      },
+      { role: 'TOOL', content: 'found', tool: { id: 'call_1', name: 'lookup', ok: true } },
+      { role: 'ASSISTANT', content: 'Hello from the test model.', tool: null },
+    ]);
+  });
 });

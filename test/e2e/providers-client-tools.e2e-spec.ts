@@ -88,6 +88,12 @@ describe('client tool rules, per provider', () => {
     );
     await p.generate(withRules('none', true));
     expect(anthropic.requests[1].body.tool_choice).toEqual({ type: 'none' });
+    // Extended thinking refuses a forced tool: the choice is sent as auto.
+    await p.generate({ ...withRules({ name: 'lookup' }), reasoningBudget: 1024 });
+    expect(anthropic.requests[2].body.tool_choice).toEqual({
+      type: 'auto',
+      disable_parallel_tool_use: true,
+    });
   });
 
   it('Gemini: functionCallingConfig ANY with the allowed name; one call when not parallel', async () => {

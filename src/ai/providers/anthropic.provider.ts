@@ -192,7 +192,12 @@ function params(req: GenerateRequest) {
     ...(req.stop?.length ? { stop_sequences: req.stop } : {}),
     ...(system ? { system } : {}),
     ...(req.clientTools || req.responseFormat
-      ? anthropicClientToolFields(req.tools, req.clientTools, req.responseFormat)
+      ? anthropicClientToolFields(
+          req.tools,
+          req.clientTools,
+          req.responseFormat,
+          !!req.reasoningBudget,
+        )
       : req.tools?.length
         ? { tools: anthropicTools(req.tools) }
         : {}),

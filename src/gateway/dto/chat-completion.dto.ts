@@ -34,9 +34,9 @@ export const COMPLETION_ROLES = ['system', 'developer', 'user', 'assistant', 'to
 export class CompletionMessageDto {
   @ApiProperty({ enum: COMPLETION_ROLES }) @IsIn(COMPLETION_ROLES) role: string;
 
-  @ApiProperty({
+  @ApiPropertyOptional({
     oneOf: [
-      { type: 'string' },
+      { type: 'string', nullable: true },
       {
         type: 'array',
         items: {
@@ -46,7 +46,6 @@ export class CompletionMessageDto {
         },
       },
     ],
-    nullable: true,
     description: 'a string, or text parts; null or absent only with `tool_calls`',
   })
   @Allow()

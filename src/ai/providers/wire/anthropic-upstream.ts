@@ -118,12 +118,15 @@ export const ANSWER_TOOL = 'json_answer';
  * The client tools' rules and the answer format as Messages fields: `tool_choice` (`auto`,
  * `any` for `required`, `tool` for one name, `none`) with `disable_parallel_tool_use` when the
  * client wants one call at most; a format adds the answer tool (see ANSWER_TOOL), forced unless
- * the client's tools are offered too (then the model picks). Nothing when neither is asked.
+ * the client's tools are offered too (then the model picks). With extended thinking (`thinking`)
+ * a forced choice is sent as `auto`, the only forcing-free choice besides `none` that thinking
+ * allows. Nothing when neither is asked.
  */
 export function anthropicClientToolFields(
   tools: ToolDefinition[] | undefined,
   clientTools: ClientTools | undefined,
   format: ResponseFormat | undefined,
+  thinking = false,
 ): { tools?: Anthropic.Messages.ToolUnion[]; tool_choice?: Anthropic.Messages.ToolChoice } {
   const answer = format
     ? {
@@ -148,6 +151,9 @@ export function anthropicClientToolFields(
   else if (choice === 'required') tool_choice = { type: 'any', ...single };
   else if (typeof choice === 'object') tool_choice = { type: 'tool', name: choice.name, ...single };
   else tool_choice = { type: 'auto', ...single };
+  // Extended thinking takes only `auto` and `none`: a forced choice becomes `auto`.
+  if (thinking && (tool_choice.type === 'any' || tool_choice.type === 'tool'))
+    tool_choice = { type: 'auto', ...single };
   return { tools: offered, tool_choice };
 }
 
