@@ -6,8 +6,8 @@ import { MigrationInterface, QueryRunner } from 'typeorm';
  * `previous_response_id`), and the chat the exchange was saved to (`chatId`, NULL once that chat
  * is deleted: a continuation then starts a new chat). Deleting the user deletes them.
  */
-export class Responses1796840000000 implements MigrationInterface {
-  name = 'Responses1796840000000';
+export class Responses1796840500000 implements MigrationInterface {
+  name = 'Responses1796840500000';
 
   public async up(queryRunner: QueryRunner): Promise<void> {
     await queryRunner.query(

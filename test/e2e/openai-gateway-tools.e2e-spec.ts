@@ -2,7 +2,7 @@ import type { AddressInfo } from 'node:net';
 import OpenAI from 'openai';
 import type {
   ChatCompletionMessageParam,
-  ChatCompletionTool,
+  ChatCompletionFunctionTool,
 } from 'openai/resources/chat/completions';
 import { startProviders, type Providers } from '../support/providers';
 import { catalogueWithPlainModels } from '../support/catalogue';
@@ -45,7 +45,7 @@ describe('OpenAI-compatible /v1: client tools', () => {
     Number((await t.db.query('SELECT count(*) FROM credit_holds'))[0].count);
   const costOf = (answer: object) => (answer as { cost: number }).cost;
 
-  const weather: ChatCompletionTool = {
+  const weather: ChatCompletionFunctionTool = {
     type: 'function',
     function: {
       name: 'get_weather',
@@ -233,7 +233,11 @@ describe('OpenAI-compatible /v1: client tools', () => {
       expect(final.choices[0].finish_reason).toBe('tool_calls');
       expect(message.content).toBe('Checking.');
       expect(
-        message.tool_calls?.map((c) => [c.id, c.function.name, JSON.parse(c.function.arguments)]),
+        message.tool_calls?.map((c) =>
+          c.type === 'function'
+            ? [c.id, c.function.name, JSON.parse(c.function.arguments)]
+            : [c.id],
+        ),
       ).toEqual(calls.map((c) => [c.id, c.name, c.arguments]));
       // Each call opens with its index, id, type and name, then its arguments' JSON text.
       expect(pieces[0]).toEqual({
