@@ -1,4 +1,4 @@
-import { Body, Controller, Get, HttpCode, Param, Post, Req, Res } from '@nestjs/common';
+import { Body, Controller, Delete, Get, HttpCode, Param, Post, Req, Res } from '@nestjs/common';
 import { ApiOkResponse, ApiParam, ApiTags } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
 import { AiService } from '../ai/ai.service';
@@ -10,7 +10,11 @@ import { ErrorPresenter } from '../common/errors/error-presenter';
 import { arrivalOf } from '../common/http/arrival';
 import { Endpoint } from '../common/openapi/endpoint.decorator';
 import { ValidationFailedError } from '../common/validation/validation.pipe';
-import { ApiResponsesResponse, ResponseObjectDto } from './dto/response-object.dto';
+import {
+  ApiResponsesResponse,
+  ResponseDeletedDto,
+  ResponseObjectDto,
+} from './dto/response-object.dto';
 import { ResponseCreateDto } from './dto/responses.dto';
 import { type InputItem, toResponseCall } from './responses-input.mapper';
 import {
@@ -23,6 +27,12 @@ import {
 } from './responses.mapper';
 import { ResponsesStreamSink } from './responses-stream-sink';
 import { StoredResponses } from './stored-responses.service';
+
+const RESPONSE_ID = {
+  name: 'response_id',
+  example: 'resp_0a1b2c3d4e5f60718293a4b5c6d7e8f90a1b2c3d4e5f6071',
+  description: 'the `id` of the response',
+};
 
 const ERRORS_400 =
   'Invalid input (`param` names the item or field), unknown model (`unknown_model`), tools or ' +
@@ -157,21 +167,40 @@ export class ResponsesController {
   @Get('responses/:response_id')
   @Endpoint({
     summary: 'Retrieve a stored response (OpenAI Responses API)',
-    description: 'A response you created with `store: true`, as it was answered.',
+    description:
+      'A response you created with `store: true`, as it was answered. A stored response is a ' +
+      "conversation's text: an API key reads it with `chats:read`, as it reads a chat.",
     access: 'session',
-    scope: 'ai',
+    scope: 'chats:read',
     errors: [{ status: 404, description: 'No stored response of yours has that id (`not_found`)' }],
   })
-  @ApiParam({
-    name: 'response_id',
-    example: 'resp_0a1b2c3d4e5f60718293a4b5c6d7e8f90a1b2c3d4e5f6071',
-    description: 'the `id` of the response',
-  })
+  @ApiParam(RESPONSE_ID)
   @ApiOkResponse({ type: ResponseObjectDto })
   async retrieve(
     @CurrentUser() user: SessionUser,
     @Param('response_id') id: string,
   ): Promise<ResponseObject> {
     return (await this.stored.get(user, id)).body;
+  }
+
+  @Delete('responses/:response_id')
+  @Endpoint({
+    summary: 'Delete a stored response (OpenAI Responses API)',
+    description:
+      'Forgets a response stored with `store: true`: it can no longer be retrieved or continued. ' +
+      'The chat its exchange was saved to stays (delete it with `DELETE /api/chats/{id}`, which ' +
+      'deletes its stored responses too). An API key deletes it with `chats:write`, as it deletes a chat.',
+    access: 'session',
+    scope: 'chats:write',
+    errors: [{ status: 404, description: 'No stored response of yours has that id (`not_found`)' }],
+  })
+  @ApiParam(RESPONSE_ID)
+  @ApiOkResponse({ type: ResponseDeletedDto })
+  async remove(
+    @CurrentUser() user: SessionUser,
+    @Param('response_id') id: string,
+  ): Promise<ResponseDeletedDto> {
+    await this.stored.delete(user, id);
+    return { id, object: 'response', deleted: true };
   }
 }

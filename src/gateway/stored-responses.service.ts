@@ -7,13 +7,17 @@ import { AppError, ErrorCode } from '../common/errors/app-error';
 import { preparedQuery } from '../database/prepared';
 import type { InputItem } from './responses-input.mapper';
 import type { ResponseObject } from './responses.mapper';
-import { INSERT_RESPONSE_SQL, RESPONSE_OF_USER_SQL } from './stored-responses.sql';
+import {
+  DELETE_RESPONSE_OF_USER_SQL,
+  INSERT_RESPONSE_SQL,
+  RESPONSE_OF_USER_SQL,
+} from './stored-responses.sql';
 
-/** A stored response: the answer, its conversation's items, and its chat (null once deleted). */
+/** A stored response: the answer, its conversation's items, and its chat. */
 export interface StoredResponse {
   body: ResponseObject;
   context: InputItem[];
-  chatId: string | null;
+  chatId: string;
 }
 
 /**
@@ -37,22 +41,35 @@ export class StoredResponses {
     ]);
   }
 
-  /** The caller's stored response `id`; NOT_FOUND (404) for an unknown id or another user's. */
+  /**
+   * The caller's stored response `id`. A stored response is a conversation's text, so an API
+   * key needs `chats:read` as for a chat: INSUFFICIENT_SCOPE (403) without it; NOT_FOUND (404)
+   * for an unknown id or another user's.
+   */
   async get(user: SessionUser, id: string): Promise<StoredResponse> {
+    requireScope(user, 'chats:read', 'a stored response');
     const found = await this.find(user, id);
-    if (!found)
-      throw new AppError(ErrorCode.NOT_FOUND, `Response with id '${id}' not found.`, {
-        param: 'response_id',
-      });
+    if (!found) throw notFound(id);
     return found;
+  }
+
+  /**
+   * Deletes the caller's stored response `id` (its chat stays: chats are deleted on their own
+   * route). With an API key it needs `chats:write`, as deleting a chat does: INSUFFICIENT_SCOPE
+   * (403) without it; NOT_FOUND (404) for an unknown id or another user's.
+   */
+  async delete(user: SessionUser, id: string): Promise<void> {
+    requireScope(user, 'chats:write', 'deleting a stored response');
+    if (!RESPONSE_ID.test(id)) throw notFound(id);
+    const rows = await preparedQuery(this.dataSource, DELETE_RESPONSE_OF_USER_SQL, [id, user.id]);
+    if (!rows.length) throw notFound(id);
   }
 
   /**
    * The response a request continues (`previous_response_id`). Throws
    * PREVIOUS_RESPONSE_NOT_FOUND (400, `param: "previous_response_id"`) for an unknown id, one
    * stored without `store: true` (never kept) or another user's, as OpenAI answers; with an API
-   * key, INSUFFICIENT_SCOPE (403) without `chats:write` while its chat still exists (the
-   * exchange joins that chat).
+   * key, INSUFFICIENT_SCOPE (403) without `chats:write` (the exchange joins its chat).
    */
   async previous(user: SessionUser, id: string): Promise<StoredResponse> {
     const found = await this.find(user, id);
@@ -62,11 +79,12 @@ export class StoredResponses {
         `Previous response with id '${id}' not found.`,
         { param: 'previous_response_id' },
       );
-    if (found.chatId) requireScope(user, 'chats:write', 'previous_response_id');
+    requireScope(user, 'chats:write', 'previous_response_id');
     return found;
   }
 
   private async find(user: SessionUser, id: string): Promise<StoredResponse | undefined> {
+    if (!RESPONSE_ID.test(id)) return undefined;
     const rows = await preparedQuery<StoredResponse>(this.dataSource, RESPONSE_OF_USER_SQL, [
       id,
       user.id,
@@ -74,3 +92,11 @@ export class StoredResponses {
     return rows[0];
   }
 }
+
+/** The shape of every id `wireId('resp')` makes; anything else names no stored response. */
+const RESPONSE_ID = /^resp_[0-9a-f]{48}$/;
+
+const notFound = (id: string) =>
+  new AppError(ErrorCode.NOT_FOUND, `Response with id '${id}' not found.`, {
+    param: 'response_id',
+  });

@@ -12,7 +12,11 @@ export const INSERT_RESPONSE_SQL = `INSERT INTO responses (id, "userId", "chatId
 
 /**
  * One response of the caller: $1 id, $2 user id. No row for an unknown id or another user's
- * (both answer 404), with `chatId` NULL once its chat was deleted.
+ * (both answer 404).
  */
 export const RESPONSE_OF_USER_SQL = `SELECT body, context, "chatId" FROM responses
   WHERE id = $1 AND "userId" = $2`;
+
+/** Deletes one response of the caller: $1 id, $2 user id. No row for an unknown id or another user's. */
+export const DELETE_RESPONSE_OF_USER_SQL = `DELETE FROM responses
+  WHERE id = $1 AND "userId" = $2 RETURNING id`;

@@ -55,6 +55,8 @@ const SKIPPED: Record<string, string> = {
   '/api/payment/config': 'payments are not configured in this run (503 PAYMENTS_NOT_CONFIGURED)',
   '/api/billing/history': 'payments are not configured in this run (503 PAYMENTS_NOT_CONFIGURED)',
   '/v1/models/{model}': 'no provider has a key in this run, so no model is available (404)',
+  '/v1/responses/{response_id}':
+    'a stored response is made by a model call, and no provider has a key in this run',
 };
 
 /** The fixture that fills the one path parameter of `/api/<collection>/{…}` routes. */

@@ -129,7 +129,7 @@ describe('OpenAI Responses API /v1/responses', () => {
 
   it('stores a response with store: true, retrieves it, and continues it with previous_response_id', async () => {
     const u = await newUser(t);
-    const client = await clientFor(u, ['ai', 'chats:write']);
+    const client = await clientFor(u, ['ai', 'chats:read', 'chats:write']);
     p.anthropic.reply = { text: 'Your name is Ada.' };
     const first = await client.responses.create({
       model: 'claude-haiku-4-5',
@@ -177,7 +177,7 @@ describe('OpenAI Responses API /v1/responses', () => {
     const owner = await newUser(t);
     const other = await newUser(t);
     const ownerClient = await clientFor(owner);
-    const otherClient = await clientFor(other, ['ai', 'chats:write']);
+    const otherClient = await clientFor(other, ['ai', 'chats:read', 'chats:write']);
     const stored = await ownerClient.responses.create({
       model: 'gpt-4o',
       input: 'Hi',

@@ -131,6 +131,13 @@ export class ResponseObjectDto {
   metadata: Record<string, unknown>;
 }
 
+/** The answer of `DELETE /v1/responses/{response_id}` (OpenAI's deletion object). */
+export class ResponseDeletedDto {
+  @ApiProperty({ example: 'resp_0a1b2c3d4e5f60718293a4b5c6d7e8f90a1b2c3d4e5f6071' }) id: string;
+  @ApiProperty({ enum: ['response'] }) object: 'response';
+  @ApiProperty({ enum: [true] }) deleted: true;
+}
+
 /**
  * One event of a streamed response (`event: <type>`, `data` this object). Lifecycle events
  * (`response.created`, `response.in_progress`, `response.completed`, `response.incomplete`)

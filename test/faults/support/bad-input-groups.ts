@@ -109,6 +109,7 @@ export const SWEEP_GROUPS = {
     'POST /v1/embeddings',
     'POST /v1/responses',
     'GET /v1/responses/{response_id}',
+    'DELETE /v1/responses/{response_id}',
     // anthropic-compatible
     'POST /v1/messages',
     'POST /v1/messages/count_tokens',
