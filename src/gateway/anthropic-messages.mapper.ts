@@ -151,14 +151,17 @@ function stopOf(stop: string[] | undefined): string[] | undefined {
   return stop;
 }
 
-/** Checks `thinking`: `{type: "disabled"}` or `{type: "enabled", budget_tokens >= 1024}`. */
+/**
+ * Checks `thinking`: `{type: "disabled"}`, `{type: "adaptive"}` (the model decides) or
+ * `{type: "enabled", budget_tokens >= 1024}`.
+ */
 function checkThinking(thinking: Record<string, unknown> | undefined): void {
-  if (!thinking || thinking.type === 'disabled') return;
+  if (!thinking || thinking.type === 'disabled' || thinking.type === 'adaptive') return;
   const budget = thinking.budget_tokens;
   if (thinking.type !== 'enabled' || !Number.isInteger(budget) || (budget as number) < 1024)
     throw invalid(
       'thinking',
-      'thinking must be {type: "disabled"} or {type: "enabled", budget_tokens: an integer >= 1024}',
+      'thinking must be {type: "disabled"}, {type: "adaptive"} or {type: "enabled", budget_tokens: an integer >= 1024}',
     );
 }
 
@@ -182,9 +185,15 @@ export function toWireGenerateDto(
   const messages: (GenerateMessageDto | WireMessage)[] = [];
   const system = req.system === undefined ? '' : textOf(req.system, 'system');
   if (system) messages.push({ role: 'system', content: system });
-  req.messages.forEach((m, i) =>
-    messages.push(...messagesOf(m.role, m.content, `messages[${i}].content`, calls)),
-  );
+  req.messages.forEach((m, i) => {
+    const at = `messages[${i}].content`;
+    // A system turn (Claude Code sends reminders so) stays where it is: each adapter places
+    // system messages as its API takes them.
+    if (m.role === 'system') {
+      const text = textOf(m.content, at);
+      if (text) messages.push({ role: 'system', content: text });
+    } else messages.push(...messagesOf(m.role, m.content, at, calls));
+  });
   return {
     modelId: req.model,
     messages,

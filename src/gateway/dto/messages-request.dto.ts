@@ -22,7 +22,7 @@ import { MAX_OUTPUT_TOKENS_CEILING } from '../../common/limits';
 import { IsOptionalInRange } from '../../models/dto/model-parameters.dto';
 
 /** Roles of Anthropic's Messages input (the system prompt is the top-level `system`). */
-export const ANTHROPIC_ROLES = ['user', 'assistant'] as const;
+export const ANTHROPIC_ROLES = ['user', 'assistant', 'system'] as const;
 
 const BLOCK = (type: string, properties: object, required: string[]) => ({
   type: 'object',
@@ -64,7 +64,12 @@ const CONTENT_BLOCKS = {
 
 /** One input message: `content` a string or content blocks. */
 export class AnthropicMessageDto {
-  @ApiProperty({ enum: ANTHROPIC_ROLES }) @IsIn(ANTHROPIC_ROLES) role: 'user' | 'assistant';
+  @ApiProperty({
+    enum: ANTHROPIC_ROLES,
+    description: '`system`: instructions at that point of the conversation (text only)',
+  })
+  @IsIn(ANTHROPIC_ROLES)
+  role: (typeof ANTHROPIC_ROLES)[number];
 
   @ApiProperty({
     oneOf: [{ type: 'string' }, { type: 'array', items: CONTENT_BLOCKS }],
@@ -145,13 +150,15 @@ export class CountTokensRequestDto {
   @ApiPropertyOptional({
     type: 'object',
     properties: {
-      type: { enum: ['enabled', 'disabled'] },
+      type: { enum: ['enabled', 'adaptive', 'disabled'] },
       budget_tokens: { type: 'integer', minimum: 1024 },
+      display: { type: 'string', description: 'accepted, not used' },
     },
     required: ['type'],
     description:
       '`enabled` only for models with the `reasoning` capability (else 400), which reason with ' +
-      "their own budget (the catalogue's `reasoningBudget`); `budget_tokens` is accepted",
+      "their own budget (the catalogue's `reasoningBudget`); `budget_tokens` is accepted. " +
+      '`adaptive` (the model decides): models with `reasoning` reason, others answer directly',
   })
   @IsOptional()
   @IsObject()
@@ -207,4 +214,25 @@ export class MessagesRequestDto extends CountTokensRequestDto {
   @IsOptional()
   @IsObject()
   metadata?: Record<string, unknown>;
+
+  @ApiPropertyOptional({
+    type: 'object',
+    additionalProperties: true,
+    description:
+      "Anthropic's server-side context edits (e.g. clearing earlier thinking), as Claude Code " +
+      'sends them: accepted, not applied (earlier thinking blocks are never sent upstream)',
+  })
+  @IsOptional()
+  @IsObject()
+  context_management?: Record<string, unknown>;
+
+  @ApiPropertyOptional({
+    type: 'object',
+    properties: { effort: { type: 'string' } },
+    description:
+      'How hard the model should try (`effort`), as Claude Code sends it: accepted, not used',
+  })
+  @IsOptional()
+  @IsObject()
+  output_config?: Record<string, unknown>;
 }
