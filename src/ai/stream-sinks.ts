@@ -54,22 +54,26 @@ export function ownApiResult<T extends { finishReason?: unknown; toolCalls?: unk
 /** `{error, code}` of a failure after the stream opened, as the error filter would say it. */
 export type PresentError = (err: unknown) => { error: string; code: string };
 
-/** Status 200 and the headers that keep every hop from buffering or compressing a stream. */
-function openStream(
+/**
+ * Status 200 and the headers that keep every hop from buffering or compressing a stream, for
+ * every stream format (ours and the `/v1` wire protocols). `X-Chat-Id` only when `chatId` is
+ * given (a wire request saves no chat without `store: true`).
+ */
+export function openStream(
   res: Response,
   contentType: string,
-  chatId: string,
   timing: ServerTiming,
+  chatId?: string,
 ): void {
   res.status(200);
   res.setHeader('Content-Type', contentType);
   res.setHeader('Cache-Control', 'no-cache, no-transform');
   res.setHeader('X-Accel-Buffering', 'no');
   res.setHeader('Connection', 'keep-alive');
-  res.setHeader('X-Chat-Id', chatId);
+  if (chatId) res.setHeader('X-Chat-Id', chatId);
   res.setHeader('Server-Timing', timing.header());
   res.socket?.setNoDelay(true);
-  // No flushHeaders(): both sinks write right after opening (the first text, or `: ping`), and
+  // No flushHeaders(): every sink writes right after opening (the first text, or `: ping`), and
   // Node sends the status and headers in the same packet as that first write.
 }
 
@@ -87,7 +91,7 @@ export class TextStreamSink implements StreamSink {
   admitted(): void {}
 
   start(chatId: string, timing: ServerTiming): void {
-    openStream(this.res, 'text/plain; charset=utf-8', chatId, timing);
+    openStream(this.res, 'text/plain; charset=utf-8', timing, chatId);
     this.opened = true;
   }
 
@@ -121,7 +125,7 @@ export class SseStreamSink implements StreamSink {
   ) {}
 
   admitted(chatId: string, timing: ServerTiming): void {
-    openStream(this.res, 'text/event-stream; charset=utf-8', chatId, timing);
+    openStream(this.res, 'text/event-stream; charset=utf-8', timing, chatId);
     this.opened = true;
     this.res.write(': ping\n\n');
     this.ping = setInterval(() => this.res.write(': ping\n\n'), this.pingMs);

@@ -5,6 +5,7 @@ import { anthropicErrorBody } from '../common/errors/anthropic-error';
 import type { PresentedError } from '../common/errors/error-presenter';
 import type { ToolCall } from '../plugins/tool.types';
 import { anthropicUsageOf, messageId, stopReasonOf } from './anthropic-message.mapper';
+import { openStream } from '../ai/stream-sinks';
 
 /**
  * `stream: true` of /v1/messages: server-sent events in Anthropic's order, each
@@ -33,13 +34,7 @@ export class AnthropicStreamSink implements StreamSink {
   admitted(): void {}
 
   start(_chatId: string, timing: ServerTiming): void {
-    const res = this.res;
-    res.status(200);
-    res.setHeader('Content-Type', 'text/event-stream; charset=utf-8');
-    res.setHeader('Cache-Control', 'no-cache, no-transform');
-    res.setHeader('X-Accel-Buffering', 'no');
-    res.setHeader('Server-Timing', timing.header());
-    res.socket?.setNoDelay(true);
+    openStream(this.res, 'text/event-stream; charset=utf-8', timing);
     this.opened = true;
     this.event('message_start', {
       message: {

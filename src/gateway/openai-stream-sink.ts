@@ -7,6 +7,7 @@ import type { ToolCall } from '../plugins/tool.types';
 import type { PresentedError } from '../common/errors/error-presenter';
 import { openAiErrorBody } from '../common/errors/openai-error';
 import { completionId, finishReason, usageOf } from './chat-completions.mapper';
+import { openStream } from '../ai/stream-sinks';
 
 /**
  * `stream: true` of /v1/chat/completions: `chat.completion.chunk` frames as OpenAI
@@ -34,14 +35,12 @@ export class OpenAiStreamSink implements StreamSink {
   admitted(): void {}
 
   start(chatId: string, timing: ServerTiming): void {
-    const res = this.res;
-    res.status(200);
-    res.setHeader('Content-Type', 'text/event-stream; charset=utf-8');
-    res.setHeader('Cache-Control', 'no-cache, no-transform');
-    res.setHeader('X-Accel-Buffering', 'no');
-    res.setHeader('Server-Timing', timing.header());
-    if (this.options.store) res.setHeader('X-Chat-Id', chatId);
-    res.socket?.setNoDelay(true);
+    openStream(
+      this.res,
+      'text/event-stream; charset=utf-8',
+      timing,
+      this.options.store ? chatId : undefined,
+    );
     this.opened = true;
     this.chunk([
       { index: 0, delta: { role: 'assistant', content: '' }, logprobs: null, finish_reason: null },

@@ -13,6 +13,7 @@ import {
   type ResponseObject,
   wireId,
 } from './responses.mapper';
+import { openStream } from '../ai/stream-sinks';
 
 /** The settled reply a stream ends with, as AiService reports it. */
 export interface StreamedResult {
@@ -56,13 +57,7 @@ export class ResponsesStreamSink implements StreamSink {
   admitted(): void {}
 
   start(_chatId: string, timing: ServerTiming): void {
-    const res = this.res;
-    res.status(200);
-    res.setHeader('Content-Type', 'text/event-stream; charset=utf-8');
-    res.setHeader('Cache-Control', 'no-cache, no-transform');
-    res.setHeader('X-Accel-Buffering', 'no');
-    res.setHeader('Server-Timing', timing.header());
-    res.socket?.setNoDelay(true);
+    openStream(this.res, 'text/event-stream; charset=utf-8', timing);
     this.opened = true;
     this.event('response.created', { response: this.pending });
     this.event('response.in_progress', { response: this.pending });
