@@ -42,24 +42,21 @@ export class StoredResponses {
   }
 
   /**
-   * The caller's stored response `id`. A stored response is a conversation's text, so an API
-   * key needs `chats:read` as for a chat: INSUFFICIENT_SCOPE (403) without it; NOT_FOUND (404)
-   * for an unknown id or another user's.
+   * The caller's stored response `id` (its route is a `chats:read` route: a stored response is
+   * a conversation's text). NOT_FOUND (404) for an unknown id or another user's.
    */
   async get(user: SessionUser, id: string): Promise<StoredResponse> {
-    requireScope(user, 'chats:read', 'a stored response');
     const found = await this.find(user, id);
     if (!found) throw notFound(id);
     return found;
   }
 
   /**
-   * Deletes the caller's stored response `id` (its chat stays: chats are deleted on their own
-   * route). With an API key it needs `chats:write`, as deleting a chat does: INSUFFICIENT_SCOPE
-   * (403) without it; NOT_FOUND (404) for an unknown id or another user's.
+   * Deletes the caller's stored response `id` (its route is a `chats:write` route; the chat
+   * stays: chats are deleted on their own route). NOT_FOUND (404) for an unknown id or another
+   * user's.
    */
   async delete(user: SessionUser, id: string): Promise<void> {
-    requireScope(user, 'chats:write', 'deleting a stored response');
     if (!RESPONSE_ID.test(id)) throw notFound(id);
     const rows = await preparedQuery(this.dataSource, DELETE_RESPONSE_OF_USER_SQL, [id, user.id]);
     if (!rows.length) throw notFound(id);
