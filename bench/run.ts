@@ -18,6 +18,7 @@ import { longChatsScenario } from './lib/scenario-long-chats';
 import { searchScenario } from './lib/scenario-search';
 import { imagesScenario } from './lib/scenario-images';
 import { wireStreamsScenario } from './lib/scenario-wire-streams';
+import { meteringScenario } from './lib/scenario-metering';
 import { type BenchEnv, PROFILE_DIR, ROOT, SERVICE_ENTRY, setup } from './lib/setup';
 import { round } from './lib/stats';
 import { check, type ScenarioResult } from './lib/types';
@@ -58,8 +59,16 @@ const wireStreams = {
   chunks: 10,
   chunkDelayMs: num('BENCH_CHUNK_DELAY_MS', 20),
 };
+const metering = {
+  durationS: num('BENCH_METERING_S', 8),
+  warmupS: num('BENCH_WARMUP_S', 2),
+  connections: 50,
+  users: 20,
+  delayMs: num('BENCH_GENERATE_DELAY_MS', 200),
+  dayRows: num('BENCH_DAY_ROWS', 10_000),
+};
 const only = new Set(
-  (process.env.BENCH_SCENARIOS ?? '1,2,3,4,5,6,7,8,9,10,11')
+  (process.env.BENCH_SCENARIOS ?? '1,2,3,4,5,6,7,8,9,10,11,12')
     .split(',')
     .map((s) => Number(s.trim()))
     .filter(Boolean),
@@ -126,6 +135,7 @@ async function main(): Promise<void> {
   await run(9, () => searchScenario(e));
   await run(10, () => imagesScenario(e));
   await run(11, () => wireStreamsScenario(e, wireStreams));
+  await run(12, () => meteringScenario(e, metering, log));
 
   const ledger = await checkLedger(e.db);
   const meta = {
@@ -141,7 +151,7 @@ async function main(): Promise<void> {
   writeFileSync(
     resolve(ROOT, 'bench/results.json'),
     JSON.stringify(
-      { meta, config: { http, streams, wireStreams }, ledger, cpuProfile, results },
+      { meta, config: { http, streams, wireStreams, metering }, ledger, cpuProfile, results },
       null,
       2,
     ) + '\n',

@@ -9,7 +9,19 @@ export async function startBenchDatabase(
   port: number,
   onLog?: (line: string) => void,
 ): Promise<{ server: EmbeddedServer; url: string }> {
-  const server = await startEmbeddedPostgres({ dir, port, onLog });
+  // pg_stat_statements counts the statements per request (scenario 12): top-level ones, the
+  // round trips the service sends (a batched admission is one, whatever its function runs).
+  const server = await startEmbeddedPostgres({
+    dir,
+    port,
+    onLog,
+    postgresFlags: [
+      '-c',
+      'shared_preload_libraries=pg_stat_statements',
+      '-c',
+      'pg_stat_statements.track=top',
+    ],
+  });
   const admin = new Client({ connectionString: `${server.baseUrl}/postgres` });
   admin.on('error', () => undefined);
   await admin.connect();
@@ -18,6 +30,12 @@ export async function startBenchDatabase(
     await admin.query(`CREATE DATABASE "${BENCH_DB}"`);
   } finally {
     await admin.end();
+  }
+  const bench = await connect(`${server.baseUrl}/${BENCH_DB}`);
+  try {
+    await bench.query('CREATE EXTENSION IF NOT EXISTS pg_stat_statements');
+  } finally {
+    await bench.end();
   }
   return { server, url: `${server.baseUrl}/${BENCH_DB}` };
 }
@@ -88,14 +106,87 @@ export async function seedChats(
 
 /**
  * Moves the users' CONSUMPTION entries two days back, so the daily limit (PRO 10 000/day)
- * does not block the next scenario. Amounts are unchanged, so the ledger invariant holds.
+ * does not block the next scenario, and rebuilds their day counters (`daily_consumption`,
+ * `daily_key_consumption`) from the moved entries, so counter = ledger per day still holds.
+ * Amounts are unchanged, so the ledger invariant holds. The service runs in UTC (APP_TIMEZONE).
  */
 export async function resetDailyUsage(db: Client, userIds: string[]): Promise<void> {
+  const days = (owner: string) => `SELECT ${owner}, ("createdAt" AT TIME ZONE 'UTC')::date,
+      -SUM(amount)::int FROM credit_transactions
+    WHERE type = 'CONSUMPTION' AND ${owner} IS NOT NULL AND "userId" = ANY($1::uuid[])
+    GROUP BY 1, 2 HAVING SUM(amount) <> 0`;
+  const keys = `SELECT id FROM api_keys WHERE "userId" = ANY($1::uuid[])`;
+  await db.query('BEGIN');
+  try {
+    await db.query(
+      `UPDATE credit_transactions SET "createdAt" = "createdAt" - interval '2 days'
+       WHERE type = 'CONSUMPTION' AND "userId" = ANY($1::uuid[])`,
+      [userIds],
+    );
+    await db.query('DELETE FROM daily_consumption WHERE "userId" = ANY($1::uuid[])', [userIds]);
+    await db.query(`DELETE FROM daily_key_consumption WHERE "keyId" IN (${keys})`, [userIds]);
+    await db.query(`INSERT INTO daily_consumption ${days('"userId"')}`, [userIds]);
+    await db.query(`INSERT INTO daily_key_consumption ${days('"keyId"')}`, [userIds]);
+    await db.query('COMMIT');
+  } catch (err) {
+    await db.query('ROLLBACK');
+    throw err;
+  }
+}
+
+/**
+ * Gives each user `n` CONSUMPTION entries dated today, of 0 credits each so the PRO daily limit
+ * is not reached: an admission that summed the day's ledger would read them all, one that reads
+ * the day counter reads one row. Amounts of 0 keep the ledger invariant and the counters as
+ * they are.
+ */
+export async function seedDayOfRequests(db: Client, userIds: string[], n: number): Promise<void> {
   await db.query(
-    `UPDATE credit_transactions SET "createdAt" = "createdAt" - interval '2 days'
-     WHERE type = 'CONSUMPTION' AND "userId" = ANY($1::uuid[])`,
-    [userIds],
+    `INSERT INTO credit_transactions ("userId", amount, type, description, "modelId",
+       "promptTokens", "completionTokens")
+     SELECT u, 0, 'CONSUMPTION', 'bench: an earlier request today', 'gpt-4o-mini', 0, 0
+     FROM unnest($1::uuid[]) u, generate_series(1, $2::int)`,
+    [userIds, n],
   );
+  await db.query('ANALYZE credit_transactions');
+}
+
+/**
+ * Cumulative counters of the bench database: commits (`pg_stat_database.xact_commit`) and
+ * statements (Σ `pg_stat_statements.calls`, top-level statements; NaN without the extension).
+ * `pg_stat_database` is flushed by each backend at most once a second, so callers read it
+ * after the load has been quiet for longer than that.
+ */
+export async function dbCounters(db: Client): Promise<{ commits: number; statements: number }> {
+  const { rows } = await db.query(
+    `SELECT (SELECT xact_commit FROM pg_stat_database WHERE datname = current_database())::float8
+       AS commits,
+     (SELECT sum(calls) FROM pg_stat_statements
+       WHERE dbid = (SELECT oid FROM pg_database WHERE datname = current_database()))::float8
+       AS statements`,
+  );
+  return { commits: rows[0].commits, statements: rows[0].statements ?? NaN };
+}
+
+/** The statements of the bench database by total execution time since the last reset. */
+export async function topStatements(
+  db: Client,
+  limit: number,
+): Promise<{ query: string; calls: number; totalMs: number }[]> {
+  const { rows } = await db.query(
+    `SELECT left(regexp_replace(query, '\\s+', ' ', 'g'), 120) AS query, calls::float8 AS calls,
+       total_exec_time::float8 AS "totalMs"
+     FROM pg_stat_statements
+     WHERE dbid = (SELECT oid FROM pg_database WHERE datname = current_database())
+     ORDER BY total_exec_time DESC LIMIT $1`,
+    [limit],
+  );
+  return rows;
+}
+
+/** Empties pg_stat_statements (the top statements then cover one run). */
+export async function resetStatements(db: Client): Promise<void> {
+  await db.query('SELECT pg_stat_statements_reset()');
 }
 
 /** Users breaking `credits + Σ open holds = Σ ledger`, and the number of open holds. */

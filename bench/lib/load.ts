@@ -38,6 +38,8 @@ export interface LoadResult {
   p99: number;
   mean: number;
   ok: number;
+  /** 2xx answers of the whole run, warm-up included (for counters read around the run). */
+  answered: number;
   non2xx: number;
   errors: number;
   timeouts: number;
@@ -60,6 +62,7 @@ export async function load(opts: LoadOptions): Promise<LoadResult> {
   const latencies: number[] = [];
   const timing: Record<string, number[]> = {};
   let ok = 0;
+  let answered = 0;
   let non2xx = 0;
   let bytes = 0;
   let clientIndex = 0;
@@ -80,6 +83,7 @@ export async function load(opts: LoadOptions): Promise<LoadResult> {
     const token = opts.tokens?.length ? opts.tokens[clientIndex++ % opts.tokens.length] : undefined;
     if (token) client.setHeaders({ ...baseHeaders, authorization: `Bearer ${token}` });
     client.on('response', (status: number, resBytes: number, ms: number) => {
+      if (status >= 200 && status < 300) answered++;
       // Counted only when the request was sent inside the measured window.
       if (!measuring || performance.now() - ms < measureFrom) return;
       if (status >= 200 && status < 300) {
@@ -136,6 +140,7 @@ export async function load(opts: LoadOptions): Promise<LoadResult> {
     p99: round(percentile(latencies, 99)),
     mean: round(latencies.reduce((a, b) => a + b, 0) / (latencies.length || 1)),
     ok,
+    answered,
     non2xx,
     errors: result.errors,
     timeouts: result.timeouts,

@@ -47,6 +47,16 @@ export interface BenchEnv {
   aiUsers: BenchUser[];
   seeded: { chats: number; messages: number };
   cpuProfile?: string;
+  /**
+   * Starts another instance of the service on the same database and provider, with the same
+   * secrets (the users' sessions work on it) and `env` over the bench's settings; `args` go to
+   * node (e.g. a CPU profile). The caller stops it (stopChild).
+   */
+  startVariant(
+    name: string,
+    env: NodeJS.ProcessEnv,
+    args?: string[],
+  ): Promise<{ child: Child; origin: string }>;
   setReply(reply: BenchReply): Promise<void>;
   close(): Promise<void>;
 }
@@ -112,9 +122,40 @@ export async function setup(o: SetupOptions): Promise<BenchEnv> {
     const proxyOrigin = `http://127.0.0.1:${await listeningPort(proxy)}`;
 
     await smtp.start();
-    const port = await freePort();
-    const serviceOrigin = `http://127.0.0.1:${port}`;
+    const secrets = {
+      AUTH_SECRET: randomBytes(32).toString('hex'),
+      ENCRYPTION_KEY: randomBytes(32).toString('base64'),
+      // Production requires a guard on /metrics (METRICS_TOKEN or METRICS_PORT);
+      // BENCH_METRICS_TOKEN to scrape it.
+      METRICS_TOKEN: process.env.BENCH_METRICS_TOKEN ?? randomBytes(16).toString('hex'),
+    };
     rmSync(UPLOAD_DIR, { recursive: true, force: true });
+    const serviceEnv = (port: number): NodeJS.ProcessEnv => ({
+      ...childEnv,
+      NODE_ENV: 'production',
+      PORT: String(port),
+      APP_BASE_URL: `http://127.0.0.1:${port}`,
+      DATABASE_URL: started.url,
+      LOG_LEVEL: process.env.BENCH_LOG_LEVEL ?? 'warn',
+      ...secrets,
+      AUTH_RATE_LIMIT_PER_MINUTE: '100000',
+      API_KEY_RPM: '100000000',
+      ...smtp.env(),
+      OPENAI_API_KEY: 'sk-bench-local',
+      OPENAI_BASE_URL: `${providerOrigin}/v1`,
+      UPLOAD_DIR,
+      UPLOAD_MAX_BYTES: String(o.uploadMaxBytes),
+      // A large-upload scenario (BENCH_UPLOAD_MB) may pass the default 1 GiB per-user quota.
+      UPLOAD_QUOTA_BYTES: String(Math.max(1024 ** 3, 4 * o.uploadMaxBytes)),
+      ...(process.env.DB_POOL_SIZE ? { DB_POOL_SIZE: process.env.DB_POOL_SIZE } : {}),
+      // Natural batching of the money statements: on by default; `false` to compare.
+      ...(process.env.BATCH_STATEMENTS ? { BATCH_STATEMENTS: process.env.BATCH_STATEMENTS } : {}),
+      // Workers: the service's default unless set; one under the CPU profiler, which writes
+      // one profile per process.
+      ...(process.env.WEB_CONCURRENCY || o.cpuProf
+        ? { WEB_CONCURRENCY: process.env.WEB_CONCURRENCY ?? '1' }
+        : {}),
+    });
     const nodeArgs: string[] = [];
     let cpuProfile: string | undefined;
     if (o.cpuProf) {
@@ -122,39 +163,12 @@ export async function setup(o: SetupOptions): Promise<BenchEnv> {
       cpuProfile = `service-${new Date().toISOString().replace(/[:.]/g, '-')}.cpuprofile`;
       nodeArgs.push('--cpu-prof', `--cpu-prof-dir=${PROFILE_DIR}`, `--cpu-prof-name=${cpuProfile}`);
     }
+    const port = await freePort();
+    const serviceOrigin = `http://127.0.0.1:${port}`;
     const service = spawnNode(
       'service',
       [...nodeArgs, SERVICE_ENTRY],
-      {
-        ...childEnv,
-        NODE_ENV: 'production',
-        PORT: String(port),
-        APP_BASE_URL: serviceOrigin,
-        DATABASE_URL: started.url,
-        LOG_LEVEL: process.env.BENCH_LOG_LEVEL ?? 'warn',
-        AUTH_SECRET: randomBytes(32).toString('hex'),
-        ENCRYPTION_KEY: randomBytes(32).toString('base64'),
-        // Production requires a guard on /metrics (METRICS_TOKEN or METRICS_PORT);
-        // BENCH_METRICS_TOKEN to scrape it.
-        METRICS_TOKEN: process.env.BENCH_METRICS_TOKEN ?? randomBytes(16).toString('hex'),
-        AUTH_RATE_LIMIT_PER_MINUTE: '100000',
-        API_KEY_RPM: '100000000',
-        ...smtp.env(),
-        OPENAI_API_KEY: 'sk-bench-local',
-        OPENAI_BASE_URL: `${providerOrigin}/v1`,
-        UPLOAD_DIR,
-        UPLOAD_MAX_BYTES: String(o.uploadMaxBytes),
-        // A large-upload scenario (BENCH_UPLOAD_MB) may pass the default 1 GiB per-user quota.
-        UPLOAD_QUOTA_BYTES: String(Math.max(1024 ** 3, 4 * o.uploadMaxBytes)),
-        ...(process.env.DB_POOL_SIZE ? { DB_POOL_SIZE: process.env.DB_POOL_SIZE } : {}),
-        // Natural batching of the money statements: on by default; `false` to compare.
-        ...(process.env.BATCH_STATEMENTS ? { BATCH_STATEMENTS: process.env.BATCH_STATEMENTS } : {}),
-        // Workers: the service's default (the CPUs) unless set; one under the CPU profiler,
-        // which writes one profile per process.
-        ...(process.env.WEB_CONCURRENCY || o.cpuProf
-          ? { WEB_CONCURRENCY: process.env.WEB_CONCURRENCY ?? '1' }
-          : {}),
-      },
+      serviceEnv(port),
       resolve(DATA, 'bench-service.log'),
     );
     await waitForHttp(service, `${serviceOrigin}/health/ready`);
@@ -190,6 +204,21 @@ export async function setup(o: SetupOptions): Promise<BenchEnv> {
       aiUsers,
       seeded,
       cpuProfile,
+      async startVariant(name: string, env: NodeJS.ProcessEnv, args: string[] = []) {
+        const variantPort = await freePort();
+        const origin = `http://127.0.0.1:${variantPort}`;
+        // A variable set to undefined in `env` is removed (the service's own default applies).
+        const merged = { ...serviceEnv(variantPort), ...env };
+        for (const [k, v] of Object.entries(merged)) if (v === undefined) delete merged[k];
+        const child = spawnNode(
+          `service (${name})`,
+          [...args, SERVICE_ENTRY],
+          merged,
+          resolve(DATA, `bench-service-${name.replace(/[^a-z0-9]+/gi, '-')}.log`),
+        );
+        await waitForHttp(child, `${origin}/health/ready`);
+        return { child, origin };
+      },
       async setReply(reply: BenchReply) {
         const res = await fetch(`${providerOrigin}/_bench/reply`, {
           method: 'POST',
@@ -210,7 +239,7 @@ export async function setup(o: SetupOptions): Promise<BenchEnv> {
   }
 }
 
-async function signup(origin: string, email: string): Promise<BenchUser> {
+export async function signup(origin: string, email: string): Promise<BenchUser> {
   const res = await fetch(`${origin}/api/auth/signup`, {
     method: 'POST',
     headers: { 'content-type': 'application/json' },

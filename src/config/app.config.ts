@@ -38,7 +38,7 @@ export function buildConfig(raw: Record<string, string | undefined>): AppConfig 
   const env = validateEnv(raw);
   const credits = buildCreditsConfig(env.credits);
   return {
-    app: buildAppSettings(env.app),
+    app: buildAppSettings(env.app, env.db.DATABASE_URL),
     ops: buildOpsConfig(env.ops),
     db: buildDatabaseConfig(env.db),
     auth: buildAuthConfig(env.auth),

@@ -22,6 +22,8 @@ export interface EmbeddedOptions {
   portSetting?: string;
   /** Called with the server's own log lines; silent by default. */
   onLog?: (line: string) => void;
+  /** Extra server flags, e.g. `['-c', 'shared_preload_libraries=pg_stat_statements']` (the bench). */
+  postgresFlags?: string[];
 }
 
 /** Thrown when the data directory is held by a server this process did not start. */
@@ -73,6 +75,7 @@ export async function startEmbeddedPostgres(opts: EmbeddedOptions): Promise<Embe
     password: PASSWORD,
     persistent: true,
     createPostgresUser: true,
+    postgresFlags: opts.postgresFlags ?? [],
     onLog: log,
     onError: (e: unknown) => log(String(e)),
   });
