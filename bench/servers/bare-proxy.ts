@@ -1,5 +1,6 @@
 import { createServer, type IncomingMessage } from 'node:http';
-import OpenAI from 'openai';
+import OpenAI, { type ClientOptions } from 'openai';
+import { Agent, fetch as undiciFetch } from 'undici';
 
 /**
  * The yardstick for overhead: a pass-through gateway that does no metering at all. It takes the
@@ -9,10 +10,22 @@ import OpenAI from 'openai';
  * `POST /api/ai/stream` → the reply text as it arrives (text/plain). No auth, no database,
  * nothing saved. Provider at `PROVIDER_URL` (…/v1). Prints `LISTENING <port>`.
  */
+// PROXY_TRANSPORT=agent: the SDK fetches through undici's own fetch with a tuned keep-alive Agent
+// (bench/transport.ts compares it with Node's global fetch, the SDK's default).
+const tuned: Partial<ClientOptions> =
+  process.env.PROXY_TRANSPORT === 'agent'
+    ? {
+        fetch: undiciFetch as unknown as typeof fetch,
+        fetchOptions: {
+          dispatcher: new Agent({ connections: 128, keepAliveTimeout: 60_000, pipelining: 1 }),
+        } as ClientOptions['fetchOptions'],
+      }
+    : {};
 const openai = new OpenAI({
   apiKey: 'sk-bench-local',
   baseURL: process.env.PROVIDER_URL,
   maxRetries: 0,
+  ...tuned,
 });
 
 async function json(req: IncomingMessage): Promise<{
