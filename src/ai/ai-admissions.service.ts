@@ -154,7 +154,7 @@ export class AiAdmissions {
     // The output limits settle the maxTokens range (and a default within it) first, so an
     // inherited value beyond them is skipped like any other the model does not take.
     const maxTokens = await this.outputLimits.apply(
-      user.id,
+      user,
       model,
       effective.values,
       effective.sources,

@@ -44,17 +44,18 @@ export class OutputLimits {
    * call's limit is refused. Returns the `maxTokens` range to check the values against
    * (checkParameters refuses the spec's routes' values out of range). Throws VALIDATION_FAILED
    * (400, the violation on `limits.param`, constraint `planLimit` or `modelRange`, the message
-   * naming the limit). One query (the caller's plan) for a plan-limited call.
+   * naming the limit). The caller's plan comes with the session or the API key; one query reads
+   * it for callers without one (generations outside a request).
    */
   async apply(
-    userId: string,
+    user: { id: string; plan?: string },
     model: ModelDescriptor,
     values: ParameterValues & { maxTokens: number },
     sources: Partial<Record<ParameterName, ParameterSource>>,
     limits: PlanOutputLimits | undefined,
   ): Promise<NumberRange> {
     const range = limits
-      ? { min: 1, max: await this.planLimit(userId, model, limits, values.maxTokens, sources) }
+      ? { min: 1, max: await this.planLimit(user, model, limits, values.maxTokens, sources) }
       : model.parameters.maxTokens;
     // The spec's default (1000) stays; a lower limit lowers it.
     if (sources.maxTokens === 'default')
@@ -67,15 +68,15 @@ export class OutputLimits {
    * throws when `asked` (not a default) exceeds it.
    */
   private async planLimit(
-    userId: string,
+    user: { id: string; plan?: string },
     model: ModelDescriptor,
     limits: PlanOutputLimits,
     asked: number,
     sources: Partial<Record<ParameterName, ParameterSource>>,
   ): Promise<number> {
-    const stored = (await this.users.get(userId)).plan;
+    const stored = user.plan ?? (await this.users.get(user.id)).plan;
     // A plan this version does not know is limited as FREE (as the daily limit is).
-    const plan: Plan = PLANS.includes(stored) ? stored : 'FREE';
+    const plan: Plan = PLANS.includes(stored as Plan) ? (stored as Plan) : 'FREE';
     const cap = this.planCaps[plan];
     const modelMax = maxReplyTokens(model);
     const max = cap === null ? modelMax : Math.min(cap, modelMax);

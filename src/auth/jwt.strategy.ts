@@ -57,6 +57,7 @@ export class JwtStrategy extends PassportStrategy(Strategy, 'jwt') {
       email: user.email,
       name: user.name,
       role: user.role,
+      plan: user.plan,
       exp: payload.exp,
       locale: user.locale ?? undefined,
       preferences: user.preferences,

@@ -28,6 +28,7 @@ interface KeyRow {
   email: string;
   name: string | null;
   role: Role;
+  plan: string;
   locale: Locale | null;
 }
 
@@ -76,6 +77,7 @@ export class ApiKeyStrategy extends PassportStrategy(Strategy, 'api-key') {
       email: row.email,
       name: row.name,
       role: row.role,
+      plan: row.plan,
       locale: row.locale ?? undefined,
       apiKey: { id: row.id, scopes: row.scopes },
     };

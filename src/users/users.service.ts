@@ -76,7 +76,7 @@ export class UsersService {
   }
 
   /**
-   * The session fields of user `id` (`{id, email, name, role, tokenVersion, locale,
+   * The session fields of user `id` (`{id, email, name, role, tokenVersion, plan, locale,
    * preferences}`), or null when the account is gone. Read on every authenticated request, so one
    * indexed row, without entity hydration, as a prepared statement. `locale` is the preference
    * panel's and `preferences` the whole panel, read here so translated errors and
@@ -169,9 +169,14 @@ export class UsersService {
     return user.paymentCustomerId ?? customerId;
   }
 
-  /** Sets the user's plan (from their subscriptions); a no-op for an unknown id. */
+  /**
+   * Sets the user's plan (from their subscriptions); a no-op for an unknown id. The session row
+   * carries the plan: this process drops it at once, the others when the `users` trigger tells
+   * them at commit.
+   */
   async setPlan(userId: string, plan: Plan, manager?: EntityManager): Promise<void> {
     await (manager ?? this.dataSource.manager).update(User, { id: userId }, { plan });
+    this.sessions.forget(userId);
   }
 
   /** Users, newest first, keyset-paginated (admin list). */

@@ -2,9 +2,9 @@
 
 /**
  * `SessionRow` of user $1: what every authenticated request needs (`id, email, name, role,
- * tokenVersion, locale, preferences`), in one primary-key lookup.
+ * tokenVersion, plan, locale, preferences`), in one primary-key lookup.
  */
-export const SESSION_USER_SQL = `SELECT id, email, name, role, "tokenVersion", preferences->>'locale' AS locale, preferences
+export const SESSION_USER_SQL = `SELECT id, email, name, role, "tokenVersion", plan, preferences->>'locale' AS locale, preferences
          FROM users WHERE id = $1`;
 
 /** Raises user $1's token version by one, which ends every session token issued before. */

@@ -20,7 +20,7 @@ export interface NewUser {
 }
 
 /** The session fields of a user (UsersService.findSessionUser), as the session cache keeps them. */
-export type SessionRow = Pick<User, 'id' | 'email' | 'name' | 'role' | 'tokenVersion'> & {
+export type SessionRow = Pick<User, 'id' | 'email' | 'name' | 'role' | 'tokenVersion' | 'plan'> & {
   /** The stored preference `locale`, null when unset. */
   locale: Locale | null;
   /** The stored preferences, null when none yet. */

@@ -58,6 +58,28 @@ describe('Output-token limits per model and per plan', () => {
     expect(sentMaxTokens()).toEqual([1024, 1024, 1024, 1024]);
   });
 
+  it('follows a change of plan at once, for a cached session and for an API key', async () => {
+    const u = await userOn(t, 'FREE');
+    // The session row (with its plan) is cached by the first request.
+    await complete(t, u, { max_tokens: 16384 }).expect(400);
+    const key = await t.http.post('/api/keys').set(u.auth).send({ name: 'caps' }).expect(201);
+    const byKey = { authorization: `Bearer ${key.body.key}` };
+    const keyCall = () =>
+      t.http
+        .post('/v1/chat/completions')
+        .set(byKey)
+        .send({ model: 'gpt-4o', messages: hi, max_tokens: 16384 });
+    await keyCall().expect(400);
+    await t.app.get(UsersService).setPlan(u.user.id, 'BASIC');
+    await complete(t, u, { max_tokens: 16384 }).expect(200);
+    await keyCall().expect(200);
+    await t.app.get(UsersService).setPlan(u.user.id, 'FREE');
+    const refused = await complete(t, u, { max_tokens: 16384 }).expect(400);
+    expect(refused.body.error.message).toContain('FREE) allows at most 4096');
+    await keyCall().expect(400);
+    expect(sentMaxTokens()).toEqual([16384, 16384]);
+  });
+
   it('refuses max_tokens above the plan cap with 400 naming the cap and the field', async () => {
     const free = await userOn(t, 'FREE');
     const res = await complete(t, free, { max_tokens: 4097 }).expect(400);

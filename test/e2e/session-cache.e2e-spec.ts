@@ -1,3 +1,4 @@
+import { UsersService } from '../../src/users/users.service';
 import { newUser, type TestUser } from '../support/factories';
 import { createTestApp, type TestApp } from '../support/test-app';
 import { waitFor } from '../support/wait';
@@ -12,7 +13,8 @@ describe('session cache', () => {
   let admin: TestUser;
 
   beforeAll(async () => {
-    t = await createTestApp();
+    // An hour: an entry never ages out during the file, so only a notification can drop it.
+    t = await createTestApp({ SESSION_CACHE_TTL_MS: '3600000' });
     admin = await newUser(t, { role: 'ADMIN' });
   });
   afterAll(() => t.close());
@@ -53,6 +55,15 @@ describe('session cache', () => {
     // Another process's change (here plain SQL) is announced by the trigger and seen.
     await t.db.query(`UPDATE users SET name = 'Announced' WHERE id = $1`, [u.user.id]);
     expect(await eventually(() => sessionName(u), 'Announced')).toBe('Announced');
+  });
+
+  it('drops a cached session when another process changes the plan', async () => {
+    const u = await newUser(t);
+    const users = t.app.get(UsersService);
+    const plan = async () => (await users.findSessionUser(u.user.id))?.plan;
+    expect(await plan()).toBe('FREE');
+    await t.db.query(`UPDATE users SET plan = 'PRO' WHERE id = $1`, [u.user.id]);
+    expect(await eventually(plan, 'PRO')).toBe('PRO');
   });
 
   it("applies this process's own changes at once: profile, role, deletion", async () => {

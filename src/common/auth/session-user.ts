@@ -11,6 +11,11 @@ export interface SessionUser {
   role: Role;
   /** Session expiry in Unix seconds (the token's `exp`). */
   exp?: number;
+  /**
+   * The user's plan, read with the session or the API key (FREE, BASIC, PRO, or a value this
+   * version does not know); absent where no such row was read.
+   */
+  plan?: string;
   /** The language stored in the user's preferences; used when a request names none. */
   locale?: Locale;
   /**
