@@ -76,7 +76,7 @@ export class ModelEntry {
   /**
    * `embedding` models are never offered for chat (`/api/ai/models`, the `/v1/models` list,
    * admission); they serve EMBEDDINGS_MODEL and `/v1/embeddings`, priced by `costPerToken` on
-   * input tokens. Default `chat`.
+   * input tokens (with CREDIT_PRICING=tokens, by `inputPrice`). Default `chat`.
    */
   @IsOptional() @IsIn(MODEL_KINDS) kind?: ModelKind;
 }
