@@ -7,7 +7,7 @@ import { randomUUID } from 'node:crypto';
 import type { ToolStep } from '../chats/chat-exchange.sql';
 import type { SessionUser } from '../common/auth/session-user';
 import { CreditHoldsService, type OpenHold } from '../credits/credit-holds.service';
-import { estimate, holdAmount } from '../credits/pricing';
+import { type CreditPricing, estimate, holdAmount } from '../credits/pricing';
 import { MetricsService } from '../metrics/metrics.service';
 import type { ToolBox } from '../plugins/tool.types';
 import { type ResolvedImage, UploadImages } from '../uploads/upload-images.service';
@@ -68,7 +68,11 @@ export class AiAdmissions {
     config: ConfigService<AppConfig, true>,
   ) {
     this.ownOrigin = new URL(config.get('app', { infer: true }).baseUrl).origin;
+    this.pricing = config.get('credits', { infer: true }).pricing;
   }
+
+  /** CREDIT_PRICING and CREDIT_MARKUP: how the hold and the daily estimate are priced. */
+  private readonly pricing: CreditPricing;
 
   /** APP_BASE_URL's origin: absolute image URLs of our uploads must be on it. */
   private readonly ownOrigin: string;
@@ -230,9 +234,9 @@ export class AiAdmissions {
   ): Promise<OpenHold> {
     return this.holds.hold(
       user.id,
-      holdAmount(messages, model, maxTokens, imageTokens),
+      holdAmount(messages, model, maxTokens, imageTokens, this.pricing),
       randomUUID(),
-      estimate(messages, model, imageTokens),
+      estimate(messages, model, imageTokens, this.pricing),
       user.apiKey?.id,
     );
   }

@@ -6,7 +6,14 @@ import { ChatExchanges } from '../chats/chat-exchanges.service';
 import type { ToolStep } from '../chats/chat-exchange.sql';
 import type { SessionUser } from '../common/auth/session-user';
 import { CreditHoldsService } from '../credits/credit-holds.service';
-import { codePoints, cost, estimateTokens, type TokenUsage } from '../credits/pricing';
+import {
+  codePoints,
+  cost,
+  type CreditPricing,
+  estimateTokens,
+  type TokenUsage,
+} from '../credits/pricing';
+import { ledgerCounts } from '../credits/token-pricing';
 import { MetricsService } from '../metrics/metrics.service';
 import type { ToolCall } from '../plugins/tool.types';
 import { span } from '../telemetry/spans';
@@ -57,9 +64,12 @@ export class AiService {
   ) {
     const ai = config.get('ai', { infer: true });
     this.retry = { attempts: ai.retryAttempts, baseDelayMs: ai.retryBaseDelayMs };
+    this.pricing = config.get('credits', { infer: true }).pricing;
   }
 
   private readonly retry: RetryOptions;
+  /** CREDIT_PRICING and CREDIT_MARKUP: how `cost` prices a call's usage. */
+  private readonly pricing: CreditPricing;
 
   /** See AiAdmissions.admit (the checks and the hold before any upstream call). */
   admit(user: SessionUser, dto: WireGenerateDto, options: AdmitOptions = {}): Promise<Admission> {
@@ -222,15 +232,14 @@ export class AiService {
         (codePoints(outcome.text) + codePoints(JSON.stringify(outcome.producedCalls ?? []))) / 4,
       ),
     };
-    const price = cost(usage, a.model);
+    const price = cost(usage, a.model, this.pricing);
     const description =
       `AI ${a.model.id}: ${usage.promptTokens} prompt + ${usage.completionTokens} completion tokens` +
       (estimated ? ' (estimated: stream interrupted)' : '');
-    const { promptTokens, completionTokens } = usage;
     const charge = {
       cost: price,
       description,
-      usage: { modelId: a.model.id, promptTokens, completionTokens },
+      usage: { modelId: a.model.id, ...ledgerCounts(usage, a.model, this.pricing) },
     };
     if (!a.store) {
       const settled = await span('credits.settle', () => this.holds.settle(a.hold, charge));

@@ -5,7 +5,7 @@ import { AppError, ErrorCode } from '../common/errors/app-error';
 import { StartupError } from '../common/errors/startup-error';
 import type { AppConfig } from '../config/app.config';
 import { CreditHoldsService } from '../credits/credit-holds.service';
-import { cost, estimateTokens } from '../credits/pricing';
+import { cost, type CreditPricing, estimateTokens } from '../credits/pricing';
 import { type ModelDescriptor, ModelCatalogue } from '../models/model-catalogue';
 import { classifyProviderError } from './provider-errors';
 import { ProviderStrategy } from './provider-strategy.service';
@@ -71,7 +71,11 @@ export class EmbeddingsService {
     this.dimensions = search.dimensions;
     const ai = config.get('ai', { infer: true });
     this.retry = { attempts: ai.retryAttempts, baseDelayMs: ai.retryBaseDelayMs };
+    this.pricing = config.get('credits', { infer: true }).pricing;
   }
+
+  /** CREDIT_PRICING and CREDIT_MARKUP: in `tokens` mode, input tokens at the input price. */
+  private readonly pricing: CreditPricing;
 
   /** Tokens charged for embedding `text`: ceil(code points / 4) (spec Limits 2 estimate). */
   tokens(text: string): number {
@@ -80,10 +84,11 @@ export class EmbeddingsService {
 
   /**
    * Credits for `tokens` input tokens at `model`'s price (default the configured one):
-   * ceil(tokens × costPerToken × 1000).
+   * ceil(tokens × costPerToken × 1000); with CREDIT_PRICING=tokens, ceil(markup × tokens ×
+   * inputPrice per 1K), `costPerToken × 1000` standing in for a missing `inputPrice`.
    */
   cost(tokens: number, model: ModelDescriptor = this.requireModel()): number {
-    return cost({ promptTokens: tokens, completionTokens: 0 }, model);
+    return cost({ promptTokens: tokens, completionTokens: 0 }, model, this.pricing);
   }
 
   /**

@@ -2,7 +2,7 @@ import { Body, Controller, HttpCode, Post } from '@nestjs/common';
 import { ApiOkResponse, ApiProperty, ApiTags, PickType } from '@nestjs/swagger';
 import { IsString, MaxLength } from 'class-validator';
 import { Endpoint } from '../common/openapi/endpoint.decorator';
-import { estimate, estimateTokens } from '../credits/pricing';
+import { type CreditPricing, estimate, estimateTokens } from '../credits/pricing';
 import { ConfigService } from '@nestjs/config';
 import type { AppConfig } from '../config/app.config';
 import { IMAGE_TOKENS_WORST_CASE } from './image-tokens';
@@ -32,9 +32,12 @@ export class EstimateController {
     config: ConfigService<AppConfig, true>,
   ) {
     this.ownOrigin = new URL(config.get('app', { infer: true }).baseUrl).origin;
+    this.pricing = config.get('credits', { infer: true }).pricing;
   }
 
   private readonly ownOrigin: string;
+  /** CREDIT_PRICING and CREDIT_MARKUP: the estimate is priced as the admission prices it. */
+  private readonly pricing: CreditPricing;
 
   @Post('estimate')
   @HttpCode(200)
@@ -57,7 +60,7 @@ export class EstimateController {
     const extra = images * IMAGE_TOKENS_WORST_CASE[model.providerId];
     return {
       estimatedTokens: estimateTokens(inputs) + extra,
-      cost: estimate(inputs, model, extra),
+      cost: estimate(inputs, model, extra, this.pricing),
     };
   }
 }

@@ -104,13 +104,14 @@ export async function runToolLoop(
 }
 
 function addUsage(a: TokenUsage, b: TokenUsage): TokenUsage {
-  const reasoning =
-    a.reasoningTokens !== undefined || b.reasoningTokens !== undefined
-      ? (a.reasoningTokens ?? 0) + (b.reasoningTokens ?? 0)
-      : undefined;
+  // A part (reasoning, cache reads, cache writes) is summed when either call reported it.
+  const part = (k: 'reasoningTokens' | 'cachedTokens' | 'cacheWriteTokens') =>
+    a[k] !== undefined || b[k] !== undefined ? { [k]: (a[k] ?? 0) + (b[k] ?? 0) } : {};
   return {
     promptTokens: a.promptTokens + b.promptTokens,
     completionTokens: a.completionTokens + b.completionTokens,
-    ...(reasoning !== undefined ? { reasoningTokens: reasoning } : {}),
+    ...part('reasoningTokens'),
+    ...part('cachedTokens'),
+    ...part('cacheWriteTokens'),
   };
 }

@@ -1,5 +1,5 @@
 import type { AiConfig } from '../ai/ai.config';
-import type { ProviderConfig } from '../ai/providers/providers.config';
+import type { AnthropicConfig, ProviderConfig } from '../ai/providers/providers.config';
 import type { AuthConfig } from '../auth/auth.config';
 import type { TwoFactorConfig } from '../auth/two-factor/two-factor.config';
 import type { StripeConfig } from '../billing/billing.config';
@@ -39,7 +39,7 @@ export interface AppConfig {
   /** Social login; a provider without id and secret is not offered. */
   oauth: OAuthConfig;
   openai: ProviderConfig;
-  anthropic: ProviderConfig;
+  anthropic: AnthropicConfig;
   gemini: ProviderConfig;
   ai: AiConfig;
   credits: CreditsConfig;

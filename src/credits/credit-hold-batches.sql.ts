@@ -23,11 +23,14 @@ export const ADMIT_BATCH_SQL = `SELECT r_ord AS ord, r_found AS found, r_balance
  * Settles a batch (SETTLE_CTES per row): $1 hold ids (uuid[]), $2 their users (uuid[], locked
  * by id first), $3 costs (int[]), $4 descriptions, $5 references (varchar[]), $6 model ids
  * (varchar[], null when unknown), $7 prompt and $8 completion tokens (int[], null when unknown),
- * $9 API key ids (uuid[], null for none), $10 APP_TIMEZONE. One row per request, in order:
+ * $9 API key ids (uuid[], null for none), $10 APP_TIMEZONE, then $11 cache reads, $12 cache
+ * writes, $13 reasoning tokens and $14 cache savings (int[], null when unknown; migration
+ * TokenKinds). One row per request, in order:
  * `ord`, `charged` (null when the hold does not cover the cost or is gone: nothing happened for
  * that row), or `errorCode` and `errorMessage` when that row failed (undone; the others commit).
  */
 export const SETTLE_BATCH_SQL = `SELECT r_ord AS ord, r_charged AS charged, r_error_code AS "errorCode",
      r_error_message AS "errorMessage"
    FROM settle_holds($1::uuid[], $2::uuid[], $3::int[], $4::varchar[], $5::varchar[],
-     $6::varchar[], $7::int[], $8::int[], $9::uuid[], $10::text)`;
+     $6::varchar[], $7::int[], $8::int[], $9::uuid[], $10::text, $11::int[], $12::int[],
+     $13::int[], $14::int[])`;

@@ -50,6 +50,11 @@ export interface SettlementInput {
   promptTokens: number | null;
   completionTokens: number | null;
   keyId: string | null;
+  /** Of the tokens: cache reads, cache writes, reasoning; and the cache savings (null: unknown). */
+  cachedTokens: number | null;
+  cacheWriteTokens: number | null;
+  reasoningTokens: number | null;
+  cacheSavings: number | null;
 }
 
 /** A batch row's answer: `ord`, and its SQLSTATE and message when that row failed. */
@@ -166,6 +171,10 @@ export class CreditHoldStatements {
         items.map((i) => i.completionTokens),
         items.map((i) => i.keyId),
         this.timezone(),
+        items.map((i) => i.cachedTokens),
+        items.map((i) => i.cacheWriteTokens),
+        items.map((i) => i.reasoningTokens),
+        items.map((i) => i.cacheSavings),
       ],
     );
     return outcomes(items.length, rows, (row) => row.charged);
@@ -181,7 +190,10 @@ export class CreditHoldStatements {
   }
 }
 
-/** `$1…$9` of SETTLE_CTES for one settlement: hold, cost, description, reference, usage, key, zone. */
+/**
+ * `$1…$13` of SETTLE_CTES for one settlement: hold, cost, description, reference, usage, key,
+ * zone, then the kinds of tokens and the cache savings.
+ */
 export function settleParams(input: SettlementInput, timezone: string): unknown[] {
   return [
     input.holdId,
@@ -193,6 +205,10 @@ export function settleParams(input: SettlementInput, timezone: string): unknown[
     input.completionTokens,
     input.keyId,
     timezone,
+    input.cachedTokens,
+    input.cacheWriteTokens,
+    input.reasoningTokens,
+    input.cacheSavings,
   ];
 }
 

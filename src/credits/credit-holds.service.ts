@@ -32,12 +32,16 @@ import type { StatementPart } from '../database/statement-part';
 export type { Charge, OpenHold, RecordedUsage, Settlement } from './credit-holds.types';
 import type { Charge, OpenHold, RecordedUsage, Settlement } from './credit-holds.types';
 
-/** Model id, prompt and completion tokens of a CONSUMPTION entry (null when unknown). */
+/** Model id, tokens of each kind and cache savings of a CONSUMPTION entry (null when unknown). */
 function usageColumns(usage: RecordedUsage | undefined) {
   return {
     modelId: usage?.modelId.slice(0, 100) ?? null,
     promptTokens: usage?.promptTokens ?? null,
     completionTokens: usage?.completionTokens ?? null,
+    cachedTokens: usage?.cachedTokens ?? null,
+    cacheWriteTokens: usage?.cacheWriteTokens ?? null,
+    reasoningTokens: usage?.reasoningTokens ?? null,
+    cacheSavings: usage?.cacheSavings ?? null,
   };
 }
 
@@ -200,7 +204,7 @@ export class CreditHoldsService {
   private settleInTransaction(hold: OpenHold, charge: Charge): Promise<Settlement> {
     const { cost: actualCost, description, usage } = charge;
     const reference = consumptionReference(hold);
-    const { modelId, promptTokens, completionTokens } = usageColumns(usage);
+    const counts = usageColumns(usage);
 
     return this.dataSource.transaction(async (m) => {
       const held = await this.deleteHold(m, hold.id);
@@ -220,11 +224,15 @@ export class CreditHoldsService {
         charged,
         (description + note).slice(0, 500),
         reference,
-        modelId,
-        promptTokens,
-        completionTokens,
+        counts.modelId,
+        counts.promptTokens,
+        counts.completionTokens,
         hold.keyId ?? null,
         this.timezone(),
+        counts.cachedTokens,
+        counts.cacheWriteTokens,
+        counts.reasoningTokens,
+        counts.cacheSavings,
       ]);
       return { charged, shortfall };
     });

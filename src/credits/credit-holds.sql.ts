@@ -55,7 +55,9 @@ export const KEY_USAGE_SQL = `WITH ${DAY_CTE}
  * The usual settlement as CTEs (`h`, `u`, `t`, then the day counters' `consumed_user_day` and
  * `consumed_key_day`; `t.charged` is the amount consumed, no row when the hold does not cover the
  * cost or is gone): $1 hold id, $2 cost, $3 description, $4 reference, $5 model id, $6 prompt
- * tokens, $7 completion tokens, $8 API key id or null, $9 APP_TIMEZONE (the day counters' zone).
+ * tokens, $7 completion tokens, $8 API key id or null, $9 APP_TIMEZONE (the day counters' zone),
+ * then of the tokens $10 cache reads, $11 cache writes, $12 reasoning, and $13 the cache savings
+ * in credits (each null when unknown).
  * The CONSUMPTION entry and its day counters commit together (countConsumptionCtes).
  * With BATCH_STATEMENTS, `settle_holds` (migration BatchedHolds) applies the same rules row by
  * row to a batch: a change here is a change there.
@@ -67,8 +69,10 @@ export const SETTLE_CTES = `h AS (
      RETURNING users.id
    ), t AS (
      INSERT INTO credit_transactions
-       ("userId", amount, type, description, reference, "modelId", "promptTokens", "completionTokens", "keyId")
-     SELECT u.id, -$2::int, 'CONSUMPTION', $3, $4, $5, $6, $7, $8::uuid FROM u
+       ("userId", amount, type, description, reference, "modelId", "promptTokens", "completionTokens", "keyId",
+        "cachedTokens", "cacheWriteTokens", "reasoningTokens", "cacheSavings")
+     SELECT u.id, -$2::int, 'CONSUMPTION', $3, $4, $5, $6, $7, $8::uuid,
+       $10::int, $11::int, $12::int, $13::int FROM u
      RETURNING "userId", "keyId", "createdAt", -amount AS charged
    ), ${countConsumptionCtes('$9')}`;
 

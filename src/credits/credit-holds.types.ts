@@ -18,6 +18,14 @@ export interface RecordedUsage {
   modelId: string;
   promptTokens: number;
   completionTokens: number;
+  /** Of promptTokens, read from the provider's cache (null or absent: not reported). */
+  cachedTokens?: number | null;
+  /** Of promptTokens, written to the provider's cache (null or absent: not reported). */
+  cacheWriteTokens?: number | null;
+  /** Of completionTokens, the reasoning tokens (null or absent: not reported). */
+  reasoningTokens?: number | null;
+  /** Credits the cache reads saved (integer ≥ 0; absent: not computed). */
+  cacheSavings?: number;
 }
 
 /** What a settlement charges: one CONSUMPTION entry. */

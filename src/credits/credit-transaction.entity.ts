@@ -43,6 +43,14 @@ export class CreditTransaction {
   @Column({ type: 'varchar', length: 100, nullable: true }) modelId: string | null;
   @Column({ type: 'integer', nullable: true }) promptTokens: number | null;
   @Column({ type: 'integer', nullable: true }) completionTokens: number | null;
+  /** Of promptTokens, read from the provider's prompt cache; null when not reported. */
+  @Column({ type: 'integer', nullable: true }) cachedTokens: number | null;
+  /** Of promptTokens, written to the provider's prompt cache; null when not reported. */
+  @Column({ type: 'integer', nullable: true }) cacheWriteTokens: number | null;
+  /** Of completionTokens, the reasoning tokens; null when not reported. */
+  @Column({ type: 'integer', nullable: true }) reasoningTokens: number | null;
+  /** Credits the cache reads saved (0 with CREDIT_PRICING=spec); null before it was recorded. */
+  @Column({ type: 'integer', nullable: true }) cacheSavings: number | null;
   /** CONSUMPTION through an API key: the key's id. */
   @Column({ type: 'uuid', nullable: true }) keyId: string | null;
 

@@ -1,7 +1,23 @@
 import { registerAs } from '@nestjs/config';
 import { Transform } from 'class-transformer';
-import { IsBoolean, IsInt, IsNumber, IsOptional, IsPositive, Min } from 'class-validator';
-import { featureEnvironment, toBool, toInt, toNumber } from '../config/feature-environment';
+import {
+  IsBoolean,
+  IsIn,
+  IsInt,
+  IsNumber,
+  IsOptional,
+  IsPositive,
+  Matches,
+  Min,
+} from 'class-validator';
+import {
+  emptyToUndefined,
+  featureEnvironment,
+  toBool,
+  toInt,
+  toNumber,
+} from '../config/feature-environment';
+import { CREDIT_PRICING_MODES, type CreditPricing, type CreditPricingMode } from './token-pricing';
 
 /** Credit holds, their statements' batching, purchase limits and the credit prices in USD and CNY. */
 export class CreditsEnvironment {
@@ -13,6 +29,15 @@ export class CreditsEnvironment {
   @IsOptional() @Transform(toInt) @IsInt() @Min(1) CREDITS_PER_CNY?: number;
   @IsOptional() @Transform(toInt) @IsInt() @Min(1) PURCHASE_RECHECK_SECONDS?: number;
   @IsOptional() @Transform(toBool) @IsBoolean() BATCH_STATEMENTS?: boolean;
+  @IsOptional()
+  @Transform(emptyToUndefined)
+  @IsIn(CREDIT_PRICING_MODES)
+  CREDIT_PRICING?: CreditPricingMode;
+  /** A decimal > 0 (digits, an optional fraction): no sign, no exponent, not zero. */
+  @IsOptional()
+  @Transform(emptyToUndefined)
+  @Matches(/^(?=.*[1-9])\d+(\.\d+)?$/, { message: 'CREDIT_MARKUP must be a decimal > 0' })
+  CREDIT_MARKUP?: string;
 }
 
 /** The `credits` slice of AppConfig. */
@@ -41,6 +66,12 @@ export interface CreditsConfig {
    * every request's statement alone.
    */
   batchStatements: boolean;
+  /**
+   * How a call's credits are computed (CREDIT_PRICING, default `spec`: every token at
+   * costPerToken; `tokens`: each kind of token at its catalogue price per 1K, times
+   * CREDIT_MARKUP, a decimal string > 0, default `1`). See token-pricing.ts.
+   */
+  pricing: CreditPricing;
 }
 
 /** The `credits` slice from validated variables. */
@@ -54,6 +85,7 @@ export function buildCreditsConfig(env: CreditsEnvironment): CreditsConfig {
     creditsPerCny: env.CREDITS_PER_CNY ?? 14,
     purchaseRecheckSeconds: env.PURCHASE_RECHECK_SECONDS ?? 7200,
     batchStatements: env.BATCH_STATEMENTS ?? true,
+    pricing: { mode: env.CREDIT_PRICING ?? 'spec', markup: env.CREDIT_MARKUP ?? '1' },
   };
 }
 

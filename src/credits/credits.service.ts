@@ -100,12 +100,14 @@ export class CreditsService {
       if (amount > 0) {
         const tz = this.config.get('app', { infer: true }).timezone;
         const usage = [null, null, null, null, null]; // reference, model, tokens, key
+        const kinds = [null, null, null, null]; // cache reads, cache writes, reasoning, savings
         await m.query(INSERT_CONSUMPTION_SQL, [
           userId,
           amount,
           description.slice(0, 500),
           ...usage,
           tz,
+          ...kinds,
         ]);
       }
       return rows[0].credits;

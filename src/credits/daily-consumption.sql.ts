@@ -38,12 +38,15 @@ export function countConsumptionCtes(tz: string): string {
  * usual settlement (a settlement the hold does not cover, embeddings): $1 user, $2 credits
  * consumed (integer ≥ 0; the entry's amount is its negative), $3 description, $4 reference or
  * null (unique: a request is charged once), $5 model id, $6 prompt tokens, $7 completion tokens
- * (null when unknown), $8 API key id or null, $9 APP_TIMEZONE. One row: `charged`.
+ * (null when unknown), $8 API key id or null, $9 APP_TIMEZONE, then of the tokens $10 cache reads,
+ * $11 cache writes, $12 reasoning, and $13 the cache savings in credits (each null when unknown).
+ * One row: `charged`.
  */
 export const INSERT_CONSUMPTION_SQL = `WITH t AS (
      INSERT INTO credit_transactions
-       ("userId", amount, type, description, reference, "modelId", "promptTokens", "completionTokens", "keyId")
-     VALUES ($1, -$2::int, 'CONSUMPTION', $3, $4, $5, $6, $7, $8::uuid)
+       ("userId", amount, type, description, reference, "modelId", "promptTokens", "completionTokens", "keyId",
+        "cachedTokens", "cacheWriteTokens", "reasoningTokens", "cacheSavings")
+     VALUES ($1, -$2::int, 'CONSUMPTION', $3, $4, $5, $6, $7, $8::uuid, $10::int, $11::int, $12::int, $13::int)
      RETURNING "userId", "keyId", "createdAt", -amount AS charged
    ), ${countConsumptionCtes('$9')}
    SELECT charged FROM t`;

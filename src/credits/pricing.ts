@@ -1,21 +1,22 @@
 import Decimal from 'decimal.js';
+import {
+  type CreditPricing,
+  type KindPrices,
+  SPEC_PRICING,
+  type TokenUsage,
+  tokenKinds,
+  tokensCredits,
+  tokensWorstCase,
+} from './token-pricing';
 
-/** The part of a model descriptor that pricing needs (spec "Model descriptor"). */
-export interface PricedModel {
-  /** Price per token, as a decimal string or number, e.g. `0.000002`. */
-  costPerToken: string | number;
-}
+export type { CreditPricing, TokenUsage } from './token-pricing';
 
-/** Normalised token usage of one call (LLM APIs' prompt and completion tokens). */
-export interface TokenUsage {
-  promptTokens: number;
-  /** Everything the model generated, reasoning (thinking) tokens included: all billed. */
-  completionTokens: number;
-  /** Of `completionTokens`, the reasoning tokens, when the provider reports them (not added again). */
-  reasoningTokens?: number;
-  /** Of `promptTokens`, the tokens read from the provider's prompt cache, when it reports them. */
-  cachedTokens?: number;
-}
+/**
+ * The part of a model descriptor that pricing needs (spec "Model descriptor"): `costPerToken`,
+ * and the optional prices per kind of token that CREDIT_PRICING=tokens reads (see
+ * token-pricing.ts).
+ */
+export type PricedModel = KindPrices;
 
 export interface ChatMessageInput {
   role: string;
@@ -27,10 +28,18 @@ export interface ChatMessageInput {
 const dec = (v: string | number) => new Decimal(typeof v === 'number' ? v.toString() : v);
 
 /**
- * Credits (integer) for one call: `ceil((promptTokens + completionTokens) * costPerToken * 1000)`,
- * spec Limits 1, in exact decimal arithmetic. Throws RangeError on negative or fractional tokens.
+ * Credits (integer) for one call. `spec` pricing (the default): `ceil((promptTokens +
+ * completionTokens) * costPerToken * 1000)`, spec Limits 1. `tokens` pricing: `ceil(markup ×
+ * Σ kind tokens × kind price per 1K)` (token-pricing.ts). Exact decimal arithmetic, rounded up
+ * once. Throws RangeError on negative or fractional tokens.
  */
-export function cost(usage: TokenUsage, model: PricedModel): number {
+export function cost(
+  usage: TokenUsage,
+  model: PricedModel,
+  pricing: CreditPricing = SPEC_PRICING,
+): number {
+  if (pricing.mode === 'tokens')
+    return tokensCredits(usage, model, pricing.markup).ceil().toNumber();
   for (const n of [usage.promptTokens, usage.completionTokens]) {
     if (!Number.isInteger(n) || n < 0)
       throw new RangeError(`token count must be a non-negative integer: ${n}`);
@@ -72,16 +81,19 @@ export function estimateTokens(messages: ChatMessageInput[]): number {
 
 /**
  * Estimated credits (integer) before sending: `ceil(estimatedTokens * costPerToken * 1000)`,
- * spec Limits 2.
+ * spec Limits 2; in `tokens` pricing, the estimated tokens at the input price (an uncached
+ * prompt), times the markup, rounded up.
  */
 export function estimate(
   messages: ChatMessageInput[],
   model: PricedModel,
   extraPromptTokens = 0,
+  pricing: CreditPricing = SPEC_PRICING,
 ): number {
   return cost(
     { promptTokens: estimateTokens(messages) + extraPromptTokens, completionTokens: 0 },
     model,
+    pricing,
   );
 }
 
@@ -89,18 +101,23 @@ export function estimate(
  * Worst-case credits reserved before a call: `ceil((estimatedTokens + extraPromptTokens +
  * maxTokens) * costPerToken * 1000)`, so that a reply can never cost more than was held unless
  * the estimate undercounts the prompt. `extraPromptTokens`: prompt tokens the text does not show,
- * e.g. images at their per-provider worst case.
+ * e.g. images at their per-provider worst case. `maxTokens` includes any reasoning budget. In
+ * `tokens` pricing: the prompt at the highest input-side price and `maxTokens` at the highest
+ * output-side price, times the markup, rounded up (tokensWorstCase).
  */
 export function holdAmount(
   messages: ChatMessageInput[],
   model: PricedModel,
   maxTokens: number,
   extraPromptTokens = 0,
+  pricing: CreditPricing = SPEC_PRICING,
 ): number {
-  return cost(
-    { promptTokens: estimateTokens(messages) + extraPromptTokens, completionTokens: maxTokens },
-    model,
-  );
+  const promptTokens = estimateTokens(messages) + extraPromptTokens;
+  if (pricing.mode === 'tokens') {
+    tokenKinds({ promptTokens, completionTokens: maxTokens });
+    return tokensWorstCase(promptTokens, maxTokens, model, pricing.markup).ceil().toNumber();
+  }
+  return cost({ promptTokens, completionTokens: maxTokens }, model);
 }
 
 /** Spec Limits 3: daily limit in credits by plan; any other plan gets DEFAULT_DAILY_LIMIT. */

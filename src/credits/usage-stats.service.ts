@@ -35,6 +35,8 @@ interface Row {
   requests: number;
   promptTokens: string;
   completionTokens: string;
+  cachedTokens: string;
+  cacheSavings: string;
   credits: string;
 }
 
@@ -82,13 +84,24 @@ export class UsageStatsService {
       requests: r.requests,
       promptTokens: Number(r.promptTokens),
       completionTokens: Number(r.completionTokens),
+      cachedTokens: Number(r.cachedTokens),
+      cacheSavings: Number(r.cacheSavings),
       credits: Number(r.credits),
     }));
-    const totals = { requests: 0, promptTokens: 0, completionTokens: 0, credits: 0 };
+    const totals = {
+      requests: 0,
+      promptTokens: 0,
+      completionTokens: 0,
+      cachedTokens: 0,
+      cacheSavings: 0,
+      credits: 0,
+    };
     for (const r of data) {
       totals.requests += r.requests;
       totals.promptTokens += r.promptTokens;
       totals.completionTokens += r.completionTokens;
+      totals.cachedTokens += r.cachedTokens;
+      totals.cacheSavings += r.cacheSavings;
       totals.credits += r.credits;
     }
     return { from, to, groupBy, timezone, data, totals };

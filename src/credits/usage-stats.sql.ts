@@ -1,12 +1,12 @@
 /**
  * Usage statistics from the CONSUMPTION entries of the ledger, which carry the
- * model and tokens of each request. Parameters: `$1` user id, `$2` first local day, `$3` last
+ * model and tokens of each request (with the cache reads and the credits they saved). Parameters: `$1` user id, `$2` first local day, `$3` last
  * local day (dates, inclusive), `$4` APP_TIMEZONE. Local days are turned into timestamptz bounds
  * by PostgreSQL (DST-correct), so the range scan uses the (userId, createdAt) index.
  */
 const CONSUMED = `consumed AS (
   SELECT (ct."createdAt" AT TIME ZONE $4)::date AS day, ct."modelId", ct."keyId", ct.amount,
-    ct."promptTokens", ct."completionTokens"
+    ct."promptTokens", ct."completionTokens", ct."cachedTokens", ct."cacheSavings"
   FROM credit_transactions ct
   WHERE ct."userId" = $1 AND ct.type = 'CONSUMPTION'
     AND ct."createdAt" >= ($2::date::timestamp AT TIME ZONE $4)
@@ -16,6 +16,8 @@ const CONSUMED = `consumed AS (
 const SUMS = `count(c.amount)::int AS requests,
   COALESCE(sum(c."promptTokens"), 0)::bigint AS "promptTokens",
   COALESCE(sum(c."completionTokens"), 0)::bigint AS "completionTokens",
+  COALESCE(sum(c."cachedTokens"), 0)::bigint AS "cachedTokens",
+  COALESCE(sum(c."cacheSavings"), 0)::bigint AS "cacheSavings",
   COALESCE(-sum(c.amount), 0)::bigint AS credits`;
 
 /** One row per local day from `$2` to `$3`, days without use included with zeros. */

@@ -21,12 +21,21 @@ export function stopReasonOf(reason: FinishReason): StopReason {
   return 'end_turn';
 }
 
-/** Anthropic's usage object for ours; the cache field only when the provider reported it. */
+/**
+ * Anthropic's usage object for ours. As Anthropic counts them, `input_tokens` are the prompt
+ * tokens neither read from nor written to the cache, and the cache fields (present when the
+ * provider reported them) carry the rest.
+ */
 export function anthropicUsageOf(u: TokenUsage): AnthropicUsageDto {
+  const read = u.cachedTokens ?? 0;
+  const written = u.cacheWriteTokens ?? 0;
   return {
-    input_tokens: u.promptTokens,
+    input_tokens: Math.max(0, u.promptTokens - read - written),
     output_tokens: u.completionTokens,
     ...(u.cachedTokens !== undefined ? { cache_read_input_tokens: u.cachedTokens } : {}),
+    ...(u.cacheWriteTokens !== undefined
+      ? { cache_creation_input_tokens: u.cacheWriteTokens }
+      : {}),
   };
 }
 

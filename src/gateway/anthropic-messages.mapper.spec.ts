@@ -282,8 +282,24 @@ describe('our result → Anthropic message', () => {
       ],
       stop_reason: 'tool_use',
       stop_sequence: null,
-      usage: { input_tokens: 10, output_tokens: 5, cache_read_input_tokens: 4 },
+      // As Anthropic counts them: input_tokens leave out the 4 read from the cache.
+      usage: { input_tokens: 6, output_tokens: 5, cache_read_input_tokens: 4 },
       cost: 2,
+    });
+  });
+
+  it('reports cache writes beside the reads, input_tokens being the rest of the prompt', () => {
+    const message = anthropicMessageOf('claude-haiku-4-5', {
+      text: 'Hi',
+      finishReason: 'stop',
+      usage: { promptTokens: 100, completionTokens: 5, cachedTokens: 60, cacheWriteTokens: 30 },
+      cost: 1,
+    });
+    expect(message.usage).toEqual({
+      input_tokens: 10,
+      output_tokens: 5,
+      cache_read_input_tokens: 60,
+      cache_creation_input_tokens: 30,
     });
   });
 });

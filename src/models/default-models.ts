@@ -7,6 +7,16 @@ import type { ModelEntry } from './model-entry';
  * which every request here is: 200 000 characters at most). `costPerToken`, a decimal string,
  * drives the credit charge (spec Limits 1) and is the output price per token.
  *
+ * `cachedInputPrice` and `cacheWritePrice` (charged with CREDIT_PRICING=tokens) come from the
+ * providers' cache prices as we knew them in late 2025, not re-read from the November 2026 lists:
+ * OpenAI cached input at 0.5× input for GPT-4o and GPT-4o mini, 0.25× for GPT-4.1 mini, 0.1× for
+ * the GPT-5 family (cache writes cost nothing extra: no write price); Anthropic cache reads at
+ * 0.1× input and 5-minute cache writes at 1.25× input; Gemini cached content at 0.1× input
+ * (its storage per hour is not charged here, and writes are plain input: no write price). The
+ * later models (GPT-5.4/5.5, Claude 5.5 and Opus 5, Gemini 3.x) are given their family's ratios,
+ * an assumption to check against the current lists. No model states a `reasoningPrice`: every
+ * provider bills reasoning tokens at the output price, the fallback.
+ *
  * `reasoning` models think before answering: their `reasoningBudget` is sent to the provider as
  * the thinking limit and held (and, when used, billed) as completion tokens. Left out: preview
  * models without a public price list entry (GPT-5.6 Sol/Terra/Luna), and Gemini 3.5, which
@@ -30,6 +40,7 @@ export const DEFAULT_MODELS: ModelEntry[] = [
     description: 'Fast, inexpensive OpenAI model for everyday chat',
     inputPrice: 0.00015,
     outputPrice: 0.0006,
+    cachedInputPrice: 0.000075,
     capabilities: ['vision', 'tools', 'structured_output'],
   },
   {
@@ -42,6 +53,7 @@ export const DEFAULT_MODELS: ModelEntry[] = [
     description: "OpenAI's earlier multimodal flagship",
     inputPrice: 0.0025,
     outputPrice: 0.01,
+    cachedInputPrice: 0.00125,
     capabilities: ['vision', 'tools', 'structured_output'],
   },
   {
@@ -54,6 +66,7 @@ export const DEFAULT_MODELS: ModelEntry[] = [
     description: 'Long-context OpenAI model without reasoning (all sampling parameters)',
     inputPrice: 0.0004,
     outputPrice: 0.0016,
+    cachedInputPrice: 0.0001,
     capabilities: ['vision', 'tools', 'structured_output'],
   },
   {
@@ -66,6 +79,7 @@ export const DEFAULT_MODELS: ModelEntry[] = [
     description: 'Small, inexpensive OpenAI reasoning model',
     inputPrice: 0.00025,
     outputPrice: 0.002,
+    cachedInputPrice: 0.000025,
     capabilities: ['vision', 'tools', 'reasoning', 'structured_output'],
     reasoningBudget: 1024,
   },
@@ -79,6 +93,7 @@ export const DEFAULT_MODELS: ModelEntry[] = [
     description: 'OpenAI reasoning model for long documents and code',
     inputPrice: 0.0025,
     outputPrice: 0.015,
+    cachedInputPrice: 0.00025,
     capabilities: ['vision', 'tools', 'reasoning', 'structured_output'],
     reasoningBudget: 2048,
   },
@@ -92,6 +107,7 @@ export const DEFAULT_MODELS: ModelEntry[] = [
     description: "OpenAI's flagship reasoning model",
     inputPrice: 0.005,
     outputPrice: 0.03,
+    cachedInputPrice: 0.0005,
     capabilities: ['vision', 'tools', 'reasoning', 'structured_output'],
     reasoningBudget: 2048,
   },
@@ -105,6 +121,8 @@ export const DEFAULT_MODELS: ModelEntry[] = [
     description: 'Fast Anthropic model of the 4.5 generation',
     inputPrice: 0.001,
     outputPrice: 0.005,
+    cachedInputPrice: 0.0001,
+    cacheWritePrice: 0.00125,
     capabilities: ['vision', 'tools', 'structured_output'],
   },
   {
@@ -117,6 +135,8 @@ export const DEFAULT_MODELS: ModelEntry[] = [
     description: 'Balanced Anthropic model of the 4.5 generation',
     inputPrice: 0.003,
     outputPrice: 0.015,
+    cachedInputPrice: 0.0003,
+    cacheWritePrice: 0.00375,
     capabilities: ['vision', 'tools', 'structured_output'],
   },
   {
@@ -129,6 +149,8 @@ export const DEFAULT_MODELS: ModelEntry[] = [
     description: "Anthropic's fastest, least expensive model (price for prompts up to 100k tokens)",
     inputPrice: 0.0001,
     outputPrice: 0.0005,
+    cachedInputPrice: 0.00001,
+    cacheWritePrice: 0.000125,
     capabilities: ['vision', 'tools', 'structured_output'],
   },
   {
@@ -141,6 +163,8 @@ export const DEFAULT_MODELS: ModelEntry[] = [
     description: "Anthropic's balanced model for coding and agents",
     inputPrice: 0.002,
     outputPrice: 0.01,
+    cachedInputPrice: 0.0002,
+    cacheWritePrice: 0.0025,
     capabilities: ['vision', 'tools', 'structured_output'],
   },
   {
@@ -153,6 +177,8 @@ export const DEFAULT_MODELS: ModelEntry[] = [
     description: "Anthropic's most capable generally available model, thinking before it answers",
     inputPrice: 0.005,
     outputPrice: 0.025,
+    cachedInputPrice: 0.0005,
+    cacheWritePrice: 0.00625,
     capabilities: ['vision', 'tools', 'reasoning', 'structured_output'],
     reasoningBudget: 2048,
   },
@@ -166,6 +192,7 @@ export const DEFAULT_MODELS: ModelEntry[] = [
     description: "Google's fast thinking model",
     inputPrice: 0.0003,
     outputPrice: 0.0025,
+    cachedInputPrice: 0.00003,
     capabilities: ['vision', 'tools', 'reasoning', 'structured_output'],
     reasoningBudget: 1024,
   },
@@ -179,6 +206,7 @@ export const DEFAULT_MODELS: ModelEntry[] = [
     description: "Google's stable reasoning model",
     inputPrice: 0.00125,
     outputPrice: 0.01,
+    cachedInputPrice: 0.000125,
     capabilities: ['vision', 'tools', 'reasoning', 'structured_output'],
     reasoningBudget: 2048,
   },
@@ -192,6 +220,7 @@ export const DEFAULT_MODELS: ModelEntry[] = [
     description: "Google's least expensive current model",
     inputPrice: 0.00025,
     outputPrice: 0.0015,
+    cachedInputPrice: 0.000025,
     capabilities: ['vision', 'tools', 'reasoning', 'structured_output'],
     reasoningBudget: 1024,
   },
@@ -205,6 +234,7 @@ export const DEFAULT_MODELS: ModelEntry[] = [
     description: "Google's fast frontier model",
     inputPrice: 0.0005,
     outputPrice: 0.003,
+    cachedInputPrice: 0.00005,
     capabilities: ['vision', 'tools', 'reasoning', 'structured_output'],
     reasoningBudget: 1024,
   },
@@ -218,6 +248,7 @@ export const DEFAULT_MODELS: ModelEntry[] = [
     description: "Google's most capable model",
     inputPrice: 0.002,
     outputPrice: 0.012,
+    cachedInputPrice: 0.0002,
     capabilities: ['vision', 'tools', 'reasoning', 'structured_output'],
     reasoningBudget: 2048,
   },

@@ -45,10 +45,22 @@ export class ModelEntry {
   @Matches(/^\d+(\.\d+)?(e-?\d+)?$/i, { message: 'costPerToken must be a positive decimal' })
   costPerToken: string;
   @IsOptional() @IsString() @MaxLength(1000) description?: string;
-  /** USD per thousand prompt tokens (informational, spec's extended descriptor). */
+  /**
+   * Prices per kind of token, USD per thousand tokens (the spec's extended descriptor). With
+   * CREDIT_PRICING=spec they are informational; with `tokens` each kind is charged at its own
+   * price (src/credits/token-pricing.ts). A kind without one takes `inputPrice` (input kinds)
+   * or `outputPrice` (output kinds); without those, `costPerToken × 1000`.
+   */
+  /** Input tokens not read from nor written to the provider's prompt cache. */
   @IsOptional() @IsNumber() @Min(0) inputPrice?: number;
-  /** USD per thousand completion tokens. */
+  /** Generated tokens, reasoning excepted. */
   @IsOptional() @IsNumber() @Min(0) outputPrice?: number;
+  /** Input tokens read from the provider's prompt cache. */
+  @IsOptional() @IsNumber() @Min(0) cachedInputPrice?: number;
+  /** Input tokens written to the provider's prompt cache. */
+  @IsOptional() @IsNumber() @Min(0) cacheWritePrice?: number;
+  /** Reasoning (thinking) tokens. */
+  @IsOptional() @IsNumber() @Min(0) reasoningPrice?: number;
   /** `vision`, `tools`, `reasoning`; none when absent. */
   @IsOptional()
   @IsArray()
@@ -64,7 +76,7 @@ export class ModelEntry {
   /**
    * `embedding` models are never offered for chat (`/api/ai/models`, the `/v1/models` list,
    * admission); they serve EMBEDDINGS_MODEL and `/v1/embeddings`, priced by `costPerToken` on
-   * input tokens. Default `chat`.
+   * input tokens (with CREDIT_PRICING=tokens, by `inputPrice`). Default `chat`.
    */
   @IsOptional() @IsIn(MODEL_KINDS) kind?: ModelKind;
 }

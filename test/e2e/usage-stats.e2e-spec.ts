@@ -16,7 +16,16 @@ class FixedClock extends Clock {
 const TZ = 'America/New_York';
 const fail = (code: string) => ({ error: expect.any(String), code });
 const failB = (code: string) => ({ success: false, error: expect.any(String), code });
-const zero = { requests: 0, promptTokens: 0, completionTokens: 0, credits: 0 };
+const zero = {
+  requests: 0,
+  promptTokens: 0,
+  completionTokens: 0,
+  cachedTokens: 0,
+  cacheSavings: 0,
+  credits: 0,
+};
+/** Spec pricing, no cache reads reported: no cached tokens, nothing saved. */
+const noCache = { cachedTokens: 0, cacheSavings: 0 };
 const plusDays = (date: string, n: number) =>
   new Date(Date.parse(`${date}T00:00:00Z`) + n * 86_400_000).toISOString().slice(0, 10);
 
@@ -96,7 +105,13 @@ describe('Usage statistics', () => {
       groupBy: 'day',
       timezone: TZ,
       data: expect.any(Array),
-      totals: { requests: 3, promptTokens: 3300, completionTokens: 1700, credits: c1 + c2 + c3 },
+      totals: {
+        requests: 3,
+        promptTokens: 3300,
+        completionTokens: 1700,
+        ...noCache,
+        credits: c1 + c2 + c3,
+      },
     });
     const days: UsageRow[] = res.body.data;
     expect(days.map((d) => d.day)).toEqual([0, 1, 2, 3, 4, 5, 6].map((n) => plusDays(from, n)));
@@ -105,6 +120,7 @@ describe('Usage statistics', () => {
       requests: 2,
       promptTokens: 1300,
       completionTokens: 700,
+      ...noCache,
       credits: c1 + c2,
     });
     expect(days[4]).toEqual({
@@ -112,6 +128,7 @@ describe('Usage statistics', () => {
       requests: 1,
       promptTokens: 2000,
       completionTokens: 1000,
+      ...noCache,
       credits: c3,
     });
     for (const i of [0, 1, 2, 3, 5]) expect(days[i]).toEqual({ day: days[i].day, ...zero });
@@ -128,6 +145,7 @@ describe('Usage statistics', () => {
         requests: 2,
         promptTokens: 3000,
         completionTokens: 1500,
+        ...noCache,
         credits: c1 + c3,
       },
       {
@@ -135,6 +153,7 @@ describe('Usage statistics', () => {
         requests: 1,
         promptTokens: 300,
         completionTokens: 200,
+        ...noCache,
         credits: c2,
       },
     ]);
@@ -173,7 +192,7 @@ describe('Usage statistics', () => {
       .set(u.auth)
       .expect(200);
     expect(res.body.data).toEqual([
-      { modelId: null, requests: 1, promptTokens: 0, completionTokens: 0, credits: 7 },
+      { modelId: null, requests: 1, promptTokens: 0, completionTokens: 0, ...noCache, credits: 7 },
     ]);
     expect(res.body.totals.credits).toBe(await consumed(u));
   });

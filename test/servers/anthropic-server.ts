@@ -17,6 +17,8 @@ export interface AnthropicReply extends WireReply {
     thinking_tokens?: number;
     /** Input tokens read from the prompt cache (default 0). */
     cache_read_input_tokens?: number;
+    /** Input tokens written to the prompt cache (default 0). */
+    cache_creation_input_tokens?: number;
   };
   /**
    * Streamed replies: the cumulative `output_tokens` of successive `message_delta` events
@@ -69,7 +71,7 @@ export class AnthropicTestServer extends WireTestServer<AnthropicReply> {
     };
     const inputUsage = {
       input_tokens: usage.input_tokens,
-      cache_creation_input_tokens: 0,
+      cache_creation_input_tokens: usage.cache_creation_input_tokens ?? 0,
       cache_read_input_tokens: usage.cache_read_input_tokens ?? 0,
       service_tier: 'standard',
     };

@@ -125,6 +125,20 @@ export class UsageDto {
     description: 'of completionTokens, the reasoning tokens, when the provider reports them',
   })
   reasoningTokens?: number;
+  @ApiPropertyOptional({
+    type: 'integer',
+    example: 1024,
+    description:
+      'of promptTokens, those read from the prompt cache, when the provider reports them',
+  })
+  cachedTokens?: number;
+  @ApiPropertyOptional({
+    type: 'integer',
+    example: 0,
+    description:
+      'of promptTokens, those written to the prompt cache, when the provider reports them',
+  })
+  cacheWriteTokens?: number;
 }
 
 /**
@@ -212,6 +226,12 @@ export class ModelDescriptorDto {
   @ApiPropertyOptional() description?: string;
   @ApiPropertyOptional({ description: 'USD per thousand prompt tokens' }) inputPrice?: number;
   @ApiPropertyOptional({ description: 'USD per thousand completion tokens' }) outputPrice?: number;
+  @ApiPropertyOptional({ description: 'USD per thousand prompt tokens read from the cache' })
+  cachedInputPrice?: number;
+  @ApiPropertyOptional({ description: 'USD per thousand prompt tokens written to the cache' })
+  cacheWritePrice?: number;
+  @ApiPropertyOptional({ description: 'USD per thousand reasoning tokens' })
+  reasoningPrice?: number;
   @ApiProperty({ description: "false when the model's provider has no API key configured" })
   available: boolean;
   @ApiProperty({ enum: CAPABILITIES, isArray: true, example: ['vision', 'tools'] })

@@ -14,6 +14,7 @@ import {
   anthropicToolCalls,
   anthropicTools,
 } from './wire/anthropic-upstream';
+import { withPromptCache } from './wire/anthropic-prompt-cache';
 
 const ID = 'anthropic';
 const LABEL = 'Anthropic';
@@ -27,8 +28,11 @@ const LABEL = 'Anthropic';
 @Injectable()
 export class AnthropicProvider implements ModelProvider {
   private readonly client: Anthropic | undefined;
+  /** ANTHROPIC_PROMPT_CACHE: cache breakpoints on the system prompt and the prefix. */
+  private readonly promptCache: boolean;
 
   constructor(config: ConfigService<AppConfig, true>) {
+    this.promptCache = config.get('anthropic', { infer: true }).promptCache;
     const { apiKey, baseUrl } = config.get('anthropic', { infer: true });
     // An explicit apiKey also stops the SDK from looking for credentials in env or on disk.
     this.client = apiKey
@@ -44,7 +48,7 @@ export class AnthropicProvider implements ModelProvider {
     const client = this.requireClient();
     try {
       const message = await client.messages.create(
-        { ...params(req), stream: false },
+        { ...params(req, this.promptCache), stream: false },
         { signal: req.signal },
       );
       // A structured answer is the input of the answer tool: it is the reply's text.
@@ -95,7 +99,7 @@ export class AnthropicProvider implements ModelProvider {
     const tools = new AnthropicToolCallAssembler();
     try {
       const stream = await client.messages.create(
-        { ...params(req), stream: true },
+        { ...params(req, this.promptCache), stream: true },
         { signal: req.signal },
       );
       for await (const event of stream) {
@@ -176,14 +180,15 @@ export class AnthropicProvider implements ModelProvider {
  * Request body shared by generate and stream: system messages joined into `system`, `stop` as
  * `stop_sequences`, the client tools' rules and a response format as anthropicClientToolFields
  * sets them. A reasoning budget turns on extended thinking (`budget_tokens`), and since
- * thinking counts toward `max_tokens`, that becomes maxTokens + the budget.
+ * thinking counts toward `max_tokens`, that becomes maxTokens + the budget. With `promptCache`,
+ * the system prompt and the conversation prefix carry cache breakpoints (withPromptCache).
  */
-function params(req: GenerateRequest) {
+function params(req: GenerateRequest, promptCache: boolean) {
   const system = req.messages
     .filter((m) => m.role === 'system')
     .map((m) => m.content)
     .join('\n\n');
-  return {
+  const body = {
     model: req.model,
     max_tokens: req.maxTokens + (req.reasoningBudget ?? 0),
     ...(req.reasoningBudget
@@ -203,6 +208,7 @@ function params(req: GenerateRequest) {
         : {}),
     messages: anthropicMessages(req.messages),
   };
+  return promptCache ? withPromptCache(body) : body;
 }
 
 function toError(err: unknown, signal: AbortSignal | undefined) {

@@ -88,7 +88,12 @@ describe('normaliseAnthropicUsage', () => {
         3,
         noChars,
       ),
-    ).toEqual({ promptTokens: 1110, completionTokens: 3, cachedTokens: 1000 });
+    ).toEqual({
+      promptTokens: 1110,
+      completionTokens: 3,
+      cachedTokens: 1000,
+      cacheWriteTokens: 100,
+    });
   });
 
   it('estimates what is missing', () => {
@@ -206,6 +211,73 @@ describe('cached tokens, per provider (already inside promptTokens, reported whe
       promptTokens: 100,
       completionTokens: 5,
       cachedTokens: 32,
+    });
+  });
+
+  it('OpenAI: input_tokens_details.cached_tokens (the Responses shape) when the other is absent', () => {
+    const usage = {
+      prompt_tokens: 100,
+      completion_tokens: 5,
+      input_tokens_details: { cached_tokens: 48 },
+    };
+    expect(normaliseOpenAiUsage(usage, noChars)).toEqual({
+      promptTokens: 100,
+      completionTokens: 5,
+      cachedTokens: 48,
+    });
+  });
+
+  it('Anthropic: cache_creation_input_tokens are cache writes, beside the reads', () => {
+    const input = {
+      input_tokens: 10,
+      cache_creation_input_tokens: 40,
+      cache_read_input_tokens: 50,
+    };
+    expect(normaliseAnthropicUsage(input, 5, noChars)).toEqual({
+      promptTokens: 100,
+      completionTokens: 5,
+      cachedTokens: 50,
+      cacheWriteTokens: 40,
+    });
+    const none = { input_tokens: 10, cache_creation_input_tokens: 0 };
+    expect(normaliseAnthropicUsage(none, 5, noChars)).toEqual({
+      promptTokens: 10,
+      completionTokens: 5,
+    });
+  });
+
+  it('every provider: reasoning and cache reads together, each a part of its total', () => {
+    expect(
+      normaliseOpenAiUsage(
+        {
+          prompt_tokens: 2000,
+          completion_tokens: 300,
+          prompt_tokens_details: { cached_tokens: 1536 },
+          completion_tokens_details: { reasoning_tokens: 200 },
+        },
+        noChars,
+      ),
+    ).toEqual({
+      promptTokens: 2000,
+      completionTokens: 300,
+      cachedTokens: 1536,
+      reasoningTokens: 200,
+    });
+    expect(
+      normaliseGeminiUsage(
+        {
+          promptTokenCount: 2000,
+          candidatesTokenCount: 100,
+          thoughtsTokenCount: 200,
+          cachedContentTokenCount: 1024,
+        },
+        noChars,
+      ),
+    ).toEqual({
+      promptTokens: 2000,
+      completionTokens: 300,
+      cachedTokens: 1024,
+      reasoningTokens: 200,
     });
   });
 });

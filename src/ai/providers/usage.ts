@@ -12,8 +12,11 @@ import { codePoints, type ChatMessageInput, type TokenUsage } from '../../credit
  * - Gemini `candidatesTokenCount` does NOT include `thoughtsTokenCount`: they are added.
  * `reasoningTokens` reports that part for information; it is never added a second time.
  * `cachedTokens` likewise reports the prompt tokens read from the provider's cache (OpenAI
- * `prompt_tokens_details.cached_tokens`, Anthropic `cache_read_input_tokens`, Gemini
- * `cachedContentTokenCount`), already part of `promptTokens`.
+ * `prompt_tokens_details.cached_tokens`, or `input_tokens_details.cached_tokens` in the
+ * Responses shape, Anthropic `cache_read_input_tokens`, Gemini `cachedContentTokenCount`), and
+ * `cacheWriteTokens` those written to it (Anthropic `cache_creation_input_tokens`; OpenAI and
+ * Gemini report none), both already part of `promptTokens`. With CREDIT_PRICING=tokens each
+ * kind has its own price, so these counts are part of the charge.
  */
 
 /** Characters (Unicode code points) of the prompt and the reply, for the fallback estimate. */
@@ -44,6 +47,8 @@ export interface OpenAiUsage {
   completion_tokens_details?: { reasoning_tokens?: number | null } | null;
   /** Of `prompt_tokens`, those read from the prompt cache. */
   prompt_tokens_details?: { cached_tokens?: number | null } | null;
+  /** The Responses API's name for `prompt_tokens_details`, which some compatible servers send. */
+  input_tokens_details?: { cached_tokens?: number | null } | null;
 }
 
 /** `{reasoningTokens}` when a count was reported, else nothing (no key). */
@@ -58,6 +63,12 @@ const cached = (n: number | null | undefined): { cachedTokens?: number } => {
   return count ? { cachedTokens: count } : {};
 };
 
+/** `{cacheWriteTokens}` when some were reported written to the cache, else nothing (no key). */
+const cacheWrite = (n: number | null | undefined): { cacheWriteTokens?: number } => {
+  const count = whole(n);
+  return count ? { cacheWriteTokens: count } : {};
+};
+
 /**
  * `{promptTokens, completionTokens}` from OpenAI's usage. When an OpenAI-compatible server
  * omits usage, the counts are estimated as ceil(characters / 4) rather than charging nothing.
@@ -70,7 +81,9 @@ export function normaliseOpenAiUsage(
     promptTokens: whole(usage?.prompt_tokens) ?? estimate(fallback.promptChars),
     completionTokens: whole(usage?.completion_tokens) ?? estimate(fallback.completionChars),
     ...reasoning(usage?.completion_tokens_details?.reasoning_tokens),
-    ...cached(usage?.prompt_tokens_details?.cached_tokens),
+    ...cached(
+      usage?.prompt_tokens_details?.cached_tokens ?? usage?.input_tokens_details?.cached_tokens,
+    ),
   };
 }
 
@@ -106,7 +119,12 @@ export function normaliseAnthropicUsage(
           (whole(input?.cache_read_input_tokens) ?? 0),
     completionTokens: whole(lastOutputTokens) ?? estimate(fallback.completionChars),
     ...reasoning(thinkingTokens),
-    ...(inputTokens === undefined ? {} : cached(input?.cache_read_input_tokens)),
+    ...(inputTokens === undefined
+      ? {}
+      : {
+          ...cached(input?.cache_read_input_tokens),
+          ...cacheWrite(input?.cache_creation_input_tokens),
+        }),
   };
 }
 

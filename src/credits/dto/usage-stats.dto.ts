@@ -38,6 +38,18 @@ export class UsageTotalsDto {
   @ApiProperty({ type: 'integer', description: 'metered AI requests' }) requests: number;
   @ApiProperty({ type: 'integer' }) promptTokens: number;
   @ApiProperty({ type: 'integer' }) completionTokens: number;
+  @ApiProperty({
+    type: 'integer',
+    description: 'of promptTokens, those read from the provider prompt cache (as reported)',
+  })
+  cachedTokens: number;
+  @ApiProperty({
+    type: 'integer',
+    description:
+      'credits the cache reads saved: what they would have cost at the full input price, less ' +
+      'what they cost (CREDIT_PRICING=tokens; always 0 with spec pricing, one price per token)',
+  })
+  cacheSavings: number;
   @ApiProperty({ type: 'integer', description: 'credits consumed' }) credits: number;
 }
 

@@ -31,18 +31,21 @@ export const CONTENT_BLOCK_SCHEMA = {
 
 /** Usage of a message, in tokens. */
 export class AnthropicUsageDto {
-  @ApiProperty({ type: 'integer', description: 'prompt tokens (the cached ones included)' })
+  @ApiProperty({
+    type: 'integer',
+    description: 'prompt tokens neither read from nor written to the cache (as Anthropic counts)',
+  })
   input_tokens: number;
   @ApiProperty({ type: 'integer', description: 'generated tokens, reasoning included' })
   output_tokens: number;
   @ApiPropertyOptional({
     type: 'integer',
-    description: 'of `input_tokens`, read from the prompt cache, when the provider reports it',
+    description: 'prompt tokens read from the cache (beside `input_tokens`), when reported',
   })
   cache_read_input_tokens?: number;
   @ApiPropertyOptional({
     type: 'integer',
-    description: 'written to the prompt cache, when reported',
+    description: 'prompt tokens written to the cache (beside `input_tokens`), when reported',
   })
   cache_creation_input_tokens?: number;
 }
