@@ -359,6 +359,27 @@ describe('Upstreams admin', () => {
     expect(text).not.toContain(openai.url);
   });
 
+  it('leaves out an upstream at its requests-per-minute ceiling until the next minute', async () => {
+    const res = await post({
+      provider: 'openai',
+      name: 'limited',
+      baseUrl: openai.url,
+      apiKey: KEY_1,
+      priority: 20,
+      rpm: 2,
+    }).expect(201);
+    clock.tick(60_000 - (clock.at % 60_000));
+    const first = async () => (await router.candidates(GPT))[0];
+    const limited = await first();
+    expect(limited.id).toBe(res.body.id);
+    await router.report(limited, ok());
+    expect((await first()).name).toBe('limited');
+    await router.report(limited, ok());
+    expect((await router.candidates(GPT)).map((c) => c.name)).not.toContain('limited');
+    clock.tick(60_000);
+    expect((await first()).name).toBe('limited');
+  });
+
   it('never wrote a key to the log', () => {
     const out = logs.text();
     // The capture works: the requests above were logged.
