@@ -99,7 +99,12 @@ export class AiService {
       throw await this.fail(admission, err);
     }
     const { cost: charged, usage } = await this.settleAndSave(admission, outcome);
-    return replyOf(admission, { ...outcome, usage, cost: charged });
+    return replyOf(admission, {
+      ...outcome,
+      modelId: answeringModel(admission, outcome.modelId).id,
+      usage,
+      cost: charged,
+    });
   }
 
   /**
@@ -120,7 +125,7 @@ export class AiService {
     const a = await this.admit(user, dto, admitOptions);
     sink.admitted(a.chatId, timing);
     const hooks = {
-      onStart: () => sink.start(a.chatId, timing),
+      onStart: (modelId: string) => sink.start(a.chatId, timing, modelId),
       // Client tools: each call goes to the sink when whole (the tool loop shows its own).
       onText: (delta: string) => sink.text(delta),
       onToolCall: (call: ToolCall) => sink.toolCall?.(call),
@@ -147,7 +152,8 @@ export class AiService {
     a: Admission,
     timing = new ServerTiming(),
     hooks: {
-      onStart?: () => void;
+      /** The first chunk is in hand; `modelId`: the catalogue id of the model answering. */
+      onStart?: (modelId: string) => void;
       onText?: (delta: string) => void;
       onToolCall?: (call: ToolCall) => void;
     } = {},
@@ -166,7 +172,8 @@ export class AiService {
     } catch (err) {
       throw await this.fail(a, err);
     }
-    hooks.onStart?.();
+    const modelId = first.done ? undefined : first.value.modelId;
+    hooks.onStart?.(modelId ?? a.model.id);
     this.metrics.aiFirstToken(a);
     let text = '';
     let usage: TokenUsage | undefined;
@@ -193,9 +200,16 @@ export class AiService {
     // A cut reply runs no tools: its calls may be incomplete.
     const calls = interruption === undefined ? toolCalls : [];
     const produced = toolCalls.length ? { producedCalls: toolCalls } : {};
-    const settled = await this.settleAndSave(a, { text, usage, toolCalls: calls, ...produced });
+    const settled = await this.settleAndSave(a, {
+      text,
+      usage,
+      toolCalls: calls,
+      modelId,
+      ...produced,
+    });
     const finishReason = finish ?? (calls.length ? 'tool_calls' : 'stop');
     return {
+      modelId: answeringModel(a, modelId).id,
       text,
       usage: settled.usage,
       cost: settled.cost,
@@ -222,15 +236,17 @@ export class AiService {
         (codePoints(outcome.text) + codePoints(JSON.stringify(outcome.producedCalls ?? []))) / 4,
       ),
     };
-    const price = cost(usage, a.model);
+    // The model that answered is the one charged (a fallback's price when one did).
+    const model = answeringModel(a, outcome.modelId);
+    const price = cost(usage, model);
     const description =
-      `AI ${a.model.id}: ${usage.promptTokens} prompt + ${usage.completionTokens} completion tokens` +
+      `AI ${model.id}: ${usage.promptTokens} prompt + ${usage.completionTokens} completion tokens` +
       (estimated ? ' (estimated: stream interrupted)' : '');
     const { promptTokens, completionTokens } = usage;
     const charge = {
       cost: price,
       description,
-      usage: { modelId: a.model.id, promptTokens, completionTokens },
+      usage: { modelId: model.id, promptTokens, completionTokens },
     };
     if (!a.store) {
       const settled = await span('credits.settle', () => this.holds.settle(a.hold, charge));
@@ -281,4 +297,12 @@ export class AiService {
     this.metrics.aiFailed(a, classified, err instanceof ProviderError);
     return classified;
   }
+}
+
+/**
+ * The catalogue model that answered an admitted call: the fallback `modelId` names, else the
+ * admitted model (also when the provider did not say).
+ */
+export function answeringModel(a: Admission, modelId: string | undefined): Admission['model'] {
+  return (modelId && a.fallbacks.find((m) => m.id === modelId)) || a.model;
 }

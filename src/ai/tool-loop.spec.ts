@@ -37,9 +37,10 @@ function harness(steps: Step[], opts: { maxToolSteps?: number; abortDuringTools?
   const ai: MeteredCalls = {
     streamAdmitted: async (_a, _t, hooks) => {
       const step = steps[at++];
-      hooks.onStart?.();
+      hooks.onStart?.('m');
       hooks.onText?.(step.text);
       return {
+        modelId: 'm',
         text: step.text,
         usage,
         cost: 3,
