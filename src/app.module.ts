@@ -40,6 +40,7 @@ import { TagsModule } from './tags/tags.module';
 import { TasksModule } from './tasks/tasks.module';
 import { TeamsModule } from './teams/teams.module';
 import { UploadsModule } from './uploads/uploads.module';
+import { UpstreamsModule } from './upstreams/upstreams.module';
 import { UsersModule } from './users/users.module';
 import { WebhooksModule } from './webhooks/webhooks.module';
 
@@ -115,6 +116,7 @@ export class AppModule {
         BookmarksModule,
         SharesModule,
         PluginsModule,
+        UpstreamsModule,
         AiModule,
         GatewayModule,
         TasksModule,

@@ -21,10 +21,20 @@ export const AUDIT_ACTIONS = [
   'api_key.revoke',
   'team.ownership.change',
   'plugin.register',
+  'upstream.create',
+  'upstream.update',
+  'upstream.delete',
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 
-export const AUDIT_TARGET_TYPES = ['user', 'payment', 'api_key', 'team', 'plugin'] as const;
+export const AUDIT_TARGET_TYPES = [
+  'user',
+  'payment',
+  'api_key',
+  'team',
+  'plugin',
+  'upstream',
+] as const;
 export type AuditTargetType = (typeof AUDIT_TARGET_TYPES)[number];
 
 /**

@@ -16,6 +16,7 @@ import type { OAuthConfig } from '../social/social.config';
 import type { TasksConfig } from '../tasks/tasks.config';
 import type { TeamsConfig } from '../teams/teams.config';
 import type { UploadsConfig } from '../uploads/uploads.config';
+import type { UpstreamsConfig } from '../upstreams/upstreams.config';
 import type { AppSettings } from './app-settings.config';
 
 export type { ProviderConfig } from '../ai/providers/providers.config';
@@ -42,6 +43,8 @@ export interface AppConfig {
   anthropic: ProviderConfig;
   gemini: ProviderConfig;
   ai: AiConfig;
+  /** Upstream cooldowns (docs/upstreams.md). */
+  upstreams: UpstreamsConfig;
   credits: CreditsConfig;
   /** Referral rewards, in credits. */
   referrals: ReferralsConfig;

@@ -16,6 +16,7 @@ import { buildOAuthConfig } from '../social/social.config';
 import { buildTasksConfig } from '../tasks/tasks.config';
 import { buildTeamsConfig } from '../teams/teams.config';
 import { buildUploadsConfig } from '../uploads/uploads.config';
+import { buildUpstreamsConfig } from '../upstreams/upstreams.config';
 import type { AppConfig } from './app-config.types';
 import { buildAppSettings } from './app-settings.config';
 import { validateEnv } from './env.validation';
@@ -47,6 +48,7 @@ export function buildConfig(raw: Record<string, string | undefined>): AppConfig 
     oauth: buildOAuthConfig(env.social),
     ...buildProvidersConfig(env.providers),
     ai: buildAiConfig(env.ai),
+    upstreams: buildUpstreamsConfig(env.upstreams),
     credits,
     referrals: buildReferralsConfig(env.referrals, credits),
     teams: buildTeamsConfig(env.teams),

@@ -17,6 +17,7 @@ import { oauthConfig } from '../social/social.config';
 import { tasksConfig } from '../tasks/tasks.config';
 import { teamsConfig } from '../teams/teams.config';
 import { uploadsConfig } from '../uploads/uploads.config';
+import { upstreamsConfig } from '../upstreams/upstreams.config';
 import type { AppConfig } from './app-config.types';
 import { appSettingsConfig } from './app-settings.config';
 import type { RawEnv } from './feature-environment';
@@ -40,6 +41,7 @@ export const NAMESPACES: { [K in keyof AppConfig]: Namespace<AppConfig[K]> } = {
   anthropic: anthropicConfig,
   gemini: geminiConfig,
   ai: aiConfig,
+  upstreams: upstreamsConfig,
   credits: creditsConfig,
   referrals: referralsConfig,
   teams: teamsConfig,

@@ -16,6 +16,7 @@ import { SocialEnvironment } from '../social/social.config';
 import { TasksEnvironment } from '../tasks/tasks.config';
 import { TeamsEnvironment } from '../teams/teams.config';
 import { UploadsEnvironment } from '../uploads/uploads.config';
+import { UpstreamsEnvironment } from '../upstreams/upstreams.config';
 import { AppEnvironment } from './app-settings.config';
 import { checkEnvironment, invalidConfiguration } from './feature-environment';
 
@@ -32,6 +33,7 @@ const ENVIRONMENTS = {
   social: SocialEnvironment,
   providers: ProvidersEnvironment,
   ai: AiEnvironment,
+  upstreams: UpstreamsEnvironment,
   jobs: JobsEnvironment,
   tasks: TasksEnvironment,
   search: SearchEnvironment,

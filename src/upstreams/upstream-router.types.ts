@@ -34,7 +34,13 @@ export type UpstreamOutcome =
    * Connection error, timeout, 408, 429, 5xx, provider "overloaded": worth another upstream.
    * `retryAfterMs` from the upstream's `Retry-After`, when sent.
    */
-  | { kind: 'retryable'; status?: number; retryAfterMs?: number; message: string; latencyMs: number }
+  | {
+      kind: 'retryable';
+      status?: number;
+      retryAfterMs?: number;
+      message: string;
+      latencyMs: number;
+    }
   /** 401/403/404-type answer: this upstream is misconfigured; marked `failing`, never retried. */
   | { kind: 'misconfigured'; status?: number; message: string; latencyMs: number };
 
