@@ -155,7 +155,8 @@ export class AiAdmissions {
     const effective = resolveParameters(dto, chat?.settings, prefs);
     if (!effective.modelId) throw noModelError();
     const model = this.catalogue.require(effective.modelId);
-    const requested = options.models && requestedFallbacks(this.catalogue, model.id, options.models);
+    const requested =
+      options.models && requestedFallbacks(this.catalogue, model.id, options.models);
     // The output limits settle the maxTokens range (and a default within it) first, so an
     // inherited value beyond them is skipped like any other the model does not take.
     const maxTokens = await this.outputLimits.apply(

@@ -19,6 +19,7 @@ import { AiChatController } from './ui-chat/ai-chat.controller';
 import { AnthropicProvider } from './providers/anthropic.provider';
 import { GoogleProvider } from './providers/google.provider';
 import { OpenAiProvider } from './providers/openai.provider';
+import { UpstreamsModule } from '../upstreams/upstreams.module';
 
 @Module({
   imports: [
@@ -29,6 +30,7 @@ import { OpenAiProvider } from './providers/openai.provider';
     UsersModule,
     UploadsModule,
     PluginsModule,
+    UpstreamsModule,
   ],
   controllers: [AiController, AiChatController, EstimateController],
   providers: [

@@ -37,7 +37,8 @@ export function requestedFallbacks(
     );
   const models = ids.map((id) => {
     const model = catalogue.find(id);
-    if (!model) throw new AppError(ErrorCode.UNKNOWN_MODEL, `Unknown model: ${id}`, { param: 'models' });
+    if (!model)
+      throw new AppError(ErrorCode.UNKNOWN_MODEL, `Unknown model: ${id}`, { param: 'models' });
     return model;
   });
   return unique(models.filter((m) => m.id !== modelId));

@@ -69,6 +69,7 @@ describe('runToolLoop', () => {
       onToolResult: (c, r) => events.push(`result ${c.id} ${r.ok}`),
     });
     expect(out).toEqual({
+      modelId: 'm',
       text: 'Let me see. Done.',
       usage: { promptTokens: 20, completionTokens: 10 },
       cost: 6,

@@ -47,7 +47,9 @@ const TASK_TYPES = { document: 'RETRIEVAL_DOCUMENT', query: 'RETRIEVAL_QUERY' } 
 export class GoogleProvider implements ModelProvider, EmbeddingProvider {
   private readonly client: GoogleGenAI | undefined;
 
-  private readonly upstreams = new UpstreamClients((t) => geminiClient(t.apiKey ?? NO_KEY, t.baseUrl));
+  private readonly upstreams = new UpstreamClients((t) =>
+    geminiClient(t.apiKey ?? NO_KEY, t.baseUrl),
+  );
 
   constructor(config: ConfigService<AppConfig, true>) {
     const { apiKey, baseUrl } = config.get('gemini', { infer: true });

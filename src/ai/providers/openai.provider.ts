@@ -37,7 +37,13 @@ export class OpenAiProvider implements ModelProvider, EmbeddingProvider {
   private readonly client: OpenAI | undefined;
 
   private readonly upstreams = new UpstreamClients(
-    (t) => new OpenAI({ apiKey: t.apiKey ?? NO_KEY, baseURL: t.baseUrl, maxRetries: 0, timeout: 120_000 }),
+    (t) =>
+      new OpenAI({
+        apiKey: t.apiKey ?? NO_KEY,
+        baseURL: t.baseUrl,
+        maxRetries: 0,
+        timeout: 120_000,
+      }),
   );
 
   constructor(config: ConfigService<AppConfig, true>) {
