@@ -116,7 +116,9 @@ describe('AI routing: fallback models', () => {
       .expect(200);
     expect(res.body.model).toBe('route-b');
     expect(res.body.cost).toBe(6);
-    expect(await ledgerOf(t, enough.user.id)).toEqual({ credits: 15, ledgerSum: 15, entries: 2 });
+    // The signup grant and the test balance, then one CONSUMPTION entry.
+    expect(await ledgerOf(t, enough.user.id)).toEqual({ credits: 15, ledgerSum: 15, entries: 3 });
+    expect(await consumption(enough)).toHaveLength(1);
     expect(Number((await t.db.query('SELECT count(*) FROM credit_holds'))[0].count)).toBe(0);
   });
 
