@@ -19,6 +19,7 @@ import { AiChatController } from './ui-chat/ai-chat.controller';
 import { AnthropicProvider } from './providers/anthropic.provider';
 import { GoogleProvider } from './providers/google.provider';
 import { OpenAiProvider } from './providers/openai.provider';
+import { AiUpstreamProbe } from './upstream-probe';
 import { UpstreamsModule } from '../upstreams/upstreams.module';
 
 @Module({
@@ -44,6 +45,7 @@ import { UpstreamsModule } from '../upstreams/upstreams.module';
     OpenAiProvider,
     AnthropicProvider,
     GoogleProvider,
+    AiUpstreamProbe,
   ],
   // AiService: the /v1 gateway; AiRunner: metered generations outside a request (scheduled tasks);
   // EmbeddingsService: chat search.

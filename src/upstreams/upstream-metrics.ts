@@ -29,7 +29,7 @@ export class UpstreamMetrics {
   private readonly errors: Counter<'upstream' | 'class'>;
   private readonly duration: Histogram<'upstream'>;
   private readonly cooldowns: Counter<'upstream'>;
-  private states: () => { name: string; state: UpstreamStateName }[] = () => [];
+  private states: () => Promise<{ name: string; state: UpstreamStateName }[]> = async () => [];
 
   constructor(metrics: MetricsService) {
     const registers = [metrics.registry];
@@ -64,14 +64,14 @@ export class UpstreamMetrics {
       ['upstream', 'state'],
       async (g) => {
         g.reset();
-        for (const { name, state } of this.states())
+        for (const { name, state } of await this.states())
           for (const s of UPSTREAM_STATES) g.set({ upstream: name, state: s }, s === state ? 1 : 0);
       },
     );
   }
 
   /** Where the state gauge reads each upstream's state (the router, once built). */
-  readStatesFrom(states: () => { name: string; state: UpstreamStateName }[]): void {
+  readStatesFrom(states: () => Promise<{ name: string; state: UpstreamStateName }[]>): void {
     this.states = states;
   }
 

@@ -52,11 +52,6 @@ export class UpstreamStateStore {
     return this.states;
   }
 
-  /** The in-memory health of `id` without any read (metrics). */
-  cached(id: string): UpstreamHealth | undefined {
-    return this.states.get(id);
-  }
-
   /**
    * Applies `outcome` to the health of `upstreamId` (see `transition`), in the table and the
    * copy. Writes nothing when the copy already shows the upstream healthy and the outcome is

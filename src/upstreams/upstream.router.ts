@@ -27,7 +27,6 @@ export class UpstreamRouter implements UpstreamRouting {
   private readonly logger = new Logger('Upstreams');
   private readonly rules: CooldownRules;
   private readonly random: () => number;
-  private known: { id: string; name: string }[] = [];
 
   constructor(
     private readonly table: UpstreamTable,
@@ -39,18 +38,17 @@ export class UpstreamRouter implements UpstreamRouting {
   ) {
     this.rules = config.get('upstreams', { infer: true });
     this.random = random ?? Math.random;
-    this.metrics.readStatesFrom(() =>
-      this.known.map((u) => ({
-        name: u.name,
-        state: effectiveState(this.states.cached(u.id), this.clock.now()),
-      })),
-    );
+    // The gauge reads the copies in memory: a scrape costs at most the periodic reads.
+    this.metrics.readStatesFrom(async () => {
+      const [all, health] = await Promise.all([this.table.all(), this.states.snapshot()]);
+      const now = this.clock.now();
+      return all.map((u) => ({ name: u.name, state: effectiveState(health.get(u.id), now) }));
+    });
   }
 
   /** See UpstreamRouting.candidates. */
   async candidates(model: RoutedModel): Promise<UpstreamTarget[]> {
     const [all, health] = await Promise.all([this.table.all(), this.states.snapshot()]);
-    this.known = all;
     const ordered = orderUpstreams(
       all.filter((u) => serves(u, model)),
       (id) => health.get(id),

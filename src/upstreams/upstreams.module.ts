@@ -4,7 +4,13 @@ import { TypeOrmModule } from '@nestjs/typeorm';
 import { SecretBox } from '../common/crypto/secret-box';
 import type { AppConfig } from '../config/app.config';
 import { ModelsModule } from '../models/models.module';
+import { UpstreamIdPipe } from './upstream-id.pipe';
 import { UpstreamMetrics } from './upstream-metrics';
+import { UpstreamModels } from './upstream-models';
+import { UpstreamProbes } from './upstream-probe';
+import { UpstreamTester } from './upstream-tester';
+import { UpstreamsAdminService } from './upstreams-admin.service';
+import { UpstreamsController } from './upstreams.controller';
 import { UPSTREAM_ROUTER } from './upstream-router.types';
 import { UpstreamStateStore } from './upstream-state.store';
 import { UpstreamTable } from './upstream-table';
@@ -13,13 +19,20 @@ import { UpstreamRouter } from './upstream.router';
 
 /**
  * Upstreams (docs/upstreams.md): the places each provider's models are called, their routing
- * order and shared health. Exports the router under UPSTREAM_ROUTER for the AI module; imports
- * no module above `models`.
+ * order and shared health, and their admin routes. Exports the router under UPSTREAM_ROUTER and
+ * UpstreamProbes (where the AI module installs the `/test` call) for the AI module; imports no
+ * module above `models` (AuditService and MetricsService come from global modules).
  */
 @Module({
   imports: [TypeOrmModule.forFeature([Upstream]), ModelsModule],
+  controllers: [UpstreamsController],
   providers: [
     UpstreamTable,
+    UpstreamModels,
+    UpstreamProbes,
+    UpstreamsAdminService,
+    UpstreamTester,
+    UpstreamIdPipe,
     UpstreamStateStore,
     UpstreamMetrics,
     UpstreamRouter,
@@ -32,6 +45,6 @@ import { UpstreamRouter } from './upstream.router';
         new SecretBox(config.get('auth', { infer: true }).encryptionKey as string),
     },
   ],
-  exports: [UPSTREAM_ROUTER, UpstreamRouter],
+  exports: [UPSTREAM_ROUTER, UpstreamRouter, UpstreamProbes],
 })
 export class UpstreamsModule {}

@@ -95,6 +95,8 @@ export enum ErrorCode {
    * not stored, or another user's; OpenAI's `previous_response_not_found`).
    */
   PREVIOUS_RESPONSE_NOT_FOUND = 'PREVIOUS_RESPONSE_NOT_FOUND',
+  /** Upstreams: an upstream built from the environment (`env:<provider>`) cannot be changed or deleted. */
+  UPSTREAM_READ_ONLY = 'UPSTREAM_READ_ONLY',
 }
 
 /** The one exhaustive mapping from code to HTTP status (a new code cannot go unmapped). */
@@ -162,6 +164,7 @@ export const ERROR_STATUS: Record<ErrorCode, HttpStatus> = {
   INVALID_TOKEN: HttpStatus.BAD_REQUEST,
   MODEL_NOT_FOUND: HttpStatus.NOT_FOUND,
   PREVIOUS_RESPONSE_NOT_FOUND: HttpStatus.BAD_REQUEST,
+  UPSTREAM_READ_ONLY: HttpStatus.CONFLICT,
 };
 
 /** A domain error: services throw it, the global filter maps `code` to a status and body. */

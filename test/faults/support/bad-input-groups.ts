@@ -55,6 +55,12 @@ export const SWEEP_GROUPS = {
     'GET /api/admin/audit',
     'GET /api/admin/webhooks/failed',
     'POST /api/admin/webhooks/failed/{eventId}/replay',
+    'GET /api/admin/upstreams',
+    'POST /api/admin/upstreams',
+    'GET /api/admin/upstreams/{id}',
+    'PATCH /api/admin/upstreams/{id}',
+    'DELETE /api/admin/upstreams/{id}',
+    'POST /api/admin/upstreams/{id}/test',
   ],
   chats: [
     // chats

@@ -1,0 +1,55 @@
+import { Injectable } from '@nestjs/common';
+import { AppError, ErrorCode } from '../common/errors/app-error';
+import { ModelCatalogue } from '../models/model-catalogue';
+import type { UpstreamProvider } from './upstream-router.types';
+
+const FAMILY: Record<UpstreamProvider, string> = {
+  openai: 'openai',
+  'openai-compatible': 'openai',
+  anthropic: 'anthropic',
+  google: 'google',
+};
+
+/** The catalogue as the upstream admin routes see it: which ids exist, which one to probe. */
+@Injectable()
+export class UpstreamModels {
+  constructor(private readonly catalogue: ModelCatalogue) {}
+
+  /**
+   * Checks an upstream's `models` and `modelMap` keys: catalogue ids (chat or embedding), of the
+   * protocol's family unless the protocol is `openai-compatible`. Throws UNKNOWN_MODEL (400)
+   * naming the unknown ids, VALIDATION_FAILED (400) naming the ids of another family.
+   */
+  check(provider: UpstreamProvider, models: string[], modelMap: Record<string, string>): void {
+    const ids = [...new Set([...models, ...Object.keys(modelMap)])];
+    const unknown = ids.filter((id) => !this.providerOf(id));
+    if (unknown.length)
+      throw new AppError(ErrorCode.UNKNOWN_MODEL, `Unknown model: ${unknown.join(', ')}`);
+    if (provider === 'openai-compatible') return;
+    const foreign = ids.filter((id) => this.providerOf(id) !== FAMILY[provider]);
+    if (foreign.length)
+      throw new AppError(
+        ErrorCode.VALIDATION_FAILED,
+        `models: an ${provider} upstream cannot serve ${foreign.join(', ')}`,
+      );
+  }
+
+  /**
+   * The catalogue model a test call uses: the first listed, else the first chat model of the
+   * protocol's family; undefined when there is none.
+   */
+  probeModel(
+    provider: UpstreamProvider,
+    models: string[],
+  ): { id: string; providerId: 'openai' | 'anthropic' | 'google' } | undefined {
+    const id =
+      models[0] ?? this.catalogue.list().find((m) => m.providerId === FAMILY[provider])?.id;
+    const providerId = id ? this.providerOf(id) : undefined;
+    return id && providerId ? { id, providerId } : undefined;
+  }
+
+  private providerOf(id: string) {
+    return (this.catalogue.list().find((m) => m.id === id) ?? this.catalogue.embeddingModel(id))
+      ?.providerId;
+  }
+}

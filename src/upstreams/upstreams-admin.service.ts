@@ -1,0 +1,201 @@
+import { Injectable } from '@nestjs/common';
+import { InjectRepository } from '@nestjs/typeorm';
+import { randomUUID } from 'node:crypto';
+import { type EntityManager, QueryFailedError, Repository } from 'typeorm';
+import { AuditService } from '../audit/audit.service';
+import { Clock } from '../common/clock/clock';
+import { SecretBox } from '../common/crypto/secret-box';
+import { AppError, ErrorCode } from '../common/errors/app-error';
+import type { CreateUpstreamDto, UpdateUpstreamDto } from './dto/upstream-input.dto';
+import { mapEnvironmentUpstream, mapUpstream, type UpstreamDto } from './dto/upstream.dto';
+import { ENV_UPSTREAM_ID } from './environment-upstreams';
+import { effectiveState } from './upstream-health';
+import { sealApiKey } from './upstream-key';
+import { UpstreamModels } from './upstream-models';
+import { UpstreamStateStore } from './upstream-state.store';
+import { UpstreamTable } from './upstream-table';
+import { Upstream } from './upstream.entity';
+
+const isUniqueViolation = (e: unknown) =>
+  e instanceof QueryFailedError && (e.driverError as { code?: string }).code === '23505';
+
+/**
+ * The admin routes' rules: upstream rows with their sealed keys, checked against the catalogue,
+ * each change audited in its own transaction and then seen by this instance's router at once
+ * (other instances within UpstreamTable's period). The environment's upstreams are listed,
+ * never changed.
+ */
+@Injectable()
+export class UpstreamsAdminService {
+  constructor(
+    @InjectRepository(Upstream) private readonly repo: Repository<Upstream>,
+    private readonly box: SecretBox,
+    private readonly table: UpstreamTable,
+    private readonly states: UpstreamStateStore,
+    private readonly models: UpstreamModels,
+    private readonly audit: AuditService,
+    private readonly clock: Clock,
+  ) {}
+
+  /** The environment's upstreams, then the table's by name, each with its current health. */
+  async list(): Promise<UpstreamDto[]> {
+    const [rows, health] = await Promise.all([
+      this.repo.find({ order: { name: 'ASC' } }),
+      this.states.fresh(),
+    ]);
+    const now = this.clock.now();
+    return [
+      ...this.table
+        .environment()
+        .map((u) =>
+          mapEnvironmentUpstream(u, health.get(u.id), effectiveState(health.get(u.id), now)),
+        ),
+      ...rows.map((r) => mapUpstream(r, health.get(r.id), effectiveState(health.get(r.id), now))),
+    ];
+  }
+
+  /** Upstream `id` (a uuid or `env:<provider>`). Throws NOT_FOUND. */
+  async get(id: string): Promise<UpstreamDto> {
+    const found = (await this.list()).find((u) => u.id === id);
+    if (!found) throw notFound();
+    return found;
+  }
+
+  /**
+   * Adds an upstream (key sealed to its new id), audited as `upstream.create`. Throws
+   * UNKNOWN_MODEL (400) for ids outside the catalogue, VALIDATION_FAILED (400) for a model the
+   * protocol cannot serve, CONFLICT (409) for a taken name.
+   */
+  async create(dto: CreateUpstreamDto): Promise<UpstreamDto> {
+    this.models.check(dto.provider, dto.models ?? [], dto.modelMap ?? {});
+    const id = randomUUID();
+    const saved = await this.write(dto.name, async (m) => {
+      const row = await m.save(
+        m.create(Upstream, {
+          id,
+          provider: dto.provider,
+          name: dto.name,
+          baseUrl: dto.baseUrl,
+          apiKeySealed: dto.apiKey ? sealApiKey(this.box, id, dto.apiKey) : null,
+          models: dto.models ?? [],
+          modelMap: dto.modelMap ?? {},
+          priority: dto.priority ?? 0,
+          weight: dto.weight ?? 1,
+          enabled: dto.enabled ?? true,
+          rpm: dto.rpm ?? null,
+          tpm: dto.tpm ?? null,
+        }),
+      );
+      await this.audit.record(m, {
+        action: 'upstream.create',
+        targetType: 'upstream',
+        targetId: id,
+        details: auditDetails(row),
+      });
+      return row;
+    });
+    return mapUpstream(saved, undefined, 'healthy');
+  }
+
+  /**
+   * Changes the given fields of upstream `id` (a new `apiKey` is sealed again; `null` removes
+   * it), audited as `upstream.update` with the names of the fields changed. The upstream is
+   * healthy again afterwards (a `failing` one is tried anew). Throws UPSTREAM_READ_ONLY (409) for
+   * an environment upstream, NOT_FOUND, and the errors of `create`.
+   */
+  async update(id: string, dto: UpdateUpstreamDto): Promise<UpstreamDto> {
+    const row = await this.load(id);
+    const models = dto.models ?? row.models;
+    const modelMap = dto.modelMap ?? row.modelMap;
+    if (dto.models || dto.modelMap) this.models.check(row.provider, models, modelMap);
+    const changed = Object.entries(dto)
+      .filter(([, v]) => v !== undefined)
+      .map(([k]) => k);
+    const name = dto.name ?? row.name;
+    const saved = await this.write(name, async (m) => {
+      Object.assign(row, {
+        name,
+        baseUrl: dto.baseUrl ?? row.baseUrl,
+        models,
+        modelMap,
+        priority: dto.priority ?? row.priority,
+        weight: dto.weight ?? row.weight,
+        enabled: dto.enabled ?? row.enabled,
+        rpm: dto.rpm === undefined ? row.rpm : dto.rpm,
+        tpm: dto.tpm === undefined ? row.tpm : dto.tpm,
+      });
+      if (dto.apiKey !== undefined)
+        row.apiKeySealed = dto.apiKey === null ? null : sealApiKey(this.box, id, dto.apiKey);
+      const saved = await m.save(row);
+      await this.audit.record(m, {
+        action: 'upstream.update',
+        targetType: 'upstream',
+        targetId: id,
+        details: { ...auditDetails(saved), changed },
+      });
+      return saved;
+    });
+    await this.states.reset(id);
+    return mapUpstream(saved, undefined, 'healthy');
+  }
+
+  /** Deletes upstream `id`, audited as `upstream.delete`. Throws UPSTREAM_READ_ONLY (409), NOT_FOUND. */
+  async remove(id: string): Promise<void> {
+    const row = await this.load(id);
+    await this.write(row.name, async (m) => {
+      await m.delete(Upstream, { id });
+      await this.audit.record(m, {
+        action: 'upstream.delete',
+        targetType: 'upstream',
+        targetId: id,
+        details: { name: row.name, provider: row.provider },
+      });
+    });
+    await this.states.reset(id);
+  }
+
+  /** Row `id` with its sealed key; environment ids are refused. */
+  private async load(id: string): Promise<Upstream> {
+    if (ENV_UPSTREAM_ID.test(id))
+      throw new AppError(
+        ErrorCode.UPSTREAM_READ_ONLY,
+        `${id} comes from the environment variables; change them and restart instead`,
+      );
+    const row = await this.repo.findOneBy({ id });
+    if (!row) throw notFound();
+    return row;
+  }
+
+  /** Runs `work` in a transaction; a taken `name` is CONFLICT; the router's copy is dropped after. */
+  private async write<T>(name: string, work: (m: EntityManager) => Promise<T>): Promise<T> {
+    try {
+      return await this.repo.manager.transaction(work);
+    } catch (e) {
+      if (isUniqueViolation(e))
+        throw new AppError(ErrorCode.CONFLICT, `An upstream named ${name} already exists`);
+      throw e;
+    } finally {
+      this.table.invalidate();
+    }
+  }
+}
+
+const notFound = () => new AppError(ErrorCode.NOT_FOUND, 'Upstream not found');
+
+/** What the audit log keeps of an upstream: everything but the key (only whether there is one). */
+function auditDetails(u: Upstream): Record<string, unknown> {
+  const url = new URL(u.baseUrl);
+  return {
+    name: u.name,
+    provider: u.provider,
+    // Origin and path only: a query string may carry a token.
+    baseUrl: `${url.origin}${url.pathname}`,
+    hasApiKey: !!u.apiKeySealed,
+    models: u.models,
+    priority: u.priority,
+    weight: u.weight,
+    enabled: u.enabled,
+    rpm: u.rpm,
+    tpm: u.tpm,
+  };
+}
