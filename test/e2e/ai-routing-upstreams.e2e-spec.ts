@@ -1,6 +1,4 @@
-import { randomUUID } from 'node:crypto';
 import { Clock } from '../../src/common/clock/clock';
-import { UpstreamTable } from '../../src/upstreams/upstream-table';
 import { OpenAiTestServer } from '../servers/openai-server';
 import { ledgerOf, newUser } from '../support/factories';
 import { parseMetrics, sample } from '../support/metrics';
@@ -24,8 +22,9 @@ class HandClock extends Clock {
 
 /**
  * Failover across the upstreams of one provider: the environment's OpenAI upstream (`env:openai`,
- * priority 0) and a second OpenAI-compatible server as a row (`backup`, priority -1, so the
- * order is fixed while both are healthy), through the real router and the real SDK.
+ * priority 0) and a second OpenAI-compatible server an operator adds through the admin API
+ * (`backup`, priority -1, so the order is fixed while both are healthy), through the real router
+ * and the real SDK.
  */
 describe('AI routing: failover across upstreams', () => {
   let t: TestApp;
@@ -58,12 +57,18 @@ describe('AI routing: failover across upstreams', () => {
       },
       { clock },
     );
-    await t.db.query(
-      `INSERT INTO upstreams (id, provider, name, "baseUrl", "apiKeySealed", priority, weight)
-       VALUES ($1, 'openai-compatible', 'backup', $2, NULL, -1, 1)`,
-      [randomUUID(), backup.url],
-    );
-    t.app.get(UpstreamTable).invalidate();
+    const admin = await newUser(t, { role: 'ADMIN' });
+    await t.http
+      .post('/api/admin/upstreams')
+      .set(admin.auth)
+      .send({
+        provider: 'openai-compatible',
+        name: 'backup',
+        baseUrl: backup.url,
+        apiKey: 'sk-backup-key',
+        priority: -1,
+      })
+      .expect(201);
   });
   afterAll(async () => {
     await t.close();
@@ -83,8 +88,8 @@ describe('AI routing: failover across upstreams', () => {
     const res = await t.http.post('/api/ai/generate').set(u.auth).send(ask).expect(200);
     expect(res.body.modelId).toBe('gpt-4o-mini');
     expect([first().requests.length, backup.requests.length]).toEqual([1, 1]);
-    // The backup was sent the key it has (none) and the catalogue model id.
-    expect(backup.requests[0].headers.authorization).toBe('Bearer none');
+    // The backup was sent its own key and the catalogue model id.
+    expect(backup.requests[0].headers.authorization).toBe('Bearer sk-backup-key');
     expect(backup.requests[0].body.model).toBe('gpt-4o-mini');
     expect(await state('env:openai')).toBe('cooling');
 
