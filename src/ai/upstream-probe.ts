@@ -31,16 +31,14 @@ export class AiUpstreamProbe implements UpstreamProbe, OnModuleInit {
   async probe(target: UpstreamTarget, _modelId: string): Promise<ProbeResult> {
     const started = performance.now();
     try {
-      await this.strategy
-        .adapterOf({ providerId: ADAPTER[target.provider] })
-        .generate(
-          {
-            model: target.upstreamModel,
-            messages: [{ role: 'user', content: 'ping' }],
-            maxTokens: 1,
-          },
-          target,
-        );
+      await this.strategy.adapterOf({ providerId: ADAPTER[target.provider] }).generate(
+        {
+          model: target.upstreamModel,
+          messages: [{ role: 'user', content: 'ping' }],
+          maxTokens: 1,
+        },
+        target,
+      );
       return { ok: true, latencyMs: Math.round(performance.now() - started) };
     } catch (e) {
       const status = e instanceof ProviderError ? e.upstreamStatus : undefined;
