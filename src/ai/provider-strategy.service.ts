@@ -1,12 +1,24 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { ModelDescriptor } from '../models/model-catalogue';
 import type { ProviderId } from '../models/model-entry';
-import { UPSTREAM_ROUTER, type UpstreamRouting } from '../upstreams/upstream-router.types';
+import {
+  UPSTREAM_ROUTER,
+  type UpstreamProvider,
+  type UpstreamRouting,
+} from '../upstreams/upstream-router.types';
 import { AnthropicProvider } from './providers/anthropic.provider';
 import { GoogleProvider } from './providers/google.provider';
 import type { EmbeddingProvider, ModelProvider } from './providers/model-provider';
 import { OpenAiProvider } from './providers/openai.provider';
 import { RoutedProvider } from './routed-provider';
+
+/** The adapter of each upstream protocol: `openai-compatible` servers speak OpenAI's. */
+const PROTOCOL_ADAPTER: Record<UpstreamProvider, ProviderId> = {
+  openai: 'openai',
+  'openai-compatible': 'openai',
+  anthropic: 'anthropic',
+  google: 'google',
+};
 
 /**
  * Picks the adapter for a model's `providerId`; an unknown provider id is an error (spec). Chat
@@ -43,6 +55,11 @@ export class ProviderStrategy {
     return provider;
   }
 
+  /** The adapter speaking an upstream's protocol (`openai-compatible`: OpenAI's). */
+  protocolAdapter(protocol: UpstreamProvider): ModelProvider {
+    return this.providers[PROTOCOL_ADAPTER[protocol]];
+  }
+
   /**
    * The provider of one admission: `model` over its upstreams, then each of `fallbacks` (already
    * checked: known chat models with the capabilities the request needs), in order.
@@ -51,6 +68,7 @@ export class ProviderStrategy {
     return new RoutedProvider(
       this.router,
       [model, ...fallbacks].map((m) => ({ model: m, adapter: this.adapterOf(m) })),
+      (protocol) => this.protocolAdapter(protocol),
     );
   }
 }

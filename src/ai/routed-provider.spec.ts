@@ -156,6 +156,19 @@ describe('RoutedProvider', () => {
     expect(adapter.calls).toEqual(['a@u1']);
   });
 
+  it('calls an upstream through the adapter of its protocol when one is given', async () => {
+    const router = new ListRouter({ a: ['u1'] });
+    const own = new ScriptedAdapter({ u1: 'never' });
+    const protocol = new ScriptedAdapter({ u1: 'through openai' });
+    const routed = new RoutedProvider(
+      router,
+      [{ model: model('a'), adapter: own }],
+      () => protocol,
+    );
+    await expect(routed.generate(req)).resolves.toMatchObject({ text: 'through openai' });
+    expect([own.calls, protocol.calls]).toEqual([[], ['a@u1']]);
+  });
+
   it('classifies outcomes: 408 and 529 retryable, 403/404 misconfigured, abort and 422 unreported', () => {
     expect(outcomeOf(status(408), 1)?.kind).toBe('retryable');
     expect(outcomeOf(status(529), 1)?.kind).toBe('retryable');

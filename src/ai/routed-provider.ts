@@ -4,6 +4,7 @@ import type { ModelDescriptor } from '../models/model-catalogue';
 import { reasoningBudget } from '../models/model-catalogue';
 import type {
   UpstreamOutcome,
+  UpstreamProvider,
   UpstreamRouting,
   UpstreamTarget,
 } from '../upstreams/upstream-router.types';
@@ -21,6 +22,12 @@ export interface RoutedCandidate {
   model: ModelDescriptor;
   adapter: ModelProvider;
 }
+
+/**
+ * The adapter speaking an upstream's protocol (`openai-compatible`: OpenAI's), which may differ
+ * from the model's provider: an OpenAI-compatible server may serve any family's models.
+ */
+export type ProtocolAdapters = (protocol: UpstreamProvider) => ModelProvider;
 
 /** Upstream statuses that say the upstream itself is set up wrong (key, access, model id). */
 const MISCONFIGURED = new Set([401, 403, 404]);
@@ -48,6 +55,8 @@ export class RoutedProvider implements ModelProvider {
   constructor(
     private readonly router: UpstreamRouting,
     private readonly candidates: RoutedCandidate[],
+    /** Absent: every upstream is called through its model's adapter. */
+    private readonly protocols?: ProtocolAdapters,
   ) {}
 
   async generate(req: GenerateRequest): Promise<GenerateResult> {
@@ -94,7 +103,7 @@ export class RoutedProvider implements ModelProvider {
       for (const target of targets) {
         const started = performance.now();
         try {
-          const value = await call(adapter, request, target);
+          const value = await call(this.protocols?.(target.provider) ?? adapter, request, target);
           await this.report(target, { kind: 'ok', latencyMs: elapsed(started) });
           return { value, modelId: model.id };
         } catch (err) {

@@ -5,13 +5,6 @@ import type { UpstreamTarget } from '../upstreams/upstream-router.types';
 import { ProviderStrategy } from './provider-strategy.service';
 import { ProviderError } from './providers/model-provider';
 
-const ADAPTER = {
-  openai: 'openai',
-  'openai-compatible': 'openai',
-  anthropic: 'anthropic',
-  google: 'google',
-} as const;
-
 /**
  * The admin `/test` call of an upstream: one user turn, maxTokens 1, through the adapter of the
  * upstream's protocol, sent to `target` (its base URL, key and model id), unrouted; installed
@@ -31,7 +24,7 @@ export class AiUpstreamProbe implements UpstreamProbe, OnModuleInit {
   async probe(target: UpstreamTarget, _modelId: string): Promise<ProbeResult> {
     const started = performance.now();
     try {
-      await this.strategy.adapterOf({ providerId: ADAPTER[target.provider] }).generate(
+      await this.strategy.protocolAdapter(target.provider).generate(
         {
           model: target.upstreamModel,
           messages: [{ role: 'user', content: 'ping' }],

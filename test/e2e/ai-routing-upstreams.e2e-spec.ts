@@ -1,6 +1,6 @@
 import { Clock } from '../../src/common/clock/clock';
 import { OpenAiTestServer } from '../servers/openai-server';
-import { ledgerOf, newUser } from '../support/factories';
+import { ledgerOf, newUser, type TestUser } from '../support/factories';
 import { parseMetrics, sample } from '../support/metrics';
 import { startProviders, type Providers } from '../support/providers';
 import { createTestApp, type TestApp } from '../support/test-app';
@@ -30,6 +30,7 @@ describe('AI routing: failover across upstreams', () => {
   let t: TestApp;
   let p: Providers;
   let backup: OpenAiTestServer;
+  let admin: TestUser;
   const clock = new HandClock();
   const ask = { modelId: 'gpt-4o-mini', messages: [{ role: 'user', content: 'Say hello' }] };
   const first = () => p.openai;
@@ -57,7 +58,7 @@ describe('AI routing: failover across upstreams', () => {
       },
       { clock },
     );
-    const admin = await newUser(t, { role: 'ADMIN' });
+    admin = await newUser(t, { role: 'ADMIN' });
     await t.http
       .post('/api/admin/upstreams')
       .set(admin.auth)
@@ -165,6 +166,32 @@ describe('AI routing: failover across upstreams', () => {
       .expect(200);
     expect(res.text).toContain('"modelId":"gpt-4o-mini"');
     expect([first().requests.length, backup.requests.length]).toEqual([1, 1]);
+  });
+
+  it('calls an OpenAI-compatible upstream listing a Claude model through the OpenAI adapter', async () => {
+    const u = await newUser(t, { credits: 100 });
+    await t.http
+      .post('/api/admin/upstreams')
+      .set(admin.auth)
+      .send({
+        provider: 'openai-compatible',
+        name: 'compat-claude',
+        baseUrl: backup.url,
+        models: ['claude-haiku-4-5'],
+        modelMap: { 'claude-haiku-4-5': 'local-haiku' },
+        priority: 5,
+      })
+      .expect(201);
+    const res = await t.http
+      .post('/api/ai/generate')
+      .set(u.auth)
+      .send({ ...ask, modelId: 'claude-haiku-4-5' })
+      .expect(200);
+    expect(res.body.modelId).toBe('claude-haiku-4-5');
+    expect(backup.requests.map((r) => [r.path, r.body.model])).toEqual([
+      ['/v1/chat/completions', 'local-haiku'],
+    ]);
+    expect(p.anthropic.requests).toHaveLength(0);
   });
 
   it('operator: replies keep coming while the first server is down, and go back to it after the cooldown', async () => {
