@@ -46,6 +46,13 @@ export default tseslint.config(
     ),
   },
   {
+    files: ['src/upstreams/**'],
+    rules: forbid(
+      ['ai', 'gateway', 'tasks', 'search', 'chats', 'users', 'credits'],
+      'upstreams sits below ai (ai asks its router which upstream to call) and imports only models, audit, metrics, common, config and database.',
+    ),
+  },
+  {
     files: ['src/gateway/**'],
     rules: forbid(
       ['credits'],

@@ -33,6 +33,7 @@ export function environmentUpstreams(config: {
       priority: 0,
       weight: 1,
       enabled: true,
+      rpm: null,
       version: 'env',
     }));
 }

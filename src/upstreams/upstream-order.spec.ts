@@ -21,6 +21,7 @@ const up = (id: string, over: Partial<RoutableUpstream> = {}): RoutableUpstream 
   priority: 0,
   weight: 1,
   enabled: true,
+  rpm: null,
   version: '1',
   ...over,
 });

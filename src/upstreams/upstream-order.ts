@@ -13,6 +13,8 @@ export interface RoutableUpstream {
   priority: number;
   weight: number;
   enabled: boolean;
+  /** Requests per minute this process sends at most (null: no ceiling). */
+  rpm: number | null;
   version: string;
 }
 

@@ -92,6 +92,7 @@ export class UpstreamTable {
         priority: r.priority,
         weight: r.weight,
         enabled: r.enabled,
+        rpm: r.rpm,
         version: String(r.updatedAt.getTime()),
       },
     ];

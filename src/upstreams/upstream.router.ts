@@ -3,8 +3,9 @@ import { ConfigService } from '@nestjs/config';
 import { Clock } from '../common/clock/clock';
 import type { AppConfig } from '../config/app.config';
 import { type CooldownRules, effectiveState } from './upstream-health';
+import { MinuteCounter } from './minute-counter';
 import { UpstreamMetrics } from './upstream-metrics';
-import { orderUpstreams, serves } from './upstream-order';
+import { orderUpstreams, type RoutableUpstream, serves } from './upstream-order';
 import type {
   RoutedModel,
   UpstreamOutcome,
@@ -27,6 +28,7 @@ export class UpstreamRouter implements UpstreamRouting {
   private readonly logger = new Logger('Upstreams');
   private readonly rules: CooldownRules;
   private readonly random: () => number;
+  private readonly perMinute = new MinuteCounter();
 
   constructor(
     private readonly table: UpstreamTable,
@@ -46,13 +48,19 @@ export class UpstreamRouter implements UpstreamRouting {
     });
   }
 
-  /** See UpstreamRouting.candidates. */
+  /**
+   * See UpstreamRouting.candidates. An upstream whose `rpm` this process has reached in the
+   * current clock minute (attempts reported) is left out until the next minute.
+   */
   async candidates(model: RoutedModel): Promise<UpstreamTarget[]> {
     const [all, health] = await Promise.all([this.table.all(), this.states.snapshot()]);
+    const now = this.clock.now();
+    // An upstream at its requests-per-minute ceiling (counted by this process) is left out.
+    const open = (u: RoutableUpstream) => u.rpm === null || this.perMinute.count(u.id, now) < u.rpm;
     const ordered = orderUpstreams(
-      all.filter((u) => serves(u, model)),
+      all.filter((u) => serves(u, model) && open(u)),
       (id) => health.get(id),
-      this.clock.now(),
+      now,
       this.random,
     );
     return ordered.map((u) => ({
@@ -72,6 +80,7 @@ export class UpstreamRouter implements UpstreamRouting {
    */
   async report(target: UpstreamTarget, outcome: UpstreamOutcome): Promise<void> {
     this.metrics.attempt(target.name, outcome);
+    this.perMinute.hit(target.id, this.clock.now());
     try {
       const made = await this.states.apply(target.id, outcome, this.rules);
       if (made?.cooledDown) this.metrics.cooledDown(target.name);

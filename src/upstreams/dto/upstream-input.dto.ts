@@ -136,14 +136,24 @@ export class CreateUpstreamDto {
   @IsBoolean()
   enabled?: boolean;
 
-  @ApiPropertyOptional({ minimum: 1, nullable: true, description: 'requests per minute ceiling' })
+  @ApiPropertyOptional({
+    type: 'integer',
+    minimum: 1,
+    nullable: true,
+    description: 'requests per minute ceiling',
+  })
   @IsOptional()
   @ValidateIf((_, v) => v !== null)
   @IsInt()
   @Min(1)
   rpm?: number | null;
 
-  @ApiPropertyOptional({ minimum: 1, nullable: true, description: 'tokens per minute ceiling' })
+  @ApiPropertyOptional({
+    type: 'integer',
+    minimum: 1,
+    nullable: true,
+    description: 'tokens per minute ceiling',
+  })
   @IsOptional()
   @ValidateIf((_, v) => v !== null)
   @IsInt()
@@ -169,7 +179,7 @@ export class UpdateUpstreamDto {
   @IsUrl(BASE_URL, { message: BASE_URL_MESSAGE })
   baseUrl?: string;
 
-  @ApiPropertyOptional({ ...KEY_DOC, nullable: true })
+  @ApiPropertyOptional({ ...KEY_DOC, type: String, nullable: true })
   @IsOptional()
   @ValidateIf((_, v) => v !== null)
   @IsString()
@@ -210,14 +220,14 @@ export class UpdateUpstreamDto {
   @IsBoolean()
   enabled?: boolean;
 
-  @ApiPropertyOptional({ minimum: 1, nullable: true })
+  @ApiPropertyOptional({ type: 'integer', minimum: 1, nullable: true })
   @IsOptional()
   @ValidateIf((_, v) => v !== null)
   @IsInt()
   @Min(1)
   rpm?: number | null;
 
-  @ApiPropertyOptional({ minimum: 1, nullable: true })
+  @ApiPropertyOptional({ type: 'integer', minimum: 1, nullable: true })
   @IsOptional()
   @ValidateIf((_, v) => v !== null)
   @IsInt()

@@ -1,0 +1,214 @@
+import { ConfigService } from '@nestjs/config';
+import { Clock } from '../../src/common/clock/clock';
+import { SecretBox } from '../../src/common/crypto/secret-box';
+import { MetricsService } from '../../src/metrics/metrics.service';
+import { UpstreamMetrics } from '../../src/upstreams/upstream-metrics';
+import {
+  UPSTREAM_ROUTER,
+  type UpstreamRouting,
+  type UpstreamTarget,
+} from '../../src/upstreams/upstream-router.types';
+import { UpstreamStateStore } from '../../src/upstreams/upstream-state.store';
+import { UpstreamTable } from '../../src/upstreams/upstream-table';
+import { Upstream } from '../../src/upstreams/upstream.entity';
+import { UpstreamRouter } from '../../src/upstreams/upstream.router';
+import { OpenAiTestServer } from '../servers/openai-server';
+import { newUser, type TestUser } from '../support/factories';
+import { captureStdoutLogs } from '../support/log-capture';
+import { createTestApp, TEST_ENCRYPTION_KEY, type TestApp } from '../support/test-app';
+
+const ENV_KEY = 'sk-env-openai-0123456789';
+const KEY_1 = 'sk-upstream-first-0123456789';
+const KEY_2 = 'sk-upstream-second-0123456789';
+const GPT = { id: 'gpt-4o-mini', providerId: 'openai' as const };
+
+/** A clock the test moves by hand: the routers' caches age by it, not by wall time. */
+class StepClock extends Clock {
+  at = Date.now();
+  now(): Date {
+    return new Date(this.at);
+  }
+  tick(ms: number): void {
+    this.at += ms;
+  }
+}
+
+/**
+ * The router fed by the admin routes: which upstreams serve a model and in which order, the
+ * cooldowns shared by two routers (separate in-memory copies) on one database, the metrics and
+ * the requests-per-minute ceiling.
+ */
+describe('Upstream router', () => {
+  let t: TestApp;
+  let openai: OpenAiTestServer;
+  let admin: TestUser;
+  let router: UpstreamRouting;
+  const clock = new StepClock();
+  const logs = captureStdoutLogs();
+  const created: Record<string, string> = {};
+
+  const post = (body: object) => t.http.post('/api/admin/upstreams').set(admin.auth).send(body);
+  const ok = (latencyMs = 3) => ({ kind: 'ok' as const, latencyMs });
+  const e500 = { kind: 'retryable' as const, status: 500, message: 'upstream broke', latencyMs: 4 };
+
+  beforeAll(async () => {
+    openai = new OpenAiTestServer();
+    await openai.start();
+    t = await createTestApp(
+      { OPENAI_API_KEY: ENV_KEY, OPENAI_BASE_URL: openai.url, LOG_LEVEL: 'trace' },
+      { clock },
+    );
+    admin = await newUser(t, { role: 'ADMIN' });
+    router = t.app.get<UpstreamRouting>(UPSTREAM_ROUTER);
+    const res = await post({
+      provider: 'openai',
+      name: 'primary',
+      baseUrl: openai.url,
+      apiKey: KEY_2,
+      models: ['gpt-4o-mini'],
+      modelMap: { 'gpt-4o-mini': 'gpt-4o-mini-2024-07-18' },
+      priority: 10,
+      weight: 3,
+    }).expect(201);
+    created.primary = res.body.id;
+  });
+  afterAll(async () => {
+    await t.close();
+    await openai.stop();
+    logs.stop();
+  });
+
+  it('routes by priority with the key opened and the model mapped; a disabled upstream is left out', async () => {
+    const targets = await router.candidates(GPT);
+    expect(targets.map((c) => c.name)).toEqual(['primary', 'env:openai']);
+    expect(targets[0]).toMatchObject({
+      apiKey: KEY_2,
+      upstreamModel: 'gpt-4o-mini-2024-07-18',
+      baseUrl: openai.url,
+    });
+    expect(targets[1]).toMatchObject({
+      id: 'env:openai',
+      apiKey: ENV_KEY,
+      upstreamModel: 'gpt-4o-mini',
+    });
+    expect(
+      (await router.candidates({ id: 'gpt-4o', providerId: 'openai' })).map((c) => c.name),
+    ).toEqual(['env:openai']);
+    expect(await router.candidates({ id: 'claude-haiku-4-5', providerId: 'anthropic' })).toEqual(
+      [],
+    );
+    await t.http
+      .patch(`/api/admin/upstreams/${created.primary}`)
+      .set(admin.auth)
+      .send({ enabled: false })
+      .expect(200);
+    expect((await router.candidates(GPT)).map((c) => c.name)).toEqual(['env:openai']);
+    await t.http
+      .patch(`/api/admin/upstreams/${created.primary}`)
+      .set(admin.auth)
+      .send({ enabled: true })
+      .expect(200);
+  });
+
+  it('shares cooldowns between two routers on one database', async () => {
+    const second = new UpstreamRouter(
+      new UpstreamTable(
+        t.db.getRepository(Upstream),
+        new SecretBox(TEST_ENCRYPTION_KEY),
+        clock,
+        t.app.get(ConfigService),
+      ),
+      new UpstreamStateStore(t.db, clock),
+      new UpstreamMetrics(new MetricsService()),
+      clock,
+      t.app.get(ConfigService),
+    );
+    const names = async (r: UpstreamRouting) => (await r.candidates(GPT)).map((c) => c.name);
+    expect(await names(second)).toEqual(['primary', 'env:openai']);
+    const primary = (await router.candidates(GPT))[0] as UpstreamTarget;
+
+    // Retry-After on the first router: the second honours it once its copy is renewed.
+    await router.report(primary, {
+      kind: 'retryable',
+      status: 429,
+      retryAfterMs: 60_000,
+      message: 'slow down',
+      latencyMs: 1,
+    });
+    expect(await names(router)).toEqual(['env:openai', 'primary']);
+    clock.tick(250);
+    expect(await names(second)).toEqual(['env:openai', 'primary']);
+    clock.tick(60_000);
+    expect(await names(second)).toEqual(['primary', 'env:openai']);
+
+    // A success ends the counting; then failures counted by both routers add up to a cooldown.
+    await second.report(primary, ok());
+    await router.report(primary, e500);
+    await second.report(primary, e500);
+    clock.tick(250);
+    expect(await names(router)).toEqual(['primary', 'env:openai']);
+    await router.report(primary, e500);
+    clock.tick(250);
+    expect(await names(second)).toEqual(['env:openai', 'primary']);
+    const listed = await t.http
+      .get(`/api/admin/upstreams/${primary.id}`)
+      .set(admin.auth)
+      .expect(200);
+    expect(listed.body).toMatchObject({
+      state: 'cooling',
+      consecutiveFailures: 3,
+      lastError: { status: 500 },
+    });
+    expect(Date.parse(listed.body.cooldownUntil)).toBe(clock.at - 250 + 30_000);
+
+    // An ok for an upstream already healthy writes nothing (it never failed here: no row).
+    const env = (await router.candidates(GPT))[0];
+    expect(env.id).toBe('env:openai');
+    await router.report(env, ok());
+    await second.report(env, ok());
+    const rows = await t.db.query(
+      `SELECT 1 FROM upstream_states WHERE "upstreamId" = 'env:openai'`,
+    );
+    expect(rows).toEqual([]);
+  });
+
+  it('counts attempts, errors and cooldowns by upstream name', async () => {
+    const text = await t.app.get(MetricsService).registry.metrics();
+    expect(text).toMatch(/upstream_requests_total\{upstream="primary",outcome="retryable"\} [1-9]/);
+    expect(text).toMatch(/upstream_errors_total\{upstream="primary",class="server"\} [1-9]/);
+    expect(text).toMatch(/upstream_cooldowns_total\{upstream="primary"\} [1-9]/);
+    expect(text).toMatch(/upstream_request_duration_seconds_count\{upstream="primary"\} [1-9]/);
+    expect(text).toMatch(/upstream_state\{upstream="primary",state="cooling"\} 1/);
+    expect(text).not.toContain(KEY_2);
+    expect(text).not.toContain(openai.url);
+  });
+
+  it('leaves out an upstream at its requests-per-minute ceiling until the next minute', async () => {
+    const res = await post({
+      provider: 'openai',
+      name: 'limited',
+      baseUrl: openai.url,
+      apiKey: KEY_1,
+      priority: 20,
+      rpm: 2,
+    }).expect(201);
+    clock.tick(60_000 - (clock.at % 60_000));
+    const first = async () => (await router.candidates(GPT))[0];
+    const limited = await first();
+    expect(limited.id).toBe(res.body.id);
+    await router.report(limited, ok());
+    expect((await first()).name).toBe('limited');
+    await router.report(limited, ok());
+    expect((await router.candidates(GPT)).map((c) => c.name)).not.toContain('limited');
+    clock.tick(60_000);
+    expect((await first()).name).toBe('limited');
+  });
+
+  it('never wrote a key to the log', () => {
+    const out = logs.text();
+    expect(out).toContain('/api/admin/upstreams');
+    // The router's own lines were captured too.
+    expect(out).toContain('Upstream primary: cooling after retryable 500');
+    for (const k of [ENV_KEY, KEY_1, KEY_2]) expect(out).not.toContain(k);
+  });
+});
