@@ -17,6 +17,7 @@ import { type RetryOptions, withRetry } from './retry';
 import { ServerTiming } from './server-timing';
 import { doneOf, replyOf } from './reply-of';
 import { runToolLoop } from './tool-loop';
+import { answeringModel } from './fallback-models';
 
 // The shapes of admission and streaming live in ai.types.ts; sinks import them from here too.
 export type {
@@ -200,13 +201,8 @@ export class AiService {
     // A cut reply runs no tools: its calls may be incomplete.
     const calls = interruption === undefined ? toolCalls : [];
     const produced = toolCalls.length ? { producedCalls: toolCalls } : {};
-    const settled = await this.settleAndSave(a, {
-      text,
-      usage,
-      toolCalls: calls,
-      modelId,
-      ...produced,
-    });
+    const outcome = { text, usage, toolCalls: calls, modelId, ...produced };
+    const settled = await this.settleAndSave(a, outcome);
     const finishReason = finish ?? (calls.length ? 'tool_calls' : 'stop');
     return {
       modelId: answeringModel(a, modelId).id,
@@ -297,12 +293,4 @@ export class AiService {
     this.metrics.aiFailed(a, classified, err instanceof ProviderError);
     return classified;
   }
-}
-
-/**
- * The catalogue model that answered an admitted call: the fallback `modelId` names, else the
- * admitted model (also when the provider did not say).
- */
-export function answeringModel(a: Admission, modelId: string | undefined): Admission['model'] {
-  return (modelId && a.fallbacks.find((m) => m.id === modelId)) || a.model;
 }

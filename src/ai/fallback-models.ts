@@ -11,6 +11,7 @@ import { misfit } from '../models/model-parameters';
 import { PARAMETER_NAMES, type ParameterValues } from '../models/dto/model-parameters.dto';
 import { IMAGE_TOKENS_WORST_CASE } from './image-tokens';
 import type { ProviderMessage } from './providers/model-provider';
+import type { Admission } from './ai.types';
 
 /** What any model answering a call must take: its capabilities and its parameter values. */
 export interface CallNeeds {
@@ -113,4 +114,12 @@ export function worstCase(
     estimated = Math.max(estimated, estimate(call.messages, m, extra));
   }
   return { amount, estimate: estimated };
+}
+
+/**
+ * The catalogue model that answered an admitted call: the fallback `modelId` names, else the
+ * admitted model (also when the provider did not say).
+ */
+export function answeringModel(a: Admission, modelId: string | undefined): Admission['model'] {
+  return (modelId && a.fallbacks.find((m) => m.id === modelId)) || a.model;
 }
