@@ -7,11 +7,12 @@ import { randomUUID } from 'node:crypto';
 import type { ToolStep } from '../chats/chat-exchange.sql';
 import type { SessionUser } from '../common/auth/session-user';
 import { CreditHoldsService, type OpenHold } from '../credits/credit-holds.service';
-import { type CreditPricing, estimate, holdAmount } from '../credits/pricing';
+import type { CreditPricing } from '../credits/pricing';
 import { MetricsService } from '../metrics/metrics.service';
 import type { ToolBox } from '../plugins/tool.types';
 import { type ResolvedImage, UploadImages } from '../uploads/upload-images.service';
 import { AdmissionContext } from './admission-context';
+import { type CallNeeds, fallbackModels, requestedFallbacks, worstCase } from './fallback-models';
 import type { Admission, AdmitOptions } from './ai.types';
 import { IMAGE_TOKENS_WORST_CASE } from './image-tokens';
 import {
@@ -20,7 +21,7 @@ import {
   requireCapability,
   toProviderMessages,
 } from './message-inputs';
-import { ModelCatalogue, reasoningBudget } from '../models/model-catalogue';
+import { type ModelDescriptor, ModelCatalogue, reasoningBudget } from '../models/model-catalogue';
 import type { ParameterName } from '../models/dto/model-parameters.dto';
 import { fitParameters, noModelError, resolveParameters } from '../models/model-parameters';
 import { OutputLimits } from './output-limits';
@@ -33,6 +34,8 @@ interface ResolvedCall {
   /** The request's images in order: uploads the caller may read, or inline data. */
   images: ResolvedImage[];
   model: Admission['model'];
+  /** The models tried after `model` when its upstreams fail (see fallbackModels). */
+  fallbacks: ModelDescriptor[];
   /** The effective parameter values (request > chat > preferences > default). */
   values: ReturnType<typeof resolveParameters>['values'];
   /** Inherited parameters the model does not take, passed over (see `fitParameters`). */
@@ -123,7 +126,9 @@ export class AiAdmissions {
       user,
       dto,
       model,
-      provider: this.strategy.for(model),
+      provider: this.strategy.for(model, call.fallbacks),
+      fallbacks: call.fallbacks,
+      imageCount: call.images.length,
       request,
       hold,
       chatId: dto.chatId ?? options.newChatId ?? randomUUID(),
@@ -155,6 +160,8 @@ export class AiAdmissions {
     const effective = resolveParameters(dto, chat?.settings, prefs);
     if (!effective.modelId) throw noModelError();
     const model = this.catalogue.require(effective.modelId);
+    const requested =
+      options.models && requestedFallbacks(this.catalogue, model.id, options.models);
     // The output limits settle the maxTokens range (and a default within it) first, so an
     // inherited value beyond them is skipped like any other the model does not take.
     const maxTokens = await this.outputLimits.apply(
@@ -178,6 +185,11 @@ export class AiAdmissions {
       inputs,
       images,
       model,
+      fallbacks: this.fallbacksOf(model, requested, values, {
+        vision: images.length > 0,
+        tools: !!toolBox || !!options.clientTools,
+        structured_output: !!options.responseFormat,
+      }),
       values,
       skippedParameters: skipped,
       budget: reasoningBudget(model),
@@ -197,14 +209,13 @@ export class AiAdmissions {
     user: SessionUser,
     call: ResolvedCall,
   ): Promise<{ hold: OpenHold; messages: ProviderMessage[] }> {
-    const { model, values, budget, imageTokens, toolTokens, images } = call;
-    const hold = await this.holdWorstCase(
-      user,
-      model,
-      call.messages,
-      values.maxTokens + budget,
-      imageTokens + toolTokens,
-    );
+    const { model, values, toolTokens, images } = call;
+    const hold = await this.holdWorstCase(user, [model, ...call.fallbacks], {
+      messages: call.messages,
+      maxTokens: values.maxTokens,
+      images: images.length,
+      toolTokens,
+    });
     if (!images.length) return { hold, messages: call.messages };
     const bytes = await Promise.all(
       images.map(async (image) =>
@@ -220,25 +231,36 @@ export class AiAdmissions {
   }
 
   /**
-   * One hold of a call's worst case: the prompt estimate of `messages` plus `maxTokens` (with the
-   * reasoning budget) plus `imageTokens`, priced for `model`. The same statement checks the daily
-   * limit against the prompt estimate and the key's limit against the whole hold. Throws
+   * The models after `model` that may answer (see fallbackModels): the request's `models`
+   * (`requested`, already checked) else the catalogue's, with the capabilities the call needs.
+   */
+  private fallbacksOf(
+    model: ModelDescriptor,
+    requested: ModelDescriptor[] | undefined,
+    values: CallNeeds['values'],
+    needs: Partial<Record<CallNeeds['capabilities'][number], boolean>>,
+  ): ModelDescriptor[] {
+    const capabilities = Object.entries(needs).flatMap(([c, needed]) => (needed ? [c] : []));
+    return fallbackModels(this.catalogue, model, requested, {
+      capabilities: capabilities as CallNeeds['capabilities'],
+      values,
+    });
+  }
+
+  /**
+   * One hold of a call's worst case over the models that may answer it (see worstCase: the
+   * prompt estimate plus `maxTokens` with each model's reasoning budget plus the images' and
+   * client tools' tokens, priced for each, the largest held). The same statement checks the
+   * daily limit against the prompt estimate and the key's limit against the whole hold. Throws
    * DAILY_LIMIT_REACHED (429), KEY_DAILY_LIMIT_REACHED (429), INSUFFICIENT_CREDITS (402).
    */
   private holdWorstCase(
     user: SessionUser,
-    model: Admission['model'],
-    messages: ProviderMessage[],
-    maxTokens: number,
-    imageTokens: number,
+    models: ModelDescriptor[],
+    call: Parameters<typeof worstCase>[1],
   ): Promise<OpenHold> {
-    return this.holds.hold(
-      user.id,
-      holdAmount(messages, model, maxTokens, imageTokens, this.pricing),
-      randomUUID(),
-      estimate(messages, model, imageTokens, this.pricing),
-      user.apiKey?.id,
-    );
+    const worst = worstCase(models, call, this.pricing);
+    return this.holds.hold(user.id, worst.amount, randomUUID(), worst.estimate, user.apiKey?.id);
   }
 
   /**
@@ -252,14 +274,12 @@ export class AiAdmissions {
     messages: ProviderMessage[],
     steps: ToolStep[],
   ): Promise<Admission> {
-    const budget = a.request.reasoningBudget ?? 0;
-    const hold = await this.holdWorstCase(
-      a.user,
-      a.model,
+    const hold = await this.holdWorstCase(a.user, [a.model, ...a.fallbacks], {
       messages,
-      a.request.maxTokens + budget,
-      a.imageTokens + a.toolTokens,
-    );
+      maxTokens: a.request.maxTokens,
+      images: a.imageCount,
+      toolTokens: a.toolTokens,
+    });
     const next: Admission = {
       ...a,
       request: { ...a.request, messages },

@@ -24,6 +24,7 @@ import { type RetryOptions, withRetry } from './retry';
 import { ServerTiming } from './server-timing';
 import { doneOf, replyOf } from './reply-of';
 import { runToolLoop } from './tool-loop';
+import { answeringModel } from './fallback-models';
 
 // The shapes of admission and streaming live in ai.types.ts; sinks import them from here too.
 export type {
@@ -109,7 +110,12 @@ export class AiService {
       throw await this.fail(admission, err);
     }
     const { cost: charged, usage } = await this.settleAndSave(admission, outcome);
-    return replyOf(admission, { ...outcome, usage, cost: charged });
+    return replyOf(admission, {
+      ...outcome,
+      modelId: answeringModel(admission, outcome.modelId).id,
+      usage,
+      cost: charged,
+    });
   }
 
   /**
@@ -130,7 +136,7 @@ export class AiService {
     const a = await this.admit(user, dto, admitOptions);
     sink.admitted(a.chatId, timing);
     const hooks = {
-      onStart: () => sink.start(a.chatId, timing),
+      onStart: (modelId: string) => sink.start(a.chatId, timing, modelId),
       // Client tools: each call goes to the sink when whole (the tool loop shows its own).
       onText: (delta: string) => sink.text(delta),
       onToolCall: (call: ToolCall) => sink.toolCall?.(call),
@@ -157,7 +163,8 @@ export class AiService {
     a: Admission,
     timing = new ServerTiming(),
     hooks: {
-      onStart?: () => void;
+      /** The first chunk is in hand; `modelId`: the catalogue id of the model answering. */
+      onStart?: (modelId: string) => void;
       onText?: (delta: string) => void;
       onToolCall?: (call: ToolCall) => void;
     } = {},
@@ -176,7 +183,8 @@ export class AiService {
     } catch (err) {
       throw await this.fail(a, err);
     }
-    hooks.onStart?.();
+    const modelId = first.done ? undefined : first.value.modelId;
+    hooks.onStart?.(modelId ?? a.model.id);
     this.metrics.aiFirstToken(a);
     let text = '';
     let usage: TokenUsage | undefined;
@@ -203,9 +211,11 @@ export class AiService {
     // A cut reply runs no tools: its calls may be incomplete.
     const calls = interruption === undefined ? toolCalls : [];
     const produced = toolCalls.length ? { producedCalls: toolCalls } : {};
-    const settled = await this.settleAndSave(a, { text, usage, toolCalls: calls, ...produced });
+    const outcome = { text, usage, toolCalls: calls, modelId, ...produced };
+    const settled = await this.settleAndSave(a, outcome);
     const finishReason = finish ?? (calls.length ? 'tool_calls' : 'stop');
     return {
+      modelId: answeringModel(a, modelId).id,
       text,
       usage: settled.usage,
       cost: settled.cost,
@@ -232,14 +242,16 @@ export class AiService {
         (codePoints(outcome.text) + codePoints(JSON.stringify(outcome.producedCalls ?? []))) / 4,
       ),
     };
-    const price = cost(usage, a.model, this.pricing);
+    // The model that answered is the one charged (a fallback's price when one did).
+    const model = answeringModel(a, outcome.modelId);
+    const price = cost(usage, model, this.pricing);
     const description =
-      `AI ${a.model.id}: ${usage.promptTokens} prompt + ${usage.completionTokens} completion tokens` +
+      `AI ${model.id}: ${usage.promptTokens} prompt + ${usage.completionTokens} completion tokens` +
       (estimated ? ' (estimated: stream interrupted)' : '');
     const charge = {
       cost: price,
       description,
-      usage: { modelId: a.model.id, ...ledgerCounts(usage, a.model, this.pricing) },
+      usage: { modelId: model.id, ...ledgerCounts(usage, model, this.pricing) },
     };
     if (!a.store) {
       const settled = await span('credits.settle', () => this.holds.settle(a.hold, charge));

@@ -20,6 +20,12 @@ export interface Admission {
   user: SessionUser;
   dto: WireGenerateDto;
   model: ModelDescriptor;
+  /**
+   * The models tried, in order, when every upstream of `model` failed with a retryable error
+   * (the request's `models`, else the catalogue's `fallbacks`); the hold covers the dearest.
+   */
+  fallbacks: ModelDescriptor[];
+  /** `model` over its upstreams, then the fallbacks (see RoutedProvider). */
   provider: ModelProvider;
   request: GenerateRequest;
   hold: OpenHold;
@@ -32,6 +38,8 @@ export interface Admission {
   inputs: InputMessage[];
   /** Prompt tokens held for the request's images (their per-provider worst case). */
   imageTokens: number;
+  /** Number of images the request sends (a fallback's hold prices them for its provider). */
+  imageCount: number;
   /** Prompt tokens held for the client tools' JSON (definitions, schema, earlier calls). */
   toolTokens: number;
   /** The tools of the request's plugins; the model call is one step of a loop. */
@@ -82,6 +90,12 @@ export interface CallOptions {
   clientTools?: ClientTools;
   /** The answer's format; needs the `structured_output` capability (else 400). */
   responseFormat?: ResponseFormat;
+  /**
+   * The request's fallback models (the `/v1` wire's `models`, less the requested model), tried
+   * in order after it; replaces the catalogue's `fallbacks`. Each must be an available chat
+   * model (else 400 UNKNOWN_MODEL); ones lacking what the call needs are skipped.
+   */
+  models?: string[];
 }
 
 /** Options of `admit`: no timing (the caller times the call it makes with the admission). */
@@ -90,7 +104,7 @@ export type AdmitOptions = Omit<CallOptions, 'timing'>;
 /** Options of `generate`: a whole reply takes no abort signal and no client-chosen chat id. */
 export type GenerateOptions = Pick<
   CallOptions,
-  'timing' | 'preferences' | 'store' | 'outputLimits' | 'clientTools' | 'responseFormat'
+  'timing' | 'preferences' | 'store' | 'outputLimits' | 'clientTools' | 'responseFormat' | 'models'
 >;
 
 /** Options of `stream`: `signal` is required (a cut stream is settled for what was produced). */
@@ -100,14 +114,19 @@ export type StreamOptions = CallOptions & { signal: AbortSignal };
 export interface StreamSink {
   /** Admission passed; the provider is about to be called. */
   admitted(chatId: string, timing: ServerTiming): void;
-  /** The provider started answering: the first chunk is in hand. */
-  start(chatId: string, timing: ServerTiming): void;
+  /**
+   * The provider started answering: the first chunk is in hand. `modelId`: the catalogue id of
+   * the model answering (a fallback's when the requested model's upstreams all failed).
+   */
+  start(chatId: string, timing: ServerTiming, modelId: string): void;
   text(delta: string): void;
   /** The model asked for a tool; sinks that cannot show it ignore it. */
   toolCall?(call: ToolCall): void;
   /** A tool's result, as `{id, name, ok, summary}`. */
   toolResult?(call: ToolCall, result: ToolResult): void;
   done(result: {
+    /** Catalogue id of the model that answered (the last call's, in a tool loop). */
+    modelId: string;
     usage: TokenUsage;
     cost: number;
     chatId: string;
@@ -126,6 +145,8 @@ export interface StreamSink {
 
 /** A streamed reply after settlement; `interruption` is set when it was cut. */
 export interface StreamedReply {
+  /** Catalogue id of the model that answered. */
+  modelId: string;
   text: string;
   usage: TokenUsage;
   /** Credits charged. */
@@ -146,6 +167,8 @@ export interface Outcome {
   toolCalls?: ToolCall[];
   /** Why the reply ended, when known. */
   finishReason?: FinishReason;
+  /** Catalogue id of the model that answered, when not the admitted one (a fallback). */
+  modelId?: string;
   /**
    * A cut stream: the whole tool calls it produced before the cut (not saved, not run), whose
    * arguments count toward the estimated completion tokens.

@@ -1,19 +1,42 @@
-import { Injectable } from '@nestjs/common';
+import { Inject, Injectable } from '@nestjs/common';
 import type { ModelDescriptor } from '../models/model-catalogue';
 import type { ProviderId } from '../models/model-entry';
+import {
+  UPSTREAM_ROUTER,
+  type UpstreamProvider,
+  type UpstreamRouting,
+} from '../upstreams/upstream-router.types';
 import { AnthropicProvider } from './providers/anthropic.provider';
 import { GoogleProvider } from './providers/google.provider';
 import type { EmbeddingProvider, ModelProvider } from './providers/model-provider';
 import { OpenAiProvider } from './providers/openai.provider';
+import { RoutedProvider } from './routed-provider';
 
-/** Picks the adapter for a model's `providerId`; an unknown provider id is an error (spec). */
+/** The adapter of each upstream protocol: `openai-compatible` servers speak OpenAI's. */
+const PROTOCOL_ADAPTER: Record<UpstreamProvider, ProviderId> = {
+  openai: 'openai',
+  'openai-compatible': 'openai',
+  anthropic: 'anthropic',
+  google: 'google',
+};
+
+/**
+ * Picks the adapter for a model's `providerId`; an unknown provider id is an error (spec). Chat
+ * calls are routed over the model's upstreams (see RoutedProvider); embeddings use the
+ * provider's environment configuration.
+ */
 @Injectable()
 export class ProviderStrategy {
   private readonly providers: Record<ProviderId, ModelProvider>;
 
   private readonly embedders: Partial<Record<ProviderId, EmbeddingProvider>>;
 
-  constructor(openai: OpenAiProvider, anthropic: AnthropicProvider, google: GoogleProvider) {
+  constructor(
+    openai: OpenAiProvider,
+    anthropic: AnthropicProvider,
+    google: GoogleProvider,
+    @Inject(UPSTREAM_ROUTER) private readonly router: UpstreamRouting,
+  ) {
     this.providers = { openai, anthropic, google };
     this.embedders = { openai, google };
   }
@@ -25,9 +48,27 @@ export class ProviderStrategy {
     return embedder;
   }
 
-  for(model: Pick<ModelDescriptor, 'providerId'>): ModelProvider {
+  /** The adapter of one provider, unrouted (environment configuration, or a given target). */
+  adapterOf(model: Pick<ModelDescriptor, 'providerId'>): ModelProvider {
     const provider = this.providers[model.providerId];
     if (!provider) throw new Error(`Unknown model provider: ${model.providerId}`);
     return provider;
+  }
+
+  /** The adapter speaking an upstream's protocol (`openai-compatible`: OpenAI's). */
+  protocolAdapter(protocol: UpstreamProvider): ModelProvider {
+    return this.providers[PROTOCOL_ADAPTER[protocol]];
+  }
+
+  /**
+   * The provider of one admission: `model` over its upstreams, then each of `fallbacks` (already
+   * checked: known chat models with the capabilities the request needs), in order.
+   */
+  for(model: ModelDescriptor, fallbacks: ModelDescriptor[] = []): ModelProvider {
+    return new RoutedProvider(
+      this.router,
+      [model, ...fallbacks].map((m) => ({ model: m, adapter: this.adapterOf(m) })),
+      (protocol) => this.protocolAdapter(protocol),
+    );
   }
 }

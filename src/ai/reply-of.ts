@@ -5,13 +5,15 @@ import type { ToolCall } from '../plugins/tool.types';
 
 /**
  * The answer of a settled call or tool loop, as `generate` returns it and `stream` hands it to
- * `done` (less the text): usage and cost charged, the chat, why it ended (`stop` for a tool loop,
+ * `done` (less the text): the model that answered, usage and cost charged, the chat, why it ended (`stop` for a tool loop,
  * which runs its own tools), the client tools the model called, the loop's model calls and stop
  * reason, and `skippedParameters` when admission passed over inherited ones.
  */
 export function replyOf(
   a: Admission,
   r: {
+    /** Catalogue id of the model that answered (a fallback's, or the last call's of a loop). */
+    modelId?: string;
     text: string;
     usage: TokenUsage;
     cost: number;
@@ -24,6 +26,7 @@ export function replyOf(
   const loop = r.modelCalls !== undefined;
   const calls = !loop && r.toolCalls?.length ? r.toolCalls : undefined;
   return {
+    modelId: r.modelId ?? a.model.id,
     text: r.text,
     usage: r.usage,
     cost: r.cost,

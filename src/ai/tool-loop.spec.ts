@@ -37,9 +37,10 @@ function harness(steps: Step[], opts: { maxToolSteps?: number; abortDuringTools?
   const ai: MeteredCalls = {
     streamAdmitted: async (_a, _t, hooks) => {
       const step = steps[at++];
-      hooks.onStart?.();
+      hooks.onStart?.('m');
       hooks.onText?.(step.text);
       return {
+        modelId: 'm',
         text: step.text,
         usage,
         cost: 3,
@@ -68,6 +69,7 @@ describe('runToolLoop', () => {
       onToolResult: (c, r) => events.push(`result ${c.id} ${r.ok}`),
     });
     expect(out).toEqual({
+      modelId: 'm',
       text: 'Let me see. Done.',
       usage: { promptTokens: 20, completionTokens: 10 },
       cost: 6,

@@ -11,8 +11,9 @@ export interface MeteredCalls {
   streamAdmitted(
     a: Admission,
     timing: ServerTiming | undefined,
-    hooks: { onStart?: () => void; onText?: (delta: string) => void },
+    hooks: { onStart?: (modelId: string) => void; onText?: (delta: string) => void },
   ): Promise<{
+    modelId: string;
     text: string;
     usage: TokenUsage;
     cost: number;
@@ -23,8 +24,8 @@ export interface MeteredCalls {
 }
 
 export interface LoopHooks {
-  /** Once, when the first model call starts answering. */
-  onStart?: () => void;
+  /** Once, when the first model call starts answering (`modelId`: the model answering). */
+  onStart?: (modelId: string) => void;
   onText?: (delta: string) => void;
   onToolCall?: (call: ToolCall) => void;
   onToolResult?: (call: ToolCall, result: ToolResult) => void;
@@ -32,6 +33,8 @@ export interface LoopHooks {
 
 /** How a tool loop ended; `usage` and `cost` are summed over its model calls. */
 export interface LoopOutcome {
+  /** The model that answered the last call (a fallback's id when one did). */
+  modelId?: string;
   /** The text of every call, in order (what the deltas showed). */
   text: string;
   usage: TokenUsage;
@@ -70,12 +73,13 @@ export async function runToolLoop(
   let a = first;
   for (;;) {
     const reply = await ai.streamAdmitted(a, timing, {
-      onStart: () => {
-        if (!started) hooks.onStart?.();
+      onStart: (modelId) => {
+        if (!started) hooks.onStart?.(modelId);
         started = true;
       },
       onText: hooks.onText,
     });
+    out.modelId = reply.modelId;
     out.text += reply.text;
     out.usage = addUsage(out.usage, reply.usage);
     out.cost += reply.cost;

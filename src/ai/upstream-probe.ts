@@ -5,18 +5,10 @@ import type { UpstreamTarget } from '../upstreams/upstream-router.types';
 import { ProviderStrategy } from './provider-strategy.service';
 import { ProviderError } from './providers/model-provider';
 
-const ADAPTER = {
-  openai: 'openai',
-  'openai-compatible': 'openai',
-  anthropic: 'anthropic',
-  google: 'google',
-} as const;
-
 /**
  * The admin `/test` call of an upstream: one user turn, maxTokens 1, through the adapter of the
- * upstream's protocol; installed into the upstreams module's UpstreamProbes at start-up.
- * Today's adapters call their environment configuration: once they take a target, `target`'s
- * base URL and key are to be passed along here.
+ * upstream's protocol, sent to `target` (its base URL, key and model id), unrouted; installed
+ * into the upstreams module's UpstreamProbes at start-up.
  */
 @Injectable()
 export class AiUpstreamProbe implements UpstreamProbe, OnModuleInit {
@@ -32,11 +24,14 @@ export class AiUpstreamProbe implements UpstreamProbe, OnModuleInit {
   async probe(target: UpstreamTarget, _modelId: string): Promise<ProbeResult> {
     const started = performance.now();
     try {
-      await this.strategy.for({ providerId: ADAPTER[target.provider] }).generate({
-        model: target.upstreamModel,
-        messages: [{ role: 'user', content: 'ping' }],
-        maxTokens: 1,
-      });
+      await this.strategy.protocolAdapter(target.provider).generate(
+        {
+          model: target.upstreamModel,
+          messages: [{ role: 'user', content: 'ping' }],
+          maxTokens: 1,
+        },
+        target,
+      );
       return { ok: true, latencyMs: Math.round(performance.now() - started) };
     } catch (e) {
       const status = e instanceof ProviderError ? e.upstreamStatus : undefined;

@@ -110,7 +110,9 @@ export class AnthropicMessagesController {
     if (!body.stream) {
       const result = await this.ai.generate(user, dto, call);
       res.setHeader('Server-Timing', timing.header());
-      res.status(200).json(anthropicMessageOf(body.model, result) satisfies AnthropicMessageOutDto);
+      res
+        .status(200)
+        .json(anthropicMessageOf(result.modelId, result) satisfies AnthropicMessageOutDto);
       return;
     }
     const sink = new AnthropicStreamSink(res, body.model, (err) => this.errors.present(err, req));

@@ -41,6 +41,7 @@ describe('AnthropicStreamSink', () => {
     sink.text('lo');
     sink.toolCall({ id: 'call_1', name: 'get_weather', arguments: { city: 'Paris' } });
     sink.done({
+      modelId: 'claude-haiku-4-5',
       usage: { promptTokens: 12, completionTokens: 7 },
       cost: 3,
       chatId: 'chat',

@@ -27,13 +27,15 @@ export class AnthropicStreamSink implements StreamSink {
 
   constructor(
     private readonly res: Response,
-    private readonly model: string,
+    /** The requested model; the answering one (a fallback's) once the first chunk came. */
+    private model: string,
     private readonly present: (err: unknown) => PresentedError,
   ) {}
 
   admitted(): void {}
 
-  start(_chatId: string, timing: ServerTiming): void {
+  start(_chatId: string, timing: ServerTiming, modelId?: string): void {
+    if (modelId) this.model = modelId;
     openStream(this.res, 'text/event-stream; charset=utf-8', timing);
     this.opened = true;
     this.event('message_start', {

@@ -144,6 +144,7 @@ export class GatewayController {
       outputLimits: outputLimitsOf(body),
       clientTools: clientToolsOf(body),
       responseFormat: responseFormatOf(body),
+      ...(body.models ? { models: body.models } : {}),
     };
     if (!body.stream) {
       const result = await this.ai.generate(user, dto, call);
@@ -151,7 +152,7 @@ export class GatewayController {
       const chatId = store ? result.chatId : undefined;
       res
         .status(200)
-        .json(completionOf(body.model, result, result.toolCalls, dto.maxTokens, chatId));
+        .json(completionOf(result.modelId, result, result.toolCalls, dto.maxTokens, chatId));
       return;
     }
     const sink = new OpenAiStreamSink(

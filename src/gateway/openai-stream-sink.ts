@@ -27,14 +27,16 @@ export class OpenAiStreamSink implements StreamSink {
 
   constructor(
     private readonly res: Response,
-    private readonly model: string,
+    /** The requested model; the answering one (a fallback's) once the first chunk came. */
+    private model: string,
     private readonly options: { includeUsage: boolean; maxTokens?: number; store: boolean },
     private readonly present: (err: unknown) => PresentedError,
   ) {}
 
   admitted(): void {}
 
-  start(chatId: string, timing: ServerTiming): void {
+  start(chatId: string, timing: ServerTiming, modelId?: string): void {
+    if (modelId) this.model = modelId;
     openStream(
       this.res,
       'text/event-stream; charset=utf-8',

@@ -48,7 +48,8 @@ export class ResponsesStreamSink implements StreamSink {
 
   constructor(
     private readonly res: Response,
-    private readonly pending: ResponseObject,
+    /** The response so far; its `model` becomes the answering one once the first chunk came. */
+    private pending: ResponseObject,
     private readonly present: (err: unknown) => PresentedError,
     /** Stores the finished response before `response.completed` announces it. */
     private readonly save?: (response: ResponseObject, chatId: string) => Promise<void>,
@@ -56,7 +57,8 @@ export class ResponsesStreamSink implements StreamSink {
 
   admitted(): void {}
 
-  start(_chatId: string, timing: ServerTiming): void {
+  start(_chatId: string, timing: ServerTiming, modelId?: string): void {
+    if (modelId) this.pending = { ...this.pending, model: modelId };
     openStream(this.res, 'text/event-stream; charset=utf-8', timing);
     this.opened = true;
     this.event('response.created', { response: this.pending });

@@ -127,6 +127,7 @@ export class ResponsesController {
       outputLimits: call.outputLimits,
       clientTools: call.clientTools,
       responseFormat: call.responseFormat,
+      ...(body.models ? { models: body.models } : {}),
     };
     const pending = pendingResponse(wireId('resp'), body.model, echoOf(body));
     const context = [...(previous?.context ?? []), ...call.items];
@@ -146,7 +147,7 @@ export class ResponsesController {
         result.toolCalls ?? [],
         result.finishReason === 'length',
       );
-      const response = finishedResponse(pending, output, result);
+      const response = finishedResponse({ ...pending, model: result.modelId }, output, result);
       await save(response, result.chatId);
       res.setHeader('Server-Timing', timing.header());
       res.status(200).json(response);

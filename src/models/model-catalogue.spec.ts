@@ -53,6 +53,11 @@ describe('model catalogue', () => {
     expect(maxOutputTokensOf(narrow)).toBe(2048);
   });
 
+  it('accepts fallbacks naming other chat models', () => {
+    const [m] = validateCatalogue([entry({ fallbacks: ['m2'] }), entry({ id: 'm2' })], 'f.json');
+    expect(m.fallbacks).toEqual(['m2']);
+  });
+
   it('accepts numbers for costPerToken and keeps them exact as strings', () => {
     const [m] = validateCatalogue([entry({ costPerToken: 0.000002 })], 'f.json');
     expect(m.costPerToken).toBe('0.000002');
@@ -101,6 +106,14 @@ describe('model catalogue', () => {
       [entry({ capabilities: ['reasoning'], reasoningBudget: 10 })],
       /reasoningBudget/,
     ],
+    ['a model falling back to itself', [entry({ fallbacks: ['m1'] })], /fall back to itself/],
+    [
+      'a fallback that is no chat model of the catalogue',
+      [entry({ fallbacks: ['m2'] }), entry({ id: 'm2', kind: 'embedding' })],
+      /m1 fallbacks: m2 is not a chat model/,
+    ],
+    ['an unknown fallback', [entry({ fallbacks: ['nope'] })], /nope is not a chat model/],
+    ['more than 5 fallbacks', [entry({ fallbacks: ['a', 'b', 'c', 'd', 'e', 'f'] })], /fallbacks/],
   ])('rejects %s, naming the file', (_name, raw, message) => {
     expect(() => validateCatalogue(raw, 'models.json')).toThrow(message);
     expect(() => validateCatalogue(raw, 'models.json')).toThrow(/models.json/);

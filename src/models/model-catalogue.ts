@@ -87,9 +87,24 @@ export function validateCatalogue(raw: unknown, source: string): ModelEntry[] {
     if (seen.has(e.id)) problems.push(`duplicate model id: ${e.id}`);
     seen.add(e.id);
   }
+  problems.push(...fallbackProblems(entries));
   if (problems.length)
     throw new Error(`Invalid model catalogue in ${source}:\n  ${problems.join('\n  ')}`);
   return entries;
+}
+
+/** Each entry's `fallbacks` must name other chat models of the catalogue (embeddings have none). */
+function fallbackProblems(entries: ModelEntry[]): string[] {
+  const chat = new Set(entries.filter((e) => (e.kind ?? 'chat') === 'chat').map((e) => e.id));
+  return entries.flatMap((e) =>
+    (Array.isArray(e.fallbacks) ? e.fallbacks : []).flatMap((id) =>
+      id === e.id
+        ? [`${e.id} fallbacks: a model cannot fall back to itself`]
+        : !chat.has(id) || e.kind === 'embedding'
+          ? [`${e.id} fallbacks: ${id} is not a chat model of the catalogue`]
+          : [],
+    ),
+  );
 }
 
 /**

@@ -1,5 +1,6 @@
 import { MAX_OUTPUT_TOKENS_CEILING } from '../common/limits';
 import {
+  ArrayMaxSize,
   ArrayUnique,
   IsArray,
   IsIn,
@@ -27,6 +28,9 @@ export const EMBEDDING_PROVIDERS: readonly ProviderId[] = ['openai', 'google'];
 export const MIN_REASONING_BUDGET = 1024;
 /** A catalogue entry's `maxOutputTokens` when it states none (and its context window allows). */
 export const DEFAULT_MAX_OUTPUT_TOKENS = 4096;
+
+/** Most fallback models of a catalogue entry or of a request's `models`. */
+export const MAX_FALLBACK_MODELS = 5;
 
 /** One catalogue entry as configured (MODELS_FILE is a JSON array of these). */
 export class ModelEntry {
@@ -79,4 +83,16 @@ export class ModelEntry {
    * input tokens (with CREDIT_PRICING=tokens, by `inputPrice`). Default `chat`.
    */
   @IsOptional() @IsIn(MODEL_KINDS) kind?: ModelKind;
+
+  // Routing: the models that answer when this one's upstreams all fail.
+  /**
+   * Chat models (catalogue ids, not this one) tried in order when every upstream of this model
+   * failed with a retryable error; a request's `models` replaces them. At most 5.
+   */
+  @IsOptional()
+  @IsArray()
+  @ArrayMaxSize(MAX_FALLBACK_MODELS)
+  @ArrayUnique()
+  @IsString({ each: true })
+  fallbacks?: string[];
 }

@@ -87,7 +87,7 @@ const SOURCE_TEXT: Record<ParameterSource, string> = {
 type Misfit = { unsupported: true } | { limit: string };
 
 /** What is wrong with `value` under `rule` (no rule: not supported); undefined when it fits. */
-function misfit(rule: ParameterRules[ParameterName], value: unknown): Misfit | undefined {
+export function misfit(rule: ParameterRules[ParameterName], value: unknown): Misfit | undefined {
   if (!rule) return { unsupported: true };
   if ('min' in rule && typeof value === 'number' && (value < rule.min || value > rule.max))
     return { limit: `between ${rule.min} and ${rule.max}` };

@@ -108,6 +108,7 @@ describe('AI SDK chat transport (POST /api/ai/chat)', () => {
     const finish = turn.chunks.at(-1) as Extract<UIMessageChunk, { type: 'finish' }>;
     expect(finish.messageMetadata).toEqual({
       chatId,
+      modelId: 'gpt-4o',
       usage: { promptTokens: 600, completionTokens: 300 },
       cost: 9, // ceil(900 tokens × gpt-4o's costPerToken × 1000)
     });

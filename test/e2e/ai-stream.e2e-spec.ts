@@ -87,6 +87,7 @@ describe('AI stream: text and SSE, settled like generate', () => {
       [
         'done',
         {
+          modelId: 'gpt-4o',
           usage: { promptTokens: 5, completionTokens: 3 },
           cost: 1,
           chatId: res.headers['x-chat-id'],

@@ -78,6 +78,7 @@ describe('AI generate: three providers, metered and saved', () => {
       p[server].reply = { text: 'Hi!', ...reply } as never;
       const res = await t.http.post('/api/ai/generate').set(u.auth).send(ask(model)).expect(200);
       expect(res.body).toEqual({
+        modelId: model,
         text: 'Hi!',
         usage: { promptTokens: pt, completionTokens: ct, reasoningTokens },
         cost: price,

@@ -234,6 +234,7 @@ describe('provider faults: documented status and charge', () => {
       expect(events[events.length - 1]).toEqual([
         'done',
         {
+          modelId: 'gpt-4o',
           usage: { promptTokens: 600, completionTokens: 300 },
           cost: 9,
           chatId: s.headers['x-chat-id'],

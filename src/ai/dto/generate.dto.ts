@@ -158,6 +158,12 @@ export function SkippedParameters() {
 }
 
 export class GenerateResultDto {
+  @ApiProperty({
+    example: 'gpt-4o-mini',
+    description:
+      'the model that answered: the requested one, or a fallback when its upstreams all failed (priced at its rate)',
+  })
+  modelId: string;
   @ApiProperty({ example: '1. Visit the Gulbenkian museum...' }) text: string;
   @ApiProperty({ type: UsageDto }) usage: UsageDto;
   @ApiProperty({ type: 'integer', description: 'credits charged' }) cost: number;

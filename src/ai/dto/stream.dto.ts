@@ -17,6 +17,12 @@ export class StreamDeltaDto {
 
 /** `event: done`: the reply is complete, charged and saved. */
 export class StreamDoneDto {
+  @ApiProperty({
+    example: 'gpt-4o-mini',
+    description:
+      'the model that answered: the requested one, or a fallback when its upstreams all failed (priced at its rate)',
+  })
+  modelId: string;
   @ApiProperty({ type: UsageDto, description: 'with plugins: summed over the model calls' })
   usage: UsageDto;
   @ApiProperty({

@@ -2,8 +2,10 @@ import Anthropic from '@anthropic-ai/sdk';
 import { Injectable } from '@nestjs/common';
 import { ConfigService } from '@nestjs/config';
 import type { AppConfig } from '../../config/app.config';
+import type { UpstreamTarget } from '../../upstreams/upstream-router.types';
 import type { GenerateRequest, GenerateResult, ModelProvider, StreamChunk } from './model-provider';
 import { incompleteStream, notConfigured, toProviderError } from './sdk-errors';
+import { NO_KEY, UpstreamClients } from './upstream-clients';
 import { type AnthropicInputUsage, normaliseAnthropicUsage, usageFallback } from './usage';
 import {
   ANSWER_TOOL,
@@ -23,13 +25,24 @@ const LABEL = 'Anthropic';
  * Adapter over the official `@anthropic-ai/sdk` (Messages API). ANTHROPIC_BASE_URL replaces the
  * SDK's host (without `/v1`). No SDK retries. SDK 1.12 has no `temperature`/`top_p` or penalty
  * params: the catalogue marks them unsupported for Anthropic, so admission refuses them (400
- * UNSUPPORTED_PARAMETER) and they never reach this adapter.
+ * UNSUPPORTED_PARAMETER) and they never reach this adapter. A call given an upstream target goes
+ * to that upstream with its key and model id.
  */
 @Injectable()
 export class AnthropicProvider implements ModelProvider {
   private readonly client: Anthropic | undefined;
   /** ANTHROPIC_PROMPT_CACHE: cache breakpoints on the system prompt and the prefix. */
   private readonly promptCache: boolean;
+
+  private readonly upstreams = new UpstreamClients(
+    (t) =>
+      new Anthropic({
+        apiKey: t.apiKey ?? NO_KEY,
+        baseURL: t.baseUrl,
+        maxRetries: 0,
+        timeout: 120_000,
+      }),
+  );
 
   constructor(config: ConfigService<AppConfig, true>) {
     this.promptCache = config.get('anthropic', { infer: true }).promptCache;
@@ -44,11 +57,11 @@ export class AnthropicProvider implements ModelProvider {
    * One whole reply: the text blocks joined, usage from `message.usage`. Throws ProviderError
    * (upstream status, Retry-After, aborted).
    */
-  async generate(req: GenerateRequest): Promise<GenerateResult> {
-    const client = this.requireClient();
+  async generate(req: GenerateRequest, target?: UpstreamTarget): Promise<GenerateResult> {
+    const client = this.clientFor(target);
     try {
       const message = await client.messages.create(
-        { ...params(req, this.promptCache), stream: false },
+        { ...params(req, target, this.promptCache), stream: false },
         { signal: req.signal },
       );
       // A structured answer is the input of the answer tool: it is the reply's text.
@@ -85,8 +98,8 @@ export class AnthropicProvider implements ModelProvider {
    * `message_delta.usage.output_tokens`, never summed). Throws ProviderError, from the first
    * `next()` when the request fails, and when the stream breaks or ends before `message_stop`.
    */
-  async *stream(req: GenerateRequest): AsyncGenerator<StreamChunk> {
-    const client = this.requireClient();
+  async *stream(req: GenerateRequest, target?: UpstreamTarget): AsyncGenerator<StreamChunk> {
+    const client = this.clientFor(target);
     let text = '';
     let input: AnthropicInputUsage | undefined;
     let outputTokens: number | undefined;
@@ -99,7 +112,7 @@ export class AnthropicProvider implements ModelProvider {
     const tools = new AnthropicToolCallAssembler();
     try {
       const stream = await client.messages.create(
-        { ...params(req, this.promptCache), stream: true },
+        { ...params(req, target, this.promptCache), stream: true },
         { signal: req.signal },
       );
       for await (const event of stream) {
@@ -174,6 +187,11 @@ export class AnthropicProvider implements ModelProvider {
     if (!this.client) throw notConfigured(ID, LABEL);
     return this.client;
   }
+
+  /** The target's client (cached per upstream and version), else the environment's. */
+  private clientFor(target: UpstreamTarget | undefined): Anthropic {
+    return target ? this.upstreams.of(target) : this.requireClient();
+  }
 }
 
 /**
@@ -183,13 +201,13 @@ export class AnthropicProvider implements ModelProvider {
  * thinking counts toward `max_tokens`, that becomes maxTokens + the budget. With `promptCache`,
  * the system prompt and the conversation prefix carry cache breakpoints (withPromptCache).
  */
-function params(req: GenerateRequest, promptCache: boolean) {
+function params(req: GenerateRequest, target: UpstreamTarget | undefined, promptCache: boolean) {
   const system = req.messages
     .filter((m) => m.role === 'system')
     .map((m) => m.content)
     .join('\n\n');
   const body = {
-    model: req.model,
+    model: target?.upstreamModel ?? req.model,
     max_tokens: req.maxTokens + (req.reasoningBudget ?? 0),
     ...(req.reasoningBudget
       ? { thinking: { type: 'enabled' as const, budget_tokens: req.reasoningBudget } }

@@ -8,6 +8,7 @@ import {
 import { Injectable } from '@nestjs/common';
 import { ConfigService } from '@nestjs/config';
 import type { AppConfig } from '../../config/app.config';
+import type { UpstreamTarget } from '../../upstreams/upstream-router.types';
 import {
   type EmbeddingProvider,
   type EmbedRequest,
@@ -18,6 +19,7 @@ import {
   type StreamChunk,
 } from './model-provider';
 import { incompleteStream, notConfigured, toProviderError } from './sdk-errors';
+import { NO_KEY, UpstreamClients } from './upstream-clients';
 import { normaliseGeminiUsage, usageFallback } from './usage';
 import {
   geminiClientToolConfig,
@@ -38,32 +40,33 @@ const TASK_TYPES = { document: 'RETRIEVAL_DOCUMENT', query: 'RETRIEVAL_QUERY' } 
  * SDK release changing its default cannot change the wire). GEMINI_BASE_URL replaces the SDK's
  * host (without the version). The backend is pinned to the Gemini API, so the SDK's
  * Vertex environment variables cannot redirect it; SDK retries are off (its default) and so is
- * automatic stream continuation, so one call is exactly one upstream request.
+ * automatic stream continuation, so one call is exactly one upstream request. A call given an
+ * upstream target goes to that upstream with its key and model id.
  */
 @Injectable()
 export class GoogleProvider implements ModelProvider, EmbeddingProvider {
   private readonly client: GoogleGenAI | undefined;
 
+  private readonly upstreams = new UpstreamClients((t) =>
+    geminiClient(t.apiKey ?? NO_KEY, t.baseUrl),
+  );
+
   constructor(config: ConfigService<AppConfig, true>) {
     const { apiKey, baseUrl } = config.get('gemini', { infer: true });
-    this.client = apiKey
-      ? new GoogleGenAI({
-          apiKey,
-          enterprise: false,
-          httpOptions: { ...(baseUrl ? { baseUrl } : {}), apiVersion: 'v1', timeout: 120_000 },
-        })
-      : undefined;
+    this.client = apiKey ? geminiClient(apiKey, baseUrl) : undefined;
   }
 
   /**
    * One whole reply (`models.generateContent`): the first candidate's text parts, usage from
    * `usageMetadata`. Throws ProviderError (upstream status, Retry-After, aborted).
    */
-  async generate(req: GenerateRequest): Promise<GenerateResult> {
-    const client = this.requireClient();
+  async generate(req: GenerateRequest, target?: UpstreamTarget): Promise<GenerateResult> {
+    const client = this.clientFor(target);
     const upstream = recordRetryAfter();
     try {
-      const response = await client.models.generateContent(params(req, upstream.fetch));
+      const response = await client.models.generateContent(
+        params(req, upstream.fetch, target?.upstreamModel),
+      );
       const text = textOf(response);
       const candidate = response.candidates?.[0];
       const toolCalls = singleCall(geminiToolCalls(candidate?.content?.parts), req.clientTools);
@@ -85,15 +88,17 @@ export class GoogleProvider implements ModelProvider, EmbeddingProvider {
    * usageMetadata gets an estimated `{usage}` at the end. Throws ProviderError, from the first
    * `next()` when the request fails, and when the stream breaks or ends without a finishReason.
    */
-  async *stream(req: GenerateRequest): AsyncGenerator<StreamChunk> {
-    const client = this.requireClient();
+  async *stream(req: GenerateRequest, target?: UpstreamTarget): AsyncGenerator<StreamChunk> {
+    const client = this.clientFor(target);
     const upstream = recordRetryAfter();
     let text = '';
     let finished = false;
     let usageSeen = false;
     let calls = 0;
     try {
-      const stream = await client.models.generateContentStream(params(req, upstream.fetch));
+      const stream = await client.models.generateContentStream(
+        params(req, upstream.fetch, target?.upstreamModel),
+      );
       for await (const chunk of stream) {
         const delta = textOf(chunk);
         if (chunk.candidates?.[0]?.finishReason || chunk.promptFeedback?.blockReason) {
@@ -156,15 +161,34 @@ export class GoogleProvider implements ModelProvider, EmbeddingProvider {
     if (!this.client) throw notConfigured(ID, LABEL);
     return this.client;
   }
+
+  /** The target's client (cached per upstream and version), else the environment's. */
+  private clientFor(target: UpstreamTarget | undefined): GoogleGenAI {
+    return target ? this.upstreams.of(target) : this.requireClient();
+  }
+}
+
+/** A Gemini API client (never Vertex) on `baseUrl` (the SDK's host when undefined), API `v1`. */
+function geminiClient(apiKey: string, baseUrl: string | undefined): GoogleGenAI {
+  return new GoogleGenAI({
+    apiKey,
+    enterprise: false,
+    httpOptions: { ...(baseUrl ? { baseUrl } : {}), apiVersion: 'v1', timeout: 120_000 },
+  });
 }
 
 /**
  * The request: system messages joined into `config.systemInstruction`, `assistant` turns as
  * role `model`, the sampling fields in `config` (undefined ones are not sent). A reasoning budget
  * is `thinkingConfig.thinkingBudget`; thinking counts toward `maxOutputTokens`, which becomes
- * maxTokens + the budget. `fetch` is the per-call recording fetch (see recordRetryAfter).
+ * maxTokens + the budget. `fetch` is the per-call recording fetch (see recordRetryAfter);
+ * `model` the upstream's model id when it differs from the request's.
  */
-function params(req: GenerateRequest, fetch: typeof globalThis.fetch): GenerateContentParameters {
+function params(
+  req: GenerateRequest,
+  fetch: typeof globalThis.fetch,
+  model = req.model,
+): GenerateContentParameters {
   const system = req.messages
     .filter((m) => m.role === 'system')
     .map((m) => m.content)
@@ -172,7 +196,7 @@ function params(req: GenerateRequest, fetch: typeof globalThis.fetch): GenerateC
   const contents: Content[] = geminiContents(req.messages);
   const tools = geminiTools(req.tools);
   return {
-    model: req.model,
+    model,
     contents,
     config: {
       ...(system ? { systemInstruction: system } : {}),

@@ -1,6 +1,7 @@
 import type { ChatMessageInput, TokenUsage } from '../../credits/pricing';
 import type { ToolCall, ToolDefinition } from '../../plugins/tool.types';
 import type { ClientTools, FinishReason, ResponseFormat } from '../client-tools';
+import type { UpstreamTarget } from '../../upstreams/upstream-router.types';
 
 /** An image sent with a message: its sniffed type and its bytes in base64. */
 export interface ImageInput {
@@ -23,7 +24,7 @@ export interface ProviderMessage extends ChatMessageInput {
 }
 
 export interface GenerateRequest {
-  /** Upstream model id, e.g. `gpt-4o-mini`. */
+  /** Catalogue model id, e.g. `gpt-4o-mini`; an upstream target's `upstreamModel` replaces it. */
   model: string;
   /** Roles `system`, `user`, `assistant`, `tool`; each adapter maps them to its own API. */
   messages: ProviderMessage[];
@@ -62,6 +63,8 @@ export interface GenerateResult {
   toolCalls?: ToolCall[];
   /** Why the reply ended (`stop` when the provider says nothing more precise). */
   finishReason?: FinishReason;
+  /** Catalogue id of the model that answered (set by RoutedProvider; a fallback's when one did). */
+  modelId?: string;
 }
 
 /**
@@ -75,6 +78,8 @@ export interface StreamChunk {
   toolCall?: ToolCall;
   /** Why the reply ended, on the chunk that says so. */
   finishReason?: FinishReason;
+  /** On the first chunk: catalogue id of the model answering (set by RoutedProvider). */
+  modelId?: string;
 }
 
 /**
@@ -82,12 +87,17 @@ export interface StreamChunk {
  * ProviderError (with the upstream HTTP status) and normalises its own usage shape.
  */
 export interface ModelProvider {
-  generate(request: GenerateRequest): Promise<GenerateResult>;
   /**
-   * Streams the reply. Errors before the first chunk (e.g. an upstream 429) are thrown from the
-   * first `next()`, so callers can retry until the first chunk arrives.
+   * One whole reply. `target`: the upstream to call (its base URL, key and model id); without
+   * one, the provider's environment configuration.
    */
-  stream(request: GenerateRequest): AsyncIterable<StreamChunk>;
+  generate(request: GenerateRequest, target?: UpstreamTarget): Promise<GenerateResult>;
+  /**
+   * Streams the reply (from `target`, as `generate`). Errors before the first chunk (e.g. an
+   * upstream 429) are thrown from the first `next()`, so callers can retry until the first chunk
+   * arrives.
+   */
+  stream(request: GenerateRequest, target?: UpstreamTarget): AsyncIterable<StreamChunk>;
 }
 
 /** Texts to embed in one upstream call (chat search, `/v1/embeddings`). */

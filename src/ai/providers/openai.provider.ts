@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { ConfigService } from '@nestjs/config';
 import OpenAI from 'openai';
 import type { AppConfig } from '../../config/app.config';
+import type { UpstreamTarget } from '../../upstreams/upstream-router.types';
 import type {
   EmbeddingProvider,
   EmbedRequest,
@@ -11,6 +12,7 @@ import type {
   StreamChunk,
 } from './model-provider';
 import { incompleteStream, notConfigured, toProviderError } from './sdk-errors';
+import { NO_KEY, UpstreamClients } from './upstream-clients';
 import { normaliseOpenAiUsage, usageFallback } from './usage';
 import {
   OpenAiToolCallAssembler,
@@ -27,11 +29,22 @@ const LABEL = 'OpenAI';
 /**
  * Adapter over the official `openai` SDK (chat completions). OPENAI_BASE_URL replaces the
  * SDK's host (it must include `/v1`), so any OpenAI-compatible server works. No SDK retries:
- * a failed call is not charged, and retrying is the caller's decision.
+ * a failed call is not charged, and retrying is the caller's decision. A call given an upstream
+ * target (`openai` or `openai-compatible`) goes to that upstream with its key and model id.
  */
 @Injectable()
 export class OpenAiProvider implements ModelProvider, EmbeddingProvider {
   private readonly client: OpenAI | undefined;
+
+  private readonly upstreams = new UpstreamClients(
+    (t) =>
+      new OpenAI({
+        apiKey: t.apiKey ?? NO_KEY,
+        baseURL: t.baseUrl,
+        maxRetries: 0,
+        timeout: 120_000,
+      }),
+  );
 
   constructor(config: ConfigService<AppConfig, true>) {
     const { apiKey, baseUrl } = config.get('openai', { infer: true });
@@ -44,11 +57,11 @@ export class OpenAiProvider implements ModelProvider, EmbeddingProvider {
    * One whole reply. Usage is the response's `usage`, or ceil(chars / 4) when a compatible
    * server sends none. Throws ProviderError (upstream status, Retry-After, aborted).
    */
-  async generate(req: GenerateRequest): Promise<GenerateResult> {
-    const client = this.requireClient();
+  async generate(req: GenerateRequest, target?: UpstreamTarget): Promise<GenerateResult> {
+    const client = this.clientFor(target);
     try {
       const completion = await client.chat.completions.create(
-        { ...this.params(req), stream: false },
+        { ...this.params(req, target), stream: false },
         { signal: req.signal },
       );
       const message = completion.choices[0]?.message;
@@ -72,15 +85,15 @@ export class OpenAiProvider implements ModelProvider, EmbeddingProvider {
    * `{usage}` at the end. Throws ProviderError, from the first `next()` when the request fails,
    * and when the stream breaks or ends without a `finish_reason`.
    */
-  async *stream(req: GenerateRequest): AsyncGenerator<StreamChunk> {
-    const client = this.requireClient();
+  async *stream(req: GenerateRequest, target?: UpstreamTarget): AsyncGenerator<StreamChunk> {
+    const client = this.clientFor(target);
     let text = '';
     let finished = false;
     let usageSeen = false;
     const tools = new OpenAiToolCallAssembler();
     try {
       const stream = await client.chat.completions.create(
-        { ...this.params(req), stream: true, stream_options: { include_usage: true } },
+        { ...this.params(req, target), stream: true, stream_options: { include_usage: true } },
         { signal: req.signal },
       );
       for await (const chunk of stream) {
@@ -137,14 +150,19 @@ export class OpenAiProvider implements ModelProvider, EmbeddingProvider {
     return this.client;
   }
 
+  /** The target's client (cached per upstream and version), else the environment's. */
+  private clientFor(target: UpstreamTarget | undefined): OpenAI {
+    return target ? this.upstreams.of(target) : this.requireClient();
+  }
+
   /**
    * The body fields shared by generate and stream; undefined fields are not sent. Reasoning
    * models take `max_completion_tokens` (it covers reasoning and visible tokens, so it is
    * maxTokens + the reasoning budget) and refuse `max_tokens`; the others keep `max_tokens`.
    */
-  private params(req: GenerateRequest) {
+  private params(req: GenerateRequest, target: UpstreamTarget | undefined) {
     return {
-      model: req.model,
+      model: target?.upstreamModel ?? req.model,
       messages: openAiMessages(req.messages),
       tools: openAiTools(req.tools),
       ...openAiClientToolFields(req.clientTools, req.responseFormat),

@@ -13,6 +13,11 @@ import { SkippedParameters, UsageDto } from '../dto/generate.dto';
 export class UiReplyMetadataDto {
   @ApiProperty({ format: 'uuid', description: 'the chat the exchange is saved in' })
   chatId: string;
+  @ApiPropertyOptional({
+    example: 'gpt-4o-mini',
+    description: 'on `finish`: the model that answered (a fallback when the requested one failed)',
+  })
+  modelId?: string;
   @ApiPropertyOptional({ type: UsageDto, description: 'on `finish`' }) usage?: UsageDto;
   @ApiPropertyOptional({ type: 'integer', description: 'on `finish`: credits charged' })
   cost?: number;

@@ -17,6 +17,7 @@ import {
 } from 'class-validator';
 import { MAX_OUTPUT_TOKENS_CEILING } from '../../common/limits';
 import { IsOptionalInRange } from '../../models/dto/model-parameters.dto';
+import { FallbackModels } from './fallback-models.dto';
 import {
   CompletionToolCallDto,
   CompletionToolDto,
@@ -108,6 +109,9 @@ export class ChatCompletionRequestDto {
   @MinLength(1)
   @MaxLength(200)
   model: string;
+
+  @FallbackModels()
+  models?: string[];
 
   @ApiProperty({ type: [CompletionMessageDto], minItems: 1, maxItems: 200 })
   @IsArray()

@@ -11,6 +11,7 @@ import {
 } from 'class-validator';
 import { MAX_OUTPUT_TOKENS_CEILING } from '../../common/limits';
 import { IsOptionalInRange } from '../../models/dto/model-parameters.dto';
+import { FallbackModels } from './fallback-models.dto';
 
 /** Longest `instructions` (a system message), as a message's share of the request's text. */
 export const MAX_INSTRUCTIONS_CHARS = 200_000;
@@ -38,6 +39,9 @@ export class ResponseCreateDto {
   @MinLength(1)
   @MaxLength(200)
   model: string;
+
+  @FallbackModels()
+  models?: string[];
 
   @ApiProperty({
     oneOf: [

@@ -217,6 +217,12 @@ function byName(name: string, world: FuzzWorld): fc.Arbitrary<unknown> | undefin
       return fc.string({ unit: 'grapheme', minLength: 6, maxLength: 30 });
     case 'modelId':
       return fc.oneof(fc.constantFrom(...world.models), fc.string({ maxLength: 20 }));
+    case 'models':
+      // The /v1 fallback list: known ids (too many of them too), unknown ones, duplicates.
+      return fc.oneof(
+        fc.array(fc.constantFrom(...world.models), { maxLength: 7 }),
+        fc.array(fc.string({ maxLength: 20 }), { maxLength: 3 }),
+      );
     case 'avatar':
       return fc.oneof(
         fc.constantFrom('https://example.com/a.png', '/uploads/x.png', 'javascript:alert(1)'),

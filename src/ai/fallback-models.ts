@@ -1,0 +1,127 @@
+import { AppError, ErrorCode } from '../common/errors/app-error';
+import { type CreditPricing, estimate, holdAmount } from '../credits/pricing';
+import { SPEC_PRICING } from '../credits/token-pricing';
+import {
+  type ModelCatalogue,
+  type ModelDescriptor,
+  maxReplyTokens,
+  reasoningBudget,
+} from '../models/model-catalogue';
+import { type Capability, MAX_FALLBACK_MODELS } from '../models/model-entry';
+import { misfit } from '../models/model-parameters';
+import { PARAMETER_NAMES, type ParameterValues } from '../models/dto/model-parameters.dto';
+import { IMAGE_TOKENS_WORST_CASE } from './image-tokens';
+import type { ProviderMessage } from './providers/model-provider';
+import type { Admission } from './ai.types';
+
+/** What any model answering a call must take: its capabilities and its parameter values. */
+export interface CallNeeds {
+  capabilities: Capability[];
+  /** The effective values sent (maxTokens included). */
+  values: ParameterValues & { maxTokens: number };
+}
+
+/**
+ * The request's own fallback list (`models` on the `/v1` wire): each id must be an available chat
+ * model. Throws UNKNOWN_MODEL (400, `param: models`) for one that is not, VALIDATION_FAILED (400)
+ * for more than MAX_FALLBACK_MODELS. The model the request names is left out (it is tried first).
+ */
+export function requestedFallbacks(
+  catalogue: ModelCatalogue,
+  modelId: string,
+  ids: string[],
+): ModelDescriptor[] {
+  if (ids.length > MAX_FALLBACK_MODELS)
+    throw new AppError(
+      ErrorCode.VALIDATION_FAILED,
+      `models must list at most ${MAX_FALLBACK_MODELS} models`,
+      { param: 'models' },
+    );
+  const models = ids.map((id) => {
+    const model = catalogue.find(id);
+    if (!model)
+      throw new AppError(ErrorCode.UNKNOWN_MODEL, `Unknown model: ${id}`, { param: 'models' });
+    return model;
+  });
+  return unique(models.filter((m) => m.id !== modelId));
+}
+
+/**
+ * The models tried after `model`, in order: the request's (`requested`, see
+ * requestedFallbacks) else the catalogue's `fallbacks` that are available, less those that cannot
+ * serve the call: a missing capability the call needs, or a parameter value they do not take.
+ */
+export function fallbackModels(
+  catalogue: ModelCatalogue,
+  model: ModelDescriptor,
+  requested: ModelDescriptor[] | undefined,
+  needs: CallNeeds,
+): ModelDescriptor[] {
+  const listed =
+    requested ??
+    (model.fallbacks ?? []).flatMap((id) => {
+      const fallback = catalogue.find(id);
+      return fallback && fallback.id !== model.id ? [fallback] : [];
+    });
+  return unique(listed).filter((m) => canServe(m, needs));
+}
+
+/** True when `model` has the call's capabilities and takes each parameter value it sends. */
+function canServe(model: ModelDescriptor, needs: CallNeeds): boolean {
+  if (needs.capabilities.some((c) => !model.capabilities.includes(c))) return false;
+  if (needs.values.maxTokens > maxReplyTokens(model)) return false;
+  return PARAMETER_NAMES.every(
+    (name) =>
+      name === 'maxTokens' ||
+      name === 'systemPrompt' ||
+      needs.values[name] === undefined ||
+      !misfit(model.parameters[name], needs.values[name]),
+  );
+}
+
+function unique(models: ModelDescriptor[]): ModelDescriptor[] {
+  const seen = new Set<string>();
+  return models.filter((m) => !seen.has(m.id) && !!seen.add(m.id));
+}
+
+/** Sizes of a call that price its worst case, whichever model answers. */
+export interface HoldInputs {
+  messages: ProviderMessage[];
+  /** Visible reply tokens asked (each model adds its own reasoning budget). */
+  maxTokens: number;
+  /** Number of images sent (each priced at the answering provider's worst case). */
+  images: number;
+  /** Prompt tokens of the client tools' JSON. */
+  toolTokens: number;
+}
+
+/**
+ * The hold and the daily-limit estimate of a call that any of `models` may answer: the largest
+ * of each over the models (the worst case stays a worst case whichever model answers). The
+ * formulas are pricing's `holdAmount` and `estimate`, in the configured `pricing` mode.
+ */
+export function worstCase(
+  models: ModelDescriptor[],
+  call: HoldInputs,
+  pricing: CreditPricing = SPEC_PRICING,
+): { amount: number; estimate: number } {
+  let amount = 0;
+  let estimated = 0;
+  for (const m of models) {
+    const extra = call.images * IMAGE_TOKENS_WORST_CASE[m.providerId] + call.toolTokens;
+    amount = Math.max(
+      amount,
+      holdAmount(call.messages, m, call.maxTokens + reasoningBudget(m), extra, pricing),
+    );
+    estimated = Math.max(estimated, estimate(call.messages, m, extra, pricing));
+  }
+  return { amount, estimate: estimated };
+}
+
+/**
+ * The catalogue model that answered an admitted call: the fallback `modelId` names, else the
+ * admitted model (also when the provider did not say).
+ */
+export function answeringModel(a: Admission, modelId: string | undefined): Admission['model'] {
+  return (modelId && a.fallbacks.find((m) => m.id === modelId)) || a.model;
+}

@@ -1,0 +1,157 @@
+import { Logger } from '@nestjs/common';
+import { performance } from 'node:perf_hooks';
+import type { ModelDescriptor } from '../models/model-catalogue';
+import { reasoningBudget } from '../models/model-catalogue';
+import type {
+  UpstreamOutcome,
+  UpstreamProvider,
+  UpstreamRouting,
+  UpstreamTarget,
+} from '../upstreams/upstream-router.types';
+import {
+  type GenerateRequest,
+  type GenerateResult,
+  type ModelProvider,
+  ProviderError,
+  type StreamChunk,
+} from './providers/model-provider';
+import { isRetryable } from './retry';
+
+/** One model a routed call may be answered by, with the adapter of its provider. */
+export interface RoutedCandidate {
+  model: ModelDescriptor;
+  adapter: ModelProvider;
+}
+
+/**
+ * The adapter speaking an upstream's protocol (`openai-compatible`: OpenAI's), which may differ
+ * from the model's provider: an OpenAI-compatible server may serve any family's models.
+ */
+export type ProtocolAdapters = (protocol: UpstreamProvider) => ModelProvider;
+
+/** Upstream statuses that say the upstream itself is set up wrong (key, access, model id). */
+const MISCONFIGURED = new Set([401, 403, 404]);
+
+const logger = new Logger('RoutedProvider');
+
+/**
+ * The provider of one admission: its models in order (the requested one, then its fallbacks),
+ * each over the upstreams the router gives for it.
+ *
+ * - A retryable failure (network, timeout, 408, 429, 5xx, overloaded) is reported `retryable`
+ *   and the next upstream is tried at once, without backoff; when a model's upstreams are used
+ *   up, its next fallback model is tried the same way.
+ * - 401/403/404 are reported `misconfigured` and thrown: not retried, no fallback.
+ * - Any other failure (400: the request is the caller's; our own abort) is thrown without
+ *   reporting the upstream.
+ * - Streams are routed only until their first chunk; after it, a failure ends the stream.
+ * - When every candidate failed, the last error is thrown (the caller's `withRetry` may try the
+ *   whole list again with its backoff). A model without any upstream is called without a target
+ *   (the environment's configuration), which throws "not configured" as before routing.
+ *
+ * Results and first chunks carry `modelId`, the catalogue id of the model that answered.
+ */
+export class RoutedProvider implements ModelProvider {
+  constructor(
+    private readonly router: UpstreamRouting,
+    private readonly candidates: RoutedCandidate[],
+    /** Absent: every upstream is called through its model's adapter. */
+    private readonly protocols?: ProtocolAdapters,
+  ) {}
+
+  async generate(req: GenerateRequest): Promise<GenerateResult> {
+    const opened = await this.route(req, (adapter, request, target) =>
+      adapter.generate(request, target),
+    );
+    return { ...opened.value, modelId: opened.modelId };
+  }
+
+  async *stream(req: GenerateRequest): AsyncGenerator<StreamChunk> {
+    const opened = await this.route(req, async (adapter, request, target) => {
+      const iterator = adapter.stream(request, target)[Symbol.asyncIterator]();
+      return { iterator, first: await iterator.next() };
+    });
+    const { iterator, first } = opened.value;
+    if (first.done) return;
+    yield { ...first.value, modelId: opened.modelId };
+    for (let r = await iterator.next(); !r.done; r = await iterator.next()) yield r.value;
+  }
+
+  /**
+   * Tries `call` on each model's upstreams in order until one succeeds (see the class rules);
+   * the value and the catalogue id of the model that gave it.
+   */
+  private async route<T>(
+    req: GenerateRequest,
+    call: (adapter: ModelProvider, request: GenerateRequest, target?: UpstreamTarget) => Promise<T>,
+  ): Promise<{ value: T; modelId: string }> {
+    let last: unknown;
+    for (const [i, { model, adapter }] of this.candidates.entries()) {
+      const request = i === 0 ? req : requestFor(req, model);
+      const targets = await this.router.candidates({ id: model.id, providerId: model.providerId });
+      if (!targets.length) {
+        // No upstream at all: the adapter's environment client says "not configured" (retryable,
+        // like before routing), and the next model may still answer.
+        try {
+          return { value: await call(adapter, request), modelId: model.id };
+        } catch (err) {
+          if (!isRetryable(err)) throw err;
+          last = err;
+          continue;
+        }
+      }
+      for (const target of targets) {
+        const started = performance.now();
+        try {
+          const value = await call(this.protocols?.(target.provider) ?? adapter, request, target);
+          await this.report(target, { kind: 'ok', latencyMs: elapsed(started) });
+          return { value, modelId: model.id };
+        } catch (err) {
+          const outcome = outcomeOf(err, elapsed(started));
+          if (outcome) await this.report(target, outcome);
+          if (outcome?.kind !== 'retryable') throw err;
+          last = err;
+        }
+      }
+    }
+    throw last;
+  }
+
+  /** Reports an attempt; a router failure is logged, never the call's failure. */
+  private async report(target: UpstreamTarget, outcome: UpstreamOutcome): Promise<void> {
+    try {
+      await this.router.report(target, outcome);
+    } catch (err) {
+      logger.warn(`reporting upstream ${target.id} failed: ${(err as Error).message}`);
+    }
+  }
+}
+
+/**
+ * What the router should learn of a failed attempt: retryable, misconfigured, or nothing (a bad
+ * request, our own abort, or an error that is not the provider's).
+ */
+export function outcomeOf(err: unknown, latencyMs: number): UpstreamOutcome | undefined {
+  if (!(err instanceof ProviderError) || err.aborted) return undefined;
+  const status = err.upstreamStatus;
+  if (isRetryable(err) || status === 408)
+    return {
+      kind: 'retryable',
+      status,
+      ...(err.retryAfterMs !== undefined ? { retryAfterMs: err.retryAfterMs } : {}),
+      message: err.message,
+      latencyMs,
+    };
+  if (status !== undefined && MISCONFIGURED.has(status))
+    return { kind: 'misconfigured', status, message: err.message, latencyMs };
+  return undefined;
+}
+
+/** The request as a fallback model takes it: its own id and reasoning budget. */
+function requestFor(req: GenerateRequest, model: ModelDescriptor): GenerateRequest {
+  return { ...req, model: model.id, reasoningBudget: reasoningBudget(model) || undefined };
+}
+
+function elapsed(started: number): number {
+  return Math.round(performance.now() - started);
+}
