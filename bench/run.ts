@@ -19,6 +19,7 @@ import { searchScenario } from './lib/scenario-search';
 import { imagesScenario } from './lib/scenario-images';
 import { wireStreamsScenario } from './lib/scenario-wire-streams';
 import { meteringScenario } from './lib/scenario-metering';
+import { failoverScenario } from './lib/scenario-failover';
 import { type BenchEnv, PROFILE_DIR, ROOT, SERVICE_ENTRY, setup } from './lib/setup';
 import { round } from './lib/stats';
 import { check, type ScenarioResult } from './lib/types';
@@ -67,8 +68,15 @@ const metering = {
   delayMs: num('BENCH_GENERATE_DELAY_MS', 200),
   dayRows: num('BENCH_DAY_ROWS', 10_000),
 };
+const failover = {
+  durationS: num('BENCH_FAILOVER_S', 30),
+  warmupS: num('BENCH_WARMUP_S', 2),
+  connections: 50,
+  delayMs: num('BENCH_GENERATE_DELAY_MS', 200),
+  failRate: 0.3,
+};
 const only = new Set(
-  (process.env.BENCH_SCENARIOS ?? '1,2,3,4,5,6,7,8,9,10,11,12')
+  (process.env.BENCH_SCENARIOS ?? '1,2,3,4,5,6,7,8,9,10,11,12,13')
     .split(',')
     .map((s) => Number(s.trim()))
     .filter(Boolean),
@@ -136,6 +144,7 @@ async function main(): Promise<void> {
   await run(10, () => imagesScenario(e));
   await run(11, () => wireStreamsScenario(e, wireStreams));
   await run(12, () => meteringScenario(e, metering, log));
+  await run(13, () => failoverScenario(e, failover));
 
   const ledger = await checkLedger(e.db);
   const meta = {
@@ -151,7 +160,13 @@ async function main(): Promise<void> {
   writeFileSync(
     resolve(ROOT, 'bench/results.json'),
     JSON.stringify(
-      { meta, config: { http, streams, wireStreams, metering }, ledger, cpuProfile, results },
+      {
+        meta,
+        config: { http, streams, wireStreams, metering, failover },
+        ledger,
+        cpuProfile,
+        results,
+      },
       null,
       2,
     ) + '\n',

@@ -6,24 +6,42 @@ import type { RecordedRequest } from '../../test/servers/wire-server';
 export interface BenchReply extends OpenAiReply {
   /** Whole (non-streamed) replies: wait this long before answering (ms). */
   generateDelayMs?: number;
+  /**
+   * Share of model calls (0..1) answered at once with a 500 and OpenAI's error body, spread
+   * evenly (with 0.3: calls 4, 7, 10, … of every ten fail the same way every run).
+   */
+  failRate?: number;
 }
 
 const delay = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
 /**
  * The OpenAI test server from `test/servers`, unchanged on the wire, plus what the bench needs:
- * a fixed delay before whole replies, `POST /_bench/reply` to change the reply between
+ * a fixed delay before whole replies, a share of calls failing with 500, `POST /_bench/reply` to
+ * change the reply between
  * scenarios, and no request log (it would grow with every request of a load test).
  * Runs in its own process; prints `LISTENING <port>`.
  */
 class BenchProviderServer extends OpenAiTestServer {
   declare reply: BenchReply;
 
+  /** Model calls so far, the base of `failRate`'s even spread. */
+  private calls = 0;
+
   protected async handle(req: RecordedRequest, res: ServerResponse): Promise<void> {
     this.requests.length = 0;
     if (req.method === 'POST' && req.path === '/_bench/reply') {
       this.reply = (req.body ?? {}) as BenchReply;
       return this.sendJson(res, 200, { ok: true });
+    }
+    const rate = this.reply.failRate ?? 0;
+    if (rate > 0 && req.method === 'POST' && req.path.endsWith('/chat/completions')) {
+      const n = this.calls++;
+      if (Math.floor((n + 1) * rate) > Math.floor(n * rate)) {
+        return this.sendJson(res, 500, {
+          error: { message: 'The server had an error (bench)', type: 'server_error', code: null },
+        });
+      }
     }
     const wait = this.reply.generateDelayMs ?? 0;
     if (wait > 0 && req.body && !req.body.stream) await delay(wait);
