@@ -159,6 +159,7 @@ export class AiAdmissions {
     const { chat, prefs, images } = await this.context.read(user, dto, inputs, options.preferences);
     const effective = resolveParameters(dto, chat?.settings, prefs);
     if (!effective.modelId) throw noModelError();
+    await this.strategy.refreshUpstreams();
     const model = this.catalogue.require(effective.modelId);
     const requested =
       options.models && requestedFallbacks(this.catalogue, model.id, options.models);
@@ -261,6 +262,11 @@ export class AiAdmissions {
   ): Promise<OpenHold> {
     const worst = worstCase(models, call, this.pricing);
     return this.holds.hold(user.id, worst.amount, randomUUID(), worst.estimate, user.apiKey?.id);
+  }
+
+  /** See ProviderStrategy.refreshUpstreams. */
+  refreshModels(): Promise<void> {
+    return this.strategy.refreshUpstreams();
   }
 
   /**

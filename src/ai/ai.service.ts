@@ -25,6 +25,7 @@ import { ServerTiming } from './server-timing';
 import { doneOf, replyOf } from './reply-of';
 import { runToolLoop } from './tool-loop';
 import { answeringModel } from './fallback-models';
+import { exchangePart } from './exchange-part';
 
 // The shapes of admission and streaming live in ai.types.ts; sinks import them from here too.
 export type {
@@ -75,6 +76,11 @@ export class AiService {
   /** See AiAdmissions.admit (the checks and the hold before any upstream call). */
   admit(user: SessionUser, dto: WireGenerateDto, options: AdmitOptions = {}): Promise<Admission> {
     return this.admissions.admit(user, dto, options);
+  }
+
+  /** See ProviderStrategy.refreshUpstreams: before a protocol requires a model by its id. */
+  refreshModels(): Promise<void> {
+    return this.admissions.refreshModels();
   }
 
   /** See AiAdmissions.admitNext (the next call of a tool loop). */
@@ -261,38 +267,13 @@ export class AiService {
     // The charge and the saved exchange are one statement (one round trip, one commit): the
     // chats module writes its part, the credits module runs it inside the settlement. Traces:
     // `chats.saveExchange` is the part of the `credits.settle` statement that saves.
-    const saveExchange = (first: number) => this.exchangePart(a, outcome, first);
+    const saveExchange = (first: number) => exchangePart(this.exchanges, a, outcome, first);
     const settled = await span('credits.settle', () =>
       span('chats.saveExchange', () => this.holds.settleWith(a.hold, charge, saveExchange)),
     );
     this.metrics.aiSettled(a, usage, settled.charged);
     this.exchanges.saved(settled.partResult ?? null);
     return { cost: settled.charged, usage };
-  }
-
-  /**
-   * The saved exchange of one call: a new chat with every input message, or the last one of a
-   * continued chat; in a later step of a tool loop, the previous tools' results instead. The
-   * reply carries the tool calls it asked for.
-   */
-  private exchangePart(a: Admission, outcome: Outcome, first: number) {
-    const calls = outcome.toolCalls ?? [];
-    return this.exchanges.part(
-      a.user,
-      {
-        chatId: a.isNewChat ? undefined : a.chatId,
-        newChatId: a.isNewChat ? a.chatId : undefined,
-        messages: a.inputs.map((m) => ({
-          ...m,
-          tool: m.toolCall ?? (m.toolCalls ? { calls: m.toolCalls } : undefined),
-        })),
-        steps: a.continuation?.steps,
-        appendOnly: !!a.continuation,
-        reply: outcome.text,
-        replyTool: calls.length ? { calls } : undefined,
-      },
-      first,
-    );
   }
 
   /** Releases the hold (nothing charged) and turns an upstream error into its API error. */

@@ -9,6 +9,7 @@ import { IMAGE_TOKENS_WORST_CASE } from './image-tokens';
 import { readInputs } from './message-inputs';
 import { GENERATE_EXAMPLE, GenerateDto } from './dto/generate.dto';
 import { ModelCatalogue } from '../models/model-catalogue';
+import { ProviderStrategy } from './provider-strategy.service';
 
 export class EstimateDto extends PickType(GenerateDto, ['messages'] as const) {
   @ApiProperty({ example: 'gpt-4o-mini' }) @IsString() @MaxLength(200) modelId: string;
@@ -29,6 +30,7 @@ export class EstimateResultDto {
 export class EstimateController {
   constructor(
     private readonly catalogue: ModelCatalogue,
+    private readonly strategy: ProviderStrategy,
     config: ConfigService<AppConfig, true>,
   ) {
     this.ownOrigin = new URL(config.get('app', { infer: true }).baseUrl).origin;
@@ -52,7 +54,8 @@ export class EstimateController {
     },
   })
   @ApiOkResponse({ type: EstimateResultDto })
-  estimate(@Body() dto: EstimateDto): EstimateResultDto {
+  async estimate(@Body() dto: EstimateDto): Promise<EstimateResultDto> {
+    await this.strategy.refreshUpstreams();
     const model = this.catalogue.require(dto.modelId);
     const inputs = readInputs(dto.messages, this.ownOrigin);
     // Images count at their provider's worst case, as the hold does.

@@ -41,6 +41,14 @@ export class ProviderStrategy {
     this.embedders = { openai, google };
   }
 
+  /**
+   * Brings the catalogue's availability up to date with the upstream rows (a model served only
+   * by a row added on another instance); no query while this process's copy is recent.
+   */
+  async refreshUpstreams(): Promise<void> {
+    await this.router.refresh?.();
+  }
+
   /** The adapter embedding texts for an `embedding` model; throws for a provider without one. */
   embedderFor(model: Pick<ModelDescriptor, 'providerId'>): EmbeddingProvider {
     const embedder = this.embedders[model.providerId];

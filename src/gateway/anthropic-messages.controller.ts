@@ -97,6 +97,7 @@ export class AnthropicMessagesController {
   ): Promise<void> {
     const dto = toWireGenerateDto(body);
     const clientTools = clientToolsOf(body);
+    await this.ai.refreshModels();
     this.checkThinking(body);
     const timing = new ServerTiming(arrivalOf(req));
     // A wire request carries its own parameters: the caller's stored preferences do not apply.
@@ -135,7 +136,8 @@ export class AnthropicMessagesController {
     },
   })
   @ApiOkResponse({ type: CountTokensResultDto })
-  countTokens(@Body() body: CountTokensRequestDto): CountTokensResultDto {
+  async countTokens(@Body() body: CountTokensRequestDto): Promise<CountTokensResultDto> {
+    await this.ai.refreshModels();
     const dto = toWireGenerateDto(body);
     const tools = clientToolsOf(body);
     const model = this.checkThinking(body);

@@ -108,11 +108,13 @@ function fallbackProblems(entries: ModelEntry[]): string[] {
 }
 
 /**
- * The models users may pick; a model is available when its provider's API key is set.
- * `embedding` models are kept apart: `list`, `find` and `require` know chat models only.
+ * The models users may pick; a chat model is available when its provider's API key is set, or
+ * when an upstream row serves it (setServed). `embedding` models are kept apart: `list`, `find`
+ * and `require` know chat models only.
  */
 @Injectable()
 export class ModelCatalogue {
+  private readonly keyed: Record<ProviderId, boolean>;
   private readonly models: ModelDescriptor[];
   private readonly byId: Map<string, ModelDescriptor>;
   private readonly embeddings: Map<string, ModelDescriptor>;
@@ -127,6 +129,7 @@ export class ModelCatalogue {
       anthropic: !!config.get('anthropic', { infer: true }).apiKey,
       google: !!config.get('gemini', { infer: true }).apiKey,
     };
+    this.keyed = keyed;
     const all = entries.map(({ kind, ...m }) => ({
       kind: kind ?? 'chat',
       model: {
@@ -154,6 +157,15 @@ export class ModelCatalogue {
 
   list(): ModelDescriptor[] {
     return this.models;
+  }
+
+  /**
+   * The chat models that enabled upstream rows serve (the upstreams module calls this after each
+   * read of its table): each is available from then on, besides those whose provider has an
+   * environment key; a model no longer served and without a key is unavailable again.
+   */
+  setServed(ids: ReadonlySet<string>): void {
+    for (const m of this.models) m.available = this.keyed[m.providerId] || ids.has(m.id);
   }
 
   /** The available model `id`, or undefined (unknown, or its provider has no key). */

@@ -64,6 +64,11 @@ export interface UpstreamRouting {
   candidates(model: RoutedModel): Promise<UpstreamTarget[]>;
   /** Records an attempt's end: metrics, state, and cooldowns shared by every instance. */
   report(target: UpstreamTarget, outcome: UpstreamOutcome): Promise<void>;
+  /**
+   * Reads the upstream rows again when this process's copy is older than its period (no query
+   * otherwise), so the catalogue knows which models the rows serve before one is required.
+   */
+  refresh?(): Promise<void>;
 }
 
 /** Nest injection token of UpstreamRouting. */

@@ -1,13 +1,14 @@
-import { Injectable, Logger } from '@nestjs/common';
+import { Injectable, Logger, type OnApplicationBootstrap } from '@nestjs/common';
 import { ConfigService } from '@nestjs/config';
 import { InjectRepository } from '@nestjs/typeorm';
 import { Repository } from 'typeorm';
 import { Clock } from '../common/clock/clock';
 import { SecretBox } from '../common/crypto/secret-box';
 import type { AppConfig } from '../config/app.config';
+import { ModelCatalogue } from '../models/model-catalogue';
 import { environmentUpstreams } from './environment-upstreams';
 import { openApiKey } from './upstream-key';
-import type { RoutableUpstream } from './upstream-order';
+import { type RoutableUpstream, serves } from './upstream-order';
 import { Upstream } from './upstream.entity';
 
 /** How long the in-memory copy of the `upstreams` rows serves before it is read again, ms. */
@@ -16,10 +17,12 @@ export const TABLE_CACHE_MS = 5_000;
 /**
  * Every upstream, the environment's first, with keys opened, from an in-memory copy of the
  * `upstreams` table: read again every TABLE_CACHE_MS (by the clock) and at once after an admin
- * change on this instance (`invalidate`). No query per AI request.
+ * change on this instance (`invalidate`). No query per AI request. After each read it tells the
+ * catalogue which chat models the enabled rows serve, so a model whose provider has no
+ * environment key becomes available once an upstream serves it (read at start too).
  */
 @Injectable()
-export class UpstreamTable {
+export class UpstreamTable implements OnApplicationBootstrap {
   private readonly logger = new Logger('Upstreams');
   private readonly fromEnv: RoutableUpstream[];
   private rows: RoutableUpstream[] = [];
@@ -30,6 +33,7 @@ export class UpstreamTable {
     @InjectRepository(Upstream) private readonly repo: Repository<Upstream>,
     private readonly box: SecretBox,
     private readonly clock: Clock,
+    private readonly catalogue: ModelCatalogue,
     config: ConfigService<AppConfig, true>,
   ) {
     this.fromEnv = environmentUpstreams({
@@ -37,6 +41,10 @@ export class UpstreamTable {
       anthropic: config.get('anthropic', { infer: true }),
       gemini: config.get('gemini', { infer: true }),
     });
+  }
+
+  onApplicationBootstrap(): Promise<void> {
+    return this.reload();
   }
 
   /** The environment's upstreams (no read). */
@@ -55,12 +63,21 @@ export class UpstreamTable {
     this.loadedAt = -Infinity;
   }
 
+  /** Reads the table now, after a read already under way ends (an admin change on this instance). */
+  async reloadNow(): Promise<void> {
+    await this.loading;
+    this.invalidate();
+    await this.reload();
+  }
+
   private reload(): Promise<void> {
     this.loading ??= this.repo
       .find({ order: { name: 'ASC' } })
       .then((rows) => {
         this.rows = rows.flatMap((r) => this.routable(r));
         this.loadedAt = this.clock.now().getTime();
+        const served = this.catalogue.list().filter((m) => this.rows.some((u) => serves(u, m)));
+        this.catalogue.setServed(new Set(served.map((m) => m.id)));
       })
       .catch((e: unknown) => {
         // The old copy serves until the next period.

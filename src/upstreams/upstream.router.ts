@@ -74,6 +74,11 @@ export class UpstreamRouter implements UpstreamRouting {
     }));
   }
 
+  /** See UpstreamRouting.refresh. */
+  async refresh(): Promise<void> {
+    await this.table.all();
+  }
+
   /**
    * See UpstreamRouting.report. Never throws: a failure to record the health is logged, and the
    * request it came from goes on.

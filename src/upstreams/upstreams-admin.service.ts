@@ -166,7 +166,10 @@ export class UpstreamsAdminService {
     return row;
   }
 
-  /** Runs `work` in a transaction; a taken `name` is CONFLICT; the router's copy is dropped after. */
+  /**
+   * Runs `work` in a transaction; a taken `name` is CONFLICT; the router's copy is read again
+   * after (so the answer's change already routes, and the catalogue knows what it serves).
+   */
   private async write<T>(name: string, work: (m: EntityManager) => Promise<T>): Promise<T> {
     try {
       return await this.repo.manager.transaction(work);
@@ -175,7 +178,7 @@ export class UpstreamsAdminService {
         throw new AppError(ErrorCode.CONFLICT, `An upstream named ${name} already exists`);
       throw e;
     } finally {
-      this.table.invalidate();
+      await this.table.reloadNow();
     }
   }
 }

@@ -1,4 +1,5 @@
 import { ConfigService } from '@nestjs/config';
+import { ModelCatalogue } from '../../src/models/model-catalogue';
 import { Clock } from '../../src/common/clock/clock';
 import { SecretBox } from '../../src/common/crypto/secret-box';
 import { MetricsService } from '../../src/metrics/metrics.service';
@@ -116,6 +117,7 @@ describe('Upstream router', () => {
         t.db.getRepository(Upstream),
         new SecretBox(TEST_ENCRYPTION_KEY),
         clock,
+        t.app.get(ModelCatalogue),
         t.app.get(ConfigService),
       ),
       new UpstreamStateStore(t.db, clock),
