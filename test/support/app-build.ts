@@ -7,8 +7,8 @@ const ROOT = resolve(__dirname, '..', '..');
 /**
  * The service compiled to JavaScript once per test run, for the tests that spawn it as a child
  * process: `<dir>/src/main.js` beside `<dir>/migrations/*.js`. A child transpiling the app itself
- * (ts-node) spends about 10 s of CPU per process, and a run starts some thirty of them (three
- * per boot with WEB_CONCURRENCY=2); `tsc --noCheck` emits the whole app once in about 12 s
+ * (ts-node) spends about 9 s of CPU per process, and a run starts several per spawning file
+ * (three per boot with WEB_CONCURRENCY=2); `tsc --noCheck` emits the whole app once in about 11 s
  * (the same emitter as `nest build`, decorator metadata included; the type check is lint's).
  *
  * The folder sits under the repository's `.data/` so that the compiled files resolve
