@@ -86,7 +86,7 @@ describe.each(['true', 'false'])('API keys across two instances (BATCH_STATEMENT
     };
 
     const limited = await newKey({ dailyCreditLimit: HOLD * 3 });
-    // Warm both instances up (first requests are slow under ts-node).
+    // Warm both instances up (an instance's first requests are its slowest).
     for (let i = 0; i < 2; i++)
       expect(
         (

@@ -126,7 +126,7 @@ describe('several instances against one PostgreSQL', () => {
 
   it(`admits exactly ${ADMITTED} of 40 parallel AI requests spread over both instances (one batching, one not)`, async () => {
     const u = await signUp(`cluster-ai-${RUN}@example.com`);
-    // Warm both instances up (first requests are slow under ts-node).
+    // Warm both instances up (an instance's first requests are its slowest).
     for (const base of bases)
       expect((await fetch(`${base}/api/credits`, { headers: u.auth })).status).toBe(200);
     const results = await Promise.all(

@@ -2,6 +2,7 @@ import { mkdirSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { Client } from 'pg';
 import { startEmbeddedPostgres } from '../../src/database/embedded-postgres';
+import { nameAppBuild } from '../support/app-build';
 import { freePort } from '../support/spawn-app';
 
 /**
@@ -23,4 +24,6 @@ export default async function clusterGlobalSetup(): Promise<void> {
     await admin.end();
   }
   process.env.CLUSTER_PG_URL = `${server.baseUrl}/cluster`;
+  // The instances run the service compiled once for this run (test/support/app-build.ts).
+  nameAppBuild(`cluster-${process.pid}-${Date.now()}`);
 }

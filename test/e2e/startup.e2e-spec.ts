@@ -89,7 +89,7 @@ describe('start-up', () => {
     const dir = `.data/pg-workers-${process.pid}`;
     afterAll(() => rmSync(resolve(ROOT, dir), { recursive: true, force: true }));
 
-    /** Live processes whose parent is `pid` and whose command line runs src/main.ts. */
+    /** Live processes whose parent is `pid` and whose command line runs src/main.ts or main.js. */
     const workersOf = (pid: number): number[] =>
       readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8')
         .trim()
@@ -98,7 +98,7 @@ describe('start-up', () => {
         .map(Number)
         .filter((c) => {
           try {
-            return readFileSync(`/proc/${c}/cmdline`, 'utf8').includes('src/main.ts');
+            return /src\/main\.[jt]s/.test(readFileSync(`/proc/${c}/cmdline`, 'utf8'));
           } catch {
             return false;
           }

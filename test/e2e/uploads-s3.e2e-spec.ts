@@ -15,7 +15,7 @@ import { multipart, portOf } from '../support/uploads';
  * uploads.e2e-spec.ts and uploads-streaming.e2e-spec.ts.
  */
 
-// The boot tests spawn the service (ts-node transpiles it before it refuses to start): every
+// The boot tests spawn the service (the first spawn of a run waits for its build): every
 // test here gets one boot's allowance.
 jest.setTimeout(BOOT_MS);
 

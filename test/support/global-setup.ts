@@ -3,6 +3,7 @@ import { DataSource } from 'typeorm';
 import { StartupError } from '../../src/common/errors/startup-error';
 import { startEmbeddedPostgres } from '../../src/database/embedded-postgres';
 import { MIGRATIONS_GLOB } from '../../src/database/migrations-path';
+import { nameAppBuild } from './app-build';
 import { prepareStatsDir } from './openapi/stats-summary';
 import { adminQuery, databaseUrl, TEST_DB_PREFIX } from './test-db';
 
@@ -30,6 +31,8 @@ export default async function globalSetup(): Promise<void> {
   }
   const template = `${TEST_DB_PREFIX}tpl_${process.pid}_${Date.now()}`;
   process.env.TEST_PG_TEMPLATE = template;
+  // Compiled on first use by a test that spawns the service (spawn-app.ts).
+  nameAppBuild(template);
   await adminQuery(`CREATE DATABASE "${template}"`);
   const ds = new DataSource({
     type: 'postgres',

@@ -1,4 +1,5 @@
 import type { EmbeddedServer } from '../../src/database/embedded-postgres';
+import { removeAppBuild } from './app-build';
 import { printStatsSummary } from './openapi/stats-summary';
 import { adminQuery, templateDb } from './test-db';
 
@@ -7,4 +8,5 @@ export default async function globalTeardown(): Promise<void> {
   await adminQuery(`DROP DATABASE IF EXISTS "${templateDb()}" WITH (FORCE)`).catch(() => undefined);
   const server = (globalThis as { __EMBEDDED_PG__?: EmbeddedServer }).__EMBEDDED_PG__;
   await server?.stop();
+  await removeAppBuild();
 }

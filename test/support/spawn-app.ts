@@ -3,14 +3,17 @@ import { randomBytes } from 'node:crypto';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+import { appBuild, AWAIT_BUILD } from './app-build';
 import { waitFor } from './wait';
 
 const ROOT = resolve(__dirname, '..', '..');
 
 /**
  * Time limit per boot of a spawned service, for the tests that spawn them (a test's limit is
- * this times its boots): ts-node transpiles the whole app first, about 10 s on an idle 2-core
- * machine and 83 s seen with both cores saturated by other work; twice that.
+ * this times its boots). The first boot of a run waits for the run's build (`tsc --noCheck`,
+ * about 12 s on an idle 2-core machine); a boot under ts-node (outside jest's global setup)
+ * transpiles the whole app, about 10 s idle and 83 s seen with both cores saturated by other
+ * work; twice that.
  */
 export const BOOT_MS = 180_000;
 
@@ -24,7 +27,10 @@ export interface SpawnedApp {
   mailDir: string;
 }
 
-/** Starts `src/main.ts` in a child process (ts-node, no build needed) with exactly `env` added. */
+/**
+ * Starts the service in a child process with exactly `env` added: `src/main.js` of this run's
+ * build (test/support/app-build.ts) under jest, else `src/main.ts` through ts-node.
+ */
 export function spawnApp(env: Record<string, string | undefined>): SpawnedApp {
   const childEnv: NodeJS.ProcessEnv = {
     ...process.env,
@@ -36,7 +42,11 @@ export function spawnApp(env: Record<string, string | undefined>): SpawnedApp {
     MAIL_DIR: env.MAIL_DIR ?? join(tmpdir(), `mail-spawn-${randomBytes(5).toString('hex')}`),
   };
   for (const [k, v] of Object.entries(childEnv)) if (v === undefined) delete childEnv[k];
-  const child = spawn(process.execPath, ['-r', 'ts-node/register/transpile-only', 'src/main.ts'], {
+  const build = appBuild();
+  const args = build
+    ? ['--enable-source-maps', '-r', AWAIT_BUILD, join(build, 'src', 'main.js')]
+    : ['-r', 'ts-node/register/transpile-only', 'src/main.ts'];
+  const child = spawn(process.execPath, args, {
     cwd: ROOT,
     env: childEnv,
     stdio: ['ignore', 'pipe', 'pipe'],

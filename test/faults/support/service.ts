@@ -14,8 +14,8 @@ export interface Service {
 }
 
 /**
- * Starts `src/main.ts` (ts-node) on a free port with `pg`'s embedded server and `env`, and
- * waits for `/health/ready` 200.
+ * Starts the service (`spawnApp`: the run's build of `src/main.ts`) on a free port with `pg`'s
+ * embedded server and `env`, and waits for `/health/ready` 200.
  */
 export async function startService(
   pg: EmbeddedPgDir,
