@@ -1,24 +1,13 @@
-import { Clock } from '../../src/common/clock/clock';
 import { OpenAiTestServer } from '../servers/openai-server';
 import { ledgerOf, newUser, type TestUser } from '../support/factories';
 import { parseMetrics, sample } from '../support/metrics';
 import { startProviders, type Providers } from '../support/providers';
+import { HandClock } from '../support/hand-clock';
 import { createTestApp, type TestApp } from '../support/test-app';
 import { unbalanced } from '../faults/support/ledger';
 
 const TOKEN = 'metrics-token-0123456789';
 const COOLDOWN_MS = 1000;
-
-/** The routing's time: frozen, moved by hand (cooldowns end without sleeping). */
-class HandClock extends Clock {
-  at = new Date();
-  now(): Date {
-    return new Date(this.at);
-  }
-  tick(ms: number): void {
-    this.at = new Date(this.at.getTime() + ms);
-  }
-}
 
 /**
  * Failover across the upstreams of one provider: the environment's OpenAI upstream (`env:openai`,

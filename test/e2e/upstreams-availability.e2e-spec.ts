@@ -1,19 +1,8 @@
-import { Clock } from '../../src/common/clock/clock';
 import { TABLE_CACHE_MS } from '../../src/upstreams/upstream-table';
 import { ledgerOf, newUser, type TestUser } from '../support/factories';
 import { startProviders, type Providers } from '../support/providers';
+import { HandClock } from '../support/hand-clock';
 import { createTestApp, type TestApp } from '../support/test-app';
-
-/** Time moved by hand: the copy of the upstream rows ages without sleeping. */
-class HandClock extends Clock {
-  at = new Date();
-  now(): Date {
-    return new Date(this.at);
-  }
-  tick(ms: number): void {
-    this.at = new Date(this.at.getTime() + ms);
-  }
-}
 
 /**
  * A provider without an environment key: its models become available when an upstream row

@@ -1,6 +1,5 @@
 import { ConfigService } from '@nestjs/config';
 import { ModelCatalogue } from '../../src/models/model-catalogue';
-import { Clock } from '../../src/common/clock/clock';
 import { SecretBox } from '../../src/common/crypto/secret-box';
 import { MetricsService } from '../../src/metrics/metrics.service';
 import { UpstreamMetrics } from '../../src/upstreams/upstream-metrics';
@@ -16,23 +15,13 @@ import { UpstreamRouter } from '../../src/upstreams/upstream.router';
 import { OpenAiTestServer } from '../servers/openai-server';
 import { newUser, type TestUser } from '../support/factories';
 import { captureStdoutLogs } from '../support/log-capture';
+import { HandClock } from '../support/hand-clock';
 import { createTestApp, TEST_ENCRYPTION_KEY, type TestApp } from '../support/test-app';
 
 const ENV_KEY = 'sk-env-openai-0123456789';
 const KEY_1 = 'sk-upstream-first-0123456789';
 const KEY_2 = 'sk-upstream-second-0123456789';
 const GPT = { id: 'gpt-4o-mini', providerId: 'openai' as const };
-
-/** A clock the test moves by hand: the routers' caches age by it, not by wall time. */
-class StepClock extends Clock {
-  at = Date.now();
-  now(): Date {
-    return new Date(this.at);
-  }
-  tick(ms: number): void {
-    this.at += ms;
-  }
-}
 
 /**
  * The router fed by the admin routes: which upstreams serve a model and in which order, the
@@ -44,7 +33,7 @@ describe('Upstream router', () => {
   let openai: OpenAiTestServer;
   let admin: TestUser;
   let router: UpstreamRouting;
-  const clock = new StepClock();
+  const clock = new HandClock();
   const logs = captureStdoutLogs();
   const created: Record<string, string> = {};
 
@@ -161,7 +150,7 @@ describe('Upstream router', () => {
       consecutiveFailures: 3,
       lastError: { status: 500 },
     });
-    expect(Date.parse(listed.body.cooldownUntil)).toBe(clock.at - 250 + 30_000);
+    expect(Date.parse(listed.body.cooldownUntil)).toBe(clock.at.getTime() - 250 + 30_000);
 
     // An ok for an upstream already healthy writes nothing (it never failed here: no row).
     const env = (await router.candidates(GPT))[0];
@@ -194,7 +183,7 @@ describe('Upstream router', () => {
       priority: 20,
       rpm: 2,
     }).expect(201);
-    clock.tick(60_000 - (clock.at % 60_000));
+    clock.tick(60_000 - (clock.at.getTime() % 60_000));
     const first = async () => (await router.candidates(GPT))[0];
     const limited = await first();
     expect(limited.id).toBe(res.body.id);
