@@ -10,7 +10,6 @@ import {
   toBool,
   toInt,
 } from './feature-environment';
-import { DatabaseEnvironment } from '../database/database.config';
 
 /** Process-wide variables: environment, port, public address, logging, workers. */
 export class AppEnvironment {
@@ -102,6 +101,7 @@ export function buildAppSettings(env: AppEnvironment, databaseUrl?: string): App
 export const appSettingsConfig = registerAs('app', (): AppSettings =>
   buildAppSettings(
     featureEnvironment(AppEnvironment),
-    featureEnvironment(DatabaseEnvironment).DATABASE_URL,
+    // Validated by the database's own variables; here only where the server runs matters.
+    process.env.DATABASE_URL || undefined,
   ),
 );
