@@ -12,6 +12,8 @@ export interface ContractFixtures {
   chatId: string;
   /** The public link token of `chatId`. */
   shareToken: string;
+  /** An upstream row (never called: the run reads it back only). */
+  upstreamId: string;
 }
 
 /** Creates the fixtures through the services and the HTTP API, on the app under test. */
@@ -24,11 +26,22 @@ export async function makeFixtures(t: TestApp): Promise<ContractFixtures> {
     teamId: team.id,
   });
   const share = await t.http.post(`/api/chats/${chat.id}/share`).set(admin.auth).expect(201);
+  const upstream = await t.http
+    .post('/api/admin/upstreams')
+    .set(admin.auth)
+    .send({
+      provider: 'openai-compatible',
+      name: 'contract-upstream',
+      baseUrl: 'http://127.0.0.1:9/v1',
+      apiKey: 'sk-contract-unused',
+    })
+    .expect(201);
   return {
     adminToken: admin.token,
     userId: admin.user.id,
     teamId: team.id,
     chatId: chat.id,
     shareToken: (share.body as { data: { token: string } }).data.token,
+    upstreamId: (upstream.body as { id: string }).id,
   };
 }

@@ -59,12 +59,13 @@ const SKIPPED: Record<string, string> = {
     'a stored response is made by a model call, and no provider has a key in this run',
 };
 
-/** The fixture that fills the one path parameter of `/api/<collection>/{…}` routes. */
+/** The fixture that fills the one path parameter of `/api/[admin/]<collection>/{…}` routes. */
 const FIXTURE_OF: Record<string, keyof ContractFixtures> = {
   users: 'userId',
   teams: 'teamId',
   chats: 'chatId',
   share: 'shareToken',
+  'admin/upstreams': 'upstreamId',
 };
 
 hooks.beforeEach((transaction) => {
@@ -111,7 +112,7 @@ function partsOf(transaction: Transaction): { template: string; status: string; 
 /** `/api/chats/{id}/messages` → `/api/chats/<chatId>/messages`; undefined without a fixture. */
 function fillPath(template: string): string | undefined {
   const params = template.match(/\{[^}]+\}/g) ?? [];
-  const collection = /^\/api\/([^/]+)\/\{/.exec(template)?.[1];
+  const collection = /^\/api\/((?:admin\/)?[^/]+)\/\{/.exec(template)?.[1];
   const fixture = collection ? FIXTURE_OF[collection] : undefined;
   if (params.length !== 1 || !fixture) return undefined;
   return template.replace(params[0], encodeURIComponent(fixtures[fixture]));
