@@ -71,8 +71,10 @@ async function peakGrowth(
 
 /**
  * Node script for a separate process: streams the file at argv[1] to http://127.0.0.1:argv[2]
- * as multipart field `file` with Bearer token argv[3], 1 MiB every 20 ms at most (so the memory
- * is sampled while the file arrives); prints `<status> <body>`.
+ * as multipart field `file` with Bearer token argv[3], 1 MiB every 40 ms at most, so the 50 MB
+ * take at least 2 s and the memory is sampled (every 500 ms, plus two forced collections) at
+ * least twice while the file arrives (at 20 ms a quiet machine once finished within one sample);
+ * prints `<status> <body>`.
  */
 const UPLOADER = `
 const { createReadStream, statSync } = require('node:fs');
@@ -94,7 +96,7 @@ req.write(head);
 const file = createReadStream(path, { highWaterMark: 1 << 20 });
 file.on('data', (chunk) => {
   file.pause();
-  const go = () => setTimeout(() => file.resume(), 20);
+  const go = () => setTimeout(() => file.resume(), 40);
   if (req.write(chunk)) go(); else req.once('drain', go);
 });
 file.on('end', () => req.end(tail));
