@@ -1,4 +1,3 @@
-import { Logger } from '@nestjs/common';
 import { performance } from 'node:perf_hooks';
 import type { ModelDescriptor } from '../models/model-catalogue';
 import { reasoningBudget } from '../models/model-catalogue';
@@ -31,8 +30,6 @@ export type ProtocolAdapters = (protocol: UpstreamProvider) => ModelProvider;
 
 /** Upstream statuses that say the upstream itself is set up wrong (key, access, model id). */
 const MISCONFIGURED = new Set([401, 403, 404]);
-
-const logger = new Logger('RoutedProvider');
 
 /**
  * The provider of one admission: its models in order (the requested one, then its fallbacks),
@@ -104,26 +101,17 @@ export class RoutedProvider implements ModelProvider {
         const started = performance.now();
         try {
           const value = await call(this.protocols?.(target.provider) ?? adapter, request, target);
-          await this.report(target, { kind: 'ok', latencyMs: elapsed(started) });
+          await this.router.report(target, { kind: 'ok', latencyMs: elapsed(started) });
           return { value, modelId: model.id };
         } catch (err) {
           const outcome = outcomeOf(err, elapsed(started));
-          if (outcome) await this.report(target, outcome);
+          if (outcome) await this.router.report(target, outcome);
           if (outcome?.kind !== 'retryable') throw err;
           last = err;
         }
       }
     }
     throw last;
-  }
-
-  /** Reports an attempt; a router failure is logged, never the call's failure. */
-  private async report(target: UpstreamTarget, outcome: UpstreamOutcome): Promise<void> {
-    try {
-      await this.router.report(target, outcome);
-    } catch (err) {
-      logger.warn(`reporting upstream ${target.id} failed: ${(err as Error).message}`);
-    }
   }
 }
 

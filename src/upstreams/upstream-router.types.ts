@@ -62,7 +62,10 @@ export interface UpstreamRouting {
    * still tried. Empty when no upstream serves the model (and no environment upstream exists).
    */
   candidates(model: RoutedModel): Promise<UpstreamTarget[]>;
-  /** Records an attempt's end: metrics, state, and cooldowns shared by every instance. */
+  /**
+   * Records an attempt's end: metrics, state, and cooldowns shared by every instance. Never
+   * rejects: a failure to record is logged by the router, and the call goes on.
+   */
   report(target: UpstreamTarget, outcome: UpstreamOutcome): Promise<void>;
   /**
    * Reads the upstream rows again when this process's copy is older than its period (no query
