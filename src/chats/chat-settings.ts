@@ -5,16 +5,16 @@ import { ValidationFailedError } from '../common/validation/validation.pipe';
 
 /**
  * Checks a chat's new settings and returns what to store: null for none (an empty
- * object stores nothing). With a `modelId`, the model must be available (400 naming
+ * object, or null, stores nothing). With a `modelId`, the model must be available (400 naming
  * `settings.modelId`) and every value within its ranges (400 UNSUPPORTED_PARAMETER or naming the
  * field); without one, the values are checked when a request uses them with its model.
  */
 export function chatSettingsToStore(
   catalogue: ModelCatalogue,
-  settings: ModelParametersDto,
+  settings: ModelParametersDto | null,
 ): ModelParametersDto | null {
   const stored = Object.fromEntries(
-    Object.entries(settings).filter(([, v]) => v !== undefined && v !== null),
+    Object.entries(settings ?? {}).filter(([, v]) => v !== undefined && v !== null),
   ) as ModelParametersDto;
   if (Object.keys(stored).length === 0) return null;
   if (stored.modelId !== undefined) {
