@@ -1,4 +1,4 @@
-import { ProviderError } from './providers/model-provider';
+import { ProviderError, UpstreamsBusyError } from './providers/model-provider';
 import { classifyProviderError } from './provider-errors';
 
 describe('classifyProviderError', () => {
@@ -16,5 +16,13 @@ describe('classifyProviderError', () => {
     expect(err.code).toBe(code);
     expect(err.status).toBe(status);
     expect(err.message).not.toContain('sk-secret');
+  });
+
+  it('answers our upstreams’ ceilings as RATE_LIMIT with the next minute as resetsAt', () => {
+    const err = classifyProviderError(
+      new UpstreamsBusyError('openai', new Date('2026-11-26T21:00:00Z')),
+    );
+    expect([err.code, err.status]).toEqual(['RATE_LIMIT', 429]);
+    expect(err.details).toEqual({ resetsAt: '2026-11-26T21:00:00.000Z' });
   });
 });

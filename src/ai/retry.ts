@@ -1,4 +1,4 @@
-import { ProviderError } from './providers/model-provider';
+import { ProviderError, UpstreamsBusyError } from './providers/model-provider';
 
 export interface RetryOptions {
   /** Attempts in all (spec Limits 6: 3). */
@@ -11,9 +11,13 @@ export interface RetryOptions {
 
 const defaultSleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
-/** Worth another attempt: upstream 429, 5xx, or a network error; never 4xx or our own abort. */
+/**
+ * Worth another attempt: upstream 429, 5xx, or a network error; never 4xx, our own abort, or
+ * upstreams at their own ceilings (UpstreamsBusyError).
+ */
 export function isRetryable(err: unknown): boolean {
-  if (!(err instanceof ProviderError) || err.aborted) return false;
+  if (!(err instanceof ProviderError) || err.aborted || err instanceof UpstreamsBusyError)
+    return false;
   const status = err.upstreamStatus;
   return status === undefined || status === 429 || status >= 500;
 }

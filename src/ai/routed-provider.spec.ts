@@ -1,6 +1,7 @@
 import type { ModelDescriptor } from '../models/model-catalogue';
 import type {
   RoutedModel,
+  UpstreamAdmission,
   UpstreamOutcome,
   UpstreamRouting,
   UpstreamTarget,
@@ -10,13 +11,27 @@ import {
   type ModelProvider,
   ProviderError,
   type StreamChunk,
+  UpstreamsBusyError,
 } from './providers/model-provider';
+import { isRetryable } from './retry';
 import { outcomeOf, RoutedProvider } from './routed-provider';
 
-/** A router of fixed upstreams per model that records the reports. */
+/**
+ * A router of fixed upstreams per model that records the reports and the tokens counted;
+ * upstreams in `atCeiling` are refused by `admit` until the minute ending at `resetsAt`.
+ */
 class ListRouter implements UpstreamRouting {
   reports: [string, UpstreamOutcome['kind'], number | undefined][] = [];
+  tokens: [string, number][] = [];
+  atCeiling = new Map<string, Date>();
   constructor(private readonly upstreams: Record<string, string[]>) {}
+  admit(target: UpstreamTarget): UpstreamAdmission {
+    const resetsAt = this.atCeiling.get(target.id);
+    return resetsAt ? { admitted: false, resetsAt } : { admitted: true };
+  }
+  used(target: UpstreamTarget, tokens: number): void {
+    this.tokens.push([target.id, tokens]);
+  }
   candidates(model: RoutedModel): Promise<UpstreamTarget[]> {
     return Promise.resolve(
       (this.upstreams[model.id] ?? []).map((id) => ({
@@ -179,5 +194,47 @@ describe('RoutedProvider', () => {
       outcomeOf(new ProviderError('openai', undefined, 'aborted', undefined, true), 1),
     ).toBeUndefined();
     expect(outcomeOf(new Error('ours'), 1)).toBeUndefined();
+  });
+
+  it('skips an upstream at its ceiling without calling it, and counts the answer’s tokens', async () => {
+    const router = new ListRouter({ a: ['u1', 'u2'] });
+    router.atCeiling.set('u1', new Date('2026-01-01T00:01:00Z'));
+    const adapter = new ScriptedAdapter({ u1: 'never', u2: 'hi' });
+    const routed = new RoutedProvider(router, [{ model: model('a'), adapter }]);
+    await expect(routed.generate(req)).resolves.toMatchObject({ text: 'hi' });
+    expect(adapter.calls).toEqual(['a@u2']);
+    expect(router.tokens).toEqual([['u2', 2]]);
+  });
+
+  it('throws a 429 that is not retried, with the soonest reset, when every upstream is at its ceiling', async () => {
+    const router = new ListRouter({ a: ['u1'], b: ['u2'] });
+    router.atCeiling.set('u1', new Date('2026-01-01T00:02:00Z'));
+    router.atCeiling.set('u2', new Date('2026-01-01T00:01:00Z'));
+    const adapter = new ScriptedAdapter({ u1: 'never', u2: 'never' });
+    const routed = new RoutedProvider(router, [
+      { model: model('a'), adapter },
+      { model: model('b'), adapter },
+    ]);
+    const err = await routed.generate(req).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(UpstreamsBusyError);
+    expect(err).toMatchObject({ upstreamStatus: 429, resetsAt: new Date('2026-01-01T00:01:00Z') });
+    expect(isRetryable(err)).toBe(false);
+    expect(adapter.calls).toEqual([]);
+  });
+
+  it('throws an upstream’s failure rather than the ceiling when one was tried', async () => {
+    const router = new ListRouter({ a: ['u1', 'u2'] });
+    router.atCeiling.set('u2', new Date('2026-01-01T00:01:00Z'));
+    const routed = new RoutedProvider(router, [
+      { model: model('a'), adapter: new ScriptedAdapter({ u1: status(503), u2: 'never' }) },
+    ]);
+    await expect(routed.generate(req)).rejects.toMatchObject({ upstreamStatus: 503 });
+  });
+
+  it('counts a stream’s tokens as its cumulative usage grows', async () => {
+    const router = new ListRouter({ a: ['u1'] });
+    const adapter = new ScriptedAdapter({ u1: 'rest' });
+    await drain(new RoutedProvider(router, [{ model: model('a'), adapter }]).stream(req));
+    expect(router.tokens).toEqual([['u1', 3]]);
   });
 });

@@ -13,6 +13,7 @@ import {
   type ModelProvider,
   ProviderError,
   type StreamChunk,
+  UpstreamsBusyError,
 } from './providers/model-provider';
 import { isRetryable } from './retry';
 
@@ -42,6 +43,9 @@ const MISCONFIGURED = new Set([401, 403, 404]);
  * - Any other failure (400: the request is the caller's; our own abort) is thrown without
  *   reporting the upstream.
  * - Streams are routed only until their first chunk; after it, a failure ends the stream.
+ * - An upstream the router does not admit (at its `rpm`/`tpm` ceiling) is skipped without a
+ *   call; when every upstream was skipped so and none failed, UpstreamsBusyError (429) is thrown.
+ *   The tokens of each answer (a stream's as its usage arrives) are counted toward `tpm`.
  * - When every candidate failed, the last error is thrown (the caller's `withRetry` may try the
  *   whole list again with its backoff). A model without any upstream is called without a target
  *   (the environment's configuration), which throws "not configured" as before routing.
@@ -60,6 +64,7 @@ export class RoutedProvider implements ModelProvider {
     const opened = await this.route(req, (adapter, request, target) =>
       adapter.generate(request, target),
     );
+    if (opened.target) this.router.used(opened.target, tokensOf(opened.value.usage));
     return { ...opened.value, modelId: opened.modelId };
   }
 
@@ -69,20 +74,33 @@ export class RoutedProvider implements ModelProvider {
       return { iterator, first: await iterator.next() };
     });
     const { iterator, first } = opened.value;
+    // Usage is cumulative: each report adds what grew since the last one toward `tpm`.
+    let counted = 0;
+    const count = (chunk: StreamChunk) => {
+      if (!opened.target || !chunk.usage) return;
+      const total = tokensOf(chunk.usage);
+      if (total > counted) this.router.used(opened.target, total - counted);
+      counted = Math.max(counted, total);
+    };
     if (first.done) return;
+    count(first.value);
     yield { ...first.value, modelId: opened.modelId };
-    for (let r = await iterator.next(); !r.done; r = await iterator.next()) yield r.value;
+    for (let r = await iterator.next(); !r.done; r = await iterator.next()) {
+      count(r.value);
+      yield r.value;
+    }
   }
 
   /**
    * Tries `call` on each model's upstreams in order until one succeeds (see the class rules);
-   * the value and the catalogue id of the model that gave it.
+   * the value, the catalogue id of the model that gave it and the upstream that answered.
    */
   private async route<T>(
     req: GenerateRequest,
     call: (adapter: ModelProvider, request: GenerateRequest, target?: UpstreamTarget) => Promise<T>,
-  ): Promise<{ value: T; modelId: string }> {
+  ): Promise<{ value: T; modelId: string; target?: UpstreamTarget }> {
     let last: unknown;
+    let busy: UpstreamsBusyError | undefined;
     for (const [i, { model, adapter }] of this.candidates.entries()) {
       const request = i === 0 ? req : requestFor(req, model);
       const targets = await this.router.candidates({ id: model.id, providerId: model.providerId });
@@ -98,11 +116,17 @@ export class RoutedProvider implements ModelProvider {
         }
       }
       for (const target of targets) {
+        const admission = this.router.admit(target);
+        if (!admission.admitted) {
+          if (!busy || admission.resetsAt < busy.resetsAt)
+            busy = new UpstreamsBusyError(model.providerId, admission.resetsAt);
+          continue;
+        }
         const started = performance.now();
         try {
           const value = await call(this.protocols?.(target.provider) ?? adapter, request, target);
           await this.router.report(target, { kind: 'ok', latencyMs: elapsed(started) });
-          return { value, modelId: model.id };
+          return { value, modelId: model.id, target };
         } catch (err) {
           const outcome = outcomeOf(err, elapsed(started));
           if (outcome) await this.router.report(target, outcome);
@@ -111,7 +135,7 @@ export class RoutedProvider implements ModelProvider {
         }
       }
     }
-    throw last;
+    throw last ?? busy;
   }
 }
 
@@ -138,6 +162,11 @@ export function outcomeOf(err: unknown, latencyMs: number): UpstreamOutcome | un
 /** The request as a fallback model takes it: its own id and reasoning budget. */
 function requestFor(req: GenerateRequest, model: ModelDescriptor): GenerateRequest {
   return { ...req, model: model.id, reasoningBudget: reasoningBudget(model) || undefined };
+}
+
+/** The tokens of an answer as upstreams count them per minute: prompt plus completion. */
+function tokensOf(usage: { promptTokens: number; completionTokens: number }): number {
+  return usage.promptTokens + usage.completionTokens;
 }
 
 function elapsed(started: number): number {

@@ -34,6 +34,7 @@ export function environmentUpstreams(config: {
       weight: 1,
       enabled: true,
       rpm: null,
+      tpm: null,
       version: 'env',
     }));
 }

@@ -20,7 +20,7 @@ export function errorClass(status: number | undefined): string {
  * The upstream metrics, in the service's registry. Every label `upstream` is the upstream's
  * name (never its URL or key): `upstream_requests_total{upstream,outcome}`,
  * `upstream_errors_total{upstream,class}`, `upstream_request_duration_seconds{upstream}`,
- * `upstream_cooldowns_total{upstream}`, and the gauge `upstream_state{upstream,state}` (1 for
+ * `upstream_cooldowns_total{upstream}`, `upstream_ceiling_skips_total{upstream}`, and the gauge `upstream_state{upstream,state}` (1 for
  * the state it is in, 0 for the others) read at scrape time from `states()`.
  */
 @Injectable()
@@ -29,6 +29,7 @@ export class UpstreamMetrics {
   private readonly errors: Counter<'upstream' | 'class'>;
   private readonly duration: Histogram<'upstream'>;
   private readonly cooldowns: Counter<'upstream'>;
+  private readonly ceilingSkips: Counter<'upstream'>;
   private states: () => Promise<{ name: string; state: UpstreamStateName }[]> = async () => [];
 
   constructor(metrics: MetricsService) {
@@ -55,6 +56,12 @@ export class UpstreamMetrics {
     this.cooldowns = new Counter({
       name: 'upstream_cooldowns_total',
       help: 'Cooldowns started (repeated failures or Retry-After), by upstream name',
+      labelNames: ['upstream'] as const,
+      registers,
+    });
+    this.ceilingSkips = new Counter({
+      name: 'upstream_ceiling_skips_total',
+      help: 'Attempts not made on an upstream because it reached its rpm or tpm in the minute',
       labelNames: ['upstream'] as const,
       registers,
     });
@@ -86,5 +93,10 @@ export class UpstreamMetrics {
   /** A cooldown of upstream `name` started. */
   cooledDown(name: string): void {
     this.cooldowns.inc({ upstream: name });
+  }
+
+  /** An attempt on upstream `name` was not made: it is at its `rpm` or `tpm` ceiling. */
+  ceilingReached(name: string): void {
+    this.ceilingSkips.inc({ upstream: name });
   }
 }

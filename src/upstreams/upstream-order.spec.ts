@@ -22,6 +22,7 @@ const up = (id: string, over: Partial<RoutableUpstream> = {}): RoutableUpstream 
   weight: 1,
   enabled: true,
   rpm: null,
+  tpm: null,
   version: '1',
   ...over,
 });

@@ -13,8 +13,10 @@ export interface RoutableUpstream {
   priority: number;
   weight: number;
   enabled: boolean;
-  /** Requests per minute this process sends at most (null: no ceiling). */
+  /** Requests per minute all instances send at most (null: no ceiling). */
   rpm: number | null;
+  /** Tokens (prompt + completion) per minute all instances use at most (null: no ceiling). */
+  tpm: number | null;
   version: string;
 }
 

@@ -44,6 +44,9 @@ export type UpstreamOutcome =
   /** 401/403/404-type answer: this upstream is misconfigured; marked `failing`, never retried. */
   | { kind: 'misconfigured'; status?: number; message: string; latencyMs: number };
 
+/** The router's answer to `admit`: go, or the upstream's ceiling is reached for this minute. */
+export type UpstreamAdmission = { admitted: true } | { admitted: false; resetsAt: Date };
+
 /** A model as the router sees it: the catalogue id and the catalogue's provider. */
 export interface RoutedModel {
   id: string;
@@ -59,7 +62,8 @@ export interface UpstreamRouting {
    * Every enabled upstream serving `model`, in the order to try them: by priority (higher first),
    * then at random by weight within a priority group; upstreams cooling down or `failing` after
    * the healthy ones (cooling ones ordered by cooldown end), so a provider with one upstream is
-   * still tried. Empty when no upstream serves the model (and no environment upstream exists).
+   * still tried. Upstreams at their `rpm`/`tpm` ceiling are listed too (`admit` refuses them).
+   * Empty when no upstream serves the model (and no environment upstream exists).
    */
   candidates(model: RoutedModel): Promise<UpstreamTarget[]>;
   /**
@@ -67,6 +71,16 @@ export interface UpstreamRouting {
    * rejects: a failure to record is logged by the router, and the call goes on.
    */
   report(target: UpstreamTarget, outcome: UpstreamOutcome): Promise<void>;
+  /**
+   * Whether an attempt on `target` (one of `candidates`' answer) may start now, and if so counts
+   * it: an upstream with an `rpm` or `tpm` ceiling that every instance together has reached in
+   * the current clock minute is refused until the next minute starts (`resetsAt`).
+   * Synchronous, so checking and counting are one step; an upstream without ceilings is always
+   * admitted and not counted.
+   */
+  admit(target: UpstreamTarget): UpstreamAdmission;
+  /** Counts an answered call's tokens (prompt + completion) toward `target`'s `tpm`. */
+  used(target: UpstreamTarget, tokens: number): void;
   /**
    * Reads the upstream rows again when this process's copy is older than its period (no query
    * otherwise), so the catalogue knows which models the rows serve before one is required.

@@ -110,6 +110,7 @@ export class UpstreamTable implements OnApplicationBootstrap {
         weight: r.weight,
         enabled: r.enabled,
         rpm: r.rpm,
+        tpm: r.tpm,
         version: String(r.updatedAt.getTime()),
       },
     ];

@@ -28,9 +28,9 @@ export class Upstream {
   /** Share of the draws within its priority group, at least 1. */
   @Column({ type: 'int', default: 1 }) weight: number;
   @Column({ type: 'boolean', default: true }) enabled: boolean;
-  /** Requests per minute ceiling (stored and shown). */
+  /** Requests per minute, all instances together (null: no ceiling); see UpstreamRouter.admit. */
   @Column({ type: 'int', nullable: true }) rpm: number | null;
-  /** Tokens per minute ceiling (stored and shown). */
+  /** Tokens (prompt + completion) per minute, all instances together (null: no ceiling). */
   @Column({ type: 'int', nullable: true }) tpm: number | null;
   @CreateDateColumn({ type: 'timestamptz', precision: 3 }) createdAt: Date;
   @UpdateDateColumn({ type: 'timestamptz', precision: 3 }) updatedAt: Date;

@@ -3,17 +3,18 @@ import { ConfigService } from '@nestjs/config';
 import { Clock } from '../common/clock/clock';
 import type { AppConfig } from '../config/app.config';
 import { type CooldownRules, effectiveState } from './upstream-health';
-import { MinuteCounter } from './minute-counter';
 import { UpstreamMetrics } from './upstream-metrics';
 import { orderUpstreams, type RoutableUpstream, serves } from './upstream-order';
 import type {
   RoutedModel,
+  UpstreamAdmission,
   UpstreamOutcome,
   UpstreamRouting,
   UpstreamTarget,
 } from './upstream-router.types';
 import { UpstreamStateStore } from './upstream-state.store';
 import { UpstreamTable } from './upstream-table';
+import { UpstreamUsageMeter } from './upstream-usage';
 
 /** Injection token of the random source of the weighted order (tests give a seeded one). */
 export const UPSTREAM_RANDOM = Symbol('UPSTREAM_RANDOM');
@@ -28,12 +29,14 @@ export class UpstreamRouter implements UpstreamRouting {
   private readonly logger = new Logger('Upstreams');
   private readonly rules: CooldownRules;
   private readonly random: () => number;
-  private readonly perMinute = new MinuteCounter();
+  /** The ceilings of the upstreams last listed by `candidates`, for `admit` and `used`. */
+  private readonly ceilings = new Map<string, Pick<RoutableUpstream, 'rpm' | 'tpm'>>();
 
   constructor(
     private readonly table: UpstreamTable,
     private readonly states: UpstreamStateStore,
     private readonly metrics: UpstreamMetrics,
+    private readonly usage: UpstreamUsageMeter,
     private readonly clock: Clock,
     config: ConfigService<AppConfig, true>,
     @Optional() @Inject(UPSTREAM_RANDOM) random?: () => number,
@@ -49,20 +52,23 @@ export class UpstreamRouter implements UpstreamRouting {
   }
 
   /**
-   * See UpstreamRouting.candidates. An upstream whose `rpm` this process has reached in the
-   * current clock minute (attempts reported) is left out until the next minute.
+   * See UpstreamRouting.candidates. When an upstream serving the model has a ceiling, every
+   * instance's usage is synchronised first if this process's copy is older than USAGE_SYNC_MS.
    */
   async candidates(model: RoutedModel): Promise<UpstreamTarget[]> {
     const [all, health] = await Promise.all([this.table.all(), this.states.snapshot()]);
-    const now = this.clock.now();
-    // An upstream at its requests-per-minute ceiling (counted by this process) is left out.
-    const open = (u: RoutableUpstream) => u.rpm === null || this.perMinute.count(u.id, now) < u.rpm;
-    const ordered = orderUpstreams(
-      all.filter((u) => serves(u, model) && open(u)),
-      (id) => health.get(id),
-      now,
-      this.random,
-    );
+    const serving = all.filter((u) => serves(u, model));
+    let limited = false;
+    for (const u of serving) {
+      if (u.rpm === null && u.tpm === null) {
+        this.ceilings.delete(u.id);
+      } else {
+        this.ceilings.set(u.id, { rpm: u.rpm, tpm: u.tpm });
+        limited = true;
+      }
+    }
+    if (limited) await this.usage.sync();
+    const ordered = orderUpstreams(serving, (id) => health.get(id), this.clock.now(), this.random);
     return ordered.map((u) => ({
       id: u.id,
       name: u.name,
@@ -72,6 +78,32 @@ export class UpstreamRouter implements UpstreamRouting {
       upstreamModel: u.modelMap[model.id] ?? model.id,
       version: u.version,
     }));
+  }
+
+  /** See UpstreamRouting.admit. */
+  admit(target: UpstreamTarget): UpstreamAdmission {
+    const ceiling = this.ceilings.get(target.id);
+    if (!ceiling) return { admitted: true };
+    const now = this.clock.now();
+    const { requests, tokens } = this.usage.current(target.id, now);
+    if (
+      (ceiling.rpm !== null && requests >= ceiling.rpm) ||
+      (ceiling.tpm !== null && tokens >= ceiling.tpm)
+    ) {
+      this.metrics.ceilingReached(target.name);
+      return {
+        admitted: false,
+        resetsAt: new Date(now.getTime() - (now.getTime() % 60_000) + 60_000),
+      };
+    }
+    this.usage.add(target.id, { requests: 1 }, now);
+    return { admitted: true };
+  }
+
+  /** See UpstreamRouting.used. */
+  used(target: UpstreamTarget, tokens: number): void {
+    if (tokens > 0 && this.ceilings.get(target.id)?.tpm != null)
+      this.usage.add(target.id, { tokens });
   }
 
   /** See UpstreamRouting.refresh. */
@@ -85,7 +117,6 @@ export class UpstreamRouter implements UpstreamRouting {
    */
   async report(target: UpstreamTarget, outcome: UpstreamOutcome): Promise<void> {
     this.metrics.attempt(target.name, outcome);
-    this.perMinute.hit(target.id, this.clock.now());
     try {
       const made = await this.states.apply(target.id, outcome, this.rules);
       if (made?.cooledDown) this.metrics.cooledDown(target.name);

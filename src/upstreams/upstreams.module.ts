@@ -16,6 +16,7 @@ import { UpstreamStateStore } from './upstream-state.store';
 import { UpstreamTable } from './upstream-table';
 import { Upstream } from './upstream.entity';
 import { UpstreamRouter } from './upstream.router';
+import { UpstreamUsageMeter } from './upstream-usage';
 
 /**
  * Upstreams (docs/upstreams.md): the places each provider's models are called, their routing
@@ -34,6 +35,7 @@ import { UpstreamRouter } from './upstream.router';
     UpstreamTester,
     UpstreamIdPipe,
     UpstreamStateStore,
+    UpstreamUsageMeter,
     UpstreamMetrics,
     UpstreamRouter,
     { provide: UPSTREAM_ROUTER, useExisting: UpstreamRouter },

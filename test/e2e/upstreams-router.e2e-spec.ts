@@ -12,6 +12,7 @@ import { UpstreamStateStore } from '../../src/upstreams/upstream-state.store';
 import { UpstreamTable } from '../../src/upstreams/upstream-table';
 import { Upstream } from '../../src/upstreams/upstream.entity';
 import { UpstreamRouter } from '../../src/upstreams/upstream.router';
+import { USAGE_SYNC_MS, UpstreamUsageMeter } from '../../src/upstreams/upstream-usage';
 import { OpenAiTestServer } from '../servers/openai-server';
 import { newUser, type TestUser } from '../support/factories';
 import { captureStdoutLogs } from '../support/log-capture';
@@ -26,7 +27,7 @@ const GPT = { id: 'gpt-4o-mini', providerId: 'openai' as const };
 /**
  * The router fed by the admin routes: which upstreams serve a model and in which order, the
  * cooldowns shared by two routers (separate in-memory copies) on one database, the metrics and
- * the requests-per-minute ceiling.
+ * the requests and tokens per minute ceilings shared the same way.
  */
 describe('Upstream router', () => {
   let t: TestApp;
@@ -40,6 +41,26 @@ describe('Upstream router', () => {
   const post = (body: object) => t.http.post('/api/admin/upstreams').set(admin.auth).send(body);
   const ok = (latencyMs = 3) => ({ kind: 'ok' as const, latencyMs });
   const e500 = { kind: 'retryable' as const, status: 500, message: 'upstream broke', latencyMs: 4 };
+
+  /** Another instance's router: its own copies of the rows, the health and the usage. */
+  const secondRouter = () =>
+    new UpstreamRouter(
+      new UpstreamTable(
+        t.db.getRepository(Upstream),
+        new SecretBox(TEST_ENCRYPTION_KEY),
+        clock,
+        t.app.get(ModelCatalogue),
+        t.app.get(ConfigService),
+      ),
+      new UpstreamStateStore(t.db, clock),
+      new UpstreamMetrics(new MetricsService()),
+      new UpstreamUsageMeter(t.db, clock),
+      clock,
+      t.app.get(ConfigService),
+    );
+  const named = async (r: UpstreamRouting, name: string) =>
+    (await r.candidates(GPT)).find((c) => c.name === name) as UpstreamTarget;
+  const nextMinute = () => new Date(clock.at.getTime() - (clock.at.getTime() % 60_000) + 60_000);
 
   beforeAll(async () => {
     openai = new OpenAiTestServer();
@@ -101,19 +122,7 @@ describe('Upstream router', () => {
   });
 
   it('shares cooldowns between two routers on one database', async () => {
-    const second = new UpstreamRouter(
-      new UpstreamTable(
-        t.db.getRepository(Upstream),
-        new SecretBox(TEST_ENCRYPTION_KEY),
-        clock,
-        t.app.get(ModelCatalogue),
-        t.app.get(ConfigService),
-      ),
-      new UpstreamStateStore(t.db, clock),
-      new UpstreamMetrics(new MetricsService()),
-      clock,
-      t.app.get(ConfigService),
-    );
+    const second = secondRouter();
     const names = async (r: UpstreamRouting) => (await r.candidates(GPT)).map((c) => c.name);
     expect(await names(second)).toEqual(['primary', 'env:openai']);
     const primary = (await router.candidates(GPT))[0] as UpstreamTarget;
@@ -174,25 +183,71 @@ describe('Upstream router', () => {
     expect(text).not.toContain(openai.url);
   });
 
-  it('leaves out an upstream at its requests-per-minute ceiling until the next minute', async () => {
-    const res = await post({
+  it('refuses an upstream at its requests-per-minute ceiling, counted by two instances together, until the next minute', async () => {
+    await post({
       provider: 'openai',
       name: 'limited',
       baseUrl: openai.url,
       apiKey: KEY_1,
       priority: 20,
-      rpm: 2,
+      rpm: 3,
     }).expect(201);
     clock.tick(60_000 - (clock.at.getTime() % 60_000));
-    const first = async () => (await router.candidates(GPT))[0];
-    const limited = await first();
-    expect(limited.id).toBe(res.body.id);
-    await router.report(limited, ok());
-    expect((await first()).name).toBe('limited');
-    await router.report(limited, ok());
-    expect((await router.candidates(GPT)).map((c) => c.name)).not.toContain('limited');
+    const second = secondRouter();
+    const mine = await named(router, 'limited');
+    expect(router.admit(mine)).toEqual({ admitted: true });
+    expect(router.admit(mine)).toEqual({ admitted: true });
+    // Each instance adds its counts at its next synchronisation.
+    clock.tick(USAGE_SYNC_MS);
+    await router.candidates(GPT);
+    const theirs = await named(second, 'limited');
+    expect(second.admit(theirs)).toEqual({ admitted: true });
+    expect(second.admit(theirs)).toEqual({ admitted: false, resetsAt: nextMinute() });
+    clock.tick(USAGE_SYNC_MS);
+    await second.candidates(GPT);
+    await router.candidates(GPT);
+    expect(router.admit(mine)).toEqual({ admitted: false, resetsAt: nextMinute() });
+    const rows = await t.db.query(`SELECT requests FROM upstream_usage WHERE "upstreamId" = $1`, [
+      mine.id,
+    ]);
+    expect(rows).toEqual([{ requests: 3 }]);
+    const text = await t.app.get(MetricsService).registry.metrics();
+    expect(text).toMatch(/upstream_ceiling_skips_total\{upstream="limited"\} 1\b/);
+
     clock.tick(60_000);
-    expect((await first()).name).toBe('limited');
+    await router.candidates(GPT);
+    expect(router.admit(mine)).toEqual({ admitted: true });
+  });
+
+  it('refuses an upstream once the tokens of its answers reach its tokens-per-minute ceiling', async () => {
+    await post({
+      provider: 'openai',
+      name: 'tokens',
+      baseUrl: openai.url,
+      apiKey: KEY_1,
+      tpm: 1000,
+    }).expect(201);
+    clock.tick(60_000 - (clock.at.getTime() % 60_000));
+    const second = secondRouter();
+    const mine = await named(router, 'tokens');
+    expect(router.admit(mine)).toEqual({ admitted: true });
+    router.used(mine, 600);
+    expect(router.admit(mine)).toEqual({ admitted: true });
+    router.used(mine, 400);
+    expect(router.admit(mine)).toMatchObject({ admitted: false });
+    // The other instance learns the tokens at its synchronisation.
+    clock.tick(USAGE_SYNC_MS);
+    await router.candidates(GPT);
+    expect(second.admit(await named(second, 'tokens'))).toMatchObject({ admitted: false });
+    // An upstream without ceilings is neither refused nor counted.
+    const primary = await named(router, 'primary');
+    expect(router.admit(primary)).toEqual({ admitted: true });
+    router.used(primary, 5000);
+    const rows = await t.db.query(
+      `SELECT "upstreamId", tokens FROM upstream_usage WHERE minute = $1`,
+      [new Date(nextMinute().getTime() - 60_000)],
+    );
+    expect(rows).toEqual([{ upstreamId: mine.id, tokens: '1000' }]);
   });
 
   it('never wrote a key to the log', () => {

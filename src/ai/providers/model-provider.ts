@@ -142,6 +142,21 @@ export class ProviderError extends Error {
   }
 }
 
+/**
+ * Every upstream that could answer is at its `rpm`/`tpm` ceiling for this clock minute: no call
+ * was made. A 429 that the spec's retry does not repeat (the minute will not turn within its
+ * backoff); `resetsAt` is the next minute, answered as `Retry-After`.
+ */
+export class UpstreamsBusyError extends ProviderError {
+  constructor(
+    providerId: string,
+    readonly resetsAt: Date,
+  ) {
+    super(providerId, 429, 'Every upstream of the model is at its rate ceiling');
+    this.name = 'UpstreamsBusyError';
+  }
+}
+
 /** Parses a `Retry-After` header (seconds or HTTP date) into milliseconds. */
 export function retryAfterMs(
   value: string | null | undefined,

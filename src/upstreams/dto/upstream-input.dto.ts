@@ -140,7 +140,8 @@ export class CreateUpstreamDto {
     type: 'integer',
     minimum: 1,
     nullable: true,
-    description: 'requests per minute ceiling',
+    description:
+      'requests per minute, all instances together; at it the upstream is skipped until the next minute',
   })
   @IsOptional()
   @ValidateIf((_, v) => v !== null)
@@ -152,7 +153,8 @@ export class CreateUpstreamDto {
     type: 'integer',
     minimum: 1,
     nullable: true,
-    description: 'tokens per minute ceiling',
+    description:
+      'tokens (prompt + completion) per minute, all instances together; once the answers reach it the upstream is skipped until the next minute',
   })
   @IsOptional()
   @ValidateIf((_, v) => v !== null)

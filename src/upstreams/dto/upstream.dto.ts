@@ -44,13 +44,14 @@ export class UpstreamDto {
   @ApiProperty({
     type: Number,
     nullable: true,
-    description: 'requests per minute ceiling (stored, shown)',
+    description: 'requests per minute, all instances together; null: no ceiling',
   })
   rpm: number | null;
   @ApiProperty({
     type: Number,
     nullable: true,
-    description: 'tokens per minute ceiling (stored, shown)',
+    description:
+      'tokens (prompt + completion) per minute, all instances together; null: no ceiling',
   })
   tpm: number | null;
   @ApiProperty({ enum: UPSTREAM_STATES, description: 'cooling only while its cooldown runs' })
