@@ -37,7 +37,8 @@ export interface EmbeddingResult {
 }
 
 /**
- * Embeddings through the provider adapters, for chat search and for `/v1/embeddings`. Search
+ * Embeddings through the provider adapters, routed over the model's upstreams (RoutedEmbedder),
+ * for chat search and for `/v1/embeddings`. Search
  * uses EMBEDDINGS_MODEL, an `embedding` entry of the catalogue; without it (or without its
  * provider's key) `model` is undefined and the search methods may not be called. `/v1` names
  * any available embedding model (`requireEmbeddingModel`). Tokens of a text are the

@@ -10,6 +10,7 @@ import { AnthropicProvider } from './providers/anthropic.provider';
 import { GoogleProvider } from './providers/google.provider';
 import type { EmbeddingProvider, ModelProvider } from './providers/model-provider';
 import { OpenAiProvider } from './providers/openai.provider';
+import { RoutedEmbedder } from './routed-embedder';
 import { RoutedProvider } from './routed-provider';
 
 /** The adapter of each upstream protocol: `openai-compatible` servers speak OpenAI's. */
@@ -20,10 +21,18 @@ const PROTOCOL_ADAPTER: Record<UpstreamProvider, ProviderId> = {
   google: 'google',
 };
 
+/** The embedding adapter of each upstream protocol (Anthropic has no embeddings API). */
+const PROTOCOL_EMBEDDER: Record<UpstreamProvider, 'openai' | 'google' | undefined> = {
+  openai: 'openai',
+  'openai-compatible': 'openai',
+  anthropic: undefined,
+  google: 'google',
+};
+
 /**
  * Picks the adapter for a model's `providerId`; an unknown provider id is an error (spec). Chat
- * calls are routed over the model's upstreams (see RoutedProvider); embeddings use the
- * provider's environment configuration.
+ * calls are routed over the model's upstreams (see RoutedProvider), and so are embeddings (see
+ * RoutedEmbedder).
  */
 @Injectable()
 export class ProviderStrategy {
@@ -49,11 +58,22 @@ export class ProviderStrategy {
     await this.router.refresh?.();
   }
 
-  /** The adapter embedding texts for an `embedding` model; throws for a provider without one. */
-  embedderFor(model: Pick<ModelDescriptor, 'providerId'>): EmbeddingProvider {
+  /**
+   * The embedder of an `embedding` model, routed over its upstreams (an `openai-compatible` one
+   * through OpenAI's adapter); throws for a provider without an embeddings API.
+   */
+  embedderFor(model: Pick<ModelDescriptor, 'id' | 'providerId'>): EmbeddingProvider {
     const embedder = this.embedders[model.providerId];
     if (!embedder) throw new Error(`Provider ${model.providerId} has no embeddings API`);
-    return embedder;
+    return new RoutedEmbedder(
+      this.router,
+      { id: model.id, providerId: model.providerId },
+      embedder,
+      (protocol) => {
+        const id = PROTOCOL_EMBEDDER[protocol];
+        return id && this.embedders[id];
+      },
+    );
   }
 
   /** The adapter of one provider, unrouted (environment configuration, or a given target). */

@@ -132,14 +132,15 @@ export class GoogleProvider implements ModelProvider, EmbeddingProvider {
 
   /**
    * `models.embedContent` with every text as one content (the SDK sends `batchEmbedContents`):
-   * one vector per text, in order; the task type follows `purpose`. Throws ProviderError.
+   * one vector per text, in order; the task type follows `purpose`; from `target` (as
+   * `generate`) or the environment's client. Throws ProviderError.
    */
-  async embed(req: EmbedRequest): Promise<number[][]> {
-    const client = this.requireClient();
+  async embed(req: EmbedRequest, target?: UpstreamTarget): Promise<number[][]> {
+    const client = this.clientFor(target);
     const upstream = recordRetryAfter();
     try {
       const response = await client.models.embedContent({
-        model: req.model,
+        model: target?.upstreamModel ?? req.model,
         contents: req.texts,
         config: {
           outputDimensionality: req.dimensions,

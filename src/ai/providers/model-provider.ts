@@ -102,7 +102,10 @@ export interface ModelProvider {
 
 /** Texts to embed in one upstream call (chat search, `/v1/embeddings`). */
 export interface EmbedRequest {
-  /** Upstream embedding model id, e.g. `text-embedding-3-small`. */
+  /**
+   * Catalogue embedding model id, e.g. `text-embedding-3-small`; an upstream target's
+   * `upstreamModel` replaces it.
+   */
   model: string;
   texts: string[];
   /**
@@ -123,7 +126,11 @@ export interface EmbedRequest {
  * Throws ProviderError like `generate`.
  */
 export interface EmbeddingProvider {
-  embed(request: EmbedRequest): Promise<number[][]>;
+  /**
+   * `target`: the upstream to call (its base URL, key and model id); without one, the provider's
+   * environment configuration.
+   */
+  embed(request: EmbedRequest, target?: UpstreamTarget): Promise<number[][]>;
 }
 
 /** An upstream failure with the upstream HTTP status (undefined for network errors). */

@@ -125,14 +125,15 @@ export class OpenAiProvider implements ModelProvider, EmbeddingProvider {
 
   /**
    * `embeddings.create` with `encoding_format: float` (the SDK would otherwise ask for base64):
-   * one vector per text, in input order. Throws ProviderError.
+   * one vector per text, in input order, from `target` (as `generate`) or the environment's
+   * client. Throws ProviderError.
    */
-  async embed(req: EmbedRequest): Promise<number[][]> {
-    const client = this.requireClient();
+  async embed(req: EmbedRequest, target?: UpstreamTarget): Promise<number[][]> {
+    const client = this.clientFor(target);
     try {
       const response = await client.embeddings.create(
         {
-          model: req.model,
+          model: target?.upstreamModel ?? req.model,
           input: req.texts,
           dimensions: req.dimensions,
           encoding_format: 'float',
