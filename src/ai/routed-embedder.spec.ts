@@ -1,5 +1,6 @@
 import type {
   RoutedModel,
+  UpstreamAdmission,
   UpstreamOutcome,
   UpstreamProvider,
   UpstreamRouting,
@@ -9,13 +10,26 @@ import {
   type EmbeddingProvider,
   type EmbedRequest,
   ProviderError,
+  UpstreamsBusyError,
 } from './providers/model-provider';
 import { RoutedEmbedder } from './routed-embedder';
 
-/** A router of fixed upstreams (id and protocol) per model that records the reports. */
+/**
+ * A router of fixed upstreams (id and protocol) per model that records the reports and the
+ * tokens counted; upstreams in `atCeiling` are refused by `admit` until the given reset.
+ */
 class ListRouter implements UpstreamRouting {
   reports: [string, UpstreamOutcome['kind'], number | undefined][] = [];
+  tokens: [string, number][] = [];
+  atCeiling = new Map<string, Date>();
   constructor(private readonly upstreams: Record<string, [string, UpstreamProvider][]>) {}
+  admit(target: UpstreamTarget): UpstreamAdmission {
+    const resetsAt = this.atCeiling.get(target.id);
+    return resetsAt ? { admitted: false, resetsAt } : { admitted: true };
+  }
+  used(target: UpstreamTarget, tokens: number): void {
+    this.tokens.push([target.id, tokens]);
+  }
   candidates(model: RoutedModel): Promise<UpstreamTarget[]> {
     return Promise.resolve(
       (this.upstreams[model.id] ?? []).map(([id, provider]) => ({
@@ -170,5 +184,33 @@ describe('RoutedEmbedder', () => {
     const routed = new RoutedEmbedder(router, model, new ScriptedEmbedder({}), () => undefined);
     await expect(routed.embed(req)).rejects.toThrow('anthropic has no embeddings API');
     expect(router.reports).toEqual([]);
+  });
+
+  it('skips an upstream at its ceiling, counting the texts’ estimated tokens on the one that answered', async () => {
+    const router = new ListRouter({
+      e: [
+        ['u1', 'openai'],
+        ['u2', 'openai'],
+      ],
+    });
+    router.atCeiling.set('u1', new Date('2026-01-01T00:01:00Z'));
+    const adapter = new ScriptedEmbedder({ u1: 1, u2: 2 });
+    await expect(new RoutedEmbedder(router, model, adapter).embed(req)).resolves.toEqual([
+      [2],
+      [2],
+    ]);
+    expect(adapter.calls).toEqual(['e@u2']);
+    // 'one' + 'two': 6 characters, ceil(6 / 4) = 2 tokens.
+    expect(router.tokens).toEqual([['u2', 2]]);
+  });
+
+  it('throws a 429 naming the reset when every upstream is at its ceiling', async () => {
+    const router = new ListRouter({ e: [['u1', 'openai']] });
+    router.atCeiling.set('u1', new Date('2026-01-01T00:01:00Z'));
+    const adapter = new ScriptedEmbedder({ u1: 1 });
+    const err = await new RoutedEmbedder(router, model, adapter).embed(req).catch((e) => e);
+    expect(err).toBeInstanceOf(UpstreamsBusyError);
+    expect(err).toMatchObject({ upstreamStatus: 429, resetsAt: new Date('2026-01-01T00:01:00Z') });
+    expect(adapter.calls).toEqual([]);
   });
 });

@@ -5,7 +5,12 @@ import type {
   UpstreamRouting,
   UpstreamTarget,
 } from '../upstreams/upstream-router.types';
-import type { EmbeddingProvider, EmbedRequest } from './providers/model-provider';
+import { estimateTokens } from '../credits/pricing';
+import {
+  type EmbeddingProvider,
+  type EmbedRequest,
+  UpstreamsBusyError,
+} from './providers/model-provider';
 import { outcomeOf } from './routed-provider';
 
 /**
@@ -23,6 +28,9 @@ export type ProtocolEmbedders = (protocol: UpstreamProvider) => EmbeddingProvide
  * - 401/403/404 are reported `misconfigured` and thrown: the next upstream is not tried.
  * - Any other failure (400: the request is the caller's; our own abort) is thrown without
  *   reporting the upstream.
+ * - An upstream the router does not admit (at its `rpm`/`tpm` ceiling) is skipped without a
+ *   call; when every upstream was skipped so, UpstreamsBusyError (429) is thrown. The texts'
+ *   estimated tokens (spec Limits 2: characters / 4) count toward the answering one's `tpm`.
  * - When every upstream failed, the last error is thrown (the caller's `withRetry` may try the
  *   whole list again with its backoff). A model without any upstream is embedded without a
  *   target (the environment's configuration), which throws "not configured" as before routing.
@@ -46,11 +54,22 @@ export class RoutedEmbedder implements EmbeddingProvider {
     const targets = await this.router.candidates(this.model);
     if (!targets.length) return this.embedder.embed(req);
     let last: unknown;
+    let busy: UpstreamsBusyError | undefined;
     for (const target of targets) {
+      const admission = this.router.admit(target);
+      if (!admission.admitted) {
+        if (!busy || admission.resetsAt < busy.resetsAt)
+          busy = new UpstreamsBusyError(this.model.providerId, admission.resetsAt);
+        continue;
+      }
       const started = performance.now();
       try {
         const vectors = await this.adapterFor(target).embed(req, target);
         await this.router.report(target, { kind: 'ok', latencyMs: elapsed(started) });
+        this.router.used(
+          target,
+          estimateTokens(req.texts.map((content) => ({ role: 'user', content }))),
+        );
         return vectors;
       } catch (err) {
         const outcome = outcomeOf(err, elapsed(started));
@@ -59,7 +78,7 @@ export class RoutedEmbedder implements EmbeddingProvider {
         last = err;
       }
     }
-    throw last;
+    throw last ?? busy;
   }
 
   private adapterFor(target: UpstreamTarget): EmbeddingProvider {
