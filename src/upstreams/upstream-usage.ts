@@ -1,4 +1,4 @@
-import { Injectable, Logger } from '@nestjs/common';
+import { type BeforeApplicationShutdown, Injectable, Logger } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { Clock } from '../common/clock/clock';
@@ -21,20 +21,26 @@ const NONE: MinuteUsage = Object.freeze({ requests: 0, tokens: 0 });
  * Requests and tokens sent to each upstream in the current clock minute, counted by every
  * instance: what the router compares with an upstream's `rpm` and `tpm`. This process counts in
  * memory (`add`) and adds its counts to `upstream_usage` in one statement that also reads every
- * instance's totals (`sync`, at most every USAGE_SYNC_MS, only for upstreams that have a
- * ceiling). So a ceiling holds across instances to within what the others sent during the last
- * USAGE_SYNC_MS.
+ * instance's totals: right after counting (`flush`; while a statement is in flight, the counts
+ * made meanwhile go in the next one, so one statement at a time carries them all), and before
+ * routing when the copy is older than USAGE_SYNC_MS (`sync`). Only upstreams with a ceiling are
+ * counted. So a ceiling holds across instances to within what the others admitted during the
+ * last USAGE_SYNC_MS.
  */
 @Injectable()
-export class UpstreamUsageMeter {
+export class UpstreamUsageMeter implements BeforeApplicationShutdown {
   private readonly logger = new Logger('Upstreams');
   /** Every instance's totals as of the last sync, for the minute `sharedMinute`. */
   private shared = new Map<string, MinuteUsage>();
   private sharedMinute = -1;
   /** This process's counts not yet in the table, by `${minute}|${upstreamId}`. */
   private pending = new Map<string, PendingUsage>();
+  /** The counts the statement in flight carries: still ours until it answers the totals. */
+  private inFlight = new Map<string, PendingUsage>();
   private syncedAt = -Infinity;
   private syncing?: Promise<void>;
+  /** Counts were made while a statement was in flight: another one follows it. */
+  private flushAgain = false;
 
   constructor(
     @InjectDataSource() private readonly db: DataSource,
@@ -60,8 +66,13 @@ export class UpstreamUsageMeter {
   current(upstreamId: string, now = this.clock.now()): MinuteUsage {
     const minute = minuteOf(now);
     const shared = this.sharedMinute === minute ? (this.shared.get(upstreamId) ?? NONE) : NONE;
-    const mine = this.pending.get(`${minute}|${upstreamId}`) ?? NONE;
-    return { requests: shared.requests + mine.requests, tokens: shared.tokens + mine.tokens };
+    const key = `${minute}|${upstreamId}`;
+    const mine = this.pending.get(key) ?? NONE;
+    const sent = this.inFlight.get(key) ?? NONE;
+    return {
+      requests: shared.requests + mine.requests + sent.requests,
+      tokens: shared.tokens + mine.tokens + sent.tokens,
+    };
   }
 
   /**
@@ -73,14 +84,48 @@ export class UpstreamUsageMeter {
     const now = this.clock.now();
     const fresh = now.getTime() - this.syncedAt < USAGE_SYNC_MS;
     if (fresh && this.sharedMinute === minuteOf(now)) return;
-    this.syncing ??= this.write(now).finally(() => (this.syncing = undefined));
+    return this.syncing ?? this.startSync();
+  }
+
+  /**
+   * Adds this process's counts to the table without waiting: at once, or right after the
+   * statement in flight (which did not carry them) ends.
+   */
+  flush(): void {
+    if (this.syncing) this.flushAgain = true;
+    else void this.startSync();
+  }
+
+  /**
+   * Resolves once no statement is in flight: every count made before the call is in the table
+   * (or kept in memory after a failed statement).
+   */
+  async drained(): Promise<void> {
+    while (this.syncing) await this.syncing;
+  }
+
+  /** The counts not yet written are written before the database closes. */
+  async beforeApplicationShutdown(): Promise<void> {
+    if (this.pending.size > 0) this.flush();
+    await this.drained();
+  }
+
+  private startSync(): Promise<void> {
+    this.syncing = this.write(this.clock.now()).finally(() => {
+      this.syncing = undefined;
+      if (this.flushAgain) {
+        this.flushAgain = false;
+        void this.startSync();
+      }
+    });
     return this.syncing;
   }
 
   private async write(now: Date): Promise<void> {
     const minute = minuteOf(now);
-    const sending = [...this.pending.values()];
+    this.inFlight = this.pending;
     this.pending = new Map();
+    const sending = [...this.inFlight.values()];
     const rolled = minute !== this.sharedMinute;
     const { sql, params } = syncUsageSql(
       sending,
@@ -93,8 +138,10 @@ export class UpstreamUsageMeter {
         rows.map((r) => [r.upstreamId, { requests: r.requests, tokens: Number(r.tokens) }]),
       );
       this.sharedMinute = minute;
+      this.inFlight = new Map();
     } catch (e) {
-      // Nothing was added: the counts wait for the next sync.
+      // Nothing was added: the counts wait for the next statement.
+      this.inFlight = new Map();
       for (const s of sending) this.add(s.upstreamId, s, s.minute);
       this.logger.warn(`Synchronising upstream usage failed: ${(e as Error).message}`);
     }

@@ -97,13 +97,15 @@ export class UpstreamRouter implements UpstreamRouting {
       };
     }
     this.usage.add(target.id, { requests: 1 }, now);
+    this.usage.flush();
     return { admitted: true };
   }
 
   /** See UpstreamRouting.used. */
   used(target: UpstreamTarget, tokens: number): void {
-    if (tokens > 0 && this.ceilings.get(target.id)?.tpm != null)
-      this.usage.add(target.id, { tokens });
+    if (tokens <= 0 || this.ceilings.get(target.id)?.tpm == null) return;
+    this.usage.add(target.id, { tokens });
+    this.usage.flush();
   }
 
   /** See UpstreamRouting.refresh. */

@@ -1,13 +1,15 @@
 import { Client } from 'pg';
+import { AnthropicTestServer } from '../servers/anthropic-server';
 import { OpenAiTestServer } from '../servers/openai-server';
 import type { SpawnedApp } from '../support/spawn-app';
 import { waitFor } from '../support/wait';
 import { startTwoInstances, stopInstance } from './instances';
 
 /**
- * Upstream cooldowns under `npm run test:cluster`: two instances on one PostgreSQL route one
- * model over two upstreams; a cooldown that one instance starts (the first upstream's 429 with
- * Retry-After) is honoured by the other, which then sends nothing to the cooling upstream.
+ * Upstreams under `npm run test:cluster`: two instances on one PostgreSQL route one model over
+ * two upstreams; a cooldown that one instance starts (the first upstream's 429 with Retry-After)
+ * is honoured by the other, which then sends nothing to the cooling upstream. An upstream's
+ * requests-per-minute ceiling holds for both instances (and all their workers) together.
  */
 const RUN = `${process.pid}-${Date.now()}`;
 const ASK = { model: 'gpt-4o-mini', messages: [{ role: 'user', content: 'Hi' }], max_tokens: 20 };
@@ -15,6 +17,7 @@ const ASK = { model: 'gpt-4o-mini', messages: [{ role: 'user', content: 'Hi' }],
 describe('upstream cooldowns across two instances', () => {
   const first = new OpenAiTestServer();
   const second = new OpenAiTestServer();
+  const claude = new AnthropicTestServer();
   const apps: SpawnedApp[] = [];
   const bases: string[] = [];
   let db: Client;
@@ -52,6 +55,7 @@ describe('upstream cooldowns across two instances', () => {
   beforeAll(async () => {
     await first.start();
     await second.start();
+    await claude.start();
     await startTwoInstances(
       { apps, bases },
       {
@@ -76,12 +80,13 @@ describe('upstream cooldowns across two instances', () => {
 
   afterAll(async () => {
     await db
-      ?.query(`DELETE FROM upstreams WHERE name = $1`, [`second-${RUN}`])
+      ?.query(`DELETE FROM upstreams WHERE name = ANY($1)`, [[`second-${RUN}`, `claude-${RUN}`]])
       .catch(() => undefined);
     await db?.end().catch(() => undefined);
     await Promise.all(apps.map(stopInstance));
     await first.stop().catch(() => undefined);
     await second.stop().catch(() => undefined);
+    await claude.stop().catch(() => undefined);
   }, 60_000);
 
   it('a cooldown started on one instance keeps the other away from that upstream', async () => {
@@ -119,5 +124,46 @@ describe('upstream cooldowns across two instances', () => {
     expect((await complete(1)).status).toBe(200);
     expect(first.requests).toHaveLength(1);
     expect(second.requests).toHaveLength(2);
+  }, 120_000);
+
+  it('an upstream’s requests-per-minute ceiling holds for both instances together', async () => {
+    // The only upstream of Anthropic's models (no environment key): 3 requests a minute.
+    const created = await fetch(`${bases[0]}/api/admin/upstreams`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', ...admin },
+      body: JSON.stringify({
+        provider: 'anthropic',
+        name: `claude-${RUN}`,
+        baseUrl: claude.url,
+        apiKey: 'sk-ant-cluster',
+        rpm: 3,
+      }),
+    });
+    expect(created.status).toBe(201);
+    await atLeast(5_500);
+    const minuteOf = (ms: number) => Math.floor(ms / 60_000);
+    const startedAt = Date.now();
+    const statuses: number[] = [];
+    // Alternating instances, until one refuses (at most 20 calls: 3 a minute cannot last that long).
+    while (!statuses.includes(429) && statuses.length < 20) {
+      const res = await fetch(`${bases[statuses.length % 2]}/api/ai/generate`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', ...user },
+        body: JSON.stringify({
+          modelId: 'claude-haiku-4-5',
+          messages: [{ role: 'user', content: 'Hi' }],
+        }),
+      });
+      statuses.push(res.status);
+      if (res.status === 429) expect(Number(res.headers.get('retry-after'))).toBeGreaterThan(0);
+      // Longer than the usage copy's lifetime: each process's next routing adds up every count.
+      await atLeast(300);
+    }
+    const minutes = minuteOf(Date.now()) - minuteOf(startedAt) + 1;
+    const served = statuses.filter((s) => s === 200).length;
+    expect(statuses.filter((s) => s !== 200 && s !== 429)).toEqual([]);
+    expect(statuses).toContain(429);
+    expect(claude.requests).toHaveLength(served);
+    expect(served).toBeLessThanOrEqual(3 * minutes);
   }, 120_000);
 });

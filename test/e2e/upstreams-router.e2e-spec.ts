@@ -42,9 +42,14 @@ describe('Upstream router', () => {
   const ok = (latencyMs = 3) => ({ kind: 'ok' as const, latencyMs });
   const e500 = { kind: 'retryable' as const, status: 500, message: 'upstream broke', latencyMs: 4 };
 
+  const meters: UpstreamUsageMeter[] = [];
+  /** Every meter's statements have ended: what each instance counted is in the table. */
+  const written = () => Promise.all(meters.map((m) => m.drained()));
   /** Another instance's router: its own copies of the rows, the health and the usage. */
-  const secondRouter = () =>
-    new UpstreamRouter(
+  const secondRouter = () => {
+    const meter = new UpstreamUsageMeter(t.db, clock);
+    meters.push(meter);
+    return new UpstreamRouter(
       new UpstreamTable(
         t.db.getRepository(Upstream),
         new SecretBox(TEST_ENCRYPTION_KEY),
@@ -54,10 +59,11 @@ describe('Upstream router', () => {
       ),
       new UpstreamStateStore(t.db, clock),
       new UpstreamMetrics(new MetricsService()),
-      new UpstreamUsageMeter(t.db, clock),
+      meter,
       clock,
       t.app.get(ConfigService),
     );
+  };
   const named = async (r: UpstreamRouting, name: string) =>
     (await r.candidates(GPT)).find((c) => c.name === name) as UpstreamTarget;
   const nextMinute = () => new Date(clock.at.getTime() - (clock.at.getTime() % 60_000) + 60_000);
@@ -71,6 +77,7 @@ describe('Upstream router', () => {
     );
     admin = await newUser(t, { role: 'ADMIN' });
     router = t.app.get<UpstreamRouting>(UPSTREAM_ROUTER);
+    meters.push(t.app.get(UpstreamUsageMeter));
     const res = await post({
       provider: 'openai',
       name: 'primary',
@@ -197,16 +204,20 @@ describe('Upstream router', () => {
     const mine = await named(router, 'limited');
     expect(router.admit(mine)).toEqual({ admitted: true });
     expect(router.admit(mine)).toEqual({ admitted: true });
-    // Each instance adds its counts at its next synchronisation.
+    // Each instance adds its counts to the table as it makes them; the other reads them when its
+    // copy is older than USAGE_SYNC_MS.
+    await written();
     clock.tick(USAGE_SYNC_MS);
     await router.candidates(GPT);
     const theirs = await named(second, 'limited');
     expect(second.admit(theirs)).toEqual({ admitted: true });
     expect(second.admit(theirs)).toEqual({ admitted: false, resetsAt: nextMinute() });
+    await written();
     clock.tick(USAGE_SYNC_MS);
     await second.candidates(GPT);
     await router.candidates(GPT);
     expect(router.admit(mine)).toEqual({ admitted: false, resetsAt: nextMinute() });
+    await written();
     const rows = await t.db.query(`SELECT requests FROM upstream_usage WHERE "upstreamId" = $1`, [
       mine.id,
     ]);
@@ -236,6 +247,7 @@ describe('Upstream router', () => {
     router.used(mine, 400);
     expect(router.admit(mine)).toMatchObject({ admitted: false });
     // The other instance learns the tokens at its synchronisation.
+    await written();
     clock.tick(USAGE_SYNC_MS);
     await router.candidates(GPT);
     expect(second.admit(await named(second, 'tokens'))).toMatchObject({ admitted: false });
@@ -243,11 +255,32 @@ describe('Upstream router', () => {
     const primary = await named(router, 'primary');
     expect(router.admit(primary)).toEqual({ admitted: true });
     router.used(primary, 5000);
+    await written();
     const rows = await t.db.query(
       `SELECT "upstreamId", tokens FROM upstream_usage WHERE minute = $1`,
       [new Date(nextMinute().getTime() - 60_000)],
     );
     expect(rows).toEqual([{ upstreamId: mine.id, tokens: '1000' }]);
+  });
+
+  it('keeps its counts through a failed write and adds them with the next one', async () => {
+    clock.tick(60_000 - (clock.at.getTime() % 60_000));
+    const mine = await named(router, 'limited');
+    await t.db.query(`ALTER TABLE upstream_usage RENAME TO upstream_usage_away`);
+    try {
+      expect(router.admit(mine)).toEqual({ admitted: true });
+      await written();
+    } finally {
+      await t.db.query(`ALTER TABLE upstream_usage_away RENAME TO upstream_usage`);
+    }
+    expect(logs.text()).toContain('Synchronising upstream usage failed');
+    expect(router.admit(mine)).toEqual({ admitted: true });
+    await written();
+    const rows = await t.db.query(
+      `SELECT requests FROM upstream_usage WHERE "upstreamId" = $1 AND minute = $2`,
+      [mine.id, new Date(nextMinute().getTime() - 60_000)],
+    );
+    expect(rows).toEqual([{ requests: 2 }]);
   });
 
   it('never wrote a key to the log', () => {
