@@ -190,8 +190,9 @@ export class AiService {
       throw await this.fail(a, err);
     }
     const modelId = first.done ? undefined : first.value.modelId;
+    const answered = answeringModel(a, modelId);
     hooks.onStart?.(modelId ?? a.model.id);
-    this.metrics.aiFirstToken(a);
+    this.metrics.aiFirstToken(a, answered);
     let text = '';
     let usage: TokenUsage | undefined;
     let interruption: unknown;
@@ -212,7 +213,10 @@ export class AiService {
       }
     } catch (err) {
       interruption = err instanceof ProviderError ? classifyProviderError(err) : err;
-      this.metrics.aiFailed(a, interruption, err instanceof ProviderError);
+      this.metrics.aiFailed(a, interruption, {
+        providerError: err instanceof ProviderError,
+        model: answered,
+      });
     }
     // A cut reply runs no tools: its calls may be incomplete.
     const calls = interruption === undefined ? toolCalls : [];
@@ -221,7 +225,7 @@ export class AiService {
     const settled = await this.settleAndSave(a, outcome);
     const finishReason = finish ?? (calls.length ? 'tool_calls' : 'stop');
     return {
-      modelId: answeringModel(a, modelId).id,
+      modelId: answered.id,
       text,
       usage: settled.usage,
       cost: settled.cost,
@@ -261,7 +265,7 @@ export class AiService {
     };
     if (!a.store) {
       const settled = await span('credits.settle', () => this.holds.settle(a.hold, charge));
-      this.metrics.aiSettled(a, usage, settled.charged);
+      this.metrics.aiSettled(a, { answered: model, usage, charged: settled.charged });
       return { cost: settled.charged, usage };
     }
     // The charge and the saved exchange are one statement (one round trip, one commit): the
@@ -271,7 +275,7 @@ export class AiService {
     const settled = await span('credits.settle', () =>
       span('chats.saveExchange', () => this.holds.settleWith(a.hold, charge, saveExchange)),
     );
-    this.metrics.aiSettled(a, usage, settled.charged);
+    this.metrics.aiSettled(a, { answered: model, usage, charged: settled.charged });
     this.exchanges.saved(settled.partResult ?? null);
     return { cost: settled.charged, usage };
   }
@@ -280,7 +284,7 @@ export class AiService {
   async fail(a: Admission, err: unknown): Promise<unknown> {
     await this.holds.release(a.hold);
     const classified = err instanceof ProviderError ? classifyProviderError(err) : err;
-    this.metrics.aiFailed(a, classified, err instanceof ProviderError);
+    this.metrics.aiFailed(a, classified, { providerError: err instanceof ProviderError });
     return classified;
   }
 }

@@ -5,6 +5,7 @@ import { Endpoint } from '../common/openapi/endpoint.decorator';
 import { type CreditPricing, estimate, estimateTokens } from '../credits/pricing';
 import { ConfigService } from '@nestjs/config';
 import type { AppConfig } from '../config/app.config';
+import { catalogueCandidates, dearestEstimate } from './fallback-models';
 import { IMAGE_TOKENS_WORST_CASE } from './image-tokens';
 import { readInputs } from './message-inputs';
 import { GENERATE_EXAMPLE, GenerateDto } from './dto/generate.dto';
@@ -19,11 +20,21 @@ export class EstimateResultDto {
   @ApiProperty({ type: 'integer', example: 25, description: 'ceil(characters / 4)' })
   estimatedTokens: number;
   @ApiProperty({ type: 'integer', example: 1, description: 'credits' }) cost: number;
+  @ApiProperty({
+    type: 'integer',
+    example: 2,
+    description:
+      'credits: the estimate if the dearest of the model and its catalogue fallbacks that can ' +
+      'serve the message answered; equal to `cost` for a model without fallbacks',
+  })
+  maxCost: number;
 }
 
 /**
- * POST /api/credits/estimate → `{estimatedTokens, cost}` (spec Limits 2). It lives with the AI
- * module because the credits module knows nothing of models.
+ * POST /api/credits/estimate → `{estimatedTokens, cost, maxCost}`: `cost` is the requested
+ * model's estimate (spec Limits 2), `maxCost` the largest over the models admission would let
+ * answer (the model and its catalogue fallbacks, see catalogueCandidates), priced alike. It lives
+ * with the AI module because the credits module knows nothing of models.
  */
 @ApiTags('credits')
 @Controller('api/credits')
@@ -64,6 +75,11 @@ export class EstimateController {
     return {
       estimatedTokens: estimateTokens(inputs) + extra,
       cost: estimate(inputs, model, extra, this.pricing),
+      maxCost: dearestEstimate(
+        catalogueCandidates(this.catalogue, model, images),
+        { messages: inputs, images, toolTokens: 0 },
+        this.pricing,
+      ),
     };
   }
 }

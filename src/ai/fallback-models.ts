@@ -1,5 +1,10 @@
 import { AppError, ErrorCode } from '../common/errors/app-error';
-import { type CreditPricing, estimate, holdAmount } from '../credits/pricing';
+import {
+  type ChatMessageInput,
+  type CreditPricing,
+  estimate,
+  holdAmount,
+} from '../credits/pricing';
 import { SPEC_PRICING } from '../credits/token-pricing';
 import {
   type ModelCatalogue,
@@ -11,7 +16,6 @@ import { type Capability, MAX_FALLBACK_MODELS } from '../models/model-entry';
 import { misfit } from '../models/model-parameters';
 import { PARAMETER_NAMES, type ParameterValues } from '../models/dto/model-parameters.dto';
 import { IMAGE_TOKENS_WORST_CASE } from './image-tokens';
-import type { ProviderMessage } from './providers/model-provider';
 import type { Admission } from './ai.types';
 
 /** What any model answering a call must take: its capabilities and its parameter values. */
@@ -52,7 +56,7 @@ export function requestedFallbacks(
  * serve the call: a missing capability the call needs, or a parameter value they do not take.
  */
 export function fallbackModels(
-  catalogue: ModelCatalogue,
+  catalogue: Pick<ModelCatalogue, 'find'>,
   model: ModelDescriptor,
   requested: ModelDescriptor[] | undefined,
   needs: CallNeeds,
@@ -86,7 +90,8 @@ function unique(models: ModelDescriptor[]): ModelDescriptor[] {
 
 /** Sizes of a call that price its worst case, whichever model answers. */
 export interface HoldInputs {
-  messages: ProviderMessage[];
+  /** The prompt's messages (only their text is counted: ceil(characters / 4)). */
+  messages: ChatMessageInput[];
   /** Visible reply tokens asked (each model adds its own reasoning budget). */
   maxTokens: number;
   /** Number of images sent (each priced at the answering provider's worst case). */
@@ -106,16 +111,53 @@ export function worstCase(
   pricing: CreditPricing = SPEC_PRICING,
 ): { amount: number; estimate: number } {
   let amount = 0;
-  let estimated = 0;
-  for (const m of models) {
-    const extra = call.images * IMAGE_TOKENS_WORST_CASE[m.providerId] + call.toolTokens;
+  for (const m of models)
     amount = Math.max(
       amount,
-      holdAmount(call.messages, m, call.maxTokens + reasoningBudget(m), extra, pricing),
+      holdAmount(
+        call.messages,
+        m,
+        call.maxTokens + reasoningBudget(m),
+        promptExtra(m, call),
+        pricing,
+      ),
     );
-    estimated = Math.max(estimated, estimate(call.messages, m, extra, pricing));
-  }
-  return { amount, estimate: estimated };
+  return { amount, estimate: dearestEstimate(models, call, pricing) };
+}
+
+/**
+ * The estimate before sending (spec Limits 2, pricing's `estimate`, in the `pricing` mode) of a
+ * prompt that any of `models` may answer: the largest over them, in credits (0 for no models).
+ * Images count at each model's provider worst case, client tools' tokens as given.
+ */
+export function dearestEstimate(
+  models: ModelDescriptor[],
+  call: Omit<HoldInputs, 'maxTokens'>,
+  pricing: CreditPricing = SPEC_PRICING,
+): number {
+  return models.reduce(
+    (most, m) => Math.max(most, estimate(call.messages, m, promptExtra(m, call), pricing)),
+    0,
+  );
+}
+
+/**
+ * The models that may answer a prompt of `images` images and no parameter values when `model` is
+ * asked, as admission lists them from the catalogue: `model`, then its available `fallbacks` that
+ * can serve it (vision when there are images).
+ */
+export function catalogueCandidates(
+  catalogue: Pick<ModelCatalogue, 'find'>,
+  model: ModelDescriptor,
+  images: number,
+): ModelDescriptor[] {
+  const needs: CallNeeds = { capabilities: images ? ['vision'] : [], values: { maxTokens: 0 } };
+  return [model, ...fallbackModels(catalogue, model, undefined, needs)];
+}
+
+/** Prompt tokens the text does not show, on `m`: its provider's image worst case, the tools'. */
+function promptExtra(m: ModelDescriptor, call: Omit<HoldInputs, 'maxTokens'>): number {
+  return call.images * IMAGE_TOKENS_WORST_CASE[m.providerId] + call.toolTokens;
 }
 
 /**

@@ -16,9 +16,16 @@ import { scrapeThroughPrimary } from './metrics-server';
 const AI_BUCKETS = [0.1, 0.25, 0.5, 1, 2, 5, 10, 20, 30, 60, 120, 300];
 const HTTP_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30];
 
+/** A catalogue model as the AI metrics label it: `model` its id, `provider` its provider. */
+interface AiModel {
+  id: string;
+  providerId: string;
+}
+
 /** The parts of an admitted AI request the metrics read (labels come from the catalogue). */
 interface AiCall {
-  model: { id: string; providerId: string };
+  /** The model requested (a fallback may answer instead: the recorders are told which). */
+  model: AiModel;
   request: { signal?: AbortSignal };
 }
 
@@ -154,35 +161,47 @@ export class MetricsService {
     this.started.set(a, performance.now());
   }
 
-  /** The first chunk of a stream arrived. */
-  aiFirstToken(a: AiCall): void {
+  /** The first chunk of a stream arrived, from `answered` (the requested model or a fallback). */
+  aiFirstToken(a: AiCall, answered: AiModel): void {
     const t = this.started.get(a);
     if (t !== undefined)
-      this.aiFirstTokenSeconds.observe(labels(a), (performance.now() - t) / 1000);
+      this.aiFirstTokenSeconds.observe(labels(answered), (performance.now() - t) / 1000);
   }
 
-  /** Settled: duration, tokens and credits charged. */
+  /**
+   * Settled: duration, tokens and credits charged, labelled with the model that answered
+   * (`answered`: a fallback's catalogue id when one did, as the ledger entry names it).
+   */
   aiSettled(
     a: AiCall,
-    usage: { promptTokens: number; completionTokens: number },
-    charged: number,
+    settled: {
+      answered: AiModel;
+      usage: { promptTokens: number; completionTokens: number };
+      charged: number;
+    },
   ): void {
+    const { answered, usage, charged } = settled;
     const t = this.started.get(a);
-    if (t !== undefined) this.aiDuration.observe(labels(a), (performance.now() - t) / 1000);
-    this.aiTokens.inc({ model: a.model.id, kind: 'prompt' }, usage.promptTokens);
-    this.aiTokens.inc({ model: a.model.id, kind: 'completion' }, usage.completionTokens);
-    if (charged > 0) this.creditsConsumed.inc({ model: a.model.id }, charged);
+    if (t !== undefined) this.aiDuration.observe(labels(answered), (performance.now() - t) / 1000);
+    this.aiTokens.inc({ model: answered.id, kind: 'prompt' }, usage.promptTokens);
+    this.aiTokens.inc({ model: answered.id, kind: 'completion' }, usage.completionTokens);
+    if (charged > 0) this.creditsConsumed.inc({ model: answered.id }, charged);
   }
 
   /**
    * A request failed before its first chunk or was cut after it: a client abort counts in
    * `ai_stream_aborts_total`, a provider error (already classified: `error` an AppError) by
-   * its code. Other errors (our database) are not the provider's and count in neither.
+   * its code and the provider of `failed.model` (the model that answered, for a stream cut after
+   * its first chunk; else the one requested). Other errors (our database) are not the provider's
+   * and count in neither.
    */
-  aiFailed(a: AiCall, error: unknown, providerError: boolean): void {
+  aiFailed(a: AiCall, error: unknown, failed: { providerError: boolean; model?: AiModel }): void {
     if (a.request.signal?.aborted) this.aiStreamAborts.inc();
-    else if (providerError && error instanceof AppError)
-      this.aiProviderErrors.inc({ provider: a.model.providerId, code: error.code });
+    else if (failed.providerError && error instanceof AppError)
+      this.aiProviderErrors.inc({
+        provider: (failed.model ?? a.model).providerId,
+        code: error.code,
+      });
   }
 
   /** A grant committed to the ledger (or about to, in its caller's transaction). */
@@ -200,4 +219,4 @@ export class MetricsService {
   }
 }
 
-const labels = (a: AiCall) => ({ provider: a.model.providerId, model: a.model.id });
+const labels = (m: AiModel) => ({ provider: m.providerId, model: m.id });

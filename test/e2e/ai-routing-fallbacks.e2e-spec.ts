@@ -1,45 +1,11 @@
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { DEFAULT_MODELS } from '../../src/models/default-models';
 import { unbalanced } from '../faults/support/ledger';
+import { routingCatalogue } from '../support/catalogue';
 import { ledgerOf, newUser, type TestUser } from '../support/factories';
 import { startProviders, type Providers } from '../support/providers';
 import { parseSse } from '../support/sse';
 import { createTestApp, type TestApp } from '../support/test-app';
 
-/**
- * `route-a` (OpenAI, 0.1 credit a token) falls back to `route-b` (Anthropic, 0.2 a token), which
- * lacks tools, then to `route-c` (Gemini, 0.3 a token, with tools).
- */
-function routingCatalogue(): string {
-  const file = join(mkdtempSync(join(tmpdir(), 'models-')), 'models.json');
-  const base = { maxTokens: 8000, description: 'routing test model' };
-  const models = [
-    ...DEFAULT_MODELS,
-    {
-      ...base,
-      id: 'route-a',
-      name: 'A',
-      providerId: 'openai',
-      costPerToken: '0.0001',
-      capabilities: ['tools'],
-      fallbacks: ['route-b', 'route-c'],
-    },
-    { ...base, id: 'route-b', name: 'B', providerId: 'anthropic', costPerToken: '0.0002' },
-    {
-      ...base,
-      id: 'route-c',
-      name: 'C',
-      providerId: 'google',
-      costPerToken: '0.0003',
-      capabilities: ['tools'],
-    },
-  ];
-  writeFileSync(file, JSON.stringify(models));
-  return file;
-}
-
+/** The routing catalogue: `route-a` falls back to `route-b` (no tools), then `route-c`. */
 describe('AI routing: fallback models', () => {
   let t: TestApp;
   let p: Providers;

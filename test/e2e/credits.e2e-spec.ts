@@ -167,7 +167,7 @@ describe('credits: holds, daily limits, ledger', () => {
       .set(u.auth)
       .send({ modelId: 'gpt-4o', messages: [{ role: 'user', content: 'x'.repeat(401) }] })
       .expect(200);
-    expect(res.body).toEqual({ estimatedTokens: 101, cost: 2 });
+    expect(res.body).toEqual({ estimatedTokens: 101, cost: 2, maxCost: 2 });
     await t.http.post('/api/credits/estimate').send(ask).expect(401);
     await t.http
       .post('/api/credits/estimate')

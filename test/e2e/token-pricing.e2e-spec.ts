@@ -219,7 +219,7 @@ describe('Prices per kind of token (CREDIT_PRICING=tokens)', () => {
       .send({ modelId: 'claude-sonnet-4-5', messages: prompt(1000) })
       .expect(200);
     // 1000 × 0.003 × 1.5 = 4.5 → 5.
-    expect(res.body).toEqual({ estimatedTokens: 1000, cost: 5 });
+    expect(res.body).toEqual({ estimatedTokens: 1000, cost: 5, maxCost: 5 });
   });
 
   it('answers /v1/messages with input_tokens less the cache reads and writes, as Anthropic does', async () => {
