@@ -61,3 +61,12 @@ export function syncUsageSql(
        AND NOT EXISTS (SELECT 1 FROM added a WHERE a."upstreamId" = u."upstreamId" AND a.minute = u.minute)`;
   return { sql, params: p.values };
 }
+
+/** Every upstream's totals in `minute` (the admin list), without adding anything. */
+export function minuteTotalsSql(minute: Date): SqlStatement {
+  const p = new SqlParams();
+  return {
+    sql: `SELECT "upstreamId", requests, tokens FROM upstream_usage WHERE minute = ${p.add(minute.toISOString())}::timestamptz`,
+    params: p.values,
+  };
+}

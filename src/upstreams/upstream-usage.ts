@@ -3,6 +3,7 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { Clock } from '../common/clock/clock';
 import {
+  minuteTotalsSql,
   type MinuteUsage,
   type PendingUsage,
   syncUsageSql,
@@ -73,6 +74,18 @@ export class UpstreamUsageMeter implements BeforeApplicationShutdown {
       requests: shared.requests + mine.requests + sent.requests,
       tokens: shared.tokens + mine.tokens + sent.tokens,
     };
+  }
+
+  /**
+   * Every instance's totals in the current minute as the table holds them now (the admin list):
+   * upstream id → usage. Only upstreams with a ceiling are counted.
+   */
+  async totals(): Promise<Map<string, MinuteUsage>> {
+    const { sql, params } = minuteTotalsSql(new Date(minuteOf(this.clock.now()) * MINUTE_MS));
+    const rows = (await this.db.query(sql, params)) as UsageRow[];
+    return new Map(
+      rows.map((r) => [r.upstreamId, { requests: r.requests, tokens: Number(r.tokens) }]),
+    );
   }
 
   /**

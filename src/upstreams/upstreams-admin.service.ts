@@ -7,14 +7,23 @@ import { Clock } from '../common/clock/clock';
 import { SecretBox } from '../common/crypto/secret-box';
 import { AppError, ErrorCode } from '../common/errors/app-error';
 import type { CreateUpstreamDto, UpdateUpstreamDto } from './dto/upstream-input.dto';
-import { mapEnvironmentUpstream, mapUpstream, type UpstreamDto } from './dto/upstream.dto';
+import {
+  mapEnvironmentUpstream,
+  mapUpstream,
+  type UpstreamDto,
+  type UpstreamStatus,
+} from './dto/upstream.dto';
 import { ENV_UPSTREAM_ID } from './environment-upstreams';
 import { effectiveState } from './upstream-health';
 import { sealApiKey } from './upstream-key';
 import { UpstreamModels } from './upstream-models';
 import { UpstreamStateStore } from './upstream-state.store';
 import { UpstreamTable } from './upstream-table';
+import { UpstreamUsageMeter } from './upstream-usage';
+import type { MinuteUsage } from './upstream-usage.sql';
 import { Upstream } from './upstream.entity';
+
+const NO_USAGE: MinuteUsage = Object.freeze({ requests: 0, tokens: 0 });
 
 const isUniqueViolation = (e: unknown) =>
   e instanceof QueryFailedError && (e.driverError as { code?: string }).code === '23505';
@@ -32,25 +41,31 @@ export class UpstreamsAdminService {
     private readonly box: SecretBox,
     private readonly table: UpstreamTable,
     private readonly states: UpstreamStateStore,
+    private readonly usage: UpstreamUsageMeter,
     private readonly models: UpstreamModels,
     private readonly audit: AuditService,
     private readonly clock: Clock,
   ) {}
 
-  /** The environment's upstreams, then the table's by name, each with its current health. */
+  /**
+   * The environment's upstreams, then the table's by name, each with its current health and its
+   * usage this minute.
+   */
   async list(): Promise<UpstreamDto[]> {
-    const [rows, health] = await Promise.all([
+    const [rows, health, minute] = await Promise.all([
       this.repo.find({ order: { name: 'ASC' } }),
       this.states.fresh(),
+      this.usage.totals(),
     ]);
     const now = this.clock.now();
+    const status = (id: string): UpstreamStatus => ({
+      health: health.get(id),
+      state: effectiveState(health.get(id), now),
+      minute: minute.get(id) ?? NO_USAGE,
+    });
     return [
-      ...this.table
-        .environment()
-        .map((u) =>
-          mapEnvironmentUpstream(u, health.get(u.id), effectiveState(health.get(u.id), now)),
-        ),
-      ...rows.map((r) => mapUpstream(r, health.get(r.id), effectiveState(health.get(r.id), now))),
+      ...this.table.environment().map((u) => mapEnvironmentUpstream(u, status(u.id))),
+      ...rows.map((r) => mapUpstream(r, status(r.id))),
     ];
   }
 
@@ -94,7 +109,7 @@ export class UpstreamsAdminService {
       });
       return row;
     });
-    return mapUpstream(saved, undefined, 'healthy');
+    return mapUpstream(saved, { state: 'healthy', minute: NO_USAGE });
   }
 
   /**
@@ -136,7 +151,8 @@ export class UpstreamsAdminService {
       return saved;
     });
     await this.states.reset(id);
-    return mapUpstream(saved, undefined, 'healthy');
+    const minute = (await this.usage.totals()).get(id) ?? NO_USAGE;
+    return mapUpstream(saved, { state: 'healthy', minute });
   }
 
   /** Deletes upstream `id`, audited as `upstream.delete`. Throws UPSTREAM_READ_ONLY (409), NOT_FOUND. */

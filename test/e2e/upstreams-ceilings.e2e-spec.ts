@@ -96,6 +96,11 @@ describe('Upstreams: requests and tokens per minute ceilings', () => {
       [upstreamId],
     );
     expect(row).toEqual({ requests: 2, tokens: '60' });
+    const listed = await t.http
+      .get(`/api/admin/upstreams/${upstreamId}`)
+      .set(admin.auth)
+      .expect(200);
+    expect(listed.body).toMatchObject({ tpm: 50, minuteUsage: { requests: 2, tokens: 60 } });
     const books = await ledgerOf(t, user.user.id);
     expect(books.credits).toBe(books.ledgerSum);
   });

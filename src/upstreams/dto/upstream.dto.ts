@@ -3,11 +3,18 @@ import { UPSTREAM_STATES, type UpstreamHealth, type UpstreamStateName } from '..
 import type { RoutableUpstream } from '../upstream-order';
 import { UPSTREAM_PROVIDERS, type UpstreamProvider } from '../upstream-router.types';
 import type { Upstream } from '../upstream.entity';
+import type { MinuteUsage } from '../upstream-usage.sql';
 
 /** An upstream's last failure (never a key). */
 export interface UpstreamErrorDto {
   message: string;
   status?: number;
+}
+
+/** Requests and tokens of the current clock minute, every instance's. */
+export class MinuteUsageDto {
+  @ApiProperty({ type: 'integer', example: 12 }) requests: number;
+  @ApiProperty({ type: 'integer', example: 4210 }) tokens: number;
 }
 
 /** An upstream as the admin routes answer it: `hasApiKey`, never the key. */
@@ -68,6 +75,12 @@ export class UpstreamDto {
   lastError: UpstreamErrorDto | null;
   @ApiProperty({ type: String, format: 'date-time', nullable: true }) lastErrorAt: string | null;
   @ApiProperty({
+    type: MinuteUsageDto,
+    description:
+      'requests and tokens (prompt + completion) sent this clock minute by every instance; counted only while the upstream has an `rpm` or `tpm`',
+  })
+  minuteUsage: MinuteUsageDto;
+  @ApiProperty({
     type: String,
     format: 'date-time',
     nullable: true,
@@ -107,22 +120,26 @@ export class UpstreamTestResultDto {
 const iso = (d: Date | null | undefined) => (d ? d.toISOString() : null);
 
 /** The health fields of an answer, from `h` (none: healthy) as it stands at `now`. */
-function healthFields(h: UpstreamHealth | undefined, state: UpstreamStateName) {
+/** What an answer shows beside the row: its health, its state now, its usage this minute. */
+export interface UpstreamStatus {
+  health?: UpstreamHealth;
+  state: UpstreamStateName;
+  minute: MinuteUsage;
+}
+
+function statusFields({ health: h, state, minute }: UpstreamStatus) {
   return {
     state,
     consecutiveFailures: h?.consecutiveFailures ?? 0,
     cooldownUntil: state === 'cooling' ? iso(h?.cooldownUntil) : null,
     lastError: h?.lastError ?? null,
     lastErrorAt: iso(h?.lastErrorAt),
+    minuteUsage: { requests: minute.requests, tokens: minute.tokens },
   };
 }
 
 /** The answer for row `u` (the key only as `hasApiKey`). */
-export function mapUpstream(
-  u: Upstream,
-  h: UpstreamHealth | undefined,
-  state: UpstreamStateName,
-): UpstreamDto {
+export function mapUpstream(u: Upstream, status: UpstreamStatus): UpstreamDto {
   return {
     id: u.id,
     source: 'table',
@@ -137,18 +154,14 @@ export function mapUpstream(
     enabled: u.enabled,
     rpm: u.rpm,
     tpm: u.tpm,
-    ...healthFields(h, state),
+    ...statusFields(status),
     createdAt: iso(u.createdAt),
     updatedAt: iso(u.updatedAt),
   };
 }
 
 /** The answer for an environment upstream (read-only). */
-export function mapEnvironmentUpstream(
-  u: RoutableUpstream,
-  h: UpstreamHealth | undefined,
-  state: UpstreamStateName,
-): UpstreamDto {
+export function mapEnvironmentUpstream(u: RoutableUpstream, status: UpstreamStatus): UpstreamDto {
   return {
     id: u.id,
     source: 'environment',
@@ -163,7 +176,7 @@ export function mapEnvironmentUpstream(
     enabled: u.enabled,
     rpm: null,
     tpm: null,
-    ...healthFields(h, state),
+    ...statusFields(status),
     createdAt: null,
     updatedAt: null,
   };
