@@ -215,7 +215,8 @@ export class SearchIndexer implements OnModuleInit, OnApplicationBootstrap {
     batch: PendingMessage[],
     signal?: AbortSignal,
   ): Promise<number> {
-    const model = this.embeddings.model!;
+    // The configured model: availability may change while the batch is embedded.
+    const model = this.embeddings.configured!;
     const vectors = await this.embeddings.embedDocuments(
       batch.map((m) => m.content),
       signal,

@@ -124,7 +124,8 @@ export class SearchService {
     apiKeyId?: string,
   ): Promise<{ id: string; score: number }[]> {
     const vector = await this.embeddings.embedQuery(userId, q, apiKeyId);
-    const model = this.embeddings.model!.id;
+    // The configured model embedded the query (availability may have changed since).
+    const model = this.embeddings.configured!.id;
     const nearest = await this.vectors.nearest(userId, model, vector, rows);
     return nearest.filter((r) => r.score > 0);
   }
