@@ -38,17 +38,18 @@ export interface EmbeddingResult {
 
 /**
  * Embeddings through the provider adapters, routed over the model's upstreams (RoutedEmbedder),
- * for chat search and for `/v1/embeddings`. Search
- * uses EMBEDDINGS_MODEL, an `embedding` entry of the catalogue; without it (or without its
- * provider's key) `model` is undefined and the search methods may not be called. `/v1` names
- * any available embedding model (`requireEmbeddingModel`). Tokens of a text are the
+ * for chat search and for `/v1/embeddings`. Search uses EMBEDDINGS_MODEL, an `embedding` entry of
+ * the catalogue; it is available like a chat model, while its provider has an environment key
+ * or an enabled upstream row serves it (the catalogue's state, see `model` and `refresh`).
+ * Without it `model` is undefined and the search methods may not be called. `/v1` names any
+ * available embedding model (`requireEmbeddingModel`). Tokens of a text are the
  * spec's estimate, ceil(code points / 4), the same for every provider (Gemini reports no usage
  * for embeddings), so a charge can be computed per text and summed per payer exactly.
  */
 @Injectable()
 export class EmbeddingsService {
-  /** The configured embedding model; undefined: semantic search is unavailable. */
-  readonly model: ModelDescriptor | undefined;
+  /** EMBEDDINGS_MODEL's catalogue entry, available or not; undefined when it is unset. */
+  readonly configured: ModelDescriptor | undefined;
   readonly dimensions: number;
   private readonly retry: RetryOptions;
 
@@ -67,12 +68,29 @@ export class EmbeddingsService {
         `EMBEDDINGS_MODEL=${search.embeddingsModel} is not an embedding model of the catalogue (kind "embedding")`,
       );
     }
-    // A model whose provider has no API key leaves semantic search off, like a chat model.
-    this.model = model?.available ? model : undefined;
+    this.configured = model;
     this.dimensions = search.dimensions;
     const ai = config.get('ai', { infer: true });
     this.retry = { attempts: ai.retryAttempts, baseDelayMs: ai.retryBaseDelayMs };
     this.pricing = config.get('credits', { infer: true }).pricing;
+  }
+
+  /**
+   * The configured embedding model while it is available (its provider's environment key, or an
+   * enabled upstream row serving it, as the catalogue last learnt); undefined: semantic search
+   * and indexing are off. No query: call `refresh` first where a recent answer matters.
+   */
+  get model(): ModelDescriptor | undefined {
+    return this.configured?.available ? this.configured : undefined;
+  }
+
+  /**
+   * Brings the catalogue's availability up to date with the upstream rows (a row added on
+   * another instance), then answers `model`. No query while the rows' copy is recent (5 s).
+   */
+  async refresh(): Promise<ModelDescriptor | undefined> {
+    await this.strategy.refreshUpstreams();
+    return this.model;
   }
 
   /** CREDIT_PRICING and CREDIT_MARKUP: in `tokens` mode, input tokens at the input price. */

@@ -69,10 +69,7 @@ export class ProviderStrategy {
       this.router,
       { id: model.id, providerId: model.providerId },
       embedder,
-      (protocol) => {
-        const id = PROTOCOL_EMBEDDER[protocol];
-        return id && this.embedders[id];
-      },
+      (protocol) => this.protocolEmbedder(protocol),
     );
   }
 
@@ -86,6 +83,15 @@ export class ProviderStrategy {
   /** The adapter speaking an upstream's protocol (`openai-compatible`: OpenAI's). */
   protocolAdapter(protocol: UpstreamProvider): ModelProvider {
     return this.providers[PROTOCOL_ADAPTER[protocol]];
+  }
+
+  /**
+   * The embedding adapter speaking an upstream's protocol (`openai-compatible`: OpenAI's), unrouted;
+   * undefined for a protocol without an embeddings API (Anthropic).
+   */
+  protocolEmbedder(protocol: UpstreamProvider): EmbeddingProvider | undefined {
+    const id = PROTOCOL_EMBEDDER[protocol];
+    return id && this.embedders[id];
   }
 
   /**

@@ -56,6 +56,7 @@ export class EmbeddingsController {
     @Body() body: EmbeddingsRequestDto,
   ): Promise<EmbeddingsResponseDto> {
     const texts = embeddingInputs(body.input);
+    await this.embeddings.refresh(); // a model served only by an upstream row added elsewhere
     const model = this.embeddings.requireEmbeddingModel(body.model);
     requireWithinContext(texts, model.maxTokens, (text) => this.embeddings.tokens(text));
     const result = await this.embeddings.embed(model, {

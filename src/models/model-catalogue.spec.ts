@@ -1,5 +1,12 @@
 import { DEFAULT_MODELS } from './default-models';
-import { maxOutputTokensOf, maxReplyTokens, validateCatalogue } from './model-catalogue';
+import type { ConfigService } from '@nestjs/config';
+import type { AppConfig } from '../config/app.config';
+import {
+  maxOutputTokensOf,
+  maxReplyTokens,
+  ModelCatalogue,
+  validateCatalogue,
+} from './model-catalogue';
 import { PROVIDER_IDS } from './model-entry';
 
 const reasoningOf = (m: { reasoningBudget?: number }) => m.reasoningBudget ?? 0;
@@ -117,5 +124,28 @@ describe('model catalogue', () => {
   ])('rejects %s, naming the file', (_name, raw, message) => {
     expect(() => validateCatalogue(raw, 'models.json')).toThrow(message);
     expect(() => validateCatalogue(raw, 'models.json')).toThrow(/models.json/);
+  });
+
+  it('makes chat and embedding models available while an upstream row serves them, or their provider has a key', () => {
+    // The default catalogue with an OpenAI key only.
+    const slices: Record<string, object> = {
+      ai: { maxOutputTokens: 4096 },
+      openai: { apiKey: 'sk-test' },
+      anthropic: {},
+      gemini: {},
+    };
+    const config = { get: (ns: string) => slices[ns] } as unknown as ConfigService<AppConfig, true>;
+    const catalogue = new ModelCatalogue(config);
+    const gemini = () => catalogue.embeddingModel('gemini-embedding-001')!.available;
+    const openai = () => catalogue.embeddingModel('text-embedding-3-small')!.available;
+    expect([gemini(), openai()]).toEqual([false, true]);
+    catalogue.setServed(new Set(['gemini-embedding-001', 'gemini-2.5-flash']));
+    expect([gemini(), openai(), !!catalogue.find('gemini-2.5-flash')]).toEqual([true, true, true]);
+    catalogue.setServed(new Set());
+    expect([gemini(), openai(), !!catalogue.find('gemini-2.5-flash')]).toEqual([
+      false,
+      true,
+      false,
+    ]);
   });
 });

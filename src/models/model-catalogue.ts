@@ -108,9 +108,9 @@ function fallbackProblems(entries: ModelEntry[]): string[] {
 }
 
 /**
- * The models users may pick; a chat model is available when its provider's API key is set, or
- * when an upstream row serves it (setServed). `embedding` models are kept apart: `list`, `find`
- * and `require` know chat models only.
+ * The models users may pick; a model (chat or embedding) is available when its provider's API
+ * key is set, or when an upstream row serves it (setServed). `embedding` models are kept apart:
+ * `list`, `find` and `require` know chat models only.
  */
 @Injectable()
 export class ModelCatalogue {
@@ -155,17 +155,24 @@ export class ModelCatalogue {
     return this.embeddings.get(id);
   }
 
+  /** Every `embedding` model of the catalogue, available or not. */
+  embeddingModels(): ModelDescriptor[] {
+    return [...this.embeddings.values()];
+  }
+
   list(): ModelDescriptor[] {
     return this.models;
   }
 
   /**
-   * The chat models that enabled upstream rows serve (the upstreams module calls this after each
-   * read of its table): each is available from then on, besides those whose provider has an
-   * environment key; a model no longer served and without a key is unavailable again.
+   * The chat and embedding models that enabled upstream rows serve (the upstreams module calls
+   * this after each read of its table): each is available from then on, besides those whose
+   * provider has an environment key; a model no longer served and without a key is unavailable
+   * again.
    */
   setServed(ids: ReadonlySet<string>): void {
-    for (const m of this.models) m.available = this.keyed[m.providerId] || ids.has(m.id);
+    for (const m of [...this.models, ...this.embeddings.values()])
+      m.available = this.keyed[m.providerId] || ids.has(m.id);
   }
 
   /** The available model `id`, or undefined (unknown, or its provider has no key). */

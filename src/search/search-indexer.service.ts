@@ -73,9 +73,10 @@ export class SearchIndexer implements OnModuleInit, OnApplicationBootstrap {
   }
 
   /**
-   * Registers both handlers even with semantic search off (no embeddings model), as every declared
-   * queue needs one at boot; nothing is queued then, and a job left from a run with a model
-   * completes without embedding (the chat's next message, or `search:reindex`, queues it again).
+   * Registers both handlers even with semantic search off (no embeddings model, or one no
+   * environment key or upstream row serves), as every declared queue needs one at boot; nothing
+   * is queued then, and a job run while the model is unavailable completes without embedding
+   * (the chat's next message, or `search:reindex`, queues it again).
    */
   async onModuleInit(): Promise<void> {
     await this.jobs.registerHandler(INDEX_QUEUE, (job) => this.handle(job), {
@@ -86,19 +87,21 @@ export class SearchIndexer implements OnModuleInit, OnApplicationBootstrap {
       expireInSeconds: 600,
     });
     await this.jobs.registerHandler(RESUME_QUEUE, async () => {
-      if (this.embeddings.model) await this.resumePaused();
+      if (await this.embeddings.refresh()) await this.resumePaused();
     });
   }
 
+  /** Schedules the resume job when EMBEDDINGS_MODEL is set (it may become available later). */
   async onApplicationBootstrap(): Promise<void> {
-    if (!this.embeddings.model || !this.jobs.started) return;
+    if (!this.embeddings.configured || !this.jobs.started) return;
     await this.jobs.schedule(RESUME_QUEUE, '* * * * *', {});
   }
 
   /**
    * Queues `chatId` for indexing without blocking the caller: one job per chat and
    * SEARCH_INDEX_DELAY_SECONDS window, starting after the window ends, so every message saved in
-   * the window is committed before its job reads the chat. Failures are logged (the backfill
+   * the window is committed before its job reads the chat; nothing while the embeddings model is
+   * unavailable (as the catalogue last learnt, no query). Failures are logged (the backfill
    * catches up).
    */
   queueSoon(chatId: string): void {
@@ -127,7 +130,8 @@ export class SearchIndexer implements OnModuleInit, OnApplicationBootstrap {
 
   /** Queues every chat with a message lacking a vector (`npm run search:reindex`). */
   async backfill(): Promise<number> {
-    if (!this.embeddings.model) throw new Error('EMBEDDINGS_MODEL is not set');
+    if (!(await this.embeddings.refresh()))
+      throw new Error('EMBEDDINGS_MODEL is not set, or no API key or upstream serves it');
     const chats = await this.vectors.chatsWithPending();
     for (const chatId of chats) {
       await this.jobs.enqueue(INDEX_QUEUE, { chatId }, { singletonKey: `${chatId}:backfill` });
@@ -179,7 +183,7 @@ export class SearchIndexer implements OnModuleInit, OnApplicationBootstrap {
   }
 
   private async handle(job: QueuedJob<IndexJob>): Promise<void> {
-    if (this.embeddings.model) await this.indexChat(job.data.chatId, job.signal);
+    if (await this.embeddings.refresh()) await this.indexChat(job.data.chatId, job.signal);
   }
 
   /**
@@ -211,7 +215,8 @@ export class SearchIndexer implements OnModuleInit, OnApplicationBootstrap {
     batch: PendingMessage[],
     signal?: AbortSignal,
   ): Promise<number> {
-    const model = this.embeddings.model!;
+    // The configured model: availability may change while the batch is embedded.
+    const model = this.embeddings.configured!;
     const vectors = await this.embeddings.embedDocuments(
       batch.map((m) => m.content),
       signal,

@@ -53,9 +53,12 @@ export class SearchService {
     private readonly embeddings: EmbeddingsService,
   ) {}
 
-  /** True when an embeddings model is configured: `semantic` works and `hybrid` fuses. */
-  get semanticAvailable(): boolean {
-    return this.embeddings.model !== undefined;
+  /**
+   * True when the configured embeddings model is available now (its provider's key, or an
+   * upstream row serving it): `semantic` works and `hybrid` fuses.
+   */
+  async semanticAvailable(): Promise<boolean> {
+    return (await this.embeddings.refresh()) !== undefined;
   }
 
   /**
@@ -70,16 +73,17 @@ export class SearchService {
     const mode = req.mode ?? 'hybrid';
     const limit = req.limit ?? DEFAULT_SEARCH_LIMIT;
     const offset = req.cursor ? decodeOffset(req.cursor) : 0;
-    if (mode === 'semantic' && !this.semanticAvailable) {
+    const semanticAvailable = mode !== 'keyword' && (await this.semanticAvailable());
+    if (mode === 'semantic' && !semanticAvailable) {
       throw new AppError(
         ErrorCode.SEMANTIC_SEARCH_UNAVAILABLE,
-        'Semantic search is not available: no embeddings model is configured',
+        'Semantic search is not available: no embeddings model is configured, or no API key or upstream serves it',
       );
     }
     const depth = Math.min(offset + limit + 1, MAX_SEARCH_DEPTH);
     if (offset >= depth) return { data: [], nextCursor: null };
     const useKeyword = mode !== 'semantic';
-    const useSemantic = mode !== 'keyword' && this.semanticAvailable;
+    const useSemantic = semanticAvailable;
     const candidates = useKeyword && useSemantic ? Math.max(depth, FUSION_CANDIDATES) : depth;
     const [keyword, semantic] = await Promise.all([
       useKeyword ? this.keyword(userId, req.q, candidates) : [],
@@ -120,7 +124,8 @@ export class SearchService {
     apiKeyId?: string,
   ): Promise<{ id: string; score: number }[]> {
     const vector = await this.embeddings.embedQuery(userId, q, apiKeyId);
-    const model = this.embeddings.model!.id;
+    // The configured model embedded the query (availability may have changed since).
+    const model = this.embeddings.configured!.id;
     const nearest = await this.vectors.nearest(userId, model, vector, rows);
     return nearest.filter((r) => r.score > 0);
   }

@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { AppError, ErrorCode } from '../common/errors/app-error';
 import { ModelCatalogue } from '../models/model-catalogue';
+import type { ProbeKind } from './upstream-probe';
 import type { UpstreamProvider } from './upstream-router.types';
 
 const FAMILY: Record<UpstreamProvider, string> = {
@@ -9,6 +10,13 @@ const FAMILY: Record<UpstreamProvider, string> = {
   anthropic: 'anthropic',
   google: 'google',
 };
+
+/** A test call's model: its catalogue id, provider, and whether it is a chat or embedding call. */
+export interface ProbeModel {
+  id: string;
+  providerId: 'openai' | 'anthropic' | 'google';
+  kind: ProbeKind;
+}
 
 /** The catalogue as the upstream admin routes see it: which ids exist, which one to probe. */
 @Injectable()
@@ -35,17 +43,23 @@ export class UpstreamModels {
   }
 
   /**
-   * The catalogue model a test call uses: the first listed, else the first chat model of the
-   * protocol's family; undefined when there is none.
+   * The catalogue model a test call uses, and which call: the first chat model listed, else
+   * (models listed, all embedding) the first embedding model listed with `kind: 'embedding'`,
+   * else (none listed) the first chat model of the protocol's family; undefined when there is
+   * none.
    */
-  probeModel(
-    provider: UpstreamProvider,
-    models: string[],
-  ): { id: string; providerId: 'openai' | 'anthropic' | 'google' } | undefined {
+  probeModel(provider: UpstreamProvider, models: string[]): ProbeModel | undefined {
+    const chat = models.find((id) => this.catalogue.list().some((m) => m.id === id));
+    const embedding = models.find((id) => this.catalogue.embeddingModel(id));
     const id =
-      models[0] ?? this.catalogue.list().find((m) => m.providerId === FAMILY[provider])?.id;
+      chat ??
+      embedding ??
+      (models.length
+        ? undefined
+        : this.catalogue.list().find((m) => m.providerId === FAMILY[provider])?.id);
     const providerId = id ? this.providerOf(id) : undefined;
-    return id && providerId ? { id, providerId } : undefined;
+    if (!id || !providerId) return undefined;
+    return { id, providerId, kind: chat || !embedding ? 'chat' : 'embedding' };
   }
 
   private providerOf(id: string) {

@@ -1,6 +1,12 @@
 import { Injectable } from '@nestjs/common';
 import type { UpstreamTarget } from './upstream-router.types';
 
+/**
+ * Which call tests an upstream: `chat` (one user turn, maxTokens 1) when it serves a chat model,
+ * `embedding` (one one-word text) when it serves embedding models only.
+ */
+export type ProbeKind = 'chat' | 'embedding';
+
 /** How a one-token call to an upstream went. */
 export type ProbeResult =
   | { ok: true; latencyMs: number }
@@ -12,8 +18,11 @@ export type ProbeResult =
  * which this module may not import: `src/ai/upstream-probe.ts` registers itself in UpstreamProbes).
  */
 export interface UpstreamProbe {
-  /** Calls catalogue model `modelId` on `target` with maxTokens 1. Never throws for an upstream error. */
-  probe(target: UpstreamTarget, modelId: string): Promise<ProbeResult>;
+  /**
+   * Calls catalogue model `modelId` on `target`: a chat call with maxTokens 1, or for `kind`
+   * `embedding` one embedding of a one-word text. Never throws for an upstream error.
+   */
+  probe(target: UpstreamTarget, modelId: string, kind: ProbeKind): Promise<ProbeResult>;
 }
 
 /**

@@ -18,8 +18,8 @@ export const TABLE_CACHE_MS = 5_000;
  * Every upstream, the environment's first, with keys opened, from an in-memory copy of the
  * `upstreams` table: read again every TABLE_CACHE_MS (by the clock) and at once after an admin
  * change on this instance (`invalidate`). No query per AI request. After each read it tells the
- * catalogue which chat models the enabled rows serve, so a model whose provider has no
- * environment key becomes available once an upstream serves it (read at start too).
+ * catalogue which chat and embedding models the enabled rows serve, so a model whose provider has
+ * no environment key becomes available once an upstream serves it (read at start too).
  */
 @Injectable()
 export class UpstreamTable implements OnApplicationBootstrap {
@@ -76,7 +76,9 @@ export class UpstreamTable implements OnApplicationBootstrap {
       .then((rows) => {
         this.rows = rows.flatMap((r) => this.routable(r));
         this.loadedAt = this.clock.now().getTime();
-        const served = this.catalogue.list().filter((m) => this.rows.some((u) => serves(u, m)));
+        const served = [...this.catalogue.list(), ...this.catalogue.embeddingModels()].filter((m) =>
+          this.rows.some((u) => serves(u, m)),
+        );
         this.catalogue.setServed(new Set(served.map((m) => m.id)));
       })
       .catch((e: unknown) => {

@@ -7,8 +7,9 @@ import { UpstreamStateStore } from './upstream-state.store';
 import { UpstreamTable } from './upstream-table';
 
 /**
- * POST /api/admin/upstreams/{id}/test: a one-token call to an upstream (enabled or not) on the
- * first model it serves, through the AI module's probe. A success makes it healthy again (a
+ * POST /api/admin/upstreams/{id}/test: a one-token call to an upstream (enabled or not) through
+ * the AI module's probe: a chat call on the first chat model it serves, or, when it lists
+ * embedding models only, one embedding on the first of them. A success makes it healthy again (a
  * `failing` one included); a failure is answered with the upstream's status and message and
  * changes nothing.
  */
@@ -48,6 +49,7 @@ export class UpstreamTester {
         version: upstream.version,
       },
       model.id,
+      model.kind,
     );
     if (!result.ok)
       return { ok: false, model: model.id, status: result.status, message: result.message };

@@ -116,7 +116,7 @@ export class UpstreamsController {
   @Endpoint({
     summary: 'Call an upstream with one token (admin)',
     description:
-      'Calls the first model the upstream serves with maxTokens 1. `ok: false` carries the upstream’s status and message; a success makes a failing upstream healthy again.',
+      'Calls the upstream once through its protocol’s adapter. When it serves a chat model (the first chat model it lists, or the first of its protocol’s family when it lists none), the call is a chat call of one user turn with maxTokens 1 (OpenAI `/v1/chat/completions`, Anthropic `/v1/messages`, Gemini `generateContent`); when it lists embedding models only, the call is one embedding of a one-word text on the first of them (OpenAI `/v1/embeddings`, Gemini `batchEmbedContents`). `model` names the model called. `ok: false` carries the upstream’s status and message (its key redacted); a success makes a failing upstream healthy again.',
     access: ADMIN,
     errors: [404],
   })

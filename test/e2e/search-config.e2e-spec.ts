@@ -1,9 +1,13 @@
 import { SearchIndexer } from '../../src/search/search-indexer.service';
+import { OpenAiTestServer } from '../servers/openai-server';
 import { newChat, newUser } from '../support/factories';
 import { startProviders, type Providers } from '../support/providers';
 import { createTestApp, type TestApp } from '../support/test-app';
 
-/** Chat search by configuration: no embeddings model, and Gemini's embeddings. */
+/**
+ * Chat search by configuration: no embeddings model, Gemini's embeddings, and an embeddings
+ * model whose provider has no key but an upstream row serves.
+ */
 
 describe('Chat search without an embeddings model', () => {
   let t: TestApp;
@@ -100,5 +104,74 @@ describe('Chat search with Gemini embeddings (default catalogue)', () => {
     await expect(createTestApp({ ...p.env, EMBEDDINGS_MODEL: 'gpt-4o-mini' })).rejects.toThrow(
       /EMBEDDINGS_MODEL=gpt-4o-mini is not an embedding model/,
     );
+  });
+});
+
+describe('Chat search with an embeddings model served only by an upstream row', () => {
+  const MODEL = 'text-embedding-3-small';
+  let t: TestApp;
+  let server: OpenAiTestServer;
+
+  beforeAll(async () => {
+    server = await new OpenAiTestServer().start();
+    // No OPENAI_API_KEY: only an upstream row can serve the model.
+    t = await createTestApp({
+      EMBEDDINGS_MODEL: MODEL,
+      AI_RETRY_BASE_DELAY_MS: '5',
+      // Saved messages are indexed by the test itself, never by a queued job.
+      SEARCH_INDEX_DELAY_SECONDS: '3600',
+    });
+  });
+  afterAll(async () => {
+    await t.close();
+    await server.stop();
+  });
+
+  it('is off without a serving row, on once an admin adds one (vectors from that server), off again when it is disabled', async () => {
+    const u = await newUser(t, { credits: 100 });
+    const admin = await newUser(t, { role: 'ADMIN' });
+    const chat = await newChat(t, u, {
+      messages: ['I parked the automobile', 'Bananas are yellow'],
+    });
+    const semantic = (status: number) =>
+      t.http.get('/api/search').query({ q: 'car', mode: 'semantic' }).set(u.auth).expect(status);
+
+    expect((await semantic(400)).body.code).toBe('SEMANTIC_SEARCH_UNAVAILABLE');
+    // Hybrid is keyword alone: "car" is not a word of the chat.
+    expect(
+      (await t.http.get('/api/search').query({ q: 'car' }).set(u.auth).expect(200)).body.data,
+    ).toEqual([]);
+
+    const row = await t.http
+      .post('/api/admin/upstreams')
+      .set(admin.auth)
+      .send({
+        provider: 'openai-compatible',
+        name: 'embedder',
+        baseUrl: server.url,
+        apiKey: 'sk-embedder-key',
+        models: [MODEL],
+      })
+      .expect(201);
+    expect(await t.app.get(SearchIndexer).indexChat(chat.id)).toBe(2);
+    const embeds = () => server.requests.filter((r) => r.path === '/v1/embeddings');
+    expect(embeds()).toHaveLength(1);
+    expect(embeds()[0].body.input).toEqual(['I parked the automobile', 'Bananas are yellow']);
+    expect(embeds()[0].headers.authorization).toBe('Bearer sk-embedder-key');
+
+    const found = await semantic(200);
+    expect((found.body.data as { snippet: string }[]).map((h) => h.snippet)).toEqual([
+      'I parked the automobile',
+    ]);
+    expect(embeds()).toHaveLength(2);
+    expect(embeds()[1].body.input).toEqual(['car']);
+
+    await t.http
+      .patch(`/api/admin/upstreams/${row.body.id}`)
+      .set(admin.auth)
+      .send({ enabled: false })
+      .expect(200);
+    expect((await semantic(400)).body.code).toBe('SEMANTIC_SEARCH_UNAVAILABLE');
+    expect(embeds()).toHaveLength(2);
   });
 });

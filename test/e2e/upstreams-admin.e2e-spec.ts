@@ -229,6 +229,49 @@ describe('Upstreams admin', () => {
     expect(healthy.body).toMatchObject({ state: 'healthy', consecutiveFailures: 0 });
   });
 
+  it('/test of an upstream serving embedding models only sends one embedding, not a chat call, and reports its 401', async () => {
+    const EMBEDDER = 'text-embedding-3-small';
+    const res = await post({
+      provider: 'openai-compatible',
+      name: 'embedder',
+      baseUrl: openai.url,
+      apiKey: KEY_1,
+      models: [EMBEDDER],
+      modelMap: { [EMBEDDER]: 'local-embedder' },
+    }).expect(201);
+    const test = () =>
+      t.http.post(`/api/admin/upstreams/${res.body.id}/test`).set(admin.auth).expect(200);
+
+    let from = openai.requests.length;
+    const good = await test();
+    expect(good.body).toMatchObject({ ok: true, model: EMBEDDER });
+    expect(typeof good.body.latencyMs).toBe('number');
+    const sent = openai.requests.slice(from);
+    expect(sent.map((r) => r.path)).toEqual(['/v1/embeddings']);
+    expect(sent[0].body).toMatchObject({ model: 'local-embedder', input: ['ping'] });
+    expect(sent[0].headers.authorization).toBe(`Bearer ${KEY_1}`);
+
+    openai.reply = { status: 401 };
+    from = openai.requests.length;
+    const bad = await test();
+    expect(bad.body).toMatchObject({ ok: false, model: EMBEDDER, status: 401 });
+    expect(typeof bad.body.message).toBe('string');
+    expect(JSON.stringify(bad.body)).not.toContain(KEY_1);
+    expect(openai.requests.slice(from).map((r) => r.path)).toEqual(['/v1/embeddings']);
+    openai.reply = {};
+
+    // Once it serves a chat model too, the test is a chat call on that model.
+    await t.http
+      .patch(`/api/admin/upstreams/${res.body.id}`)
+      .set(admin.auth)
+      .send({ models: [EMBEDDER, 'gpt-4o-mini'] })
+      .expect(200);
+    from = openai.requests.length;
+    expect((await test()).body).toMatchObject({ ok: true, model: 'gpt-4o-mini' });
+    expect(openai.requests.slice(from).map((r) => r.path)).toEqual(['/v1/chat/completions']);
+    await t.http.delete(`/api/admin/upstreams/${res.body.id}`).set(admin.auth).expect(200);
+  });
+
   it('never wrote a key to the log', () => {
     const out = logs.text();
     // The capture works: the requests above were logged.

@@ -65,7 +65,7 @@ export enum ErrorCode {
   TASK_LIMIT_REACHED = 'TASK_LIMIT_REACHED',
   /** Tasks: two runs of the schedule are closer than the plan allows (60, 15, 5 minutes). */
   SCHEDULE_TOO_FREQUENT = 'SCHEDULE_TOO_FREQUENT',
-  /** Search: `mode=semantic` while no embeddings model is configured (EMBEDDINGS_MODEL). */
+  /** Search: `mode=semantic` while no embeddings model (EMBEDDINGS_MODEL) is configured or available. */
   SEMANTIC_SEARCH_UNAVAILABLE = 'SEMANTIC_SEARCH_UNAVAILABLE',
   /**
    * AI: images to a model without `vision`, plugins to one without `tools`, or a chat model to

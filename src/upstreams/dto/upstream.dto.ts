@@ -102,7 +102,12 @@ export class UpstreamDeletedDto {
 /** POST /api/admin/upstreams/{id}/test: how a one-token call went. */
 export class UpstreamTestResultDto {
   @ApiProperty() ok: boolean;
-  @ApiProperty({ example: 'gpt-4o-mini', description: 'the catalogue model called' }) model: string;
+  @ApiProperty({
+    example: 'gpt-4o-mini',
+    description:
+      'the catalogue model called (a chat model, or an embedding model for an upstream serving embedding models only)',
+  })
+  model: string;
   @ApiPropertyOptional({ example: 312, description: 'success: the call’s duration, ms' })
   latencyMs?: number;
   @ApiPropertyOptional({
