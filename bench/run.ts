@@ -20,6 +20,7 @@ import { imagesScenario } from './lib/scenario-images';
 import { wireStreamsScenario } from './lib/scenario-wire-streams';
 import { meteringScenario } from './lib/scenario-metering';
 import { failoverScenario } from './lib/scenario-failover';
+import { ceilingsScenario } from './lib/scenario-ceilings';
 import { type BenchEnv, PROFILE_DIR, ROOT, SERVICE_ENTRY, setup } from './lib/setup';
 import { round } from './lib/stats';
 import { check, type ScenarioResult } from './lib/types';
@@ -75,8 +76,17 @@ const failover = {
   delayMs: num('BENCH_GENERATE_DELAY_MS', 200),
   failRate: 0.3,
 };
+const ceilings = {
+  durationS: num('BENCH_CEILINGS_S', 8),
+  warmupS: num('BENCH_WARMUP_S', 2),
+  connections: 50,
+  users: 20,
+  rpm: 1_000_000,
+  tpm: 1_000_000_000,
+  rounds: num('BENCH_CEILINGS_ROUNDS', 2),
+};
 const only = new Set(
-  (process.env.BENCH_SCENARIOS ?? '1,2,3,4,5,6,7,8,9,10,11,12,13')
+  (process.env.BENCH_SCENARIOS ?? '1,2,3,4,5,6,7,8,9,10,11,12,13,14')
     .split(',')
     .map((s) => Number(s.trim()))
     .filter(Boolean),
@@ -145,6 +155,7 @@ async function main(): Promise<void> {
   await run(11, () => wireStreamsScenario(e, wireStreams));
   await run(12, () => meteringScenario(e, metering, log));
   await run(13, () => failoverScenario(e, failover));
+  await run(14, () => ceilingsScenario(e, ceilings, log));
 
   const ledger = await checkLedger(e.db);
   const meta = {
@@ -162,7 +173,7 @@ async function main(): Promise<void> {
     JSON.stringify(
       {
         meta,
-        config: { http, streams, wireStreams, metering, failover },
+        config: { http, streams, wireStreams, metering, failover, ceilings },
         ledger,
         cpuProfile,
         results,

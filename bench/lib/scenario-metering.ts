@@ -49,8 +49,8 @@ export async function meteringScenario(
   cfg: MeteringConfig,
   log: (line: string) => void,
 ): Promise<ScenarioResult[]> {
-  const few = await users(env, 'meter-few', cfg.users);
-  const busy = await users(env, 'meter-busy', cfg.users);
+  const few = await proUsers(env, 'meter-few', cfg.users);
+  const busy = await proUsers(env, 'meter-busy', cfg.users);
   await seedDayOfRequests(
     env.db,
     few.map((u) => u.id),
@@ -168,7 +168,8 @@ export async function meteringScenario(
   );
 }
 
-async function users(env: BenchEnv, prefix: string, n: number): Promise<BenchUser[]> {
+/** `n` new PRO users `bench-<prefix>-<i>@example.com` with 10 000 000 credits each. */
+export async function proUsers(env: BenchEnv, prefix: string, n: number): Promise<BenchUser[]> {
   const out: BenchUser[] = [];
   for (let i = 1; i <= n; i++)
     out.push(await signup(env.serviceOrigin, `bench-${prefix}-${i}@example.com`));

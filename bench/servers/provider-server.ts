@@ -18,8 +18,8 @@ const delay = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve,
 /**
  * The OpenAI test server from `test/servers`, unchanged on the wire, plus what the bench needs:
  * a fixed delay before whole replies, a share of calls failing with 500, `POST /_bench/reply` to
- * change the reply between
- * scenarios, and no request log (it would grow with every request of a load test).
+ * change the reply between scenarios, `GET /_bench/calls` (`{calls}`: chat completion calls
+ * received so far), and no request log (it would grow with every request of a load test).
  * Runs in its own process; prints `LISTENING <port>`.
  */
 class BenchProviderServer extends OpenAiTestServer {
@@ -27,6 +27,8 @@ class BenchProviderServer extends OpenAiTestServer {
 
   /** Model calls so far, the base of `failRate`'s even spread. */
   private calls = 0;
+  /** Every chat completion call received (`GET /_bench/calls`), failed ones included. */
+  private completions = 0;
 
   protected async handle(req: RecordedRequest, res: ServerResponse): Promise<void> {
     this.requests.length = 0;
@@ -34,6 +36,10 @@ class BenchProviderServer extends OpenAiTestServer {
       this.reply = (req.body ?? {}) as BenchReply;
       return this.sendJson(res, 200, { ok: true });
     }
+    if (req.method === 'GET' && req.path === '/_bench/calls') {
+      return this.sendJson(res, 200, { calls: this.completions });
+    }
+    if (req.method === 'POST' && req.path.endsWith('/chat/completions')) this.completions++;
     const rate = this.reply.failRate ?? 0;
     if (rate > 0 && req.method === 'POST' && req.path.endsWith('/chat/completions')) {
       const n = this.calls++;
