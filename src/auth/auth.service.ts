@@ -62,14 +62,18 @@ export class AuthService {
   }
 
   /**
-   * The credentials method: the user, or null when either value is missing, the email is
-   * unknown, the account has no password, or the password does not match. Every null path
+   * The credentials method: the user, or null when either value is missing or holds U+0000, the
+   * email is unknown, the account has no password, or the password does not match. Every null path
    * runs one bcrypt comparison, so timing does not tell them apart. With
    * REQUIRE_EMAIL_VERIFICATION, a right password of an unverified address throws AppError
    * EMAIL_NOT_VERIFIED (403); only the right password learns it.
    */
   async validateCredentials(email: unknown, password: unknown): Promise<User | null> {
-    if (typeof email !== 'string' || typeof password !== 'string' || !email || !password) {
+    // An email holding U+0000 names no user (PostgreSQL text cannot hold it, and the lookup
+    // would fail): login runs its guard before the validation pipe that refuses it elsewhere.
+    const usable = (v: unknown): v is string =>
+      typeof v === 'string' && !!v && !v.includes('\u0000');
+    if (!usable(email) || !usable(password)) {
       await bcrypt.compare('x', await this.dummyHash);
       return null;
     }

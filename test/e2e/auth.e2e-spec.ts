@@ -158,6 +158,9 @@ describe('Auth: sign-up, login and sessions', () => {
         { password: PASSWORD },
         { email: u.user.email, password: '' },
         {},
+        // PostgreSQL text cannot hold U+0000: such an email names no user.
+        { email: '\u0000', password: PASSWORD },
+        { email: `${u.user.email}\u0000`, password: PASSWORD },
       ];
       const bodies: unknown[] = [];
       for (const body of attempts) {
