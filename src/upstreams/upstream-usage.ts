@@ -2,6 +2,7 @@ import { type BeforeApplicationShutdown, Injectable, Logger } from '@nestjs/comm
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { Clock } from '../common/clock/clock';
+import { preparedQuery } from '../database/prepared';
 import {
   minuteTotalsSql,
   type MinuteUsage,
@@ -146,7 +147,8 @@ export class UpstreamUsageMeter implements BeforeApplicationShutdown {
       rolled ? new Date(now.getTime() - KEEP_MS) : null,
     );
     try {
-      const rows = (await this.db.query(sql, params)) as UsageRow[];
+      // Prepared: it runs beside every limited request, and is planned once per connection.
+      const rows = await preparedQuery<UsageRow>(this.db, sql, params);
       this.shared = new Map(
         rows.map((r) => [r.upstreamId, { requests: r.requests, tokens: Number(r.tokens) }]),
       );
