@@ -1,4 +1,3 @@
-import { performance } from 'node:perf_hooks';
 import type {
   RoutedModel,
   UpstreamProvider,
@@ -6,12 +5,8 @@ import type {
   UpstreamTarget,
 } from '../upstreams/upstream-router.types';
 import { estimateTokens } from '../credits/pricing';
-import {
-  type EmbeddingProvider,
-  type EmbedRequest,
-  UpstreamsBusyError,
-} from './providers/model-provider';
-import { outcomeOf } from './routed-provider';
+import type { EmbeddingProvider, EmbedRequest } from './providers/model-provider';
+import { firstAnswer, type Unanswered } from './upstream-attempts';
 
 /**
  * The embedding adapter speaking an upstream's protocol (`openai-compatible`: OpenAI's);
@@ -53,32 +48,20 @@ export class RoutedEmbedder implements EmbeddingProvider {
   async embed(req: EmbedRequest): Promise<number[][]> {
     const targets = await this.router.candidates(this.model);
     if (!targets.length) return this.embedder.embed(req);
-    let last: unknown;
-    let busy: UpstreamsBusyError | undefined;
-    for (const target of targets) {
-      const admission = this.router.admit(target);
-      if (!admission.admitted) {
-        if (!busy || admission.resetsAt < busy.resetsAt)
-          busy = new UpstreamsBusyError(this.model.providerId, admission.resetsAt);
-        continue;
-      }
-      const started = performance.now();
-      try {
-        const vectors = await this.adapterFor(target).embed(req, target);
-        await this.router.report(target, { kind: 'ok', latencyMs: elapsed(started) });
-        this.router.used(
-          target,
-          estimateTokens(req.texts.map((content) => ({ role: 'user', content }))),
-        );
-        return vectors;
-      } catch (err) {
-        const outcome = outcomeOf(err, elapsed(started));
-        if (outcome) await this.router.report(target, outcome);
-        if (outcome?.kind !== 'retryable') throw err;
-        last = err;
-      }
-    }
-    throw last ?? busy;
+    const left: Unanswered = {};
+    const answered = await firstAnswer(
+      this.router,
+      this.model.providerId,
+      targets,
+      (target) => this.adapterFor(target).embed(req, target),
+      left,
+    );
+    if (!answered) throw left.last ?? left.busy;
+    this.router.used(
+      answered.target,
+      estimateTokens(req.texts.map((content) => ({ role: 'user', content }))),
+    );
+    return answered.value;
   }
 
   private adapterFor(target: UpstreamTarget): EmbeddingProvider {
@@ -87,8 +70,4 @@ export class RoutedEmbedder implements EmbeddingProvider {
     if (!adapter) throw new Error(`Upstream protocol ${target.provider} has no embeddings API`);
     return adapter;
   }
-}
-
-function elapsed(started: number): number {
-  return Math.round(performance.now() - started);
 }

@@ -14,7 +14,8 @@ import {
   UpstreamsBusyError,
 } from './providers/model-provider';
 import { isRetryable } from './retry';
-import { outcomeOf, RoutedProvider } from './routed-provider';
+import { RoutedProvider } from './routed-provider';
+import { outcomeOf } from './upstream-attempts';
 
 /**
  * A router of fixed upstreams per model that records the reports and the tokens counted;

@@ -1,8 +1,6 @@
-import { performance } from 'node:perf_hooks';
 import type { ModelDescriptor } from '../models/model-catalogue';
 import { reasoningBudget } from '../models/model-catalogue';
 import type {
-  UpstreamOutcome,
   UpstreamProvider,
   UpstreamRouting,
   UpstreamTarget,
@@ -11,11 +9,10 @@ import {
   type GenerateRequest,
   type GenerateResult,
   type ModelProvider,
-  ProviderError,
   type StreamChunk,
-  UpstreamsBusyError,
 } from './providers/model-provider';
 import { isRetryable } from './retry';
+import { firstAnswer, type Unanswered } from './upstream-attempts';
 
 /** One model a routed call may be answered by, with the adapter of its provider. */
 export interface RoutedCandidate {
@@ -28,9 +25,6 @@ export interface RoutedCandidate {
  * from the model's provider: an OpenAI-compatible server may serve any family's models.
  */
 export type ProtocolAdapters = (protocol: UpstreamProvider) => ModelProvider;
-
-/** Upstream statuses that say the upstream itself is set up wrong (key, access, model id). */
-const MISCONFIGURED = new Set([401, 403, 404]);
 
 /**
  * The provider of one admission: its models in order (the requested one, then its fallbacks),
@@ -99,8 +93,7 @@ export class RoutedProvider implements ModelProvider {
     req: GenerateRequest,
     call: (adapter: ModelProvider, request: GenerateRequest, target?: UpstreamTarget) => Promise<T>,
   ): Promise<{ value: T; modelId: string; target?: UpstreamTarget }> {
-    let last: unknown;
-    let busy: UpstreamsBusyError | undefined;
+    const left: Unanswered = {};
     for (const [i, { model, adapter }] of this.candidates.entries()) {
       const request = i === 0 ? req : requestFor(req, model);
       const targets = await this.router.candidates({ id: model.id, providerId: model.providerId });
@@ -111,52 +104,21 @@ export class RoutedProvider implements ModelProvider {
           return { value: await call(adapter, request), modelId: model.id };
         } catch (err) {
           if (!isRetryable(err)) throw err;
-          last = err;
+          left.last = err;
           continue;
         }
       }
-      for (const target of targets) {
-        const admission = this.router.admit(target);
-        if (!admission.admitted) {
-          if (!busy || admission.resetsAt < busy.resetsAt)
-            busy = new UpstreamsBusyError(model.providerId, admission.resetsAt);
-          continue;
-        }
-        const started = performance.now();
-        try {
-          const value = await call(this.protocols?.(target.provider) ?? adapter, request, target);
-          await this.router.report(target, { kind: 'ok', latencyMs: elapsed(started) });
-          return { value, modelId: model.id, target };
-        } catch (err) {
-          const outcome = outcomeOf(err, elapsed(started));
-          if (outcome) await this.router.report(target, outcome);
-          if (outcome?.kind !== 'retryable') throw err;
-          last = err;
-        }
-      }
+      const answered = await firstAnswer(
+        this.router,
+        model.providerId,
+        targets,
+        (target) => call(this.protocols?.(target.provider) ?? adapter, request, target),
+        left,
+      );
+      if (answered) return { ...answered, modelId: model.id };
     }
-    throw last ?? busy;
+    throw left.last ?? left.busy;
   }
-}
-
-/**
- * What the router should learn of a failed attempt: retryable, misconfigured, or nothing (a bad
- * request, our own abort, or an error that is not the provider's).
- */
-export function outcomeOf(err: unknown, latencyMs: number): UpstreamOutcome | undefined {
-  if (!(err instanceof ProviderError) || err.aborted) return undefined;
-  const status = err.upstreamStatus;
-  if (isRetryable(err) || status === 408)
-    return {
-      kind: 'retryable',
-      status,
-      ...(err.retryAfterMs !== undefined ? { retryAfterMs: err.retryAfterMs } : {}),
-      message: err.message,
-      latencyMs,
-    };
-  if (status !== undefined && MISCONFIGURED.has(status))
-    return { kind: 'misconfigured', status, message: err.message, latencyMs };
-  return undefined;
 }
 
 /** The request as a fallback model takes it: its own id and reasoning budget. */
@@ -167,8 +129,4 @@ function requestFor(req: GenerateRequest, model: ModelDescriptor): GenerateReque
 /** The tokens of an answer as upstreams count them per minute: prompt plus completion. */
 function tokensOf(usage: { promptTokens: number; completionTokens: number }): number {
   return usage.promptTokens + usage.completionTokens;
-}
-
-function elapsed(started: number): number {
-  return Math.round(performance.now() - started);
 }
