@@ -1,10 +1,13 @@
 import { ExecutionContext, Injectable } from '@nestjs/common';
+import { ConfigService } from '@nestjs/config';
 import { Reflector } from '@nestjs/core';
 import { AuthGuard } from '@nestjs/passport';
+import type { AppConfig } from '../../config/app.config';
 import { AppError, ErrorCode } from '../errors/app-error';
 import type { Request } from 'express';
 import { API_KEY_PREFIX, API_SCOPE_KEY, type ApiScope } from './api-scopes';
 import { IS_PUBLIC_KEY } from './auth.decorators';
+import { allowedOrigins, assertCookieOrigin } from './cookie-origin';
 import { SESSION_COOKIE, type SessionUser } from './session-user';
 
 /**
@@ -17,7 +20,8 @@ import { SESSION_COOKIE, type SessionUser } from './session-user';
  * INSUFFICIENT_SCOPE, and on public routes it is ignored (they answer as to no session). A
  * revoked, expired or unknown key is 401 INVALID_API_KEY. Under `/v1` the key may also come as
  * `x-api-key: sk-…` (Anthropic's header, which Claude Code and the Anthropic SDK send); an
- * `Authorization` header, when present too, wins.
+ * `Authorization` header, when present too, wins. A state-changing request authenticated by the
+ * session cookie must come from an allowed origin (`assertCookieOrigin`), else 403 FORBIDDEN.
  */
 /**
  * Anthropic's `x-api-key` header on a `/v1` route, read as `Authorization: Bearer <key>` (the
@@ -32,13 +36,22 @@ export function apiKeyHeaderAsBearer(req: Request): void {
 
 @Injectable()
 export class JwtAuthGuard extends AuthGuard(['jwt', 'api-key']) {
-  constructor(private readonly reflector: Reflector) {
+  /** APP_BASE_URL's origin and CORS_ORIGINS: where cookie-authenticated writes may come from. */
+  private readonly origins: Set<string>;
+
+  constructor(
+    private readonly reflector: Reflector,
+    config: ConfigService<AppConfig, true>,
+  ) {
     super();
+    const { baseUrl, corsOrigins } = config.get('app', { infer: true });
+    this.origins = allowedOrigins(baseUrl, corsOrigins);
   }
 
   async canActivate(context: ExecutionContext): Promise<boolean> {
     const req = context.switchToHttp().getRequest<Request & { user?: SessionUser }>();
     apiKeyHeaderAsBearer(req);
+    assertCookieOrigin(req, this.origins);
     if (!this.isPublic(context)) {
       await super.canActivate(context);
       this.checkScope(context, req.user);
