@@ -31,3 +31,11 @@ export const UPLOAD_READABLE_THROUGH_CHAT_SQL = `SELECT 1
                OR EXISTS (SELECT 1 FROM team_members tm
                            WHERE tm."teamId" = c."teamId" AND tm."userId" = $2))
         LIMIT 1`;
+
+/**
+ * The ids among uploads $1 (uuid[]) attached to any message of any chat, by anyone: such an
+ * upload is part of a chat's content. One indexed lookup per id.
+ */
+export const UPLOADS_IN_ANY_CHAT_SQL = `SELECT DISTINCT a."uploadId" AS id
+         FROM message_attachments a
+        WHERE a."uploadId" = ANY($1::uuid[])`;

@@ -4,6 +4,7 @@ import { UploadLinks } from '../uploads/upload-links';
 import {
   ATTACHMENTS_OF_MESSAGES_SQL,
   UPLOAD_READABLE_THROUGH_CHAT_SQL,
+  UPLOADS_IN_ANY_CHAT_SQL,
 } from './attachment-access.sql';
 import type { MessageAttachmentDto } from './dto/chat.dto';
 
@@ -67,5 +68,12 @@ export class ChatAttachments {
       userId,
     ]);
     return rows.length > 0;
+  }
+
+  /** The ids among `uploadIds` attached in any chat (by anyone, readable or not). One query. */
+  async inAnyChat(uploadIds: string[]): Promise<Set<string>> {
+    if (!uploadIds.length) return new Set();
+    const rows: { id: string }[] = await this.db.query(UPLOADS_IN_ANY_CHAT_SQL, [uploadIds]);
+    return new Set(rows.map((r) => r.id));
   }
 }

@@ -5,7 +5,7 @@ import { In, Repository } from 'typeorm';
 import type { AppConfig } from '../config/app.config';
 import { detectContentType } from './magic-bytes';
 import { ChatAttachments } from '../chats/chat-attachments.service';
-import { requireScope } from '../common/auth/require-scope';
+import { hasScope, requireScope } from '../common/auth/require-scope';
 import type { SessionUser } from '../common/auth/session-user';
 import { AppError, ErrorCode } from '../common/errors/app-error';
 import { Upload } from './upload.entity';
@@ -34,13 +34,15 @@ export type ResolvedImage = { upload: Upload } | { inline: { mediaType: string; 
 const notFound = () => new AppError(ErrorCode.NOT_FOUND, 'Upload not found');
 /** What a key without `chats:read` is told it lacks the scope for. */
 const NOT_OWN = 'an upload that is not your own';
+const IN_A_CHAT = 'an upload attached in a chat';
 const invalid = (message: string) => new AppError(ErrorCode.VALIDATION_FAILED, message);
 
 /**
  * Uploads used as images in AI messages: who may use which, and their bytes.
  * A user may send their own uploads and those attached to a chat they can read; anything else,
  * and an absent id, is the same 404. An API key reaches past its user's own uploads only with
- * `chats:read` (the other path goes through chats).
+ * `chats:read` (the other path goes through chats), and without it may not send an own upload
+ * attached in any chat either: the image is then part of a chat's content.
  */
 @Injectable()
 export class UploadImages {
@@ -98,18 +100,23 @@ export class UploadImages {
    * unreadable upload (one body for both), VALIDATION_FAILED (400) for one that is not PNG,
    * JPEG, WebP or GIF, and INSUFFICIENT_SCOPE (403) to an API key without `chats:read` for any
    * upload that is not its user's own (absent ones included: the answer does not depend on
-   * what exists).
+   * what exists) or that is attached in any chat (one more query, for such keys only).
    */
   async requireReadable(user: SessionUser, ids: string[]): Promise<Upload[]> {
     if (!ids.length) return [];
-    const found = await this.uploads.findBy({ id: In([...new Set(ids)]) });
+    const unique = [...new Set(ids)];
+    const found = await this.uploads.findBy({ id: In(unique) });
     const byId = new Map(found.map((u) => [u.id, u]));
-    for (const id of new Set(ids)) {
+    const inChats = hasScope(user, 'chats:read')
+      ? new Set<string>()
+      : await this.attachments.inAnyChat(found.map((u) => u.id));
+    for (const id of unique) {
       const upload = byId.get(id);
       if (!upload || upload.userId !== user.id) {
         requireScope(user, 'chats:read', NOT_OWN);
         if (!upload || !(await this.attachments.readableThroughChat(user.id, id))) throw notFound();
       }
+      if (inChats.has(id)) requireScope(user, 'chats:read', IN_A_CHAT);
       if (!IMAGE_TYPES.includes(upload.contentType))
         throw new AppError(
           ErrorCode.VALIDATION_FAILED,

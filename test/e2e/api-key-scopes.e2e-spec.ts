@@ -283,9 +283,10 @@ describe('API key scopes over the resources a request touches', () => {
     expect(p.openai.requests).toHaveLength(0);
     expect(await messageCount()).toBe(before);
 
-    // Its user's own uploads, new chats and tools reading only their arguments stay open to it.
-    expect((await generate(aiOnly, { messages: image({ uploadId: mine.id }) })).status).toBe(200);
+    // Its user's own uploads in no chat, new chats and tools reading only their arguments stay
+    // open to it (an upload the exchange attaches is then in a chat: api-key-scopes-uploads).
     expect((await v1Image(aiOnly, `/uploads/${mine.filename}`)).status).toBe(200);
+    expect((await generate(aiOnly, { messages: image({ uploadId: mine.id }) })).status).toBe(200);
     expect((await generate(aiOnly, { plugins: ['calculator'] })).status).toBe(200);
 
     // A key holding the scopes acts as its user's session would.
