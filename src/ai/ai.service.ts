@@ -6,13 +6,8 @@ import { ChatExchanges } from '../chats/chat-exchanges.service';
 import type { ToolStep } from '../chats/chat-exchange.sql';
 import type { SessionUser } from '../common/auth/session-user';
 import { CreditHoldsService } from '../credits/credit-holds.service';
-import {
-  codePoints,
-  cost,
-  type CreditPricing,
-  estimateTokens,
-  type TokenUsage,
-} from '../credits/pricing';
+import { cost, type CreditPricing, type TokenUsage } from '../credits/pricing';
+import { promptTextTokens, textTokens } from '../models/token-estimate';
 import { ledgerCounts } from '../credits/token-pricing';
 import { MetricsService } from '../metrics/metrics.service';
 import type { ToolCall } from '../plugins/tool.types';
@@ -237,7 +232,8 @@ export class AiService {
 
   /**
    * The one path for money after a call: charge the reported usage (or, for a cut stream, the
-   * prompt estimate plus ceil(streamed characters / 4), marked as estimated), release the rest
+   * hold's prompt estimate plus the streamed text counted the same way, promptTextTokens and
+   * textTokens, marked as estimated), release the rest
    * of the hold, and save the exchange (spec Limits 7), in one statement. Throws NOT_FOUND when
    * the chat was deleted meanwhile (the reply is charged all the same).
    */
@@ -247,10 +243,8 @@ export class AiService {
   ): Promise<{ cost: number; usage: TokenUsage }> {
     const estimated = !outcome.usage;
     const usage = outcome.usage ?? {
-      promptTokens: estimateTokens(a.request.messages) + a.imageTokens + a.toolTokens,
-      completionTokens: Math.ceil(
-        (codePoints(outcome.text) + codePoints(JSON.stringify(outcome.producedCalls ?? []))) / 4,
-      ),
+      promptTokens: promptTextTokens(a.request.messages) + a.imageTokens + a.toolTokens,
+      completionTokens: textTokens(outcome.text + JSON.stringify(outcome.producedCalls ?? [])),
     };
     // The model that answered is the one charged (a fallback's price when one did).
     const model = answeringModel(a, outcome.modelId);

@@ -1,5 +1,5 @@
 import { AppError, ErrorCode } from '../common/errors/app-error';
-import { codePoints } from '../credits/pricing';
+import { textTokens } from '../models/token-estimate';
 import type { ModelDescriptor } from '../models/model-catalogue';
 import type { ClientTools, ResponseFormat } from './client-tools';
 import { requireCapability } from './message-inputs';
@@ -30,8 +30,8 @@ export function checkClientTools(
 }
 
 /**
- * Prompt tokens the provider is sent beyond the messages' text, estimated as ceil(characters /
- * 4) of their JSON: the client tools' definitions, the response format's schema, and the tool
+ * Prompt tokens the provider is sent beyond the messages' text, estimated as the hold counts
+ * text (textTokens) over their JSON: the client tools' definitions, the response format's schema, and the tool
  * calls of earlier assistant turns. Added to the hold (the worst case) and to the estimate of a
  * cut stream.
  */
@@ -39,9 +39,9 @@ export function clientToolTokens(
   options: { clientTools?: ClientTools; responseFormat?: ResponseFormat },
   messages: ProviderMessage[],
 ): number {
-  let chars = 0;
-  if (options.clientTools) chars += codePoints(JSON.stringify(options.clientTools));
-  if (options.responseFormat) chars += codePoints(JSON.stringify(options.responseFormat));
-  for (const m of messages) if (m.toolCalls) chars += codePoints(JSON.stringify(m.toolCalls));
-  return Math.ceil(chars / 4);
+  let json = '';
+  if (options.clientTools) json += JSON.stringify(options.clientTools);
+  if (options.responseFormat) json += JSON.stringify(options.responseFormat);
+  for (const m of messages) if (m.toolCalls) json += JSON.stringify(m.toolCalls);
+  return textTokens(json);
 }

@@ -9,13 +9,13 @@
  * request's "now" (timestamptz[], from the Clock), then $7 APP_TIMEZONE, $8 daily limits by plan
  * (JSON), $9 default limit, $10 hold TTL in seconds. One row per request, in order: `ord`
  * (1-based), `found` (false: no such user), and ADMISSION_SQL's columns (`id` the new hold, null
- * when refused), or `errorCode` (SQLSTATE) and `errorMessage` when that row failed (undone; the
- * others commit). Locks the batch's key rows, then its user rows, each by id.
+ * when refused; `owed` what the user owes, which refuses the row: migration CreditShortfalls), or
+ * `errorCode` (SQLSTATE) and `errorMessage` when that row failed (undone; the others commit). Locks the batch's key rows, then its user rows, each by id.
  */
 export const ADMIT_BATCH_SQL = `SELECT r_ord AS ord, r_found AS found, r_balance AS balance,
      r_used AS used, r_held AS held, r_daily_limit AS "dailyLimit", r_resets_at AS "resetsAt",
      r_key_admits AS "keyAdmits", r_hold AS id, r_error_code AS "errorCode",
-     r_error_message AS "errorMessage"
+     r_error_message AS "errorMessage", r_owed AS owed
    FROM admit_holds($1::uuid[], $2::int[], $3::int[], $4::varchar[], $5::uuid[],
      $6::timestamptz[], $7::text, $8::jsonb, $9::int, $10::int)`;
 

@@ -33,6 +33,8 @@ export interface AdmissionRow {
   resetsAt: Date;
   /** False when the API key's own daily limit refused the hold. */
   keyAdmits: boolean;
+  /** Credits the user owes (credit_shortfalls); more than 0 refuses the hold. */
+  owed: number;
   /** The new hold's id; null when none was made. */
   id: string | null;
 }
@@ -149,8 +151,8 @@ export class CreditHoldStatements {
     );
     return outcomes(items.length, rows, (row) => {
       if (!row.found) return undefined;
-      const { balance, used, held, dailyLimit, resetsAt, keyAdmits, id } = row;
-      return { balance, used, held, dailyLimit, resetsAt, keyAdmits, id };
+      const { balance, used, held, dailyLimit, resetsAt, keyAdmits, owed, id } = row;
+      return { balance, used, held, dailyLimit, resetsAt, keyAdmits, owed, id };
     });
   }
 

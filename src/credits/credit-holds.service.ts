@@ -24,6 +24,7 @@ import {
   settleParams,
 } from './credit-hold-statements.service';
 import { INSERT_CONSUMPTION_SQL } from './daily-consumption.sql';
+import { collectShortfall, recordShortfall } from './credit-shortfalls';
 import { preparedQuery } from '../database/prepared';
 import { returning } from './sql';
 import type { StatementPart } from '../database/statement-part';
@@ -76,7 +77,11 @@ export class CreditHoldsService {
    * `dailyLimit`, `usedToday`, `resetsAt`; checked first) or INSUFFICIENT_CREDITS (402, with
    * `required` and `balance`). With `keyId` (a request through a personal API key), the
    * key's `dailyCreditLimit` is checked in the same statement against the whole hold; over it →
-   * KEY_DAILY_LIMIT_REACHED (429, with `dailyCreditLimit`, `usedToday`, `resetsAt`).
+   * KEY_DAILY_LIMIT_REACHED (429, with `dailyCreditLimit`, `usedToday`, `resetsAt`). A user who
+   * owes a shortfall (an earlier reply's usage beyond its hold and the balance) is admitted only
+   * when the balance covers the debt plus `amount`: the debt is then collected (its own
+   * CONSUMPTION entry) and the hold made; else INSUFFICIENT_CREDITS with `required` = `amount` +
+   * the debt and `shortfall` = the debt.
    */
   @Traced('credits.admit')
   async hold(
@@ -94,14 +99,22 @@ export class CreditHoldsService {
     // the locked row, so parallel requests cannot overspend. Nothing is awaited before the
     // statement is submitted: parallel calls reach it in the order they were made.
     const now = this.clock.now();
-    const row = await this.statements.admit({
+    const input = {
       userId,
       amount,
       requestId,
       dailyEstimate: dailyEstimate ?? null,
       keyId: keyId ?? null,
       now,
-    });
+    };
+    let row = await this.statements.admit(input);
+    let owed = row?.owed ?? 0;
+    if (row && !row.id && owed > 0 && this.limitsAdmit(row, dailyEstimate, keyId)) {
+      // A debt from an earlier reply: collected when the balance covers it and this hold.
+      const collected = await collectShortfall(this.dataSource, { userId, amount, requestId, tz });
+      if (collected.admissible) row = await this.statements.admit(input);
+      else owed = collected.owed;
+    }
     if (!row) throw new AppError(ErrorCode.USER_NOT_FOUND, 'User not found');
     if (row.id) return { id: row.id, userId, amount, requestId, keyId };
     if (dailyEstimate !== undefined && row.used + row.held + dailyEstimate > row.dailyLimit) {
@@ -128,9 +141,21 @@ export class CreditHoldsService {
       );
     }
     throw new AppError(ErrorCode.INSUFFICIENT_CREDITS, 'Insufficient credits', {
-      required: amount,
+      required: amount + owed,
       balance: row.balance,
+      ...(owed > 0 ? { shortfall: owed } : {}),
     });
+  }
+
+  /** True when a refused admission's row passes the daily and the key's limits. */
+  private limitsAdmit(
+    row: { used: number; held: number; dailyLimit: number; keyAdmits: boolean },
+    dailyEstimate: number | undefined,
+    keyId: string | undefined,
+  ): boolean {
+    const daily =
+      dailyEstimate === undefined || row.used + row.held + dailyEstimate <= row.dailyLimit;
+    return daily && (!keyId || row.keyAdmits);
   }
 
   /**
@@ -219,6 +244,9 @@ export class CreditHoldsService {
       if (fromBalance !== 0) await m.query(TAKE_CREDITS_SQL, [hold.userId, fromBalance]);
       const note =
         shortfall > 0 ? ` (shortfall of ${shortfall} credits not covered by the balance)` : '';
+      // The shortfall is owed: flagged on the entry, and admission collects it before the next hold.
+      const flag =
+        shortfall > 0 ? () => recordShortfall(m, hold.userId, reference, shortfall) : null;
       await m.query(INSERT_CONSUMPTION_SQL, [
         hold.userId,
         charged,
@@ -234,6 +262,7 @@ export class CreditHoldsService {
         counts.reasoningTokens,
         counts.cacheSavings,
       ]);
+      await flag?.();
       return { charged, shortfall };
     });
   }

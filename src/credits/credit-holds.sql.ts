@@ -16,20 +16,23 @@ export const DAILY_LIMITS_JSON = JSON.stringify(DAILY_LIMITS);
  * day counter `daily_consumption` (USED_TODAY), not a sum over the day's ledger. `k` checks the
  * key's own daily limit (`api_key_admits`, migration DailyConsumption: it locks the key row and
  * reads fresh values of the key's day counter and open holds, so parallel requests through one
- * key take turns), worst case included: consumed today + held + this hold must fit.
+ * key take turns), worst case included: consumed today + held + this hold must fit. A user who
+ * owes a shortfall (`owed` > 0, credit_shortfalls) is refused: the caller collects it first
+ * (COLLECT_SHORTFALL_SQL) and asks again.
  * With BATCH_STATEMENTS, `admit_holds` (migration BatchedHolds) applies the same rules row by row
  * to a batch: a change here is a change there.
  */
 export const ADMISSION_SQL = `WITH ${DAY_CTE}, u AS (
      SELECT id, credits, ${USED_TODAY} AS used, ${HELD} AS held,
-       COALESCE(($6::jsonb ->> plan)::int, $7) AS "dailyLimit"
+       COALESCE(($6::jsonb ->> plan)::int, $7) AS "dailyLimit",
+       COALESCE((SELECT s.credits FROM credit_shortfalls s WHERE s."userId" = $1), 0) AS owed
      FROM users WHERE id = $1
    ), k AS (
      SELECT CASE WHEN $10::uuid IS NULL THEN true
        ELSE api_key_admits($10::uuid, $4::int, (SELECT today FROM day)) END AS ok
    ), taken AS (
      UPDATE users SET credits = users.credits - $4 FROM u, k
-     WHERE users.id = u.id AND users.credits >= $4 AND k.ok
+     WHERE users.id = u.id AND users.credits >= $4 AND k.ok AND u.owed = 0
        AND ($5::int IS NULL OR u.used + u.held + $5 <= u."dailyLimit")
      RETURNING users.id
    ), hold AS (
@@ -38,8 +41,36 @@ export const ADMISSION_SQL = `WITH ${DAY_CTE}, u AS (
      RETURNING id
    )
    SELECT u.credits AS balance, u.used, u.held, u."dailyLimit", ${RESETS_AT} AS "resetsAt",
-     k.ok AS "keyAdmits", hold.id
+     k.ok AS "keyAdmits", u.owed, hold.id
    FROM u CROSS JOIN k LEFT JOIN hold ON true`;
+
+/**
+ * Collects what user `$1` owes (credit_shortfalls), in the transaction that locked the user's
+ * row (LOCK_BALANCE_SQL) and checked the balance covers it: takes `$2` credits (the amount owed,
+ * read under that lock) from the balance and clears the debt. The same transaction writes the
+ * CONSUMPTION entry (INSERT_CONSUMPTION_SQL), so the invariant holds at commit.
+ */
+export const COLLECT_SHORTFALL_SQL = `WITH cleared AS (
+     UPDATE credit_shortfalls SET credits = 0, "updatedAt" = now()
+     WHERE "userId" = $1 AND credits = $2 RETURNING "userId"
+   )
+   UPDATE users SET credits = credits - $2 FROM cleared WHERE users.id = cleared."userId"
+   RETURNING users.credits`;
+
+/** `{credits}` user `$1` owes, the row locked until the transaction ends; no row when none. */
+export const OWED_SQL = 'SELECT credits FROM credit_shortfalls WHERE "userId" = $1 FOR UPDATE';
+
+/**
+ * Flags a settlement the balance could not cover, in its transaction (the user's row locked):
+ * `$3` credits not charged go on the CONSUMPTION entry of reference `$2` (`shortfall`) and are
+ * added to what user `$1` owes.
+ */
+export const RECORD_SHORTFALL_SQL = `WITH flagged AS (
+     UPDATE credit_transactions SET shortfall = $3 WHERE reference = $2 RETURNING id
+   )
+   INSERT INTO credit_shortfalls ("userId", credits) VALUES ($1, $3)
+   ON CONFLICT ("userId") DO UPDATE
+     SET credits = credit_shortfalls.credits + EXCLUDED.credits, "updatedAt" = now()`;
 
 /**
  * Today's consumption through key `$1` (same day as the admission's `$2`/`$3`; one row of the day

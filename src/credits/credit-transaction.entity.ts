@@ -51,6 +51,11 @@ export class CreditTransaction {
   @Column({ type: 'integer', nullable: true }) reasoningTokens: number | null;
   /** Credits the cache reads saved (0 with CREDIT_PRICING=spec); null before it was recorded. */
   @Column({ type: 'integer', nullable: true }) cacheSavings: number | null;
+  /**
+   * CONSUMPTION of a reply whose reported usage neither the hold nor the balance covered: the
+   * credits not charged (then owed, see CreditShortfall); null when everything was charged.
+   */
+  @Column({ type: 'integer', nullable: true }) shortfall: number | null;
   /** CONSUMPTION through an API key: the key's id. */
   @Column({ type: 'uuid', nullable: true }) keyId: string | null;
 

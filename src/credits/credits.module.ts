@@ -2,6 +2,7 @@ import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { JobsModule } from '../jobs/jobs.module';
 import { CreditHold } from './credit-hold.entity';
+import { CreditShortfall } from './credit-shortfall.entity';
 import { CreditHoldStatements } from './credit-hold-statements.service';
 import { CreditHoldsService } from './credit-holds.service';
 import { CreditTransaction } from './credit-transaction.entity';
@@ -14,7 +15,7 @@ import { UsageStatsService } from './usage-stats.service';
 
 /** Owns balances, holds and the ledger; other modules change credits only through it. */
 @Module({
-  imports: [TypeOrmModule.forFeature([CreditTransaction, CreditHold]), JobsModule],
+  imports: [TypeOrmModule.forFeature([CreditTransaction, CreditHold, CreditShortfall]), JobsModule],
   controllers: [CreditsController, UsageStatsController, UserUsageStatsController],
   providers: [
     CreditsService,

@@ -1,4 +1,5 @@
 import Decimal from 'decimal.js';
+import { promptTextTokens } from '../models/token-estimate';
 import {
   type CreditPricing,
   type KindPrices,
@@ -72,7 +73,8 @@ export function codePoints(text: string): number {
 
 /**
  * Estimated prompt tokens: `ceil(characters / 4)` over all message contents, counting Unicode
- * code points, spec Limits 2.
+ * code points, spec Limits 2. What `POST /api/credits/estimate`, the daily-limit check and
+ * embeddings count; the hold counts promptTextTokens instead (an upper bound for any script).
  */
 export function estimateTokens(messages: ChatMessageInput[]): number {
   const chars = messages.reduce((sum, m) => sum + codePoints(m.content), 0);
@@ -98,9 +100,11 @@ export function estimate(
 }
 
 /**
- * Worst-case credits reserved before a call: `ceil((estimatedTokens + extraPromptTokens +
+ * Worst-case credits reserved before a call: `ceil((promptTextTokens + extraPromptTokens +
  * maxTokens) * costPerToken * 1000)`, so that a reply can never cost more than was held unless
- * the estimate undercounts the prompt. `extraPromptTokens`: prompt tokens the text does not show,
+ * the estimate undercounts the prompt. The prompt is counted as the hold counts it
+ * (promptTextTokens: ceil(ASCII / 4) plus one token per other code point), not with the spec's
+ * ceil(characters / 4), which undercounts Chinese, Japanese and Korean about fourfold. `extraPromptTokens`: prompt tokens the text does not show,
  * e.g. images at their per-provider worst case. `maxTokens` includes any reasoning budget. In
  * `tokens` pricing: the prompt at the highest input-side price and `maxTokens` at the highest
  * output-side price, times the markup, rounded up (tokensWorstCase).
@@ -112,7 +116,7 @@ export function holdAmount(
   extraPromptTokens = 0,
   pricing: CreditPricing = SPEC_PRICING,
 ): number {
-  const promptTokens = estimateTokens(messages) + extraPromptTokens;
+  const promptTokens = promptTextTokens(messages) + extraPromptTokens;
   if (pricing.mode === 'tokens') {
     tokenKinds({ promptTokens, completionTokens: maxTokens });
     return tokensWorstCase(promptTokens, maxTokens, model, pricing.markup).ceil().toNumber();

@@ -3,10 +3,12 @@ import { clientToolTokens } from '../ai/client-tools-admission';
 import { IMAGE_TOKENS_WORST_CASE } from '../ai/image-tokens';
 import { readInputs } from '../ai/message-inputs';
 import type { ModelDescriptor } from '../models/model-catalogue';
+import { promptTextTokens } from '../models/token-estimate';
 
 /**
- * The prompt tokens of a wire request as the credit hold estimates them: ceil(characters / 4)
- * of the messages' text (tool results included), each image at its provider's worst case
+ * The prompt tokens of a wire request as the credit hold estimates them: promptTextTokens of the
+ * messages' text (tool results included; ceil(ASCII characters / 4) plus one per other code
+ * point), each image at its provider's worst case
  * (IMAGE_TOKENS_WORST_CASE), and the JSON of the client tools and of earlier turns' tool calls
  * (clientToolTokens). An estimate, not the provider's tokenizer. Throws as admission reads the
  * messages (413 over MAX_CONTENT_CHARS, 400 for too many images).
@@ -18,11 +20,9 @@ export function promptTokensEstimate(
   ownOrigin: string,
 ): number {
   const inputs = readInputs(dto.messages, ownOrigin);
-  // Code points, as the hold counts them (a surrogate pair is one character).
-  const chars = inputs.reduce((n, m) => n + [...m.content].length, 0);
   const images = inputs.reduce((n, m) => n + m.images.length, 0);
   return (
-    Math.ceil(chars / 4) +
+    promptTextTokens(inputs) +
     images * IMAGE_TOKENS_WORST_CASE[model.providerId] +
     clientToolTokens(
       clientTools ? { clientTools } : {},

@@ -1,5 +1,6 @@
 import { BatchedHolds1796840000000 } from '../../migrations/1796840000000-BatchedHolds';
 import { TokenKinds1796841500000 } from '../../migrations/1796841500000-TokenKinds';
+import { CreditShortfalls1796843000000 } from '../../migrations/1796843000000-CreditShortfalls';
 import { CreditHoldsService, type OpenHold } from '../../src/credits/credit-holds.service';
 import { MetricsService } from '../../src/metrics/metrics.service';
 import { newUser, type TestUser } from '../support/factories';
@@ -163,7 +164,7 @@ describe('credit statements in batches', () => {
     expect(await stateOf(u)).toEqual({ credits: 7, held: 3, holds: 2, ledger: 10 });
   });
 
-  it('migrations TokenKinds then BatchedHolds: down drops both functions, up creates them again', async () => {
+  it('migrations CreditShortfalls, TokenKinds then BatchedHolds: down drops both functions, up creates them again', async () => {
     const functions = async () =>
       (
         await t.db.query(
@@ -175,12 +176,16 @@ describe('credit statements in batches', () => {
       // Reverted in order: TokenKinds restores BatchedHolds' settle_holds, which down then drops.
       const migration = new BatchedHolds1796840000000();
       const kinds = new TokenKinds1796841500000();
+      const shortfalls = new CreditShortfalls1796843000000();
+      await shortfalls.down(runner); // restores BatchedHolds' admit_holds
+      expect(await functions()).toEqual(['admit_holds', 'settle_holds']);
       await kinds.down(runner);
       expect(await functions()).toEqual(['admit_holds', 'settle_holds']);
       await migration.down(runner);
       expect(await functions()).toEqual([]);
       await migration.up(runner);
       await kinds.up(runner);
+      await shortfalls.up(runner);
       expect(await functions()).toEqual(['admit_holds', 'settle_holds']);
     } finally {
       await runner.release();

@@ -13,6 +13,17 @@ export class ErrorDto {
   required?: number;
   @ApiPropertyOptional({ type: 'integer', description: 'INSUFFICIENT_CREDITS: the balance' })
   balance?: number;
+  @ApiPropertyOptional({
+    type: 'integer',
+    description:
+      'INSUFFICIENT_CREDITS: credits owed from earlier replies whose usage exceeded hold and balance (part of `required`)',
+  })
+  shortfall?: number;
+  @ApiPropertyOptional({
+    description:
+      'INSUFFICIENT_CREDITS: what would help, e.g. that verifying the email grants the sign-up credits',
+  })
+  hint?: string;
   @ApiPropertyOptional({ type: 'integer', description: "DAILY_LIMIT_REACHED: the plan's limit" })
   dailyLimit?: number;
   @ApiPropertyOptional({ type: 'integer', description: 'DAILY_LIMIT_REACHED: used today' })
