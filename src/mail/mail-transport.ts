@@ -9,8 +9,10 @@ import type { RenderedMail } from './mail.types';
 /**
  * The one adapter around nodemailer. With SMTP_URL it sends over SMTP; without it (development
  * and tests only: production requires SMTP_URL at boot) it builds the same MIME message and
- * writes it as an `.eml` file under MAIL_DIR, logging the file and the mail's link at info, so a
- * fresh checkout can follow its own verification links with no mail server.
+ * writes it as an `.eml` file under MAIL_DIR, with a plain-text copy beside it (`.txt`: the
+ * headers, a `Link:` line and the text part, undecoded, so a link can be copied or grepped
+ * as it is), and logs the file and the mail's whole link at info, so a fresh checkout can follow
+ * its own verification links with no mail server.
  */
 @Injectable()
 export class MailTransport implements OnApplicationShutdown {
@@ -25,14 +27,15 @@ export class MailTransport implements OnApplicationShutdown {
       : createTransport({ streamTransport: true, buffer: true, newline: 'windows' });
   }
 
-  /** True when mails go to `.eml` files instead of an SMTP server. */
+  /** True when mails go to `.eml` and `.txt` files instead of an SMTP server. */
   get toFiles(): boolean {
     return !this.config.smtpUrl;
   }
 
   /**
-   * Delivers one mail (text and HTML parts). `id` names the `.eml` file. Rejects when the SMTP
-   * server is unreachable or refuses the mail; the caller (a job) retries.
+   * Delivers one mail (text and HTML parts). `id` names the files (`<ISO time>-<id>.eml` and
+   * `.txt`, so names sort by time). Rejects when the SMTP server is unreachable or refuses the
+   * mail, or the files cannot be written; the caller (a job) retries.
    */
   async deliver(mail: RenderedMail, id: string): Promise<void> {
     const info = await this.transporter.sendMail({
@@ -44,18 +47,23 @@ export class MailTransport implements OnApplicationShutdown {
     });
     if (!this.toFiles) return;
     await mkdir(this.config.dir, { recursive: true });
-    const file = join(
-      this.config.dir,
-      `${new Date().toISOString().replace(/[:.]/g, '-')}-${id}.eml`,
-    );
-    await writeFile(file, info.message as Buffer);
+    const stem = join(this.config.dir, `${new Date().toISOString().replace(/[:.]/g, '-')}-${id}`);
+    await writeFile(`${stem}.eml`, info.message as Buffer);
+    await writeFile(`${stem}.txt`, plainCopy(this.config.from, mail));
     this.logger.log(
-      { to: mail.to, file, link: mail.link },
-      `Mail "${mail.subject}" written to ${file}${mail.link ? `; link: ${mail.link}` : ''}`,
+      { to: mail.to, file: `${stem}.txt`, link: mail.link },
+      `Mail "${mail.subject}" to ${mail.to} written to ${stem}.txt (and .eml)${mail.link ? `; link: ${mail.link}` : ''}`,
     );
   }
 
   onApplicationShutdown(): void {
     this.transporter.close();
   }
+}
+
+/** The `.txt` copy of a mail: From, To, Subject and Link (when it has one) lines, then its text. */
+export function plainCopy(from: string, mail: RenderedMail): string {
+  const headers = [`From: ${from}`, `To: ${mail.to}`, `Subject: ${mail.subject}`];
+  if (mail.link) headers.push(`Link: ${mail.link}`);
+  return `${headers.join('\n')}\n\n${mail.text}\n`;
 }

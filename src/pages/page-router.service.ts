@@ -1,18 +1,22 @@
 import { Injectable } from '@nestjs/common';
 import type { NextFunction, Request, Response } from 'express';
+import { ACCOUNT_PAGES } from '../auth/account/account-links';
 import type { SessionUser } from '../common/auth/session-user';
 import { AppError, ErrorCode } from '../common/errors/app-error';
 import { FrontendFiles } from './frontend-files';
 import type { Locale } from './locale';
 import { PLACEHOLDER_CSP, placeholderPage } from './placeholder.page';
 import { decideRoute, parsePath } from './route-rules';
+import { VERIFY_EMAIL_CSP, verifyEmailPage } from './verify-email.page';
 
 /**
  * Answers GET requests no other route took, by the page-route rules (`decideRoute`):
  * - not a page path: a frontend asset from FRONTEND_DIR when one exists (`_next/...`, dotted
  *   files), else `next()`, so Nest's JSON 404 `{error, code}` answers as for any unknown route;
  * - `redirect` → 307 to the location; `notFound` → 404 `{error, code: "NOT_FOUND"}`;
- * - `allow` → the page's file from FRONTEND_DIR (404 when it has none), else a placeholder page.
+ * - `allow` → the page's file from FRONTEND_DIR (404 when it has none), else a placeholder page;
+ *   without FRONTEND_DIR, `/{locale}/auth/verify-email` is the verification page (a button that
+ *   POSTs the link's token, `VerifyEmailPageController`), so a fresh checkout can follow its links.
  * Page answers are `Cache-Control: private, no-store`: they depend on the session.
  */
 @Injectable()
@@ -46,6 +50,12 @@ export class PageRouter {
       return this.send(res, file, { cacheControl: false });
     }
     const locale = path.segments[0] as Locale;
+    if (path.segments.slice(1).join('/') === ACCOUNT_PAGES.verify_email) {
+      const token = typeof req.query.token === 'string' ? req.query.token : '';
+      res.set('Content-Security-Policy', VERIFY_EMAIL_CSP);
+      res.type('html').send(verifyEmailPage(locale, token ? 'confirm' : 'missing', token));
+      return;
+    }
     res.set('Content-Security-Policy', PLACEHOLDER_CSP);
     res.type('html').send(placeholderPage(locale, `/${path.segments.join('/')}`));
   }
