@@ -6,6 +6,7 @@ import {
   type WireReply,
   WireTestServer,
 } from './wire-server';
+import { anthropicAuto } from './auto-reply';
 
 export interface AnthropicReply extends WireReply {
   /** Reported usage (default 10 input + 20 output tokens). */
@@ -36,6 +37,10 @@ export interface AnthropicReply extends WireReply {
  * the latter); neither is a 401.
  */
 export class AnthropicTestServer extends WireTestServer<AnthropicReply> {
+  protected autoReply(req: RecordedRequest): Partial<AnthropicReply> {
+    return anthropicAuto(req.body, this.cachedTokens);
+  }
+
   protected async handle(req: RecordedRequest, res: ServerResponse): Promise<void> {
     if (req.method !== 'POST' || req.path !== '/v1/messages') {
       return this.sendJson(res, 404, errorBody(404));

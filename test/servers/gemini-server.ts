@@ -6,6 +6,7 @@ import {
   type WireReply,
   WireTestServer,
 } from './wire-server';
+import { geminiAuto } from './auto-reply';
 import { hashedEmbedding } from './embeddings';
 
 export interface GeminiReply extends WireReply {
@@ -33,6 +34,10 @@ const ROUTE =
  * (else 403, as Gemini answers unregistered callers).
  */
 export class GeminiTestServer extends WireTestServer<GeminiReply> {
+  protected autoReply(req: RecordedRequest): Partial<GeminiReply> {
+    return geminiAuto(req.body, this.cachedTokens);
+  }
+
   protected async handle(req: RecordedRequest, res: ServerResponse): Promise<void> {
     const route = ROUTE.exec(req.path);
     if (req.method !== 'POST' || !route) return this.sendJson(res, 404, this.errorBody(404));

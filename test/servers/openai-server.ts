@@ -6,6 +6,7 @@ import {
   type WireReply,
   WireTestServer,
 } from './wire-server';
+import { openAiAuto } from './auto-reply';
 import { hashedEmbedding } from './embeddings';
 
 export type { RecordedRequest } from './wire-server';
@@ -32,6 +33,10 @@ export interface OpenAiReply extends WireReply {
  * `requests` records what arrived.
  */
 export class OpenAiTestServer extends WireTestServer<OpenAiReply> {
+  protected autoReply(req: RecordedRequest): Partial<OpenAiReply> {
+    return openAiAuto(req.body, this.cachedTokens);
+  }
+
   protected baseUrl(origin: string): string {
     return `${origin}/v1`;
   }

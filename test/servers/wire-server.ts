@@ -84,12 +84,25 @@ export abstract class WireTestServer<R extends WireReply> {
    * one in place of `reply`; once the script is used up, requests get `reply` again.
    */
   script: R[] = [];
+  /**
+   * Off in tests (they set `reply`). On (`npm run mock:openai`), a request no `script` entry
+   * answers gets `reply` merged with `autoReply` of the request: a call of an offered tool, JSON
+   * fitting a requested schema, the configured cached tokens.
+   */
+  auto = false;
+  /** With `auto`: prompt tokens each reply reports as read from the cache (default 0). */
+  cachedTokens = 0;
   /** Base URL for the SDK (set by `start`). */
   url = '';
   private server?: Server;
 
   /** Answers one recorded request; `res` is still open. */
   protected abstract handle(req: RecordedRequest, res: ServerResponse): Promise<void>;
+
+  /** With `auto`: what this request is answered beyond `reply` (see `auto`). */
+  protected autoReply(_req: RecordedRequest): Partial<R> {
+    return {};
+  }
 
   /** The SDK's base URL given `http://127.0.0.1:port`. */
   protected baseUrl(origin: string): string {
@@ -113,7 +126,9 @@ export abstract class WireTestServer<R extends WireReply> {
         };
         recordOf.set(res, recorded);
         this.requests.push(recorded);
-        const scripted = this.script.shift();
+        const scripted =
+          this.script.shift() ??
+          (this.auto ? { ...this.reply, ...this.autoReply(recorded) } : undefined);
         const saved = this.reply;
         if (scripted) this.reply = scripted;
         res.on('close', () => {
