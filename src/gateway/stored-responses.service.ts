@@ -30,14 +30,19 @@ export interface StoredResponse {
 export class StoredResponses {
   constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
 
-  /** Saves `body` (whose `id` is the key) with its conversation `context` and chat. */
+  /**
+   * Saves `body` (whose `id` is the key) with its conversation `context` and chat. It runs after
+   * the call was charged, so nothing in the text may fail it: a lone surrogate the model
+   * answered (requests holding one are refused by the validation pipe) is stored as U+FFFD, as
+   * the chat's text column stores it, since jsonb refuses `\ud800`.
+   */
   async save(user: SessionUser, body: ResponseObject, context: InputItem[], chatId: string) {
     await preparedQuery(this.dataSource, INSERT_RESPONSE_SQL, [
       body.id,
       user.id,
       chatId,
-      JSON.stringify(body),
-      JSON.stringify(context),
+      JSON.stringify(body, wellFormed),
+      JSON.stringify(context, wellFormed),
     ]);
   }
 
@@ -88,6 +93,18 @@ export class StoredResponses {
     ]);
     return rows[0];
   }
+}
+
+/**
+ * A JSON.stringify replacer making every string and key well-formed UTF-16 (a lone surrogate
+ * becomes U+FFFD), so that jsonb accepts the text.
+ */
+function wellFormed(this: unknown, _key: string, value: unknown): unknown {
+  if (typeof value === 'string') return value.toWellFormed();
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) return value;
+  const keys = Object.keys(value);
+  if (keys.every((k) => k.isWellFormed())) return value;
+  return Object.fromEntries(keys.map((k) => [k.toWellFormed(), (value as never)[k]]));
 }
 
 /** The shape of every id `wireId('resp')` makes; anything else names no stored response. */

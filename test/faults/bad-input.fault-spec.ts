@@ -38,6 +38,9 @@ describe('bad input sweep over the OpenAPI document', () => {
     // PostgreSQL cannot store U+0000 in text (found on PUT /api/user/profile's name).
     ['a NUL character in text', '/api/chats', '{"title":"a\\u0000b"}', {}, false],
     ['a NUL character in a key', '/api/chats', '{"title":"ok","\\u0000":1}', {}, false],
+    // jsonb cannot store a lone UTF-16 surrogate (found on key names and preferences).
+    ['a lone surrogate in text', '/api/keys', '{"name":"a\\ud800b"}', {}, false],
+    ['a lone surrogate in a key', '/api/chats', '{"title":"ok","\\udfff":1}', {}, false],
     [
       '3 000 nested objects',
       '/api/chats',

@@ -35,16 +35,29 @@ function flatten(errors: ValidationError[], prefix = ''): Violation[] {
 export const MAX_INPUT_DEPTH = 32;
 
 /**
+ * What a string holds that no text column can take, or undefined: U+0000, which PostgreSQL
+ * cannot store in text, or ill-formed UTF-16 (a lone surrogate, `"\ud800"` in JSON), which
+ * jsonb refuses and text would store as U+FFFD; either would fail a statement (a 500 instead of
+ * a 400) or change what was sent.
+ */
+export function textProblem(v: string): string | undefined {
+  if (v.includes('\u0000')) return 'Text must not contain the NUL character (U+0000)';
+  if (!v.isWellFormed())
+    return 'Text must be well-formed Unicode (no lone UTF-16 surrogate such as \\ud800)';
+  return undefined;
+}
+
+/**
  * What makes `value` unacceptable before any DTO rule: arrays or objects nested more than
- * `limit` deep, or a string (value or key) holding U+0000, which PostgreSQL cannot store in text
- * (it would fail the statement: a 500 instead of a 400). Iterative: no recursion.
+ * `limit` deep, or a string (value or key) with a textProblem. Iterative: no recursion.
  */
 function inputProblem(value: unknown, limit: number): string | undefined {
   const stack: [unknown, number][] = [[value, 0]];
   while (stack.length) {
     const [v, depth] = stack.pop()!;
     if (typeof v === 'string') {
-      if (v.includes('\u0000')) return 'Text must not contain the NUL character (U+0000)';
+      const problem = textProblem(v);
+      if (problem) return problem;
       continue;
     }
     if (v === null || typeof v !== 'object') continue;
@@ -55,7 +68,7 @@ function inputProblem(value: unknown, limit: number): string | undefined {
 }
 
 /**
- * ValidationPipe that first refuses a body or query too deep or holding NUL characters
+ * ValidationPipe that first refuses a body or query too deep or holding text no column can take
  * (inputProblem). Route parameters are left to their own pipes and lookups (a file name with
  * %00 is simply not found, as before).
  */
@@ -70,8 +83,8 @@ class DepthLimitedValidationPipe extends ValidationPipe {
 
 /**
  * Global validation: unknown fields are refused (no mass assignment), values are transformed to
- * their DTO types, input nested deeper than MAX_INPUT_DEPTH or holding U+0000 is refused, and
- * failures answer 400 `{error, code: "VALIDATION_FAILED"}`.
+ * their DTO types, input nested deeper than MAX_INPUT_DEPTH or holding U+0000 or a lone
+ * surrogate is refused, and failures answer 400 `{error, code: "VALIDATION_FAILED"}`.
  */
 export function createValidationPipe(): ValidationPipe {
   return new DepthLimitedValidationPipe({

@@ -2,6 +2,7 @@ import fc from 'fast-check';
 import { type SweepApp, useSweepApp } from './bad-input-app';
 import { isAnthropicPath } from '../../../src/common/errors/anthropic-error';
 import { type Answer, call } from './http';
+import { loneSurrogateRequests } from './lone-surrogates';
 import { type FuzzRequest, requestsFor, type Route, routesOf } from './openapi-fuzz';
 
 /** Generated requests per route and method (FUZZ_RUNS overrides; FUZZ_SEED replays a run). */
@@ -144,6 +145,29 @@ export function sweepRoutes(group: string, routes: readonly string[], app?: () =
         await fc.assert(property, { numRuns: RUNS, seed: SEED });
       },
       WORLD_MS + RUNS * PER_REQUEST_MS,
+    );
+
+    it.each(routes)(
+      '%s: a lone surrogate in a body it reads is a 4xx that changes nothing; elsewhere no 5xx',
+      async (key) => {
+        const route = routesOf(s.doc).find((r) => routeKey(r) === key)!;
+        for (const req of loneSurrogateRequests(route, s.doc, await s.newWorld())) {
+          const before = await s.snapshot();
+          const res = await call(s.base, route.method, req.path, {
+            headers: req.headers,
+            body: req.body,
+            timeoutMs: HANG_MS,
+          });
+          const after = await s.snapshot();
+          const changed = Object.keys(before).filter((k) => before[k] !== after[k]);
+          if (req.refusable && (res.status < 400 || res.status >= 500))
+            throw new Error(
+              `not a 4xx\n  request: ${req.label}\n  answer: ${res.status} ${res.text.slice(0, 300)}`,
+            );
+          check(route, req, res, changed);
+        }
+      },
+      WORLD_MS + 12 * PER_REQUEST_MS,
     );
   });
 }

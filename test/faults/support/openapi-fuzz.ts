@@ -13,7 +13,7 @@ interface Operation {
   requestBody?: { content: Record<string, { schema: Schema }> };
 }
 
-interface Schema {
+export interface Schema {
   $ref?: string;
   type?: string;
   format?: string;
@@ -137,6 +137,9 @@ const NASTY_VALUES: unknown[] = [
   {},
   [[[[[]]]]],
   '\u0000',
+  // Lone UTF-16 surrogates: JSON can carry them (`"\ud800"`), jsonb cannot store them.
+  '\ud800',
+  'a\udfffb',
   '\u202e\u200b',
   '💥'.repeat(40),
   'x'.repeat(70_000),
@@ -155,7 +158,7 @@ const weird = (): fc.Arbitrary<unknown> =>
  * Values that satisfy `schema` (roughly: within bounds, known ids and models where a property
  * name says so), so that mutations of them reach deep into the handler.
  */
-function validFor(
+export function validFor(
   schema: Schema,
   doc: OpenApiDoc,
   world: FuzzWorld,
