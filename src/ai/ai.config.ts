@@ -1,6 +1,6 @@
 import { registerAs } from '@nestjs/config';
 import { Transform } from 'class-transformer';
-import { IsInt, IsOptional, IsString, Matches, Max, Min } from 'class-validator';
+import { IsIn, IsInt, IsOptional, IsString, Matches, Max, Min } from 'class-validator';
 import { MAX_OUTPUT_TOKENS, MAX_OUTPUT_TOKENS_CEILING } from '../common/limits';
 import { emptyToUndefined, featureEnvironment, list, toInt } from '../config/feature-environment';
 import { PLANS, type Plan } from '../users/user.entity';
@@ -15,6 +15,10 @@ export const DEFAULT_PLAN_MAX_OUTPUT_TOKENS: Readonly<Record<Plan, number | null
   BASIC: 16_384,
   PRO: null,
 };
+
+/** What a stream whose client went away does with its provider call (ABORT_MODE). */
+export const ABORT_MODES = ['drain', 'cancel'] as const;
+export type AbortMode = (typeof ABORT_MODES)[number];
 
 /** The model catalogue file, output-token caps, upstream retries and the SSE heartbeat. */
 export class AiEnvironment {
@@ -35,6 +39,8 @@ export class AiEnvironment {
   @IsOptional() @Transform(toInt) @IsInt() @Min(1) @Max(10) AI_RETRY_ATTEMPTS?: number;
   @IsOptional() @Transform(toInt) @IsInt() @Min(0) AI_RETRY_BASE_DELAY_MS?: number;
   @IsOptional() @Transform(toInt) @IsInt() @Min(10) AI_SSE_PING_MS?: number;
+  @IsOptional() @Transform(toInt) @IsInt() @Min(0) @Max(600_000) ABORT_DRAIN_MS?: number;
+  @IsOptional() @Transform(emptyToUndefined) @IsIn(ABORT_MODES) ABORT_MODE?: AbortMode;
 }
 
 /** The `ai` slice of AppConfig. */
@@ -57,6 +63,14 @@ export interface AiConfig {
   retryBaseDelayMs: number;
   /** SSE `: ping` interval until the first token (default 15000 ms). */
   ssePingMs: number;
+  /**
+   * ABORT_MODE: when a stream's client goes away, `drain` (default) keeps reading the provider's
+   * reply until its usage arrives, at most `abortDrainMs`, and charges that usage; `cancel`
+   * aborts the provider call at once and charges an estimate of what was streamed.
+   */
+  abortMode: AbortMode;
+  /** ABORT_DRAIN_MS: the longest drain after the client left (default 30000 ms). */
+  abortDrainMs: number;
 }
 
 /** `FREE:4096,PRO:` (validated) over the defaults: an empty value is null (no plan cap). */
@@ -78,6 +92,8 @@ export function buildAiConfig(env: AiEnvironment): AiConfig {
     retryAttempts: env.AI_RETRY_ATTEMPTS ?? 3,
     retryBaseDelayMs: env.AI_RETRY_BASE_DELAY_MS ?? 1000,
     ssePingMs: env.AI_SSE_PING_MS ?? 15_000,
+    abortMode: env.ABORT_MODE ?? 'drain',
+    abortDrainMs: env.ABORT_DRAIN_MS ?? 30_000,
   };
 }
 

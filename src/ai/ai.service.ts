@@ -7,7 +7,10 @@ import type { ToolStep } from '../chats/chat-exchange.sql';
 import type { SessionUser } from '../common/auth/session-user';
 import { CreditHoldsService } from '../credits/credit-holds.service';
 import { cost, type CreditPricing, type TokenUsage } from '../credits/pricing';
-import { promptTextTokens, textTokens } from '../models/token-estimate';
+import { shutdownCutOf } from '../lifecycle/open-streams';
+import { chargedUsage } from './charged-usage';
+import { type AbortPolicy, upstreamSignal } from './upstream-signal';
+import { readChunks, type StreamHooks } from './read-chunks';
 import { ledgerCounts } from '../credits/token-pricing';
 import { MetricsService } from '../metrics/metrics.service';
 import type { ToolCall } from '../plugins/tool.types';
@@ -62,9 +65,12 @@ export class AiService {
     const ai = config.get('ai', { infer: true });
     this.retry = { attempts: ai.retryAttempts, baseDelayMs: ai.retryBaseDelayMs };
     this.pricing = config.get('credits', { infer: true }).pricing;
+    this.abortPolicy = { mode: ai.abortMode, drainMs: ai.abortDrainMs };
   }
 
   private readonly retry: RetryOptions;
+  /** ABORT_MODE and ABORT_DRAIN_MS: what a call whose client left does upstream. */
+  private readonly abortPolicy: AbortPolicy;
   /** CREDIT_PRICING and CREDIT_MARKUP: how `cost` prices a call's usage. */
   private readonly pricing: CreditPricing;
 
@@ -121,10 +127,11 @@ export class AiService {
 
   /**
    * A streamed reply (spec AI rule 3, Events 4). Retries only until the first chunk; after that
-   * every chunk goes to `sink` as it arrives. A cut stream (client abort or upstream error) is
-   * still settled for what was produced and its partial reply saved. Errors before the sink
-   * opened are thrown for the caller to answer as JSON. `options.signal` is the client's abort;
-   * the other options are those of CallOptions.
+   * every chunk goes to `sink` as it arrives, while the client is there. A cut stream (client
+   * abort, upstream error, shutdown) is still settled for what was produced (after a drain,
+   * ABORT_MODE) and its reply saved. Errors before the sink opened are thrown for the caller to
+   * answer as JSON. `options.signal` is the client's abort; the other options are those of
+   * CallOptions.
    */
   async stream(
     user: SessionUser,
@@ -136,11 +143,12 @@ export class AiService {
     const { signal } = options;
     const a = await this.admit(user, dto, admitOptions);
     sink.admitted(a.chatId, timing);
+    // A drain after the client left goes on reading; nothing more is written to it.
     const hooks = {
       onStart: (modelId: string) => sink.start(a.chatId, timing, modelId),
+      onText: (delta: string) => signal.aborted || sink.text(delta),
       // Client tools: each call goes to the sink when whole (the tool loop shows its own).
-      onText: (delta: string) => sink.text(delta),
-      onToolCall: (call: ToolCall) => sink.toolCall?.(call),
+      onToolCall: (call: ToolCall) => signal.aborted || sink.toolCall?.(call),
       onToolResult: sink.toolResult?.bind(sink),
     };
     const reply = a.toolBox
@@ -148,7 +156,8 @@ export class AiService {
       : await this.streamAdmitted(a, timing, hooks);
     if (reply.interruption === undefined) {
       sink.done(doneOf(a, reply));
-    } else if (!signal.aborted) {
+    } else if (!signal.aborted && !shutdownCutOf(signal)?.aborted) {
+      // (A stream cut by shutdown is told so by streamTo.)
       sink.error(reply.interruption);
     }
   }
@@ -157,68 +166,61 @@ export class AiService {
    * Streams an admitted request to its end: the provider is called with retries until the first
    * chunk (a failure before it releases the hold and throws the classified error); then `onStart`,
    * each text delta to `onText`, and whatever was produced is settled and saved, also when the
-   * reply is cut (`interruption`: the classified provider error, or the abort). Shared by
-   * `stream` and by generations outside a request (AiRunner, scheduled tasks).
+   * reply is cut (`interruption`: the classified provider error, or the abort). When the caller's
+   * signal (`a.request.signal`: the client, a task's cancel) aborts, the provider call drains or
+   * stops as ABORT_MODE says (upstreamSignal), and the reply ends with `interruption` set either
+   * way, so no tool runs after it. Shared by `stream` and by generations outside a request
+   * (AiRunner, scheduled tasks).
    */
   async streamAdmitted(
     a: Admission,
     timing = new ServerTiming(),
-    hooks: {
-      /** The first chunk is in hand; `modelId`: the catalogue id of the model answering. */
-      onStart?: (modelId: string) => void;
-      onText?: (delta: string) => void;
-      onToolCall?: (call: ToolCall) => void;
-    } = {},
+    hooks: StreamHooks = {},
   ): Promise<StreamedReply> {
+    const client = a.request.signal;
+    const upstream = upstreamSignal(client, this.abortPolicy);
+    const request = { ...a.request, signal: upstream.signal };
     let iterator!: AsyncIterator<StreamChunk>;
     let first: IteratorResult<StreamChunk>;
     try {
       first = await timing.upstream(() =>
         span('ai.provider.call', () =>
           withRetry(() => {
-            iterator = a.provider.stream(a.request)[Symbol.asyncIterator]();
+            iterator = a.provider.stream(request)[Symbol.asyncIterator]();
             return iterator.next();
           }, this.retry),
         ),
       );
     } catch (err) {
+      upstream.dispose();
+      // A drain that ran out before the first chunk: the reasoning may have been spent.
+      if (upstream.drainTimedOut()) await this.settleAndSave({ ...a, store: false }, cutOff());
       throw await this.fail(a, err);
     }
     const modelId = first.done ? undefined : first.value.modelId;
     const answered = answeringModel(a, modelId);
     hooks.onStart?.(modelId ?? a.model.id);
     this.metrics.aiFirstToken(a, answered);
-    let text = '';
-    let usage: TokenUsage | undefined;
+    const read = await readChunks(first, iterator, hooks).finally(() => upstream.dispose());
+    const { text, usage, toolCalls } = read;
     let interruption: unknown;
-    const toolCalls: ToolCall[] = [];
-    let finish: StreamedReply['finishReason'] | undefined;
-    try {
-      for (let r = first; !r.done; r = await iterator.next()) {
-        if (r.value.usage) usage = r.value.usage;
-        if (r.value.finishReason) finish = r.value.finishReason;
-        if (r.value.toolCall) {
-          toolCalls.push(r.value.toolCall);
-          hooks.onToolCall?.(r.value.toolCall);
-        }
-        if (r.value.text) {
-          text += r.value.text;
-          hooks.onText?.(r.value.text);
-        }
-      }
-    } catch (err) {
+    if (read.cut) {
+      const err = read.cut.error;
       interruption = err instanceof ProviderError ? classifyProviderError(err) : err;
-      this.metrics.aiFailed(a, interruption, {
-        providerError: err instanceof ProviderError,
-        model: answered,
-      });
+      const providerError = err instanceof ProviderError;
+      this.metrics.aiFailed(a, interruption, { providerError, model: answered });
+    } else if (client?.aborted) {
+      // Drained to the end after the client left: charged its usage, but it ends here.
+      interruption = client.reason ?? 'aborted';
+      this.metrics.aiFailed(a, interruption, { providerError: false, model: answered });
     }
     // A cut reply runs no tools: its calls may be incomplete.
     const calls = interruption === undefined ? toolCalls : [];
     const produced = toolCalls.length ? { producedCalls: toolCalls } : {};
-    const outcome = { text, usage, toolCalls: calls, modelId, ...produced };
+    const drain = { clientLeft: !!client?.aborted, drainTimedOut: upstream.drainTimedOut() };
+    const outcome = { text, usage, toolCalls: calls, modelId, ...produced, ...drain };
     const settled = await this.settleAndSave(a, outcome);
-    const finishReason = finish ?? (calls.length ? 'tool_calls' : 'stop');
+    const finishReason = read.finish ?? (calls.length ? 'tool_calls' : 'stop');
     return {
       modelId: answered.id,
       text,
@@ -231,9 +233,8 @@ export class AiService {
   }
 
   /**
-   * The one path for money after a call: charge the reported usage (or, for a cut stream, the
-   * hold's prompt estimate plus the streamed text counted the same way, promptTextTokens and
-   * textTokens, marked as estimated), release the rest
+   * The one path for money after a call: charge the reported usage (or, for a cut stream, an
+   * estimate marked as such, see chargedUsage), release the rest
    * of the hold, and save the exchange (spec Limits 7), in one statement. Throws NOT_FOUND when
    * the chat was deleted meanwhile (the reply is charged all the same).
    */
@@ -241,17 +242,13 @@ export class AiService {
     a: Admission,
     outcome: Outcome,
   ): Promise<{ cost: number; usage: TokenUsage }> {
-    const estimated = !outcome.usage;
-    const usage = outcome.usage ?? {
-      promptTokens: promptTextTokens(a.request.messages) + a.imageTokens + a.toolTokens,
-      completionTokens: textTokens(outcome.text + JSON.stringify(outcome.producedCalls ?? [])),
-    };
     // The model that answered is the one charged (a fallback's price when one did).
     const model = answeringModel(a, outcome.modelId);
+    const { usage, note } = chargedUsage(a, outcome, model);
     const price = cost(usage, model, this.pricing);
     const description =
       `AI ${model.id}: ${usage.promptTokens} prompt + ${usage.completionTokens} completion tokens` +
-      (estimated ? ' (estimated: stream interrupted)' : '');
+      note;
     const charge = {
       cost: price,
       description,
@@ -281,4 +278,9 @@ export class AiService {
     this.metrics.aiFailed(a, classified, { providerError: err instanceof ProviderError });
     return classified;
   }
+}
+
+/** The outcome of a drain that ran out before the first chunk: nothing streamed, no usage. */
+function cutOff(): Outcome {
+  return { text: '', clientLeft: true, drainTimedOut: true };
 }

@@ -174,6 +174,10 @@ export interface Outcome {
    * arguments count toward the estimated completion tokens.
    */
   producedCalls?: ToolCall[];
+  /** The client went away before the reply ended (its usage then read by a drain, if any). */
+  clientLeft?: boolean;
+  /** The drain after the client left reached ABORT_DRAIN_MS without the usage (see chargedUsage). */
+  drainTimedOut?: boolean;
 }
 
 /** What `AiService.generate` answers: the API's result plus, for the wire protocols, why it ended. */

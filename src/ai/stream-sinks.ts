@@ -1,36 +1,38 @@
 import type { Response } from 'express';
 import { AppError, ErrorCode } from '../common/errors/app-error';
-import { trackStream } from '../lifecycle/open-streams';
+import { shutdownCutOf, trackStream } from '../lifecycle/open-streams';
 import type { StreamSink } from './ai.service';
 import type { SseEvent } from './dto/stream.dto';
 import type { ServerTiming } from './server-timing';
 import type { ToolCall, ToolResult } from '../plugins/tool.types';
 
 /**
- * Runs a streamed reply into `sink`: a client that goes away aborts the upstream request at
- * once (`signal`), and a failure after the sink opened becomes the sink's error; one before
- * is thrown, so the error filter still answers JSON with its status.
+ * Runs a streamed reply into `sink`. `signal` is the client's: aborted when it goes away (the
+ * provider call then drains or stops, ABORT_MODE, see AiService). A failure after the sink opened
+ * becomes the sink's error; one before is thrown, so the error filter still answers JSON with
+ * its status.
  */
 export async function streamTo(
   res: Response,
   sink: StreamSink & { opened: boolean },
   run: (signal: AbortSignal) => Promise<void>,
 ): Promise<void> {
-  const abort = new AbortController();
+  const client = new AbortController();
   res.on('close', () => {
-    if (!res.writableFinished) abort.abort();
+    if (!res.writableFinished) client.abort();
   });
-  // Shutdown waits for this stream, then cuts it through `abort` (src/lifecycle).
-  const ended = trackStream(abort);
+  // Shutdown waits for this stream (its drain included), then cuts it (src/lifecycle).
+  const ended = trackStream(client.signal);
   try {
-    await run(abort.signal);
+    await run(client.signal);
   } catch (err) {
     if (!sink.opened) throw err;
     sink.error(err);
   } finally {
     ended();
     // Cut by shutdown while the client is still there: say so, and end the answer.
-    if (abort.signal.aborted && sink.opened && !res.writableEnded && !res.destroyed)
+    const cut = shutdownCutOf(client.signal)?.aborted;
+    if (cut && sink.opened && !res.writableEnded && !res.destroyed)
       sink.error(new AppError(ErrorCode.NOT_READY, 'The service is shutting down; reply cut'));
   }
 }

@@ -1,19 +1,35 @@
 /**
  * The streamed replies in flight in this process, so that shutdown can give them
- * SHUTDOWN_GRACE_MS to finish and then cut them. `streamTo` (src/ai/stream-sinks.ts) registers
- * each stream's AbortController; aborting it is exactly a client disconnect: the provider call
- * stops and the partial reply is settled and saved.
+ * SHUTDOWN_GRACE_MS to finish (a drain after the client left included) and then cut them.
+ * `streamTo` (src/ai/stream-sinks.ts) registers each stream under its client signal (aborted when
+ * the client goes away); each gets its own shutdown cut, which stops the provider call at once,
+ * without waiting for a drain: the partial reply is settled and saved.
  */
 const open = new Map<AbortController, Promise<void>>();
+/** The shutdown cut of each registered stream, by its client signal. */
+const cuts = new WeakMap<AbortSignal, AbortSignal>();
 
-/** Registers a stream; call the returned function once it has ended (settled). */
-export function trackStream(abort: AbortController): () => void {
+/**
+ * Registers a stream whose client goes away with `client`; call the returned function once it
+ * has ended (settled). Its shutdown cut is `shutdownCutOf(client)`.
+ */
+export function trackStream(client: AbortSignal): () => void {
+  const cut = new AbortController();
+  cuts.set(client, cut.signal);
   let ended!: () => void;
-  open.set(abort, new Promise<void>((resolve) => (ended = resolve)));
+  open.set(cut, new Promise<void>((resolve) => (ended = resolve)));
   return () => {
-    open.delete(abort);
+    open.delete(cut);
     ended();
   };
+}
+
+/**
+ * The signal with which shutdown cuts the stream registered under `client`, after the grace
+ * period; undefined for a call that is not a tracked stream (a scheduled task).
+ */
+export function shutdownCutOf(client: AbortSignal | undefined): AbortSignal | undefined {
+  return client && cuts.get(client);
 }
 
 /** Streams in flight now. */
@@ -22,7 +38,7 @@ export function openStreamCount(): number {
 }
 
 /**
- * Waits up to `graceMs` for the open streams to end, then aborts the rest and waits for them to
+ * Waits up to `graceMs` for the open streams to end, then cuts the rest and waits for them to
  * settle (at most `settleMs` more). Returns how many ended by themselves and how many were cut.
  */
 export async function drainStreams(
@@ -33,7 +49,7 @@ export async function drainStreams(
   if (!total) return { finished: 0, cut: 0 };
   await within([...open.values()], graceMs);
   const left = [...open.entries()];
-  for (const [abort] of left) abort.abort();
+  for (const [cut] of left) cut.abort();
   await within(
     left.map(([, ended]) => ended),
     settleMs,

@@ -185,9 +185,10 @@ describe('AI stream: text and SSE, settled like generate', () => {
     expect(ledger.credits).toBe(ledger.ledgerSum);
   });
 
-  it('aborts the upstream at once when the client disconnects, charges once and saves the partial reply', async () => {
+  it('aborts a stalled upstream once the drain after the client left runs out, charges once and saves the partial reply', async () => {
     const u = await newUser(t);
-    // The upstream goes silent after two words: only the service's abort ends its request.
+    // The upstream goes silent after two words: only the service's abort, at the end of the
+    // drain (ABORT_DRAIN_MS, 200 ms in the tests' environment), ends its request.
     p.anthropic.reply = { text: 'one two three four five six', chunks: 6, stallAfterChunks: 2 };
     // After the first words arrive, walk away.
     await streamThenLeave(t.app, '/api/ai/stream', u.auth, ask('claude-haiku-4-5'));

@@ -97,6 +97,43 @@ describe('graceful shutdown: SIGTERM during a stream', () => {
     expect(openai.requests).toHaveLength(1);
   });
 
+  it('waits for the drain of a stream whose client left, settles its reported usage, exits 0', async () => {
+    openai.requests.length = 0;
+    const { app, base } = await start(15_000);
+    const u = await signUp(base, `left-${randomBytes(3).toString('hex')}@example.com`, app.mailDir);
+    // About 2 s of streaming after the client left: the drain (ABORT_MODE=drain, the default)
+    // reads it to its usage well inside the grace period.
+    openai.reply = {
+      text: 'word '.repeat(10).trim(),
+      chunks: 10,
+      chunkDelayMs: 200,
+      usage: { prompt_tokens: 600, completion_tokens: 300 },
+    };
+    const stream = await openStream(base, '/api/ai/stream', ask('left'), {
+      ...u.auth,
+      accept: 'text/event-stream',
+    });
+    await stream.firstChunk;
+    stream.destroy();
+    app.child.kill('SIGTERM');
+
+    expect(await app.exited).toBe(0);
+    expect(app.output()).toMatch(/Streams: 1 finished, 0 cut/);
+    expect(openai.requests).toHaveLength(1);
+    expect(openai.requests[0].aborted).toBe(false);
+    expect(await q('SELECT id FROM credit_holds')).toEqual([]);
+    expect(await unbalanced(q)).toEqual([]);
+    // gpt-4o: (600 + 300) × 0.00001 × 1000 = 9 credits, the usage the provider reported.
+    const charged = await q<{ amount: number; description: string }>(
+      `SELECT amount, description FROM credit_transactions
+        WHERE "userId" = $1 AND type = 'CONSUMPTION'`,
+      [u.id],
+    );
+    expect(charged).toEqual([
+      { amount: -9, description: expect.stringContaining('client left; usage read to the end') },
+    ]);
+  });
+
   it('cuts a stream still open after SHUTDOWN_GRACE_MS, settles it as aborted, exits 0', async () => {
     openai.requests.length = 0;
     const { app, base } = await start(1000);

@@ -7,7 +7,10 @@ export interface Providers {
   openai: OpenAiTestServer;
   anthropic: AnthropicTestServer;
   gemini: GeminiTestServer;
-  /** Env for createTestApp: keys, base URLs, and a 5 ms retry base so retries stay fast. */
+  /**
+   * Env for createTestApp: keys, base URLs, a 5 ms retry base so retries stay fast, and a 200 ms
+   * drain after a client left (ABORT_DRAIN_MS), so a stalled upstream is given up soon.
+   */
   env: Record<string, string>;
   /** Clears replies and recorded requests. */
   reset(): void;
@@ -30,6 +33,9 @@ export function providerEnv(servers: {
     GEMINI_API_KEY: KEYS.gemini,
     GEMINI_BASE_URL: servers.gemini.url,
     AI_RETRY_BASE_DELAY_MS: '5',
+    // A client gone from a stalled upstream: the drain gives up soon (the tests of the drain set
+    // their own bound).
+    ABORT_DRAIN_MS: '200',
   };
 }
 
