@@ -1,4 +1,8 @@
 import { Injectable } from '@nestjs/common';
+import { ConfigService } from '@nestjs/config';
+import type { AppConfig } from '../config/app.config';
+import { AppError, ErrorCode } from '../common/errors/app-error';
+import { UsersService } from '../users/users.service';
 import type { WireGenerateDto } from './client-tools';
 import type { Chat } from '../chats/chat.entity';
 import { ChatsService } from '../chats/chats.service';
@@ -24,7 +28,24 @@ export class AdmissionContext {
     private readonly images: UploadImages,
     private readonly toolBoxes: ToolBoxes,
     private readonly shares: SharesService,
+    private readonly users: UsersService,
+    private readonly config: ConfigService<AppConfig, true>,
   ) {}
+
+  /**
+   * Rethrows a refused hold, explained where the caller can do something about it: an
+   * INSUFFICIENT_CREDITS (402, code and status kept) of a user whose address is not verified,
+   * while verifying grants SIGNUP_CREDITS, gains `hint` {key: VERIFY_EMAIL_FOR_SIGNUP_CREDITS,
+   * args: {credits}}, which the error presenter translates (i18n namespace `hints`). One read of
+   * the user, on this refusal only. Always throws.
+   */
+  async explainRefusal(user: SessionUser, err: unknown): Promise<never> {
+    if (!(err instanceof AppError) || err.code !== ErrorCode.INSUFFICIENT_CREDITS) throw err;
+    const credits = this.config.get('auth', { infer: true }).signupCredits;
+    if (credits <= 0 || (await this.users.get(user.id)).emailVerifiedAt) throw err;
+    const hint = { key: 'VERIFY_EMAIL_FOR_SIGNUP_CREDITS', args: { credits } };
+    throw new AppError(ErrorCode.INSUFFICIENT_CREDITS, err.message, { ...err.details, hint });
+  }
 
   /**
    * Reads, in parallel, the chat the request names (access checked: NOT_FOUND), the preferences

@@ -253,21 +253,21 @@ export class AiAdmissions {
    * prompt estimate plus `maxTokens` with each model's reasoning budget plus the images' and
    * client tools' tokens, priced for each, the largest held). The same statement checks the
    * daily limit against the prompt estimate and the key's limit against the whole hold. Throws
-   * DAILY_LIMIT_REACHED (429), KEY_DAILY_LIMIT_REACHED (429), INSUFFICIENT_CREDITS (402).
+   * DAILY_LIMIT_REACHED, KEY_DAILY_LIMIT_REACHED (429), INSUFFICIENT_CREDITS (402, explainRefusal).
    */
   private holdWorstCase(
     user: SessionUser,
     models: ModelDescriptor[],
     call: Parameters<typeof worstCase>[1],
   ): Promise<OpenHold> {
-    const worst = worstCase(models, call, this.pricing);
-    return this.holds.hold(user.id, worst.amount, randomUUID(), worst.estimate, user.apiKey?.id);
+    const { amount, estimate } = worstCase(models, call, this.pricing);
+    return this.holds
+      .hold(user.id, amount, randomUUID(), estimate, user.apiKey?.id)
+      .catch((err: unknown) => this.context.explainRefusal(user, err));
   }
 
   /** See ProviderStrategy.refreshUpstreams. */
-  refreshModels(): Promise<void> {
-    return this.strategy.refreshUpstreams();
-  }
+  refreshModels = (): Promise<void> => this.strategy.refreshUpstreams();
 
   /**
    * The next model call of a tool loop: admitted like the first (a new hold for

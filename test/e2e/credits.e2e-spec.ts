@@ -160,6 +160,35 @@ describe('credits: holds, daily limits, ledger', () => {
     expect(theirs.data).toHaveLength(1);
   });
 
+  it('tells an unverified user refused for credits that verifying grants the sign-up credits (en, zh)', async () => {
+    const u = await newUser(t, { verified: false });
+    expect(u.user.credits).toBe(0);
+    const en = await t.http.post('/api/ai/generate').set(u.auth).send(ask).expect(402);
+    expect(en.body).toEqual({
+      error: expect.any(String),
+      code: 'INSUFFICIENT_CREDITS',
+      required: 11,
+      balance: 0,
+      hint: expect.stringContaining(
+        'Verify your email address to receive your 100 sign-up credits',
+      ),
+    });
+    const zh = await t.http
+      .post('/api/ai/generate')
+      .set(u.auth)
+      .set('Accept-Language', 'zh-CN')
+      .send(ask)
+      .expect(402);
+    expect(zh.body.code).toBe('INSUFFICIENT_CREDITS');
+    expect(zh.body.hint).toContain('验证您的邮箱地址即可获得 100 注册赠送积分');
+    // A verified user without credits gets no hint: verifying would grant nothing more.
+    const verified = await newUser(t, { credits: 0 });
+    const plain = await t.http.post('/api/ai/generate').set(verified.auth).send(ask).expect(402);
+    expect(plain.body.hint).toBeUndefined();
+    expect(p.openai.requests).toHaveLength(0);
+    await assertInvariant(u);
+  });
+
   it('estimates a message: ceil(code points / 4) tokens and its cost', async () => {
     const u = await newUser(t);
     const res = await t.http

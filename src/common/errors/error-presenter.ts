@@ -31,7 +31,14 @@ export class ErrorPresenter {
 
   present(exception: unknown, req: Request): PresentedError {
     const body = this.describe(exception, req);
-    body.error = this.localize(body, exception, resolveLocale(req));
+    const lang = resolveLocale(req);
+    body.error = this.localize(body, exception, lang);
+    // A `hint` detail given as {key, args} names a message of namespace `hints`: translated too.
+    const hint = body.details?.hint as { key?: string; args?: Record<string, unknown> } | undefined;
+    if (hint?.key) {
+      const text = this.i18n.t(`hints.${hint.key}`, { lang, args: hint.args, defaultValue: '' });
+      body.details = { ...body.details, hint: (text as string) || hint.key };
+    }
     return body;
   }
 
