@@ -1,4 +1,5 @@
 import type { NestExpressApplication } from '@nestjs/platform-express';
+import type { NextFunction, Request, Response } from 'express';
 import { ConfigService } from '@nestjs/config';
 import { DocumentBuilder, type OpenAPIObject, SwaggerModule } from '@nestjs/swagger';
 import cookieParser from 'cookie-parser';
@@ -7,6 +8,7 @@ import { STATUS_CODES } from 'node:http';
 import { Logger } from 'nestjs-pino';
 import { envelopeFor } from './common/envelope/envelope';
 import { stampArrival } from './common/http/arrival';
+import { trackOutbound, watchOutboundRequests } from './common/http/outbound-failures';
 import { describeOptionalDefaults, exampleParameters } from './common/openapi/document-rules';
 import {
   AnthropicErrorDto,
@@ -20,12 +22,15 @@ import type { AppConfig } from './config/app.config';
 
 /**
  * App-level HTTP settings shared by main.ts and the e2e tests: body limits (1 MB JSON), cookies,
- * security headers, CORS, proxy trust and the OpenAPI page at /api/docs (JSON at /api/docs-json).
+ * security headers, CORS, proxy trust, the log of outbound requests the network failed, and the
+ * OpenAPI page at /api/docs (JSON at /api/docs-json).
  */
 export function configureApp(app: NestExpressApplication): NestExpressApplication {
   const config = app.get(ConfigService<AppConfig, true>);
   const { corsOrigins, trustProxy, baseUrl } = config.get('app', { infer: true });
   app.useLogger(app.get(Logger));
+  watchOutboundRequests();
+  app.use(trackOutbound);
   app.use(stampArrival);
   app.useBodyParser('json', { limit: '1mb' });
   app.useBodyParser('urlencoded', { limit: '1mb', extended: false });
@@ -35,11 +40,28 @@ export function configureApp(app: NestExpressApplication): NestExpressApplicatio
   app.use(helmet({ contentSecurityPolicy: false }));
   app.set('trust proxy', trustProxy);
   app.disable('x-powered-by');
+  app.use(refuseForeignPreflights(new Set(corsOrigins)));
   app.enableCors({ origin: corsOrigins.length ? corsOrigins : false, credentials: true });
 
   const document = buildOpenApiDocument(app, baseUrl);
   SwaggerModule.setup('api/docs', app, document, { jsonDocumentUrl: 'api/docs-json' });
   return app;
+}
+
+/**
+ * A CORS preflight (OPTIONS with `Origin` and `Access-Control-Request-Method`) from an origin
+ * CORS_ORIGINS does not list is answered 403 with no body and no CORS headers, so the browser
+ * refuses the request. Without it the preflight went on to the routes (a 404 while CORS is off),
+ * which read as a wrong path. Preflights from listed origins go on to the cors middleware.
+ */
+export function refuseForeignPreflights(allowed: ReadonlySet<string>) {
+  return (req: Request, res: Response, next: NextFunction): void => {
+    const origin = req.headers.origin;
+    if (req.method !== 'OPTIONS' || !origin || !req.headers['access-control-request-method'])
+      return next();
+    if (allowed.has(origin)) return next();
+    res.vary('Origin').status(403).end();
+  };
 }
 
 const TAGS: [name: string, description: string][] = [
@@ -111,9 +133,30 @@ export function buildOpenApiDocument(app: NestExpressApplication, baseUrl: strin
       }
     }
   }
+  documentUnreachableUpstreams(document);
   exampleParameters(document);
   describeOptionalDefaults(document);
   return document;
+}
+
+/**
+ * Every operation that holds credits for a model or embedding call (it documents 402
+ * "Insufficient credits") can also answer 502 UPSTREAM_UNREACHABLE, when no upstream of the
+ * model gave an HTTP answer; documented here once, in the 402's error shape of that path.
+ */
+function documentUnreachableUpstreams(document: OpenAPIObject): void {
+  for (const item of Object.values(document.paths)) {
+    for (const op of Object.values(item) as { responses?: Record<string, ResponseLike> }[]) {
+      const payment = op?.responses?.['402'];
+      if (!payment?.description?.startsWith('Insufficient credits') || op.responses!['502'])
+        continue;
+      op.responses!['502'] = {
+        description:
+          'No upstream of the model gave an HTTP answer: connection refused, reset or timed out (`UPSTREAM_UNREACHABLE`)',
+        content: payment.content,
+      };
+    }
+  }
 }
 
 interface ResponseLike {

@@ -1,5 +1,6 @@
-import { Controller, Get, Header, Headers, Query } from '@nestjs/common';
-import { ApiOkResponse, ApiTags } from '@nestjs/swagger';
+import { Controller, Get, Header, Query, Req } from '@nestjs/common';
+import { ApiHeader, ApiOkResponse, ApiTags } from '@nestjs/swagger';
+import type { Request } from 'express';
 import { CurrentUser } from '../common/auth/auth.decorators';
 import type { SessionUser } from '../common/auth/session-user';
 import { Endpoint } from '../common/openapi/endpoint.decorator';
@@ -21,12 +22,18 @@ export class RouteAccessController {
     access: 'public',
     database: false,
   })
+  @ApiHeader({
+    name: 'accept-language',
+    required: false,
+    description: 'picks the locale of a prefix redirect (`zh-CN,zh;q=0.9` → `/zh/…`); default `en`',
+  })
   @ApiOkResponse({ type: RouteAccessDto })
   check(
     @Query() query: RouteAccessQueryDto,
     @CurrentUser() user: SessionUser | undefined,
-    @Headers('accept-language') acceptLanguage?: string,
+    @Req() req: Request,
   ): RouteAccessDto {
-    return toRouteAccessDto(decideRoute(query.path, user, acceptLanguage));
+    // Read from the request, not @Headers(): that would document the header as required.
+    return toRouteAccessDto(decideRoute(query.path, user, req.headers['accept-language']));
   }
 }

@@ -97,6 +97,11 @@ export enum ErrorCode {
   PREVIOUS_RESPONSE_NOT_FOUND = 'PREVIOUS_RESPONSE_NOT_FOUND',
   /** Upstreams: an upstream built from the environment (`env:<provider>`) cannot be changed or deleted. */
   UPSTREAM_READ_ONLY = 'UPSTREAM_READ_ONLY',
+  /**
+   * AI: no upstream of the model gave an HTTP answer (connection refused, reset or timed out),
+   * after every upstream and retry was tried.
+   */
+  UPSTREAM_UNREACHABLE = 'UPSTREAM_UNREACHABLE',
 }
 
 /** The one exhaustive mapping from code to HTTP status (a new code cannot go unmapped). */
@@ -165,6 +170,7 @@ export const ERROR_STATUS: Record<ErrorCode, HttpStatus> = {
   MODEL_NOT_FOUND: HttpStatus.NOT_FOUND,
   PREVIOUS_RESPONSE_NOT_FOUND: HttpStatus.BAD_REQUEST,
   UPSTREAM_READ_ONLY: HttpStatus.CONFLICT,
+  UPSTREAM_UNREACHABLE: HttpStatus.BAD_GATEWAY,
 };
 
 /** A domain error: services throw it, the global filter maps `code` to a status and body. */
