@@ -6,10 +6,11 @@ import { resolve, sep } from 'node:path';
 import type { AppConfig } from '../config/app.config';
 
 /**
- * Finds files of the static frontend in `FRONTEND_DIR` (e.g. a static export) for the page
- * router. Every lookup is confined to the folder: segments starting with a dot (`..`, `.env`)
- * are refused, and the resolved real path (symbolic links followed) must stay inside it.
- * Without FRONTEND_DIR every lookup answers null and `enabled` is false.
+ * Finds files of the static frontend in `FRONTEND_DIR` (e.g. a static export), by default the
+ * built console (`web/dist`), for the page router. Every lookup is confined to the folder:
+ * segments starting with a dot (`..`, `.env`, `.vite`) are refused, and the resolved real path
+ * (symbolic links followed) must stay inside it. Without a folder every lookup answers null and
+ * `enabled` is false.
  */
 @Injectable()
 export class FrontendFiles {

@@ -1,0 +1,60 @@
+import AxeBuilder from '@axe-core/playwright';
+import { expect, type Page } from '@playwright/test';
+import { randomBytes } from 'node:crypto';
+import { readdir, readFile, stat } from 'node:fs/promises';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { simpleParser } from 'mailparser';
+
+export const PASSWORD = 'correct horse battery';
+
+/** A fresh address at example.com. */
+export const newEmail = (tag: string) => `${tag}-${randomBytes(4).toString('hex')}@example.com`;
+
+/**
+ * The newest mail to `to` in MAIL_DIR (`.eml` files, written by the service's mail job),
+ * polled until it arrives: its text body.
+ */
+export async function newestMailTo(to: string): Promise<string> {
+  const dir = process.env.MAIL_DIR!;
+  let text = '';
+  await expect
+    .poll(async () => {
+      const names = await readdir(dir).catch(() => [] as string[]);
+      const files = await Promise.all(
+        names
+          .filter((n) => n.endsWith('.eml') || n.endsWith('.txt'))
+          .map(async (n) => ({ n, t: (await stat(join(dir, n))).mtimeMs })),
+      );
+      for (const { n } of files.sort((a, b) => b.t - a.t)) {
+        const mail = await simpleParser(await readFile(join(dir, n)));
+        if (mail.to && JSON.stringify(mail.to).includes(to)) {
+          text = mail.text ?? '';
+          return true;
+        }
+      }
+      return false;
+    })
+    .toBe(true);
+  return text;
+}
+
+/** Signs up `email` through the API in the page's browser context (the session cookie is kept). */
+export async function signUpByApi(page: Page, email: string): Promise<void> {
+  const res = await page.request.post('/api/auth/signup', { data: { email, password: PASSWORD } });
+  expect(res.status()).toBe(201);
+}
+
+/** The page's serious and critical accessibility violations (axe-core), by rule id. */
+export async function seriousViolations(page: Page): Promise<string[]> {
+  const { violations } = await new AxeBuilder({ page }).analyze();
+  return violations
+    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+    .map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
+}
+
+/** A screenshot of the page for docs/console/ (the documentation shows them). */
+export async function screenshot(page: Page, name: string): Promise<void> {
+  const docs = fileURLToPath(new URL('../../docs/console/', import.meta.url));
+  await page.screenshot({ path: join(docs, `${name}.png`) });
+}

@@ -1,0 +1,58 @@
+import { AppShell, Button, Group, NavLink, Text } from '@mantine/core';
+import { Suspense } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Link, Outlet, useLocation, useParams } from 'react-router';
+import { Loading } from '../components/Loading';
+import { useSession } from '../session';
+import { LanguageSwitch } from './LanguageSwitch';
+
+/**
+ * Signed-in pages: a header (name, language switch, the user and a sign-out form that POSTs
+ * `/api/auth/signout`, which ends the session and clears the cookie) and the navigation.
+ */
+export function Shell() {
+  const { t } = useTranslation();
+  const { locale } = useParams();
+  const { pathname } = useLocation();
+  const session = useSession();
+  const links = [
+    { to: `/${locale}/dashboard`, label: t('app.dashboard') },
+    { to: `/${locale}/dashboard/chat`, label: t('app.chat') },
+    { to: `/${locale}/dashboard/settings`, label: t('app.settings') },
+  ];
+  return (
+    <AppShell header={{ height: 56 }} navbar={{ width: 200, breakpoint: 'xs' }} padding="md">
+      <AppShell.Header>
+        <Group h="100%" px="md" justify="space-between">
+          <Text fw={700}>{t('app.title')}</Text>
+          <Group gap="md">
+            <LanguageSwitch />
+            {session.data && <Text size="sm">{session.data.email}</Text>}
+            <form method="post" action="/api/auth/signout">
+              <Button type="submit" variant="outline" size="xs">
+                {t('app.signOut')}
+              </Button>
+            </form>
+          </Group>
+        </Group>
+      </AppShell.Header>
+      <AppShell.Navbar p="xs" component="nav" aria-label={t('app.nav')}>
+        {links.map((link) => (
+          <NavLink
+            key={link.to}
+            component={Link}
+            to={link.to}
+            label={link.label}
+            active={pathname === link.to}
+            aria-current={pathname === link.to ? 'page' : undefined}
+          />
+        ))}
+      </AppShell.Navbar>
+      <AppShell.Main>
+        <Suspense fallback={<Loading />}>
+          <Outlet />
+        </Suspense>
+      </AppShell.Main>
+    </AppShell>
+  );
+}
