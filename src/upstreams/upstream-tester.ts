@@ -1,6 +1,10 @@
 import { Injectable } from '@nestjs/common';
+import { ConfigService } from '@nestjs/config';
 import { AppError, ErrorCode } from '../common/errors/app-error';
+import type { AppConfig } from '../config/app.config';
 import type { UpstreamTestResultDto } from './dto/upstream.dto';
+import { ENV_UPSTREAM_ID } from './environment-upstreams';
+import { checkUpstreamUrl, type UpstreamAddressClass } from './upstream-address';
 import { UpstreamModels } from './upstream-models';
 import { UpstreamProbes } from './upstream-probe';
 import { UpstreamStateStore } from './upstream-state.store';
@@ -15,21 +19,31 @@ import { UpstreamTable } from './upstream-table';
  */
 @Injectable()
 export class UpstreamTester {
+  private readonly allowPrivate: readonly UpstreamAddressClass[];
+
   constructor(
     private readonly table: UpstreamTable,
     private readonly models: UpstreamModels,
     private readonly probes: UpstreamProbes,
     private readonly states: UpstreamStateStore,
-  ) {}
+    config: ConfigService<AppConfig, true>,
+  ) {
+    this.allowPrivate = config.get('upstreams', { infer: true }).allowPrivate;
+  }
 
   /**
    * Throws NOT_FOUND for an unknown id, SERVICE_UNAVAILABLE (503) when no probe is installed,
-   * VALIDATION_FAILED (400) when the upstream serves no catalogue model.
+   * VALIDATION_FAILED (400) when the upstream serves no catalogue model, UPSTREAM_URL_FORBIDDEN
+   * (400) when a table upstream's baseUrl now reaches an address UPSTREAM_ALLOW_PRIVATE does not
+   * allow (its name resolves elsewhere, or the variable changed); the environment's are the
+   * operator's own and not checked.
    */
   async test(id: string): Promise<UpstreamTestResultDto> {
     this.table.invalidate();
     const upstream = (await this.table.all()).find((u) => u.id === id);
     if (!upstream) throw new AppError(ErrorCode.NOT_FOUND, 'Upstream not found');
+    if (!ENV_UPSTREAM_ID.test(id) && upstream.baseUrl)
+      await checkUpstreamUrl(upstream.baseUrl, this.allowPrivate);
     const probe = this.probes.current();
     if (!probe) throw new AppError(ErrorCode.SERVICE_UNAVAILABLE, 'No upstream probe is installed');
     const model = this.models.probeModel(upstream.provider, upstream.models);

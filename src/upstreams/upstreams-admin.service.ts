@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import { ConfigService } from '@nestjs/config';
 import { InjectRepository } from '@nestjs/typeorm';
 import { randomUUID } from 'node:crypto';
 import { type EntityManager, QueryFailedError, Repository } from 'typeorm';
@@ -6,6 +7,7 @@ import { AuditService } from '../audit/audit.service';
 import { Clock } from '../common/clock/clock';
 import { SecretBox } from '../common/crypto/secret-box';
 import { AppError, ErrorCode } from '../common/errors/app-error';
+import type { AppConfig } from '../config/app.config';
 import type { CreateUpstreamDto, UpdateUpstreamDto } from './dto/upstream-input.dto';
 import {
   mapEnvironmentUpstream,
@@ -14,6 +16,7 @@ import {
   type UpstreamStatus,
 } from './dto/upstream.dto';
 import { ENV_UPSTREAM_ID } from './environment-upstreams';
+import { checkUpstreamUrl, type UpstreamAddressClass } from './upstream-address';
 import { effectiveState } from './upstream-health';
 import { sealApiKey } from './upstream-key';
 import { UpstreamModels } from './upstream-models';
@@ -36,6 +39,8 @@ const isUniqueViolation = (e: unknown) =>
  */
 @Injectable()
 export class UpstreamsAdminService {
+  private readonly allowPrivate: readonly UpstreamAddressClass[];
+
   constructor(
     @InjectRepository(Upstream) private readonly repo: Repository<Upstream>,
     private readonly box: SecretBox,
@@ -45,7 +50,10 @@ export class UpstreamsAdminService {
     private readonly models: UpstreamModels,
     private readonly audit: AuditService,
     private readonly clock: Clock,
-  ) {}
+    config: ConfigService<AppConfig, true>,
+  ) {
+    this.allowPrivate = config.get('upstreams', { infer: true }).allowPrivate;
+  }
 
   /**
    * The environment's upstreams, then the table's by name, each with its current health and its
@@ -79,10 +87,12 @@ export class UpstreamsAdminService {
   /**
    * Adds an upstream (key sealed to its new id), audited as `upstream.create`. Throws
    * UNKNOWN_MODEL (400) for ids outside the catalogue, VALIDATION_FAILED (400) for a model the
-   * protocol cannot serve, CONFLICT (409) for a taken name.
+   * protocol cannot serve, UPSTREAM_URL_FORBIDDEN (400) for a `baseUrl` reaching an address
+   * class UPSTREAM_ALLOW_PRIVATE does not allow, CONFLICT (409) for a taken name.
    */
   async create(dto: CreateUpstreamDto): Promise<UpstreamDto> {
     this.models.check(dto.provider, dto.models ?? [], dto.modelMap ?? {});
+    await checkUpstreamUrl(dto.baseUrl, this.allowPrivate);
     const id = randomUUID();
     const saved = await this.write(dto.name, async (m) => {
       const row = await m.save(
@@ -115,14 +125,26 @@ export class UpstreamsAdminService {
   /**
    * Changes the given fields of upstream `id` (a new `apiKey` is sealed again; `null` removes
    * it), audited as `upstream.update` with the names of the fields changed. The upstream is
-   * healthy again afterwards (a `failing` one is tried anew). Throws UPSTREAM_READ_ONLY (409) for
-   * an environment upstream, NOT_FOUND, and the errors of `create`.
+   * healthy again afterwards (a `failing` one is tried anew). A key stays with its origin: a
+   * `baseUrl` of another scheme, host or port needs `apiKey` (a key or null) beside it when the
+   * upstream has a key, else UPSTREAM_KEY_REQUIRED (400). Throws UPSTREAM_READ_ONLY (409) for an
+   * environment upstream, NOT_FOUND, and the errors of `create`.
    */
   async update(id: string, dto: UpdateUpstreamDto): Promise<UpstreamDto> {
     const row = await this.load(id);
     const models = dto.models ?? row.models;
     const modelMap = dto.modelMap ?? row.modelMap;
     if (dto.models || dto.modelMap) this.models.check(row.provider, models, modelMap);
+    if (dto.baseUrl !== undefined) {
+      const moves = new URL(dto.baseUrl).origin !== new URL(row.baseUrl).origin;
+      if (moves && row.apiKeySealed && dto.apiKey === undefined)
+        throw new AppError(
+          ErrorCode.UPSTREAM_KEY_REQUIRED,
+          'A baseUrl of another origin needs apiKey in the same request (the stored key stays with its host; null removes it)',
+          { param: 'apiKey' },
+        );
+      await checkUpstreamUrl(dto.baseUrl, this.allowPrivate);
+    }
     const changed = Object.entries(dto)
       .filter(([, v]) => v !== undefined)
       .map(([k]) => k);

@@ -1,7 +1,12 @@
 import { registerAs } from '@nestjs/config';
 import { Transform } from 'class-transformer';
-import { IsInt, IsOptional, Max, Min } from 'class-validator';
-import { featureEnvironment, toInt } from '../config/feature-environment';
+import { IsIn, IsInt, IsOptional, Max, Min } from 'class-validator';
+import { featureEnvironment, toInt, toList } from '../config/feature-environment';
+import {
+  DEFAULT_UPSTREAM_ALLOW,
+  UPSTREAM_ADDRESS_CLASSES,
+  type UpstreamAddressClass,
+} from './upstream-address';
 
 /** How the upstream router cools down an upstream that keeps failing (docs/upstreams.md). */
 export class UpstreamsEnvironment {
@@ -12,6 +17,13 @@ export class UpstreamsEnvironment {
   @Min(1)
   @Max(100)
   UPSTREAM_FAILURES_BEFORE_COOLDOWN?: number;
+  @IsOptional()
+  @Transform(toList)
+  @IsIn(['none', ...UPSTREAM_ADDRESS_CLASSES], {
+    each: true,
+    message: `UPSTREAM_ALLOW_PRIVATE lists address classes among none, ${UPSTREAM_ADDRESS_CLASSES.join(', ')}`,
+  })
+  UPSTREAM_ALLOW_PRIVATE?: string[];
 }
 
 /** The `upstreams` slice of AppConfig. */
@@ -25,6 +37,12 @@ export interface UpstreamsConfig {
   failuresBeforeCooldown: number;
   /** The longest cooldown, in ms (10 minutes; not configurable). */
   maxCooldownMs: number;
+  /**
+   * UPSTREAM_ALLOW_PRIVATE (default `loopback,private,unique-local`): the non-public address
+   * classes an upstream's baseUrl may reach (`none`: public addresses only). Link-local and
+   * cloud metadata addresses are refused unless listed (`link-local`, `metadata`).
+   */
+  allowPrivate: readonly UpstreamAddressClass[];
 }
 
 /** The `upstreams` slice from validated variables. */
@@ -33,6 +51,9 @@ export function buildUpstreamsConfig(env: UpstreamsEnvironment): UpstreamsConfig
     cooldownMs: env.UPSTREAM_COOLDOWN_MS ?? 30_000,
     failuresBeforeCooldown: env.UPSTREAM_FAILURES_BEFORE_COOLDOWN ?? 3,
     maxCooldownMs: 600_000,
+    allowPrivate: (env.UPSTREAM_ALLOW_PRIVATE ?? DEFAULT_UPSTREAM_ALLOW).filter(
+      (c): c is UpstreamAddressClass => c !== 'none',
+    ),
   };
 }
 

@@ -16,7 +16,10 @@ const ADMIN = { roles: ['ADMIN' as const] };
 const INVALID = {
   status: 400,
   description:
-    'Invalid input (`VALIDATION_FAILED`), or a model id outside the catalogue (`UNKNOWN_MODEL`)',
+    'Invalid input (`VALIDATION_FAILED`), a model id outside the catalogue (`UNKNOWN_MODEL`), a ' +
+    '`baseUrl` reaching a link-local, metadata or other address class UPSTREAM_ALLOW_PRIVATE does ' +
+    'not allow (`UPSTREAM_URL_FORBIDDEN`), or a `baseUrl` of another origin for an upstream with a ' +
+    'key, without `apiKey` beside it (`UPSTREAM_KEY_REQUIRED`: a key stays with its host)',
 };
 const READ_ONLY = {
   status: 409,
@@ -118,7 +121,14 @@ export class UpstreamsController {
     description:
       'Calls the upstream once through its protocol’s adapter. When it serves a chat model (the first chat model it lists, or the first of its protocol’s family when it lists none), the call is a chat call of one user turn with maxTokens 1 (OpenAI `/v1/chat/completions`, Anthropic `/v1/messages`, Gemini `generateContent`); when it lists embedding models only, the call is one embedding of a one-word text on the first of them (OpenAI `/v1/embeddings`, Gemini `batchEmbedContents`). `model` names the model called. `ok: false` carries the upstream’s status and message (its key redacted); a success makes a failing upstream healthy again.',
     access: ADMIN,
-    errors: [404],
+    errors: [
+      {
+        status: 400,
+        description:
+          'The upstream serves no catalogue model (`VALIDATION_FAILED`), or its `baseUrl` now reaches an address UPSTREAM_ALLOW_PRIVATE does not allow (`UPSTREAM_URL_FORBIDDEN`)',
+      },
+      404,
+    ],
   })
   @ApiOkResponse({ type: UpstreamTestResultDto })
   test(@Param('id', UpstreamIdPipe) id: string): Promise<UpstreamTestResultDto> {

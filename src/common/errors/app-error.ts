@@ -98,6 +98,13 @@ export enum ErrorCode {
   /** Upstreams: an upstream built from the environment (`env:<provider>`) cannot be changed or deleted. */
   UPSTREAM_READ_ONLY = 'UPSTREAM_READ_ONLY',
   /**
+   * Upstreams: `baseUrl` reaches an address class UPSTREAM_ALLOW_PRIVATE does not allow
+   * (link-local, cloud metadata, …; `details.addressClass`).
+   */
+  UPSTREAM_URL_FORBIDDEN = 'UPSTREAM_URL_FORBIDDEN',
+  /** Upstreams: moving a keyed upstream's `baseUrl` to another origin without `apiKey` beside it. */
+  UPSTREAM_KEY_REQUIRED = 'UPSTREAM_KEY_REQUIRED',
+  /**
    * AI: no upstream of the model gave an HTTP answer (connection refused, reset or timed out),
    * after every upstream and retry was tried.
    */
@@ -170,6 +177,8 @@ export const ERROR_STATUS: Record<ErrorCode, HttpStatus> = {
   MODEL_NOT_FOUND: HttpStatus.NOT_FOUND,
   PREVIOUS_RESPONSE_NOT_FOUND: HttpStatus.BAD_REQUEST,
   UPSTREAM_READ_ONLY: HttpStatus.CONFLICT,
+  UPSTREAM_URL_FORBIDDEN: HttpStatus.BAD_REQUEST,
+  UPSTREAM_KEY_REQUIRED: HttpStatus.BAD_REQUEST,
   UPSTREAM_UNREACHABLE: HttpStatus.BAD_GATEWAY,
 };
 
