@@ -6,7 +6,7 @@ import type { DataSource } from 'typeorm';
 import { Clock } from '../../common/clock/clock';
 import { AppError, ErrorCode } from '../../common/errors/app-error';
 import type { User } from '../../users/user.entity';
-import { CONSUME_MFA_TOKEN_SQL, MFA_TOKEN_USED_SQL } from './mfa-tokens.sql';
+import { CONSUME_MFA_TOKEN_SQL, MFA_TOKEN_USED_SQL, RELEASE_MFA_TOKEN_SQL } from './mfa-tokens.sql';
 
 /** Lifetime of the token between the password (or social) step and the code: 5 minutes. */
 export const MFA_TOKEN_TTL_SECONDS = 300;
@@ -74,8 +74,9 @@ export class MfaTokenService {
   }
 
   /**
-   * Records that the token of `claims` completed its sign-in, atomically: of two verifies racing
-   * with one token, one wins. Throws AppError MFA_TOKEN_INVALID (401) for the loser.
+   * Claims the token of `claims` for one sign-in, atomically: of verifies racing with one token,
+   * one wins. Throws AppError MFA_TOKEN_INVALID (401) for the losers. The winner checks its code
+   * next, and gives the token back (`release`) when the code is wrong.
    */
   async consume(claims: MfaTokenClaims): Promise<void> {
     const rows: unknown[] = await this.dataSource.query(CONSUME_MFA_TOKEN_SQL, [
@@ -83,6 +84,11 @@ export class MfaTokenService {
       claims.exp,
     ]);
     if (!rows.length) throw invalid();
+  }
+
+  /** Undoes the claim of `claims`' token: the code checked after it was wrong. */
+  async release(claims: MfaTokenClaims): Promise<void> {
+    await this.dataSource.query(RELEASE_MFA_TOKEN_SQL, [claims.jti]);
   }
 
   private async decode(token: string): Promise<MfaTokenClaims> {

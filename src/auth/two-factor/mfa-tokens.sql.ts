@@ -14,3 +14,6 @@ export const CONSUME_MFA_TOKEN_SQL = `WITH purge AS (
    INSERT INTO used_mfa_tokens (jti, "expiresAt") VALUES ($1, to_timestamp($2))
    ON CONFLICT (jti) DO NOTHING
    RETURNING jti`;
+
+/** Gives mfaToken $1 back (its claim is undone): the code checked after the claim was wrong. */
+export const RELEASE_MFA_TOKEN_SQL = 'DELETE FROM used_mfa_tokens WHERE jti = $1';

@@ -44,7 +44,9 @@ export class TwoFactorLoginService {
 
   /**
    * POST /api/auth/2fa/verify: the mfaToken and a TOTP code or a recovery code → the session.
-   * The token serves once: a wrong code leaves it usable, a sign-in uses it up. Throws
+   * The token serves once, and is claimed before the code is checked, so of parallel verifies
+   * with one token only the one holding the claim spends its code (a recovery code above all);
+   * a wrong code gives the token back, a sign-in uses it up. Throws
    * MFA_TOKEN_INVALID (401; also when used already, or when the user's token version moved on
    * since, e.g. a password change), TWO_FACTOR_CODE_INVALID (401), RATE_LIMITED (429).
    */
@@ -59,8 +61,13 @@ export class TwoFactorLoginService {
     const user = await this.users.findById(userId);
     if (!user || user.tokenVersion !== tokenVersion)
       throw new AppError(ErrorCode.MFA_TOKEN_INVALID, 'The sign-in step expired; sign in again');
-    await this.codes.check(userId, ip, proof);
     await this.mfa.consume(claims);
+    try {
+      await this.codes.check(userId, ip, proof);
+    } catch (err) {
+      await this.mfa.release(claims);
+      throw err;
+    }
     return this.sessions.start(await this.addresses.applyAdminEmails(user), res);
   }
 }
