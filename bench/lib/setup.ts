@@ -185,6 +185,10 @@ export async function setup(o: SetupOptions): Promise<BenchEnv> {
       [chatsUser, ...aiUsers].map((u) => u.id),
       o.credits,
     );
+    // API keys need a verified address; nobody reads the bench users' mails, so mark them here.
+    await db.query(`UPDATE users SET "emailVerifiedAt" = now() WHERE id = ANY($1::uuid[])`, [
+      [chatsUser, ...aiUsers].map((u) => u.id),
+    ]);
     const seeded = await seedChats(db, chatsUser.id, o.chats, o.messagesPerChat);
     o.log(`seeded ${seeded.chats} chats, ${seeded.messages} messages; ${o.aiUsers} AI users`);
 

@@ -52,6 +52,7 @@ export class AuthEnvironment implements WithNodeEnv {
   @IsOptional() @IsString() ADMIN_EMAILS?: string;
   @IsOptional() @Transform(toBool) @IsBoolean() REQUIRE_EMAIL_VERIFICATION?: boolean;
   @IsOptional() @Transform(toInt) @IsInt() @Min(0) SIGNUP_CREDITS?: number;
+  @IsOptional() @Transform(toInt) @IsInt() @Min(1) EMAIL_CHANGE_PER_DAY?: number;
 }
 
 /** The `auth` slice of AppConfig. */
@@ -76,6 +77,11 @@ export interface AuthConfig {
   /** REQUIRE_EMAIL_VERIFICATION (default false): password login of an unverified address is 403. */
   requireEmailVerification: boolean;
   /**
+   * Email change requests one account may make in 24 hours (EMAIL_CHANGE_PER_DAY, default 5):
+   * each mails a link to an address of the requester's choosing.
+   */
+  emailChangePerDay: number;
+  /**
    * AES-256-GCM key (32 bytes, base64) for secrets at rest; undefined outside production until
    * resolved by `resolveEncryptionKey`.
    */
@@ -95,6 +101,7 @@ export function buildAuthConfig(env: AuthEnvironment): AuthConfig {
     adminEmails: list(env.ADMIN_EMAILS).map((e) => e.toLowerCase()),
     signupCredits: env.SIGNUP_CREDITS ?? 100,
     requireEmailVerification: env.REQUIRE_EMAIL_VERIFICATION ?? false,
+    emailChangePerDay: env.EMAIL_CHANGE_PER_DAY ?? 5,
     encryptionKey: env.ENCRYPTION_KEY,
   };
 }

@@ -9,10 +9,12 @@ import { SecretBox } from '../common/crypto/secret-box';
 import type { AppConfig } from '../config/app.config';
 import { CreditsModule } from '../credits/credits.module';
 import { JobsModule } from '../jobs/jobs.module';
+import { KeysModule } from '../keys/keys.module';
 import { MailModule } from '../mail/mail.module';
 import { ReferralsModule } from '../referrals/referrals.module';
 import { UsersModule } from '../users/users.module';
 import { AccountTokens } from './account/account-tokens.service';
+import { CredentialChanges } from './account/credential-changes.service';
 import { EmailChangeController } from './account/email-change.controller';
 import { EmailChangeService } from './account/email-change.service';
 import { EmailVerificationController } from './account/email-verification.controller';
@@ -50,6 +52,7 @@ import { TwoFactorService } from './two-factor/two-factor.service';
     ReferralsModule,
     CreditsModule,
     JobsModule,
+    KeysModule,
     MailModule,
     TypeOrmModule.forFeature([TwoFactor, RecoveryCode]),
     PassportModule,
@@ -127,6 +130,7 @@ import { TwoFactorService } from './two-factor/two-factor.service';
     MfaTokenService,
     TwoFactorLoginService,
     AccountTokens,
+    CredentialChanges,
     EmailVerificationService,
     PasswordResetService,
     EmailChangeService,
@@ -139,6 +143,7 @@ import { TwoFactorService } from './two-factor/two-factor.service';
     TwoFactorLoginService,
     EmailVerificationService,
     AccountTokens,
+    CredentialChanges,
     TwoFactorService,
   ],
 })

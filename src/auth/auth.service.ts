@@ -12,6 +12,7 @@ import { DataSource } from 'typeorm';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { ReferralsService } from '../referrals/referrals.service';
 import type { Locale } from '../i18n/locale';
+import { CredentialChanges } from './account/credential-changes.service';
 import { EmailVerificationService } from './account/email-verification.service';
 import type { SignupDto } from './dto/auth.dto';
 import { SessionsService } from './sessions/sessions.service';
@@ -42,6 +43,7 @@ export class AuthService {
     private readonly referrals: ReferralsService,
     private readonly sessions: SessionsService,
     private readonly verification: EmailVerificationService,
+    private readonly changes: CredentialChanges,
   ) {}
 
   /**
@@ -91,11 +93,17 @@ export class AuthService {
 
   /**
    * Replaces the user's password after checking the current one, and raises the token version
-   * in the same transaction, which ends every session issued before. Returns the
-   * user afterwards, for the caller's fresh token. Throws AppError PASSWORD_NOT_SET (409, a
-   * social-only account), INVALID_CREDENTIALS (401, wrong current password).
+   * in the same transaction, which ends every session issued before; every unused mailed link
+   * ends too, and with `revokeKeys` every API key. Returns the user afterwards, for the caller's
+   * fresh token. Throws AppError PASSWORD_NOT_SET (409, a social-only account),
+   * INVALID_CREDENTIALS (401, wrong current password).
    */
-  async changePassword(userId: string, current: string, next: string): Promise<User> {
+  async changePassword(
+    userId: string,
+    current: string,
+    next: string,
+    opts: { revokeKeys: boolean },
+  ): Promise<User> {
     const user = await this.users.get(userId);
     if (!user.password)
       throw new AppError(ErrorCode.PASSWORD_NOT_SET, 'This account has no password');
@@ -104,6 +112,7 @@ export class AuthService {
     const hash = await bcrypt.hash(next, BCRYPT_COST);
     return this.dataSource.transaction(async (m) => {
       await this.users.setPasswordHash(userId, hash, m);
+      await this.changes.ended(userId, { m, revokeKeys: opts.revokeKeys });
       return this.users.bumpTokenVersion(userId, m);
     });
   }

@@ -24,6 +24,8 @@ export class PasswordController {
   @UseGuards(AuthThrottlerGuard)
   @Endpoint({
     summary: 'Change the password; other sessions end, this one gets a fresh token',
+    description:
+      'Every unused mailed link of the account ends too (a pending email change included); `revokeKeys: true` also revokes every API key.',
     access: 'session',
     errors: [
       { status: 401, description: 'The current password is wrong (`INVALID_CREDENTIALS`)' },
@@ -41,7 +43,9 @@ export class PasswordController {
     @Body() dto: ChangePasswordDto,
     @Res({ passthrough: true }) res: Response,
   ): Promise<FreshSessionDto> {
-    const updated = await this.auth.changePassword(user.id, dto.currentPassword, dto.newPassword);
+    const updated = await this.auth.changePassword(user.id, dto.currentPassword, dto.newPassword, {
+      revokeKeys: dto.revokeKeys ?? false,
+    });
     return { accessToken: (await this.sessions.start(updated, res)).accessToken };
   }
 }

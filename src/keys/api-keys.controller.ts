@@ -26,7 +26,10 @@ export class ApiKeysController {
   @Endpoint({
     summary: 'Create an API key (the secret is shown only in this answer)',
     access: 'session',
-    errors: [{ status: 409, description: '20 active keys already (`code`: LIMIT_REACHED)' }],
+    errors: [
+      { status: 403, description: 'The address is not verified (`EMAIL_NOT_VERIFIED`)' },
+      { status: 409, description: '20 active keys already (`code`: LIMIT_REACHED)' },
+    ],
     body: {
       type: CreateApiKeyDto,
       example: { name: 'CI script', scopes: ['ai', 'chats:read'], dailyCreditLimit: 500 },

@@ -7,7 +7,7 @@ import { Clock } from '../common/clock/clock';
 import { AppError, ErrorCode } from '../common/errors/app-error';
 import type { ApiKeyDto, CreatedApiKeyDto } from './dto/api-key.dto';
 import { ApiKey } from './api-key.entity';
-import { COUNT_ACTIVE_KEYS_SQL, LOCK_USER_KEYS_SQL } from './api-keys.sql';
+import { COUNT_ACTIVE_KEYS_SQL, LOCK_USER_KEYS_SQL, OWNER_VERIFIED_SQL } from './api-keys.sql';
 import { hashKey, newKeySecret, prefixOf } from './key-secret';
 
 /** At most this many active (neither revoked nor expired) keys per user (409). */
@@ -28,9 +28,10 @@ export class ApiKeysService {
   ) {}
 
   /**
-   * Creates a key. Throws VALIDATION_FAILED (400) for an `expiresAt` not in the future,
-   * LIMIT_REACHED (409) at MAX_ACTIVE_KEYS; a per-user advisory lock makes the count and the
-   * insert one decision.
+   * Creates a key. Throws EMAIL_NOT_VERIFIED (403) while the owner's address is not proven (a key
+   * would outlive the day its real owner takes the account back), VALIDATION_FAILED (400) for an
+   * `expiresAt` not in the future, LIMIT_REACHED (409) at MAX_ACTIVE_KEYS; a per-user advisory
+   * lock makes the count and the insert one decision.
    */
   async create(
     userId: string,
@@ -48,6 +49,12 @@ export class ApiKeysService {
     const key = newKeySecret();
     const saved = await this.keys.manager.transaction(async (m) => {
       await m.query(LOCK_USER_KEYS_SQL, [userId]);
+      const [owner] = (await m.query(OWNER_VERIFIED_SQL, [userId])) as { verified: boolean }[];
+      if (!owner?.verified)
+        throw new AppError(
+          ErrorCode.EMAIL_NOT_VERIFIED,
+          'Confirm your email address before creating API keys',
+        );
       const [{ n }] = await m.query(COUNT_ACTIVE_KEYS_SQL, [userId, now]);
       if (n >= MAX_ACTIVE_KEYS)
         throw new AppError(ErrorCode.LIMIT_REACHED, `At most ${MAX_ACTIVE_KEYS} active API keys`);

@@ -22,3 +22,6 @@ export const LOCK_USER_KEYS_SQL = `SELECT pg_advisory_xact_lock(hashtextextended
 /** `{n}`: user $1's active keys (neither revoked nor expired at $2). */
 export const COUNT_ACTIVE_KEYS_SQL = `SELECT count(*)::int AS n FROM api_keys WHERE "userId" = $1 AND "revokedAt" IS NULL
            AND ("expiresAt" IS NULL OR "expiresAt" > $2)`;
+
+/** `{verified}`: whether user $1 proved their address (only they may create keys). */
+export const OWNER_VERIFIED_SQL = `SELECT "emailVerifiedAt" IS NOT NULL AS verified FROM users WHERE id = $1`;

@@ -1,5 +1,5 @@
 import type { Locale } from '../i18n/locale';
-import type { MailParams, MailTemplate } from './mail.types';
+import type { MailParams, MailTemplate, RemovedAccess } from './mail.types';
 
 interface Texts {
   subject: string;
@@ -47,16 +47,36 @@ const TEMPLATES: Record<MailTemplate, Record<Locale, Texts>> = {
   'password-changed': {
     en: {
       subject: 'Your password was changed',
-      body: () => [
+      body: (p) => [
         'The password of your account was just reset, and every session was signed out.',
+        ...removedParagraphs('en', p.removed),
         'If it was not you, reset your password at once and contact support.',
       ],
     },
     zh: {
       subject: '您的密码已更改',
-      body: () => [
+      body: (p) => [
         '您账户的密码刚刚被重置，所有会话均已退出。',
+        ...removedParagraphs('zh', p.removed),
         '如果不是您本人操作，请立即重置密码并联系客服。',
+      ],
+    },
+  },
+  'unproven-setup-removed': {
+    en: {
+      subject: 'Your email address is confirmed',
+      body: (p) => [
+        'Your email address is confirmed. Until now nobody had proven it, so what was set up on the account before could have been set up by someone else.',
+        ...removedParagraphs('en', p.removed),
+        'If you set these up yourself, set them up again.',
+      ],
+    },
+    zh: {
+      subject: '您的邮箱地址已验证',
+      body: (p) => [
+        '您的邮箱地址已验证。此前无人证明过该地址，因此账户上此前的设置可能是他人所为。',
+        ...removedParagraphs('zh', p.removed),
+        '如果这些是您本人设置的，请重新设置。',
       ],
     },
   },
@@ -95,6 +115,24 @@ const TEMPLATES: Record<MailTemplate, Record<Locale, Texts>> = {
     },
   },
 };
+
+/** One sentence per kind of access removed (none when nothing was). */
+function removedParagraphs(locale: Locale, r: RemovedAccess | undefined): string[] {
+  if (!r) return [];
+  const en = [
+    r.keys ? `${r.keys} API key${r.keys === 1 ? ' was' : 's were'} revoked.` : '',
+    r.twoFactor ? 'Two-factor authentication was turned off.' : '',
+    r.links ? 'Links mailed earlier (email change, verification, reset) no longer work.' : '',
+    r.data ? 'Its chats, scheduled tasks, team memberships and preferences were deleted.' : '',
+  ];
+  const zh = [
+    r.keys ? `已撤销 ${r.keys} 个 API 密钥。` : '',
+    r.twoFactor ? '两步验证已关闭。' : '',
+    r.links ? '此前邮件中的链接（更改邮箱、验证、重置）已失效。' : '',
+    r.data ? '账户中的对话、定时任务、团队成员身份和偏好设置已删除。' : '',
+  ];
+  return (locale === 'zh' ? zh : en).filter(Boolean);
+}
 
 const GREETING: Record<Locale, (name?: string | null) => string> = {
   en: (name) => (name ? `Hello ${name},` : 'Hello,'),

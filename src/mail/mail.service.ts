@@ -56,24 +56,26 @@ export class MailService implements OnModuleInit {
   }
 
   /**
-   * Renders and queues one mail; resolves once it is queued (not sent). Never throws: a mail that
-   * cannot be queued (the job queue is off on this instance, or the database refused) is logged
-   * at error and counted as failed, and the caller's request still succeeds; the user can ask
-   * again (a resend, a new reset request).
+   * Renders and queues one mail; resolves once it is queued (not sent). A mail to an address not
+   * proven yet (`toProven: false`) leaves the display name out: it carries no text a user chose.
+   * Never throws: a mail that cannot be rendered or queued (the job queue is off on this
+   * instance, or the database refused) is logged at error and counted as failed, and the
+   * caller's request still succeeds; the user can ask again (a resend, a new reset request).
    */
   async send(request: MailRequest): Promise<void> {
-    const rendered: RenderedMail = {
-      template: request.template,
-      to: request.to,
-      ...renderMail(request.template, request.locale, request.params),
-      ...(request.params.link ? { link: request.params.link } : {}),
-    };
+    const params = request.toProven ? request.params : { ...request.params, name: null };
     try {
+      const rendered: RenderedMail = {
+        template: request.template,
+        to: request.to,
+        ...renderMail(request.template, request.locale, params),
+        ...(params.link ? { link: params.link } : {}),
+      };
       await this.jobs.enqueue(MAIL_QUEUE, rendered);
     } catch (err) {
       this.metrics.mailFailed.inc({ template: request.template });
       this.logger.error(
-        { template: request.template },
+        { template: request.template, locale: request.locale },
         `Mail "${request.template}" could not be queued: ${(err as Error).message}`,
       );
     }

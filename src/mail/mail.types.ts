@@ -6,7 +6,20 @@ export type MailTemplate =
   | 'password-reset'
   | 'password-changed'
   | 'email-change-confirm'
-  | 'email-change-notice';
+  | 'email-change-notice'
+  | 'unproven-setup-removed';
+
+/** What a credential change or a first proof of the address removed, told in the mail. */
+export interface RemovedAccess {
+  /** API keys revoked. */
+  keys: number;
+  /** Two-factor authentication was on and is off now. */
+  twoFactor: boolean;
+  /** Unused mailed links (email change, verification, reset) that stopped working. */
+  links: number;
+  /** Chats, scheduled tasks, team memberships and preferences were deleted. */
+  data: boolean;
+}
 
 /** What a template is filled with. `link` is the page the mail's button opens, when it has one. */
 export interface MailParams {
@@ -15,11 +28,19 @@ export interface MailParams {
   link?: string;
   /** Email change: the address the account moves to. */
   newEmail?: string;
+  /** What was removed from the account (password-changed, unproven-setup-removed). */
+  removed?: RemovedAccess;
 }
 
 /** One mail to send: what `MailService.send` is asked for. */
 export interface MailRequest {
   to: string;
+  /**
+   * Whether the owner of `to` proved it is theirs. A mail to an unproven address carries no text
+   * a user chose (the display name is left out), so nobody can make the service mail their words
+   * to any address.
+   */
+  toProven: boolean;
   template: MailTemplate;
   locale: Locale;
   params: MailParams;

@@ -1,6 +1,5 @@
 import { Module } from '@nestjs/common';
 import { AuthModule } from '../auth/auth.module';
-import { KeysModule } from '../keys/keys.module';
 import { ReferralsModule } from '../referrals/referrals.module';
 import { UsersModule } from '../users/users.module';
 import { AccountTakeoverService } from './account-takeover.service';
@@ -9,7 +8,7 @@ import { SocialAuthService } from './social-auth.service';
 
 /** What the provider modules share: `validateSocialLogin` and the OAuth sign-in flow. */
 @Module({
-  imports: [UsersModule, AuthModule, ReferralsModule, KeysModule],
+  imports: [UsersModule, AuthModule, ReferralsModule],
   providers: [SocialAuthService, OAuthFlowService, AccountTakeoverService],
   exports: [SocialAuthService, OAuthFlowService],
 })

@@ -5,8 +5,8 @@ import type { EntityManager, Repository } from 'typeorm';
 import type { AppConfig } from '../config/app.config';
 import { asEmailTaken } from './email-taken';
 import { SessionCache } from './session-cache';
-import { User } from './user.entity';
-import { SET_EMAIL_SQL, VERIFY_EMAIL_SQL } from './users.sql';
+import { type Role, User } from './user.entity';
+import { SET_EMAIL_SQL, SET_ROLE_SQL, VERIFY_EMAIL_SQL } from './users.sql';
 import type { SessionRow } from './users.types';
 
 /**
@@ -46,6 +46,28 @@ export class UserAddresses {
     await this.users.update({ id: user.id }, { role: 'ADMIN' });
     this.sessions.forget(user.id);
     return this.users.findOneByOrFail({ id: user.id });
+  }
+
+  /**
+   * The role after an account moved from `before.email` to `email` (inside `m`, after the move):
+   * an ADMIN whose old address is in ADMIN_EMAILS held the role by that address and loses it
+   * when the new one is not in the list; a new address in the list (proven by the move's link)
+   * gains it. Returns `{from, to}` when the role changed, else null; the caller audits it.
+   */
+  async roleAfterMove(
+    before: Pick<User, 'id' | 'email' | 'role'>,
+    email: string,
+    m: EntityManager,
+  ): Promise<{ from: Role; to: Role } | null> {
+    const admins = this.config.get('auth', { infer: true }).adminEmails;
+    const listed = admins.includes(email.trim().toLowerCase());
+    let to: Role = before.role;
+    if (listed) to = 'ADMIN';
+    else if (before.role === 'ADMIN' && admins.includes(before.email)) to = 'USER';
+    if (to === before.role) return null;
+    await m.query(SET_ROLE_SQL, [before.id, to]);
+    this.sessions.forget(before.id);
+    return { from: before.role, to };
   }
 
   /**

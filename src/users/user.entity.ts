@@ -50,6 +50,13 @@ export class User {
    */
   @Column({ type: 'integer', default: 0 }) tokenVersion: number;
 
+  /**
+   * When the credentials last changed (password change or reset, first proof of the address,
+   * "end all sessions"); mailed links issued before it are refused. Null until the first change.
+   */
+  @Column({ type: 'timestamptz', precision: 3, nullable: true })
+  credentialsChangedAt: Date | null;
+
   /** The preference panel; null until first saved. See preferences.dto.ts. */
   @Column({ type: 'jsonb', nullable: true }) preferences: StoredPreferences | null;
 

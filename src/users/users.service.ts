@@ -14,7 +14,9 @@ import { User, type Plan } from './user.entity';
 import { preparedQuery } from '../database/prepared';
 import {
   BUMP_TOKEN_VERSION_SQL,
+  CLEAR_PREFERENCES_SQL,
   LINK_ACCOUNT_SQL,
+  MARK_CREDENTIALS_CHANGED_SQL,
   SESSION_USER_SQL,
   SET_PAYMENT_CUSTOMER_SQL,
 } from './users.sql';
@@ -106,6 +108,20 @@ export class UsersService {
     const user = await m.findOneBy(User, { id });
     if (!user) throw new AppError(ErrorCode.USER_NOT_FOUND, 'User not found');
     return user;
+  }
+
+  /**
+   * Records, inside the caller's transaction `m`, that user `id`'s credentials changed now
+   * (`credentialsChangedAt`): mailed links issued before are refused from then on.
+   */
+  async markCredentialsChanged(id: string, m: EntityManager): Promise<void> {
+    await m.query(MARK_CREDENTIALS_CHANGED_SQL, [id]);
+  }
+
+  /** Clears user `id`'s stored preferences inside `m` (every field back to its default). */
+  async clearPreferences(id: string, m: EntityManager): Promise<void> {
+    await m.query(CLEAR_PREFERENCES_SQL, [id]);
+    this.sessions.forget(id);
   }
 
   /**

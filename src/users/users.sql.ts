@@ -35,3 +35,15 @@ export const VERIFY_EMAIL_SQL = `UPDATE users SET "emailVerifiedAt" = now(), "up
 
 /** Moves user $1 to address $2 (lower-cased by the caller); the unique index refuses a taken one. */
 export const SET_EMAIL_SQL = `UPDATE users SET email = $2, "updatedAt" = now() WHERE id = $1`;
+
+/**
+ * Records that user $1's credentials changed now (`credentialsChangedAt`): every mailed link
+ * issued before this moment is refused from here on (see CONSUME_TOKEN_SQL).
+ */
+export const MARK_CREDENTIALS_CHANGED_SQL = `UPDATE users SET "credentialsChangedAt" = now(), "updatedAt" = now() WHERE id = $1`;
+
+/** Clears user $1's preference panel (`preferences` back to null: every default). */
+export const CLEAR_PREFERENCES_SQL = `UPDATE users SET preferences = NULL, "updatedAt" = now() WHERE id = $1`;
+
+/** Sets user $1's role to $2 (the role ADMIN_EMAILS decides after an email move). */
+export const SET_ROLE_SQL = `UPDATE users SET role = $2, "updatedAt" = now() WHERE id = $1`;

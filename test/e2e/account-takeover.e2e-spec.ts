@@ -1,5 +1,5 @@
 import { OAuthTestServer } from '../servers/oauth-server';
-import { signUp, uniqueEmail, verifyFromMailFile } from '../support/accounts';
+import { plantKey, signUp, uniqueEmail, verifyFromMailFile } from '../support/accounts';
 import { ledgerOf, PASSWORD } from '../support/factories';
 import { oauthDance, type Provider } from '../support/oauth-browser';
 import { createTestApp, type TestApp } from '../support/test-app';
@@ -37,9 +37,23 @@ describe('Pre-registration takeover through social login fails', () => {
       // 1. The attacker signs up as the victim and sets up lasting access.
       const victim = uniqueEmail(`victim-${provider}`);
       const attacker = await signUp(t, victim);
-      const key = await t.http.post('/api/keys').set(attacker.auth).send({ name: 'x' }).expect(201);
-      const keyAuth = { Authorization: `Bearer ${key.body.key}` };
+      // The API makes no key for an unproven address; one made before that rule still counts.
+      const refused = await t.http.post('/api/keys').set(attacker.auth).send({ name: 'x' });
+      expect(refused.status).toBe(403);
+      const keyAuth = await plantKey(t, attacker.id);
       await t.http.get('/api/chats').set(keyAuth).expect(200);
+      // What the squatter plants goes with the takeover.
+      const planted = await t.http
+        .post('/api/chats')
+        .set(attacker.auth)
+        .send({ title: 'planted' })
+        .expect(201);
+      await t.http.post('/api/teams').set(attacker.auth).send({ name: 'Planted' }).expect(201);
+      await t.http
+        .put('/api/user/preferences')
+        .set(attacker.auth)
+        .send({ theme: 'dark' })
+        .expect(200);
 
       // 2. The victim signs in with a provider that verified the address.
       as(victim);
@@ -74,7 +88,19 @@ describe('Pre-registration takeover through social login fails', () => {
          WHERE action = 'user.social_takeover' AND "targetId" = $1`,
         [attacker.id],
       );
-      expect(audit).toEqual([{ actorType: 'system', details: { provider, keysRevoked: 1 } }]);
+      expect(audit).toEqual([
+        {
+          actorType: 'system',
+          details: { provider, keysRevoked: 1, chatsDeleted: 1, tasksDeleted: 0, teamsLeft: 1 },
+        },
+      ]);
+      const left = await t.db.query(
+        `SELECT (SELECT count(*)::int FROM chats WHERE id = $2) AS chats,
+                (SELECT count(*)::int FROM team_members WHERE "userId" = $1) AS teams,
+                (SELECT preferences FROM users WHERE id = $1) AS preferences`,
+        [attacker.id, planted.body.data.id],
+      );
+      expect(left).toEqual([{ chats: 0, teams: 0, preferences: null }]);
 
       // A second social sign-in is an ordinary login: nothing is taken over again.
       oauth.reset();

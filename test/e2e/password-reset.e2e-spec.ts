@@ -1,5 +1,5 @@
 import { SmtpTestServer } from '../servers/smtp-server';
-import { signUp, uniqueEmail } from '../support/accounts';
+import { signUp, signUpVerified, uniqueEmail } from '../support/accounts';
 import { PASSWORD } from '../support/factories';
 import { createTestApp, type TestApp } from '../support/test-app';
 import { challenge, enrol, SetClock } from '../support/two-factor';
@@ -108,14 +108,27 @@ describe('Password reset by mail (real SMTP server)', () => {
     await reset(second.token).expect(200);
   });
 
-  it('with two-factor on, the next login still asks for the second factor', async () => {
+  it('with two-factor on, the next login of a verified account still asks for the second factor', async () => {
     clock.startAt(1);
-    const u = await signUp(t, uniqueEmail('tfa'));
+    const u = await signUpVerified(t, smtp, uniqueEmail('tfa'));
     await enrol(t, clock, u.token);
     await forgot(u.email);
     const mail = await smtp.waitForMail(u.email, { subject: RESET_SUBJECT });
     await reset(mail.token).expect(200);
     expect(await challenge(t, u.email, NEW_PASSWORD)).toEqual(expect.any(String));
+  });
+
+  it('asked with no language for an account that stored zh, the mail comes in zh', async () => {
+    const u = await signUpVerified(t, smtp);
+    await t.http.put('/api/user/preferences').set(u.auth).send({ locale: 'zh' }).expect(200);
+    await forgot(u.email); // no Accept-Language, no locale: the request's language is en
+    // The stored preference wins: the subject, the text and the link's page are Chinese. A wait
+    // for the English subject would time out although the mail arrived.
+    const mail = await smtp.waitForMail(u.email, { subject: RESET_SUBJECT });
+    expect(mail.subject).toBe('重置您的密码');
+    expect(mail.lang).toBe('zh');
+    expect(mail.link).toMatch(/\/zh\/auth\/reset-password\?token=[\w-]{43}$/);
+    await reset(mail.token).expect(200);
   });
 
   it('bad bodies are 400 and change nothing', async () => {
@@ -125,6 +138,7 @@ describe('Password reset by mail (real SMTP server)', () => {
       { password: NEW_PASSWORD },
       { token: '', password: NEW_PASSWORD },
       { token: 'x' },
+      { token: 'x'.repeat(43), password: NEW_PASSWORD, revokeKeys: 'yes' },
     ])
       await t.http.post('/api/auth/password/reset').send(body).expect(400);
   });

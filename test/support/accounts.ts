@@ -1,6 +1,8 @@
 import { simpleParser } from 'mailparser';
 import { DataSource } from 'typeorm';
 import { EmailVerificationService } from '../../src/auth/account/email-verification.service';
+import { DEFAULT_API_SCOPES } from '../../src/common/auth/api-scopes';
+import { hashKey, newKeySecret, prefixOf } from '../../src/keys/key-secret';
 import { randomBytes } from 'node:crypto';
 import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -153,4 +155,17 @@ export async function signUpReferred(t: TestApp, code: string, verified = true):
 export function verifyUser(t: TestApp, id: string): Promise<boolean> {
   const verification = t.app.get(EmailVerificationService);
   return t.app.get(DataSource).transaction((m) => verification.markVerified(id, m));
+}
+
+/**
+ * An API key of user `id` written straight into `api_keys`, as one made before keys needed a
+ * verified address (the API refuses unverified accounts now); returns its `Authorization`.
+ */
+export async function plantKey(t: TestApp, id: string): Promise<{ Authorization: string }> {
+  const key = newKeySecret();
+  await t.db.query(
+    `INSERT INTO api_keys ("userId", name, prefix, "keyHash", scopes) VALUES ($1, 'planted', $2, $3, $4)`,
+    [id, prefixOf(key), hashKey(key), DEFAULT_API_SCOPES],
+  );
+  return { Authorization: `Bearer ${key}` };
 }

@@ -5,7 +5,9 @@ import { DataSource, type EntityManager } from 'typeorm';
 import { AppError, ErrorCode } from '../../common/errors/app-error';
 import {
   CONSUME_TOKEN_SQL,
+  EMAIL_CHANGES_TODAY_SQL,
   ISSUE_TOKEN_SQL,
+  LOCK_EMAIL_CHANGES_SQL,
   REVOKE_USER_TOKENS_SQL,
   SUPERSEDE_TOKENS_SQL,
 } from './account-tokens.sql';
@@ -65,7 +67,8 @@ export class AccountTokens {
   /**
    * Uses `token` up for `purpose` inside `m`'s transaction (one conditional UPDATE, so two
    * concurrent uses cannot both succeed; a rollback gives it back). Throws AppError INVALID_TOKEN
-   * (400) for a token that is unknown, of another purpose, used or expired, with one message.
+   * (400) for a token that is unknown, of another purpose, used, expired, or issued before the
+   * account's last credential change, with one message.
    */
   async consume(token: string, purpose: TokenPurpose, m: EntityManager): Promise<ConsumedToken> {
     const [rows] = (await m.query(CONSUME_TOKEN_SQL, [hashToken(token), purpose])) as [
@@ -76,9 +79,24 @@ export class AccountTokens {
     return rows[0];
   }
 
-  /** Ends every unused link of `userId` (inside `m`), e.g. once their address changed. */
-  async revokeAll(userId: string, m: EntityManager): Promise<void> {
-    await m.query(REVOKE_USER_TOKENS_SQL, [userId]);
+  /**
+   * Ends every unused link of `userId` (inside `m`), e.g. once their address or credentials
+   * changed. Returns how many were still usable.
+   */
+  async revokeAll(userId: string, m: EntityManager): Promise<number> {
+    const [rows] = (await m.query(REVOKE_USER_TOKENS_SQL, [userId])) as [unknown[], number];
+    return rows.length;
+  }
+
+  /**
+   * How many email change links `userId` asked for in the last 24 hours (used or not), inside
+   * `m`'s transaction, holding the user's email-change lock until it ends: a count and the link
+   * issued after it are one decision.
+   */
+  async emailChangesToday(userId: string, m: EntityManager): Promise<number> {
+    await m.query(LOCK_EMAIL_CHANGES_SQL, [userId]);
+    const [row] = (await m.query(EMAIL_CHANGES_TODAY_SQL, [userId])) as { n: number }[];
+    return row.n;
   }
 }
 

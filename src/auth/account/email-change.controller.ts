@@ -22,7 +22,7 @@ export class EmailChangeController {
   @Endpoint({
     summary: 'Ask to change my email address',
     description:
-      'Mails a confirmation link (24 h, single use) to the new address and a notice to the current one. Nothing changes until the link is followed; a taken address is told only then.',
+      'Mails a confirmation link (24 h, single use) to the new address and a notice to the current one. Nothing changes until the link is followed; a taken address is told only then. Only a verified account may ask, at most EMAIL_CHANGE_PER_DAY times in 24 hours; the mail to the new address carries no display name.',
     access: 'session',
     errors: [
       {
@@ -31,11 +31,19 @@ export class EmailChangeController {
           'Wrong password (`INVALID_CREDENTIALS`) or TOTP code (`TWO_FACTOR_CODE_INVALID`)',
       },
       {
+        status: 403,
+        description: 'The current address was never verified (`EMAIL_NOT_VERIFIED`)',
+      },
+      {
         status: 409,
         description:
           'An account without a password needs two-factor on to prove itself (`TWO_FACTOR_NOT_ENABLED`)',
       },
-      429,
+      {
+        status: 429,
+        description:
+          'Too many attempts (`RATE_LIMITED`), or EMAIL_CHANGE_PER_DAY requests in the last 24 hours (`EMAIL_CHANGE_LIMIT_REACHED`)',
+      },
     ],
     body: {
       type: ChangeEmailDto,
@@ -64,7 +72,11 @@ export class EmailChangeController {
     summary: 'Confirm the new email address with the token of the mailed link',
     access: 'public',
     errors: [
-      { status: 400, description: 'The link is unknown, used or expired (`INVALID_TOKEN`)' },
+      {
+        status: 400,
+        description:
+          'The link is unknown, used, expired, or older than the account’s last credential change (`INVALID_TOKEN`)',
+      },
       { status: 409, description: 'Another account has this address now (`EMAIL_TAKEN`)' },
       429,
     ],

@@ -49,10 +49,12 @@ export class EmailChangeService {
   ) {}
 
   /**
-   * POST /api/user/email. Throws AppError INVALID_CREDENTIALS (401, wrong or missing password),
-   * TWO_FACTOR_NOT_ENABLED (409, an account without a password and without 2FA has no proof to
-   * give), TWO_FACTOR_CODE_INVALID (401), RATE_LIMITED (429, failed codes), VALIDATION_FAILED
-   * (400, the address is already the account's).
+   * POST /api/user/email. Throws AppError EMAIL_NOT_VERIFIED (403, the current address was never
+   * proven: whoever holds such an account need not own it), INVALID_CREDENTIALS (401, wrong or
+   * missing password), TWO_FACTOR_NOT_ENABLED (409, an account without a password and without
+   * 2FA has no proof to give), TWO_FACTOR_CODE_INVALID (401), RATE_LIMITED (429, failed codes),
+   * VALIDATION_FAILED (400, the address is already the account's), EMAIL_CHANGE_LIMIT_REACHED
+   * (429, EMAIL_CHANGE_PER_DAY requests in the last 24 hours).
    */
   async request(
     userId: string,
@@ -61,24 +63,36 @@ export class EmailChangeService {
     ctx: { ip?: string; locale: Locale },
   ): Promise<void> {
     const user = await this.users.get(userId);
+    if (!user.emailVerifiedAt)
+      throw new AppError(
+        ErrorCode.EMAIL_NOT_VERIFIED,
+        'Confirm your current email address before changing it',
+      );
     await this.proveOwner(user, proof, ctx.ip);
     if (newEmail === user.email)
       throw new AppError(ErrorCode.VALIDATION_FAILED, 'This is already the account’s address');
-    const token = await this.tokens.issue(user.id, 'change_email', { newEmail });
+    const perDay = this.config.get('auth', { infer: true }).emailChangePerDay;
+    const token = await this.dataSource.transaction(async (m) => {
+      if ((await this.tokens.emailChangesToday(user.id, m)) >= perDay)
+        throw new AppError(
+          ErrorCode.EMAIL_CHANGE_LIMIT_REACHED,
+          `At most ${perDay} email changes in 24 hours`,
+        );
+      return this.tokens.issue(user.id, 'change_email', { newEmail, manager: m });
+    });
     const locale = mailLocale(user, ctx.locale);
     const { baseUrl } = this.config.get('app', { infer: true });
+    // The new address is not proven yet: its mail carries no text the requester chose.
     await this.mail.send({
       to: newEmail,
+      toProven: false,
       template: 'email-change-confirm',
       locale,
-      params: {
-        name: user.name,
-        newEmail,
-        link: accountLink(baseUrl, locale, 'change_email', token),
-      },
+      params: { newEmail, link: accountLink(baseUrl, locale, 'change_email', token) },
     });
     await this.mail.send({
       to: user.email,
+      toProven: true,
       template: 'email-change-notice',
       locale,
       params: { name: user.name, newEmail },
@@ -87,8 +101,11 @@ export class EmailChangeService {
 
   /**
    * POST /api/user/email/confirm: uses the token up and moves the account to its address, which
-   * is then verified; every other link still out (sent to the old address) stops working.
-   * Audited. Throws AppError INVALID_TOKEN (400), EMAIL_TAKEN (409; the link stays usable).
+   * is then verified; every other link still out (sent to the old address) stops working. The
+   * role follows ADMIN_EMAILS: an ADMIN by its old address loses the role when the new one is
+   * not listed, a listed new address gains it. Audited (`user.email.change`, and
+   * `user.role.change` when the role moved). Throws AppError INVALID_TOKEN (400; also for a link
+   * older than the account's last credential change), EMAIL_TAKEN (409; the link stays usable).
    */
   async confirm(token: string): Promise<User> {
     const userId = await this.dataSource.transaction(async (m) => {
@@ -98,12 +115,21 @@ export class EmailChangeService {
       await this.addresses.changeEmail(userId, newEmail, m);
       await this.tokens.revokeAll(userId, m);
       await this.verification.markVerified(userId, m);
+      const role = await this.addresses.roleAfterMove(before, newEmail, m);
       await this.audit.record(m, {
         action: 'user.email.change',
         targetType: 'user',
         targetId: userId,
         details: { from: before.email, to: newEmail },
       });
+      if (role)
+        await this.audit.record(m, {
+          action: 'user.role.change',
+          targetType: 'user',
+          targetId: userId,
+          details: { ...role, reason: 'ADMIN_EMAILS' },
+          actor: { id: null, type: 'system' },
+        });
       return userId;
     });
     this.logger.log({ user: userId }, 'Email changed');

@@ -27,14 +27,14 @@ export class EmailVerificationController {
   @Endpoint({
     summary: 'Verify the email address with the token of the mailed link',
     description:
-      'Single use, 24 h. Grants what a proven address unlocks, once: the sign-up bonus, a referred user’s bonus, and role ADMIN for an address in ADMIN_EMAILS.',
+      'Single use, 24 h. Grants what a proven address unlocks, once: the sign-up bonus, a referred user’s bonus, and role ADMIN for an address in ADMIN_EMAILS. The first proof of an address also revokes the account’s API keys, turns two-factor off and ends its other mailed links (whoever created the account need not own the address); a mail says what went.',
     access: 'public',
     errors: [INVALID_TOKEN, 429],
     body: { type: LinkTokenDto, example: { token: 'Jq3v0cX2bq1mQm2yJ8m0Fh5Wm6yq3Yp7N1r0sT2uV4w' } },
   })
   @ApiOkResponse({ type: ProfileDto, description: 'The verified user' })
-  async verify(@Body() dto: LinkTokenDto): Promise<ProfileDto> {
-    return { user: mapUser(await this.verification.verify(dto.token)) };
+  async verify(@Body() dto: LinkTokenDto, @Req() req: Request): Promise<ProfileDto> {
+    return { user: mapUser(await this.verification.verify(dto.token, resolveLocale(req))) };
   }
 
   @Post('resend')

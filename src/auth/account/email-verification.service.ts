@@ -4,7 +4,7 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, type EntityManager } from 'typeorm';
 import type { AppConfig } from '../../config/app.config';
 import { CreditsService } from '../../credits/credits.service';
-import type { Locale } from '../../i18n/locale';
+import { DEFAULT_LOCALE, type Locale } from '../../i18n/locale';
 import { MailService } from '../../mail/mail.service';
 import { ReferralsService } from '../../referrals/referrals.service';
 import type { User } from '../../users/user.entity';
@@ -12,6 +12,7 @@ import { UsersService } from '../../users/users.service';
 import { UserAddresses } from '../../users/user-addresses.service';
 import { accountLink } from './account-links';
 import { AccountTokens } from './account-tokens.service';
+import { CredentialChanges, removedAccess } from './credential-changes.service';
 import { mailLocale } from './mail-locale';
 
 /** Ledger reference of the sign-up bonus; the same as before verification existed, so an
@@ -32,6 +33,7 @@ export class EmailVerificationService {
     private readonly users: UsersService,
     private readonly addresses: UserAddresses,
     private readonly tokens: AccountTokens,
+    private readonly changes: CredentialChanges,
     private readonly credits: CreditsService,
     private readonly referrals: ReferralsService,
     private readonly mail: MailService,
@@ -64,13 +66,17 @@ export class EmailVerificationService {
    * Queued, never blocking. A verified user is sent nothing.
    */
   async sendLink(user: User, requestLocale: Locale): Promise<void> {
-    if (user.emailVerifiedAt) return;
+    if (user.emailVerifiedAt) {
+      this.logger.log({ user: user.id }, 'No verification link sent: the address is verified');
+      return;
+    }
     const token = await this.tokens.issue(user.id, 'verify_email');
     const locale = mailLocale(user, requestLocale);
     const { baseUrl } = this.config.get('app', { infer: true });
     await this.mail.send({
       to: user.email,
       template: 'verify-email',
+      toProven: false,
       locale,
       params: { name: user.name, link: accountLink(baseUrl, locale, 'verify_email', token) },
     });
@@ -83,15 +89,30 @@ export class EmailVerificationService {
 
   /**
    * POST /api/auth/verify-email: uses the token up and verifies its account, in one
-   * transaction. Returns the user afterwards. Throws AppError INVALID_TOKEN (400).
+   * transaction. When this proves the address for the first time, whatever was set up before
+   * (API keys, the second factor, unused links) goes, since whoever created the account need not
+   * own the address; a mail says what went. Returns the user afterwards. Throws AppError
+   * INVALID_TOKEN (400).
    */
-  async verify(token: string): Promise<User> {
-    const userId = await this.dataSource.transaction(async (m) => {
+  async verify(token: string, requestLocale: Locale = DEFAULT_LOCALE): Promise<User> {
+    const { userId, removed } = await this.dataSource.transaction(async (m) => {
       const consumed = await this.tokens.consume(token, 'verify_email', m);
-      await this.markVerified(consumed.userId, m);
-      return consumed.userId;
+      const proved = await this.markVerified(consumed.userId, m);
+      const removed = proved
+        ? await this.changes.reclaimUnproven(consumed.userId, m, { clearData: false })
+        : null;
+      return { userId: consumed.userId, removed };
     });
     this.logger.log({ user: userId }, 'Email verified');
-    return this.users.get(userId);
+    const user = await this.users.get(userId);
+    if (removed && (removed.keysRevoked || removed.twoFactorRemoved || removed.linksRevoked))
+      await this.mail.send({
+        to: user.email,
+        toProven: true,
+        template: 'unproven-setup-removed',
+        locale: mailLocale(user, requestLocale),
+        params: { name: user.name, removed: removedAccess(removed) },
+      });
+    return user;
   }
 }

@@ -43,7 +43,7 @@ export class PasswordResetController {
   @Endpoint({
     summary: 'Set a new password with the token of the reset link',
     description:
-      'Every session of the account ends and a notice is mailed. Two-factor stays on: the next login still asks for the second factor.',
+      'Every session of the account ends, and so does every other mailed link (a pending email change included); the API keys are revoked unless `revokeKeys` is false; a notice says what ended. Two-factor stays on for a verified address. An address proven for the first time by the reset changes hands: its API keys, second factor, chats, tasks, team memberships and preferences go.',
     access: 'public',
     errors: [
       { status: 400, description: 'The link is unknown, used or expired (`INVALID_TOKEN`)' },
@@ -62,7 +62,10 @@ export class PasswordResetController {
     @Body() dto: ResetPasswordDto,
     @Req() req: Request,
   ): Promise<PasswordResetDto> {
-    await this.reset.reset(dto.token, dto.password, resolveLocale(req));
+    await this.reset.reset(dto.token, dto.password, {
+      revokeKeys: dto.revokeKeys,
+      locale: resolveLocale(req),
+    });
     return { reset: true };
   }
 }

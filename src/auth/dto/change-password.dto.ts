@@ -1,5 +1,5 @@
-import { ApiProperty } from '@nestjs/swagger';
-import { IsString, MaxLength } from 'class-validator';
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { IsBoolean, IsOptional, IsString, MaxLength } from 'class-validator';
 import { IsBcryptPassword } from './password.validator';
 
 /** POST /api/auth/password body. */
@@ -16,4 +16,13 @@ export class ChangePasswordDto {
   })
   @IsBcryptPassword()
   newPassword: string;
+
+  @ApiPropertyOptional({
+    default: false,
+    description:
+      'revoke every API key of the account too (whoever knew the old password may have made keys)',
+  })
+  @IsOptional()
+  @IsBoolean()
+  revokeKeys?: boolean;
 }

@@ -27,7 +27,12 @@ export class SessionsController {
   }
 
   @Delete()
-  @Endpoint({ summary: 'End all my sessions but the current one', access: 'session' })
+  @Endpoint({
+    summary: 'End all my sessions but the current one',
+    description:
+      'Every unused mailed link of the account ends too (a pending email change included).',
+    access: 'session',
+  })
   @ApiOkResponse({ type: EndedSessionsDto, description: 'Their tokens are refused from now on' })
   async revokeOthers(@CurrentUser() user: SessionUser): Promise<EndedSessionsDto> {
     return { ended: await this.sessions.revokeOthers(user.id, user.sessionId) };

@@ -8,6 +8,7 @@ import type { AppConfig } from '../../config/app.config';
 import { preparedQuery } from '../../database/prepared';
 import { SessionCache } from '../../users/session-cache';
 import type { User } from '../../users/user.entity';
+import { CredentialChanges } from '../account/credential-changes.service';
 import { mapSignedInSession, type SignedInSessionDto, type SessionRow } from './dto/sessions.dto';
 import {
   FIND_SESSION_SQL,
@@ -46,6 +47,7 @@ export class SessionsService {
     @InjectDataSource() private readonly dataSource: DataSource,
     private readonly cache: SessionCache<SessionRecord>,
     private readonly config: ConfigService<AppConfig, true>,
+    private readonly changes: CredentialChanges,
   ) {}
 
   /**
@@ -121,8 +123,13 @@ export class SessionsService {
     await this.announce(rows);
   }
 
-  /** Ends every live session of `userId` but `keepSid`; returns how many ended. */
+  /**
+   * "End all sessions": ends every live session of `userId` but `keepSid`, and every unused
+   * mailed link of the account (a pending email change included); returns how many sessions
+   * ended.
+   */
   async revokeOthers(userId: string, keepSid: string | undefined): Promise<number> {
+    await this.changes.ended(userId);
     const rows = await preparedQuery<{ id: string }>(this.dataSource, REVOKE_OTHER_SESSIONS_SQL, [
       userId,
       keepSid ?? null,

@@ -153,10 +153,13 @@ export class TwoFactorService {
   /**
    * Removes the user's second factor (secret and recovery codes) inside `m`, without the checks
    * of `disable`: for an account taken back from whoever set it up. The caller ends the sessions.
+   * Returns whether two-factor was on (a pending setup is removed too, and does not count).
    */
-  async removeFor(userId: string, m: EntityManager): Promise<void> {
+  async removeFor(userId: string, m: EntityManager): Promise<boolean> {
+    const row = await m.findOneBy(TwoFactor, { userId });
     await m.delete(RecoveryCode, { userId });
     await m.delete(TwoFactor, { userId });
+    return !!row?.enabledAt;
   }
 
   /** `also` runs in the same transaction (the admin reset's audit row). */

@@ -81,13 +81,18 @@ export enum ErrorCode {
   PLUGIN_NOT_ALLOWED = 'PLUGIN_NOT_ALLOWED',
   /** Uploads: the file would take the user's stored uploads past UPLOAD_QUOTA_BYTES (`quotaBytes`, `usedBytes`). */
   UPLOAD_QUOTA_EXCEEDED = 'UPLOAD_QUOTA_EXCEEDED',
-  /** Login by password while REQUIRE_EMAIL_VERIFICATION=true and the address is not proven. */
+  /**
+   * The address is not proven: password login while REQUIRE_EMAIL_VERIFICATION=true, creating an
+   * API key, asking to change the email.
+   */
   EMAIL_NOT_VERIFIED = 'EMAIL_NOT_VERIFIED',
   /**
    * A mailed link's token (verification, password reset, email change) is unknown, used or
    * expired: one code and one message, so the answer tells nothing about which.
    */
   INVALID_TOKEN = 'INVALID_TOKEN',
+  /** 429: the account asked for EMAIL_CHANGE_PER_DAY email changes in the last 24 hours. */
+  EMAIL_CHANGE_LIMIT_REACHED = 'EMAIL_CHANGE_LIMIT_REACHED',
   /** `/v1/models/{model}`: no available model of that id (OpenAI's `model_not_found`). */
   MODEL_NOT_FOUND = 'MODEL_NOT_FOUND',
   /**
@@ -174,6 +179,7 @@ export const ERROR_STATUS: Record<ErrorCode, HttpStatus> = {
   UPLOAD_QUOTA_EXCEEDED: HttpStatus.PAYLOAD_TOO_LARGE,
   EMAIL_NOT_VERIFIED: HttpStatus.FORBIDDEN,
   INVALID_TOKEN: HttpStatus.BAD_REQUEST,
+  EMAIL_CHANGE_LIMIT_REACHED: HttpStatus.TOO_MANY_REQUESTS,
   MODEL_NOT_FOUND: HttpStatus.NOT_FOUND,
   PREVIOUS_RESPONSE_NOT_FOUND: HttpStatus.BAD_REQUEST,
   UPSTREAM_READ_ONLY: HttpStatus.CONFLICT,

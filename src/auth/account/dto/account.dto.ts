@@ -1,6 +1,6 @@
 import { applyDecorators } from '@nestjs/common';
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { IsOptional, IsString, Length, Matches, MaxLength } from 'class-validator';
+import { IsBoolean, IsOptional, IsString, Length, Matches, MaxLength } from 'class-validator';
 import { IsNormalizedEmail } from '../../../common/validation/validators';
 import { IsBcryptPassword } from '../../dto/password.validator';
 
@@ -34,6 +34,15 @@ export class ResetPasswordDto {
   @ApiProperty({ example: 'staple battery horse correct', description: '8 to 72 bytes (UTF-8)' })
   @IsBcryptPassword()
   password: string;
+
+  @ApiPropertyOptional({
+    default: true,
+    description:
+      'revoke every API key of the account too (default true: whoever knew the old password may have made keys); an address proven for the first time by this reset loses its keys either way',
+  })
+  @IsOptional()
+  @IsBoolean()
+  revokeKeys?: boolean;
 }
 
 /** POST /api/user/email: the new address and the proof that the owner asks. */
