@@ -1,7 +1,8 @@
 import { Clock } from '../../common/clock/clock';
 import type { SessionUser } from '../../common/auth/session-user';
 import { ToolFailure } from '../tool-result';
-import { calculate, calculatorTool } from './calculator.tool';
+import { calculatorTool } from './calculator.tool';
+import { calculate, CalculationError } from './calculator.worker';
 import { currentTimeTool, timeIn } from './current-time.tool';
 
 const user: SessionUser = { id: 'u', email: 'u@example.com', name: null, role: 'USER' };
@@ -17,6 +18,15 @@ describe('calculator', () => {
     ['10^70', '1e+70'], // beyond the 64 significant digits: exponent notation
     ['x = 3; x * 2', '6'],
     ['[1, 2] * 2', '[2, 4]'],
+    ['5 cm to inch', '1.968503937007874015748031496062992125984251968503937007874015748 inch'],
+    ['2 pi', '6.283185307179586476925286766559005768394338798750211641949889184'],
+    ['sin(pi / 2) + log(e) + log10(1000)', '5'],
+    ['50% * 3', '1.5'],
+    ['sqrt(-4)', '2i'],
+    ['mod(17, 5) + round(2.5) + abs(-1)', '6'],
+    ['dot([1, 2, 3], [4, 5, 6])', '32'],
+    ['max(3, 7) > 5 ? 1 : 0', '1'],
+    ['1 < 2 < 3', 'true'],
   ])('%s = %s', (expression, expected) => {
     expect(calculate(expression)).toBe(expected);
   });
@@ -25,17 +35,40 @@ describe('calculator', () => {
     ['1/0', /not a finite number/],
     ['0/0', /not a finite number/],
     ['1 +', /Cannot evaluate/],
-    ['import({}, {override: true})', /import is not available/],
-    ['evaluate("1+1")', /evaluate is not available/],
-    ['parse("1")', /parse is not available/],
-    ['createUnit("foo")', /createUnit is not available/],
-    ['simplify("x+x")', /simplify is not available/],
-    ['derivative("x^2", "x")', /derivative is not available/],
-    ['1000000000!', /factorial is not available/],
-    ['ones(100000, 100000)', /ones is not available/],
-    ['f(x) = x', /no value/],
+    // Building or reshaping matrices, matrix products
+    ['a=resize([1],[240,240],1); size(a*a)', /Function resize is not available/],
+    ['size(resize([1],[5000,5000]))', /Function size is not available/],
+    ['matrix([1, 2])', /Function matrix is not available/],
+    ['zeros(1000, 1000)', /Function zeros is not available/],
+    ['ones(100000, 100000)', /Function ones is not available/],
+    ['identity(1000)', /Function identity is not available/],
+    ['[[1, 2], [3, 4]] * [[1, 2], [3, 4]]', /Matrices are not available/],
+    ['[' + '1,'.repeat(64) + '1]', /at most 64 entries/],
+    ['1:1000000', /Ranges/],
+    ["[1, 2]'", /operator ' is not available/],
+    // Indexing and assignment into a structure
+    ['a = [1, 2]; a[1] = 2', /no indexes/],
+    ['a = [1, 2]; a[1]', /Indexing/],
+    ['a.b', /Indexing/],
+    ['{a: 1}', /ObjectNode is not available/],
+    // Functions: defined, taken as values, or reaching the parser, namespace or unit registry
+    ['f(x) = x', /Defining functions/],
+    ['f = sqrt; f(4)', /sqrt is not available as a value/],
+    ['import({}, {override: true})', /Function import is not available/],
+    ['evaluate("1+1")', /Function evaluate is not available/],
+    ['parse("1")', /Function parse is not available/],
+    ['createUnit("foo")', /Function createUnit is not available/],
+    ['simplify("x+x")', /Function simplify is not available/],
+    ['derivative("x^2", "x")', /Function derivative is not available/],
+    // Growth with an argument
+    ['1000000000!', /operator ! is not available/],
+    ['factorial(1000000000)', /Function factorial is not available/],
+    ['gamma(10^9)', /Function gamma is not available/],
+    ['combinations(10^9, 10^8)', /Function combinations is not available/],
+    ['1 << 1000000000', /operator << is not available/],
+    ['"abc"', /Only numbers/],
   ])('refuses %s', (expression, message) => {
-    expect(() => calculate(expression)).toThrow(ToolFailure);
+    expect(() => calculate(expression)).toThrow(CalculationError);
     expect(() => calculate(expression)).toThrow(message);
   });
 
@@ -49,6 +82,9 @@ describe('calculator', () => {
       content: '0.3',
       summary: '0.1+0.2 = 0.3',
     });
+    await expect(
+      calculatorTool.run({ expression: 'resize([1], [9, 9])' }, { user }),
+    ).rejects.toThrow(ToolFailure);
     await expect(calculatorTool.run({}, { user })).rejects.toThrow(/Missing argument "expression"/);
     await expect(calculatorTool.run({ expression: 42 }, { user })).rejects.toThrow(/a string/);
     await expect(
