@@ -9,6 +9,7 @@ import { Logger } from 'nestjs-pino';
 import { envelopeFor } from './common/envelope/envelope';
 import { stampArrival } from './common/http/arrival';
 import { trackOutbound, watchOutboundRequests } from './common/http/outbound-failures';
+import { QuietNestLogger } from './common/logging/quiet-nest-logger';
 import { describeOptionalDefaults, exampleParameters } from './common/openapi/document-rules';
 import {
   AnthropicErrorDto,
@@ -21,14 +22,15 @@ import { bodyParserErrors } from './common/errors/all-exceptions.filter';
 import type { AppConfig } from './config/app.config';
 
 /**
- * App-level HTTP settings shared by main.ts and the e2e tests: body limits (1 MB JSON), cookies,
+ * App-level HTTP settings shared by main.ts and the e2e tests: the logger (Nest's own start-up
+ * lines at debug), body limits (1 MB JSON), cookies,
  * security headers, CORS, proxy trust, the log of outbound requests the network failed, and the
  * OpenAPI page at /api/docs (JSON at /api/docs-json).
  */
 export function configureApp(app: NestExpressApplication): NestExpressApplication {
   const config = app.get(ConfigService<AppConfig, true>);
   const { corsOrigins, trustProxy, baseUrl } = config.get('app', { infer: true });
-  app.useLogger(app.get(Logger));
+  app.useLogger(new QuietNestLogger(app.get(Logger)));
   watchOutboundRequests();
   app.use(trackOutbound);
   app.use(stampArrival);

@@ -9,8 +9,10 @@ import { configureApp } from './app.setup';
 import { type AppConfig, buildConfig } from './config/app.config';
 import { loadConfig } from './config/load-config';
 import { StartupError } from './common/errors/startup-error';
+import { drainLogs } from './common/logging/drain-logs';
 import { stopEmbeddedDatabase } from './database/database.module';
 import { runPrimary } from './runtime/primary';
+import { logStartupSummary } from './startup-summary';
 
 /** One server process: the only one with WEB_CONCURRENCY=1, else one of the primary's workers. */
 async function bootstrap(started: number): Promise<void> {
@@ -25,6 +27,11 @@ async function bootstrap(started: number): Promise<void> {
   configureApp(app);
   const { port, baseUrl } = app.get(ConfigService<AppConfig, true>).get('app', { infer: true });
   await app.listen(port);
+  // Buffered start-up lines first, then one line per concern (from one process of a cluster),
+  // then the ready line last.
+  app.flushLogs();
+  if (cluster.isPrimary || cluster.worker?.id === 1) await logStartupSummary(app);
+  await drainLogs();
   // A worker stays quiet: its primary prints the one ready line.
   if (cluster.isPrimary) {
     console.log(

@@ -58,8 +58,18 @@ describe('start-up', () => {
     });
 
     it('starts its own PostgreSQL, keeps data across restarts, and explains a stale server', async () => {
-      const first = spawnApp(env);
+      // At the default level (info): Nest's own route and module lines are debug, so the log is
+      // one line per concern, the ready line last.
+      const first = spawnApp({ ...env, LOG_LEVEL: undefined });
       await waitForStatus(first, `${base}/health/ready`, 200);
+      const boot = first.output().split('\n');
+      const ready = boot.findIndex((l) => l.startsWith('API listening on port'));
+      expect(ready).toBeGreaterThan(0);
+      expect(first.output()).not.toMatch(/Mapped \{|dependencies initialized/);
+      expect(boot.slice(0, ready).join('\n')).toMatch(
+        /Embedded PostgreSQL[\s\S]*"Migrations: [\s\S]*"Queue: [\s\S]*"Mail: [\s\S]*"Upstreams: /,
+      );
+      expect(ready).toBeLessThan(15);
       const signup = await call(base, 'POST', '/api/auth/signup', {
         body: { email: 'persist@example.com', password: 'password123' },
       });
