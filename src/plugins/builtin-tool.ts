@@ -28,5 +28,11 @@ export interface BuiltinTool extends ToolNeeds {
   description: string;
   /** JSON Schema of the arguments object. */
   parameters: JsonSchema;
+  /**
+   * True when `run` bounds its own time and memory (the calculator: a worker terminated past
+   * BUILTIN_TOOL_TIMEOUT_MS); otherwise the plugins service stops waiting after that time and
+   * aborts `ctx.signal`, and the tool must be bounded in memory by construction.
+   */
+  ownLimits?: boolean;
   run(args: Record<string, unknown>, ctx: ToolContext): Promise<ToolOutput>;
 }

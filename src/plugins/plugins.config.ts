@@ -7,9 +7,15 @@ import { emptyToUndefined, featureEnvironment, list, toInt } from '../config/fea
 const HOST_ENTRY = String.raw`(?:\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9._-]+)(?::\d{1,5})?`;
 const ALLOWED_HOSTS = new RegExp(String.raw`^\s*${HOST_ENTRY}(?:\s*,\s*${HOST_ENTRY})*\s*$`);
 
-/** MCP plugin calls: their timeout and the hosts exempt from the SSRF address rules. */
+/**
+ * MCP plugin calls (their timeout, the hosts exempt from the SSRF address rules) and the limits
+ * of built-in tools.
+ */
 export class PluginsEnvironment {
   @IsOptional() @Transform(toInt) @IsInt() @Min(100) @Max(600_000) PLUGIN_TOOL_TIMEOUT_MS?: number;
+  @IsOptional() @Transform(toInt) @IsInt() @Min(100) @Max(60_000) BUILTIN_TOOL_TIMEOUT_MS?: number;
+  @IsOptional() @Transform(toInt) @IsInt() @Min(96) @Max(4096) BUILTIN_TOOL_MEMORY_MB?: number;
+  @IsOptional() @Transform(toInt) @IsInt() @Min(1) @Max(16) BUILTIN_TOOL_WORKERS?: number;
   @IsOptional()
   @Transform(emptyToUndefined)
   @Matches(ALLOWED_HOSTS, {
@@ -27,6 +33,18 @@ export interface PluginsConfig {
    * address rules and allowed over http; default none.
    */
   allowedHosts: string[];
+  /**
+   * BUILTIN_TOOL_TIMEOUT_MS: longest run of one built-in tool call, ms (default 2000). The
+   * calculator's worker is terminated past it; other built-ins are no longer waited for.
+   */
+  builtinTimeoutMs: number;
+  /**
+   * BUILTIN_TOOL_MEMORY_MB: heap limit of each calculator worker (V8 old generation), MB
+   * (default 128; mathjs itself takes about 60).
+   */
+  builtinMemoryMb: number;
+  /** BUILTIN_TOOL_WORKERS: most calculator workers at once, started on demand (default 2). */
+  builtinWorkers: number;
 }
 
 /** The `plugins` slice from validated variables. */
@@ -34,6 +52,9 @@ export function buildPluginsConfig(env: PluginsEnvironment): PluginsConfig {
   return {
     toolTimeoutMs: env.PLUGIN_TOOL_TIMEOUT_MS ?? 15_000,
     allowedHosts: list(env.PLUGIN_ALLOWED_HOSTS).map((h) => h.toLowerCase()),
+    builtinTimeoutMs: env.BUILTIN_TOOL_TIMEOUT_MS ?? 2_000,
+    builtinMemoryMb: env.BUILTIN_TOOL_MEMORY_MB ?? 128,
+    builtinWorkers: env.BUILTIN_TOOL_WORKERS ?? 2,
   };
 }
 

@@ -3,6 +3,7 @@ import { ConfigService } from '@nestjs/config';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { SecretBox } from '../common/crypto/secret-box';
 import type { AppConfig } from '../config/app.config';
+import { CalculatorWorkers } from './builtins/calculator-workers';
 import { McpClientService } from './mcp/mcp-client.service';
 import { PluginToolsCache } from './mcp/plugin-tools-cache';
 import { Plugin } from './plugin.entity';
@@ -26,6 +27,7 @@ import { ToolBoxes } from './tool.types';
     PluginsAdminService,
     McpClientService,
     PluginToolsCache,
+    CalculatorWorkers,
     {
       // The same sealing as the two-factor secrets (ENCRYPTION_KEY through SecretBox).
       provide: SecretBox,

@@ -1,4 +1,5 @@
 import { Injectable, Logger } from '@nestjs/common';
+import { ConfigService } from '@nestjs/config';
 import { InjectRepository } from '@nestjs/typeorm';
 import { In, Repository } from 'typeorm';
 import { requireScope } from '../common/auth/require-scope';
@@ -6,8 +7,10 @@ import type { SessionUser } from '../common/auth/session-user';
 import { Clock } from '../common/clock/clock';
 import { SecretBox } from '../common/crypto/secret-box';
 import { AppError, ErrorCode } from '../common/errors/app-error';
-import type { BuiltinTool } from './builtin-tool';
+import type { AppConfig } from '../config/app.config';
+import type { BuiltinTool, ToolOutput } from './builtin-tool';
 import { calculatorTool } from './builtins/calculator.tool';
+import { CalculatorWorkers } from './builtins/calculator-workers';
 import { currentTimeTool } from './builtins/current-time.tool';
 import { McpClientService, type McpTarget, type McpTool } from './mcp/mcp-client.service';
 import { PluginToolsCache } from './mcp/plugin-tools-cache';
@@ -45,6 +48,7 @@ type Route =
 export class PluginsService {
   private readonly log = new Logger(PluginsService.name);
   private readonly builtins = new Map<string, BuiltinTool>();
+  private readonly builtinTimeoutMs: number;
 
   constructor(
     @InjectRepository(Plugin) private readonly plugins: Repository<Plugin>,
@@ -52,8 +56,11 @@ export class PluginsService {
     private readonly mcp: McpClientService,
     private readonly cache: PluginToolsCache,
     clock: Clock,
+    calculatorWorkers: CalculatorWorkers,
+    config: ConfigService<AppConfig, true>,
   ) {
-    this.registerBuiltin(calculatorTool);
+    this.builtinTimeoutMs = config.get('plugins', { infer: true }).builtinTimeoutMs;
+    this.registerBuiltin(calculatorTool(calculatorWorkers));
     this.registerBuiltin(currentTimeTool(clock));
   }
 
@@ -105,8 +112,8 @@ export class PluginsService {
   /**
    * The tools of plugins `names` for one request of `user`. Built-ins keep their names; an MCP
    * plugin's tools are `<plugin>__<tool>` (see exposedToolName). `call` never throws: an unknown
-   * tool, arguments that are not an object or that the tool refuses, a timeout (PLUGIN_TOOL_TIMEOUT_MS)
-   * or a transport error is `ok: false`; content is at most 32 KB, summary 200 characters.
+   * tool, arguments that are not an object or that the tool refuses, a timeout (PLUGIN_TOOL_TIMEOUT_MS
+   * for MCP tools, BUILTIN_TOOL_TIMEOUT_MS for built-ins) or a transport error is `ok: false`; content is at most 32 KB, summary 200 characters.
    * Throws UNKNOWN_PLUGIN (400, `details.plugins`: the unknown names) when a name is neither a
    * built-in nor an enabled registered plugin; PLUGIN_UNREACHABLE (422) or PLUGIN_URL_FORBIDDEN
    * (400) when an MCP server's tools cannot be listed; INSUFFICIENT_SCOPE (403) or
@@ -180,12 +187,40 @@ export class PluginsService {
         return failedResult(`The arguments of ${call.name} must be a JSON object`);
       if (route.kind === 'mcp')
         return await this.mcp.callTool(route.target, route.toolName, args, signal);
-      const out = await route.tool.run(args, { user, signal });
+      const out = await this.runBuiltin(route.tool, args, user, signal);
       return okResult(out.content, out.summary);
     } catch (e) {
       if (e instanceof ToolFailure || e instanceof AppError) return failedResult(e.message);
       this.log.error(`Tool ${call.name} failed: ${(e as Error)?.stack ?? String(e)}`);
       return failedResult(`The tool ${call.name} failed unexpectedly`);
+    }
+  }
+
+  /**
+   * Runs a built-in within BUILTIN_TOOL_TIMEOUT_MS: a tool bounding itself (`ownLimits`) runs
+   * as is; any other is no longer waited for past that time (ToolFailure) and its signal aborts.
+   */
+  private async runBuiltin(
+    tool: BuiltinTool,
+    args: Record<string, unknown>,
+    user: SessionUser,
+    signal?: AbortSignal,
+  ): Promise<ToolOutput> {
+    if (tool.ownLimits) return tool.run(args, { user, signal });
+    const deadline = new AbortController();
+    const stopped = new Promise<never>((_, reject) => {
+      deadline.signal.addEventListener('abort', () =>
+        reject(
+          new ToolFailure(`The tool ${tool.name} ran longer than ${this.builtinTimeoutMs} ms`),
+        ),
+      );
+    });
+    const timer = setTimeout(() => deadline.abort(), this.builtinTimeoutMs);
+    try {
+      const both = signal ? AbortSignal.any([signal, deadline.signal]) : deadline.signal;
+      return await Promise.race([tool.run(args, { user, signal: both }), stopped]);
+    } finally {
+      clearTimeout(timer);
     }
   }
 

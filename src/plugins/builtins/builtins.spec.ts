@@ -1,7 +1,9 @@
+import { ConfigService } from '@nestjs/config';
 import { Clock } from '../../common/clock/clock';
 import type { SessionUser } from '../../common/auth/session-user';
 import { ToolFailure } from '../tool-result';
 import { calculatorTool } from './calculator.tool';
+import { CalculatorWorkers } from './calculator-workers';
 import { calculate, CalculationError } from './calculator.worker';
 import { currentTimeTool, timeIn } from './current-time.tool';
 
@@ -77,19 +79,29 @@ describe('calculator', () => {
     expect(() => calculate('y + 1')).toThrow(/Undefined symbol y/);
   });
 
-  it('validates its arguments and answers a summary', async () => {
-    await expect(calculatorTool.run({ expression: '0.1+0.2' }, { user })).resolves.toEqual({
-      content: '0.3',
-      summary: '0.1+0.2 = 0.3',
+  describe('as a tool, through its worker', () => {
+    const workers = new CalculatorWorkers(
+      new ConfigService({
+        plugins: { builtinTimeoutMs: 60_000, builtinMemoryMb: 128, builtinWorkers: 1 },
+      }),
+    );
+    afterAll(() => workers.onApplicationShutdown());
+
+    it('validates its arguments and answers a summary', async () => {
+      const tool = calculatorTool(workers);
+      await expect(tool.run({ expression: '0.1+0.2' }, { user })).resolves.toEqual({
+        content: '0.3',
+        summary: '0.1+0.2 = 0.3',
+      });
+      await expect(tool.run({ expression: 'resize([1], [9, 9])' }, { user })).rejects.toThrow(
+        ToolFailure,
+      );
+      await expect(tool.run({}, { user })).rejects.toThrow(/Missing argument "expression"/);
+      await expect(tool.run({ expression: 42 }, { user })).rejects.toThrow(/a string/);
+      await expect(tool.run({ expression: '1+'.repeat(600) + '1' }, { user })).rejects.toThrow(
+        /longer than 1000/,
+      );
     });
-    await expect(
-      calculatorTool.run({ expression: 'resize([1], [9, 9])' }, { user }),
-    ).rejects.toThrow(ToolFailure);
-    await expect(calculatorTool.run({}, { user })).rejects.toThrow(/Missing argument "expression"/);
-    await expect(calculatorTool.run({ expression: 42 }, { user })).rejects.toThrow(/a string/);
-    await expect(
-      calculatorTool.run({ expression: '1+'.repeat(600) + '1' }, { user }),
-    ).rejects.toThrow(/longer than 1000/);
   });
 });
 

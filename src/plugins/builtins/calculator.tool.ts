@@ -1,16 +1,15 @@
 import type { BuiltinTool, ToolOutput } from '../builtin-tool';
 import { onlyArgs, stringArg } from './arguments';
-import { calculate, CalculationError } from './calculator.worker';
-import { ToolFailure } from '../tool-result';
+import type { CalculatorWorkers } from './calculator-workers';
 
 /** Longest expression accepted, in characters. */
 export const MAX_EXPRESSION_LENGTH = 1000;
 
 /**
- * The `calculator` built-in: {expression} → its exact value (the allowlist of what an
- * expression may use is in calculator.worker.ts).
+ * The `calculator` built-in: {expression} → its exact value, computed in `workers` (bounded in
+ * time and memory there; the allowlist of what an expression may use is in calculator.worker.ts).
  */
-export const calculatorTool: BuiltinTool = {
+export const calculatorTool = (workers: CalculatorWorkers): BuiltinTool => ({
   name: 'calculator',
   reads: 'arguments',
   description:
@@ -27,16 +26,12 @@ export const calculatorTool: BuiltinTool = {
     required: ['expression'],
     additionalProperties: false,
   },
-  async run(args): Promise<ToolOutput> {
+  // Bounded in its worker: the plugins service need not time it.
+  ownLimits: true,
+  async run(args, { signal }): Promise<ToolOutput> {
     onlyArgs(args, ['expression']);
     const expression = stringArg(args, 'expression', { maxLength: MAX_EXPRESSION_LENGTH });
-    let value: string;
-    try {
-      value = calculate(expression);
-    } catch (e) {
-      if (e instanceof CalculationError) throw new ToolFailure(e.message);
-      throw e;
-    }
+    const value = await workers.evaluate(expression, signal);
     return { content: value, summary: `${expression.trim()} = ${value}` };
   },
-};
+});
