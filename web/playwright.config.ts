@@ -10,12 +10,14 @@ import { defineConfig } from '@playwright/test';
 export default defineConfig({
   testDir: 'e2e',
   globalSetup: './e2e/global-setup.ts',
-  fullyParallel: false,
-  workers: 1,
+  // Every test signs up its own user: tests run side by side on one service.
+  fullyParallel: true,
+  workers: 2,
   retries: 0,
   forbidOnly: true,
-  timeout: 60_000,
-  expect: { timeout: 15_000 },
+  timeout: 120_000,
+  // Hang bounds, not budgets: each wait ends on an event (an element, a mail file, an answer).
+  expect: { timeout: 30_000 },
   reporter: [['list']],
   outputDir: 'test-results',
   use: {

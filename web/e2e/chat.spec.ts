@@ -1,5 +1,5 @@
 import { expect, test } from '@playwright/test';
-import { newEmail, newestMailTo, PASSWORD, screenshot } from './support';
+import { newEmail, newestMailTo, PASSWORD, screenshot, signUpVerified } from './support';
 
 /**
  * The newcomer's path: sign up, follow the mailed verification link (the sign-up credits
@@ -60,4 +60,21 @@ test('sign up, verify by the mailed link, chat, and pay the answer’s cost', as
   await expect(page.getByTestId('balance')).toHaveText(new RegExp(`^${100 - cost} credits?$`));
   await expect(page.getByRole('link', { name: /Say hello|Untitled chat/ })).toBeVisible();
   await screenshot(page, 'dashboard');
+});
+
+/** Stop ends a reply that is still streaming; the part already shown stays. */
+test('stop a streaming answer', async ({ page }) => {
+  await signUpVerified(page, newEmail('stop'));
+  await page.goto('/en/dashboard/chat');
+  await page.getByLabel('Model').selectOption('gpt-4o-mini');
+  await page.getByLabel('Message').fill('[stall] Tell me a long story');
+  await page.getByRole('button', { name: 'Send' }).click();
+  const reply = page.getByTestId('message-assistant');
+  // The local model sends one piece of text, then nothing until the client goes away.
+  await expect(reply).toContainText('Hello');
+  await page.getByRole('button', { name: 'Stop' }).click();
+  await expect(page.getByRole('button', { name: 'Stop' })).toHaveCount(0);
+  await expect(page.getByRole('button', { name: 'Send' })).toBeEnabled();
+  await expect(reply).toContainText('Hello');
+  await expect(reply).not.toContainText('Hello from the test model.');
 });

@@ -7,9 +7,25 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Client } from 'pg';
-import { OpenAiTestServer } from '../../test/servers/openai-server';
+import {
+  type OpenAiReply,
+  OpenAiTestServer,
+  type RecordedRequest,
+} from '../../test/servers/openai-server';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
+
+/**
+ * The local OpenAI-protocol server of the e2e tests; a prompt holding `[stall]` gets one text
+ * chunk and then nothing until the client goes away (for the Stop button).
+ */
+class ConsoleModel extends OpenAiTestServer {
+  protected autoReply(req: RecordedRequest): Partial<OpenAiReply> {
+    const messages = (req.body as { messages?: unknown[] } | undefined)?.messages ?? [];
+    const stall = JSON.stringify(messages.at(-1) ?? '').includes('[stall]');
+    return { ...super.autoReply(req), ...(stall ? { stallAfterChunks: 1 } : {}) };
+  }
+}
 
 /** A TCP port that was free a moment ago. */
 function freePort(): Promise<number> {
@@ -66,8 +82,9 @@ export default async function globalSetup(): Promise<() => Promise<void>> {
   // The embedded PostgreSQL runs as the OS user `postgres` when we are root: it must enter here.
   await chmod(scratch, 0o755);
   const mailDir = join(scratch, 'mail');
-  const openai = await new OpenAiTestServer().start(0);
+  const openai = await new ConsoleModel().start(0);
   openai.reply = { text: 'Hello from the test model.', chunks: 4, chunkDelayMs: 100 };
+  openai.auto = true;
 
   const port = await freePort();
   const baseUrl = `http://127.0.0.1:${port}`;
@@ -84,6 +101,8 @@ export default async function globalSetup(): Promise<() => Promise<void>> {
     OPENAI_API_KEY: 'local',
     OPENAI_BASE_URL: openai.url,
     JOBS_POLL_INTERVAL_SECONDS: '0.5',
+    // A stopped answer waits at most this long for the provider's usage (the stall never sends it).
+    ABORT_DRAIN_MS: '1000',
     FRONTEND_DIR: undefined,
   };
   let database: string | undefined;

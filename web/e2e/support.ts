@@ -58,3 +58,14 @@ export async function screenshot(page: Page, name: string): Promise<void> {
   const docs = fileURLToPath(new URL('../../docs/console/', import.meta.url));
   await page.screenshot({ path: join(docs, `${name}.png`) });
 }
+
+/** Signs up `email` and verifies it by its mailed token (the sign-up credits arrive). */
+export async function signUpVerified(page: Page, email: string): Promise<void> {
+  await signUpByApi(page, email);
+  const token = /verify-email\?token=([\w%-]+)/.exec(await newestMailTo(email))?.[1];
+  expect(token).toBeDefined();
+  const res = await page.request.post('/api/auth/verify-email', {
+    data: { token: decodeURIComponent(token!) },
+  });
+  expect(res.status()).toBe(200);
+}

@@ -1989,7 +1989,7 @@ export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
         /** @enum {string} */
-        ErrorCode: "VALIDATION_FAILED" | "MALFORMED_JSON" | "PAYLOAD_TOO_LARGE" | "UNAUTHORIZED" | "INVALID_CREDENTIALS" | "FORBIDDEN" | "NOT_FOUND" | "EMAIL_TAKEN" | "CONFLICT" | "RATE_LIMITED" | "UNKNOWN_MODEL" | "INSUFFICIENT_CREDITS" | "DAILY_LIMIT_REACHED" | "INVALID_API_KEY" | "RATE_LIMIT" | "UNKNOWN_ERROR" | "PAYMENTS_NOT_CONFIGURED" | "PAYMENT_FAILED" | "PAYMENT_PROVIDER_ERROR" | "PAYMENT_REQUEST_INVALID" | "WEBHOOK_SIGNATURE_INVALID" | "WEBHOOK_HANDLER_FAILED" | "USER_NOT_FOUND" | "PROVIDER_ERROR" | "SERVICE_UNAVAILABLE" | "NOT_READY" | "INTERNAL_ERROR" | "LAST_OWNER" | "ALREADY_MEMBER" | "INVITATION_EMAIL_MISMATCH" | "INVITATION_GONE" | "UNSUPPORTED_MEDIA_TYPE" | "TWO_FACTOR_CODE_INVALID" | "MFA_TOKEN_INVALID" | "TWO_FACTOR_ALREADY_ENABLED" | "TWO_FACTOR_NOT_ENABLED" | "TWO_FACTOR_SETUP_REQUIRED" | "PASSWORD_NOT_SET" | "LIMIT_REACHED" | "TAG_NAME_TAKEN" | "UNSUPPORTED_PARAMETER" | "INSUFFICIENT_SCOPE" | "KEY_DAILY_LIMIT_REACHED" | "TASK_LIMIT_REACHED" | "SCHEDULE_TOO_FREQUENT" | "SEMANTIC_SEARCH_UNAVAILABLE" | "MODEL_CAPABILITY_MISSING" | "UNKNOWN_PLUGIN" | "PLUGIN_UNREACHABLE" | "PLUGIN_URL_FORBIDDEN" | "PLUGIN_NOT_ALLOWED" | "UPLOAD_QUOTA_EXCEEDED" | "EMAIL_NOT_VERIFIED" | "INVALID_TOKEN" | "MODEL_NOT_FOUND" | "PREVIOUS_RESPONSE_NOT_FOUND" | "UPSTREAM_READ_ONLY";
+        ErrorCode: "VALIDATION_FAILED" | "MALFORMED_JSON" | "PAYLOAD_TOO_LARGE" | "UNAUTHORIZED" | "INVALID_CREDENTIALS" | "FORBIDDEN" | "NOT_FOUND" | "EMAIL_TAKEN" | "CONFLICT" | "RATE_LIMITED" | "UNKNOWN_MODEL" | "INSUFFICIENT_CREDITS" | "DAILY_LIMIT_REACHED" | "INVALID_API_KEY" | "RATE_LIMIT" | "UNKNOWN_ERROR" | "PAYMENTS_NOT_CONFIGURED" | "PAYMENT_FAILED" | "PAYMENT_PROVIDER_ERROR" | "PAYMENT_REQUEST_INVALID" | "WEBHOOK_SIGNATURE_INVALID" | "WEBHOOK_HANDLER_FAILED" | "USER_NOT_FOUND" | "PROVIDER_ERROR" | "SERVICE_UNAVAILABLE" | "NOT_READY" | "INTERNAL_ERROR" | "LAST_OWNER" | "ALREADY_MEMBER" | "INVITATION_EMAIL_MISMATCH" | "INVITATION_GONE" | "UNSUPPORTED_MEDIA_TYPE" | "TWO_FACTOR_CODE_INVALID" | "MFA_TOKEN_INVALID" | "TWO_FACTOR_ALREADY_ENABLED" | "TWO_FACTOR_NOT_ENABLED" | "TWO_FACTOR_SETUP_REQUIRED" | "PASSWORD_NOT_SET" | "LIMIT_REACHED" | "TAG_NAME_TAKEN" | "UNSUPPORTED_PARAMETER" | "INSUFFICIENT_SCOPE" | "KEY_DAILY_LIMIT_REACHED" | "TASK_LIMIT_REACHED" | "SCHEDULE_TOO_FREQUENT" | "SEMANTIC_SEARCH_UNAVAILABLE" | "MODEL_CAPABILITY_MISSING" | "UNKNOWN_PLUGIN" | "PLUGIN_UNREACHABLE" | "PLUGIN_URL_FORBIDDEN" | "PLUGIN_NOT_ALLOWED" | "UPLOAD_QUOTA_EXCEEDED" | "EMAIL_NOT_VERIFIED" | "INVALID_TOKEN" | "MODEL_NOT_FOUND" | "PREVIOUS_RESPONSE_NOT_FOUND" | "UPSTREAM_READ_ONLY" | "UPSTREAM_URL_FORBIDDEN" | "UPSTREAM_KEY_REQUIRED" | "UPSTREAM_UNREACHABLE";
         ErrorDto: {
             /** @example Authentication required */
             error: string;
@@ -12173,7 +12173,7 @@ export interface operations {
                     "application/json": components["schemas"]["UpstreamDto"];
                 };
             };
-            /** @description Invalid input (`VALIDATION_FAILED`), or a model id outside the catalogue (`UNKNOWN_MODEL`) */
+            /** @description Invalid input (`VALIDATION_FAILED`), a model id outside the catalogue (`UNKNOWN_MODEL`), a `baseUrl` reaching a link-local, metadata or other address class UPSTREAM_ALLOW_PRIVATE does not allow (`UPSTREAM_URL_FORBIDDEN`), or a `baseUrl` of another origin for an upstream with a key, without `apiKey` beside it (`UPSTREAM_KEY_REQUIRED`: a key stays with its host) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -12453,7 +12453,7 @@ export interface operations {
                     "application/json": components["schemas"]["UpstreamDto"];
                 };
             };
-            /** @description Invalid input (`VALIDATION_FAILED`), or a model id outside the catalogue (`UNKNOWN_MODEL`) */
+            /** @description Invalid input (`VALIDATION_FAILED`), a model id outside the catalogue (`UNKNOWN_MODEL`), a `baseUrl` reaching a link-local, metadata or other address class UPSTREAM_ALLOW_PRIVATE does not allow (`UPSTREAM_URL_FORBIDDEN`), or a `baseUrl` of another origin for an upstream with a key, without `apiKey` beside it (`UPSTREAM_KEY_REQUIRED`: a key stays with its host) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -12551,7 +12551,7 @@ export interface operations {
                     "application/json": components["schemas"]["UpstreamTestResultDto"];
                 };
             };
-            /** @description Invalid input or unreadable body (`code`: VALIDATION_FAILED, MALFORMED_JSON) */
+            /** @description The upstream serves no catalogue model (`VALIDATION_FAILED`), or its `baseUrl` now reaches an address UPSTREAM_ALLOW_PRIVATE does not allow (`UPSTREAM_URL_FORBIDDEN`) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -12766,6 +12766,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorDto"];
                 };
             };
+            /** @description No upstream of the model gave an HTTP answer: connection refused, reset or timed out (`UPSTREAM_UNREACHABLE`) */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
             /** @description The database cannot be reached (`code`: SERVICE_UNAVAILABLE); retry shortly */
             503: {
                 headers: {
@@ -12893,6 +12902,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorDto"];
                 };
             };
+            /** @description No upstream of the model gave an HTTP answer: connection refused, reset or timed out (`UPSTREAM_UNREACHABLE`) */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
             /** @description The database cannot be reached (`code`: SERVICE_UNAVAILABLE); retry shortly */
             503: {
                 headers: {
@@ -13010,6 +13028,15 @@ export interface operations {
             };
             /** @description Unexpected or upstream failure (`code`: INTERNAL_ERROR, ...) */
             500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description No upstream of the model gave an HTTP answer: connection refused, reset or timed out (`UPSTREAM_UNREACHABLE`) */
+            502: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -13396,6 +13423,15 @@ export interface operations {
                     "application/json": components["schemas"]["OpenAiErrorDto"];
                 };
             };
+            /** @description No upstream of the model gave an HTTP answer: connection refused, reset or timed out (`UPSTREAM_UNREACHABLE`) */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OpenAiErrorDto"];
+                };
+            };
             /** @description The database cannot be reached (`code`: SERVICE_UNAVAILABLE); retry shortly */
             503: {
                 headers: {
@@ -13485,6 +13521,15 @@ export interface operations {
             };
             /** @description Unexpected or upstream failure (`code`: INTERNAL_ERROR, ...) */
             500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OpenAiErrorDto"];
+                };
+            };
+            /** @description No upstream of the model gave an HTTP answer: connection refused, reset or timed out (`UPSTREAM_UNREACHABLE`) */
+            502: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -13595,6 +13640,15 @@ export interface operations {
             };
             /** @description Unexpected or upstream failure (`code`: INTERNAL_ERROR, ...) */
             500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OpenAiErrorDto"];
+                };
+            };
+            /** @description No upstream of the model gave an HTTP answer: connection refused, reset or timed out (`UPSTREAM_UNREACHABLE`) */
+            502: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -13919,6 +13973,15 @@ export interface operations {
             };
             /** @description Unexpected or upstream failure (`code`: INTERNAL_ERROR, ...) */
             500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AnthropicErrorDto"];
+                };
+            };
+            /** @description No upstream of the model gave an HTTP answer: connection refused, reset or timed out (`UPSTREAM_UNREACHABLE`) */
+            502: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -15088,6 +15151,15 @@ export interface operations {
             };
             /** @description The embeddings provider failed (`UNKNOWN_ERROR`) */
             500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeBDto"];
+                };
+            };
+            /** @description No upstream of the model gave an HTTP answer: connection refused, reset or timed out (`UPSTREAM_UNREACHABLE`) */
+            502: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -16649,8 +16721,9 @@ export interface operations {
                  */
                 path: string;
             };
-            header: {
-                "accept-language": string;
+            header?: {
+                /** @description picks the locale of a prefix redirect (`zh-CN,zh;q=0.9` → `/zh/…`); default `en` */
+                "accept-language"?: string;
             };
             path?: never;
             cookie?: never;

@@ -43,8 +43,13 @@ export function SignIn({ home }: { home?: boolean }) {
     },
   });
   const verify = useMutation({
-    mutationFn: async (code: string) =>
-      unwrap(await api.POST('/api/auth/2fa/verify', { body: { mfaToken: mfaToken!, code } })),
+    // Digits are an authenticator code; anything else is one of the recovery codes.
+    mutationFn: async (value: string) => {
+      const body = /^\d{6,8}$/.test(value) ? { code: value } : { recoveryCode: value };
+      return unwrap(
+        await api.POST('/api/auth/2fa/verify', { body: { mfaToken: mfaToken!, ...body } }),
+      );
+    },
     onSuccess: done,
   });
 
