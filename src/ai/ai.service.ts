@@ -9,6 +9,7 @@ import { CreditHoldsService } from '../credits/credit-holds.service';
 import { cost, type CreditPricing, type TokenUsage } from '../credits/pricing';
 import { shutdownCutOf } from '../lifecycle/open-streams';
 import { chargedUsage } from './charged-usage';
+import { reasoningBudget } from '../models/model-catalogue';
 import { type AbortPolicy, upstreamSignal } from './upstream-signal';
 import { readChunks, type StreamHooks } from './read-chunks';
 import { ledgerCounts } from '../credits/token-pricing';
@@ -193,8 +194,10 @@ export class AiService {
       );
     } catch (err) {
       upstream.dispose();
-      // A drain that ran out before the first chunk: the reasoning may have been spent.
-      if (upstream.drainTimedOut()) await this.settleAndSave({ ...a, store: false }, cutOff());
+      // A drain that ran out before the first chunk: a reasoning model may have spent its budget;
+      // any other model produced nothing, and a failure before any output charges nothing.
+      if (upstream.drainTimedOut() && reasoningBudget(a.model) > 0)
+        await this.settleAndSave({ ...a, store: false }, cutOff());
       throw await this.fail(a, err);
     }
     const modelId = first.done ? undefined : first.value.modelId;
