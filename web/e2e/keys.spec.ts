@@ -1,9 +1,9 @@
 import { expect, test } from '@playwright/test';
-import { newEmail, screenshot, signUpByApi } from './support';
+import { newEmail, screenshot, signUpVerified } from './support';
 
 /** API keys in the settings: created with its secret shown once, revoked, and then refused. */
 test('create an API key, revoke it, and the revoked key gets 401', async ({ page, playwright }) => {
-  await signUpByApi(page, newEmail('keys'));
+  await signUpVerified(page, newEmail('keys'));
   await page.goto('/en/dashboard/settings');
   await page.getByLabel('Key name').fill('CI script');
   await page.getByRole('checkbox', { name: 'credits:read' }).check();

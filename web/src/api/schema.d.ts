@@ -327,7 +327,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Change the password; other sessions end, this one gets a fresh token */
+        /**
+         * Change the password; other sessions end, this one gets a fresh token
+         * @description Every unused mailed link of the account ends too (a pending email change included); `revokeKeys: true` also revokes every API key.
+         */
         post: operations["PasswordController_change"];
         delete?: never;
         options?: never;
@@ -346,7 +349,10 @@ export interface paths {
         get: operations["SessionsController_list"];
         put?: never;
         post?: never;
-        /** End all my sessions but the current one */
+        /**
+         * End all my sessions but the current one
+         * @description Every unused mailed link of the account ends too (a pending email change included).
+         */
         delete: operations["SessionsController_revokeOthers"];
         options?: never;
         head?: never;
@@ -500,7 +506,7 @@ export interface paths {
         put?: never;
         /**
          * Verify the email address with the token of the mailed link
-         * @description Single use, 24 h. Grants what a proven address unlocks, once: the sign-up bonus, a referred user’s bonus, and role ADMIN for an address in ADMIN_EMAILS.
+         * @description Single use, 24 h. Grants what a proven address unlocks, once: the sign-up bonus, a referred user’s bonus, and role ADMIN for an address in ADMIN_EMAILS. The first proof of an address also revokes the account’s API keys, turns two-factor off and ends its other mailed links (whoever created the account need not own the address); a mail says what went.
          */
         post: operations["EmailVerificationController_verify"];
         delete?: never;
@@ -560,7 +566,7 @@ export interface paths {
         put?: never;
         /**
          * Set a new password with the token of the reset link
-         * @description Every session of the account ends and a notice is mailed. Two-factor stays on: the next login still asks for the second factor.
+         * @description Every session of the account ends, and so does every other mailed link (a pending email change included); the API keys are revoked unless `revokeKeys` is false; a notice says what ended. Two-factor stays on for a verified address. An address proven for the first time by the reset changes hands: its API keys, second factor, chats, tasks, team memberships and preferences go.
          */
         post: operations["PasswordResetController_resetPassword"];
         delete?: never;
@@ -580,7 +586,7 @@ export interface paths {
         put?: never;
         /**
          * Ask to change my email address
-         * @description Mails a confirmation link (24 h, single use) to the new address and a notice to the current one. Nothing changes until the link is followed; a taken address is told only then.
+         * @description Mails a confirmation link (24 h, single use) to the new address and a notice to the current one. Nothing changes until the link is followed; a taken address is told only then. Only a verified account may ask, at most EMAIL_CHANGE_PER_DAY times in 24 hours; the mail to the new address carries no display name.
          */
         post: operations["EmailChangeController_request"];
         delete?: never;
@@ -1989,7 +1995,7 @@ export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
         /** @enum {string} */
-        ErrorCode: "VALIDATION_FAILED" | "MALFORMED_JSON" | "PAYLOAD_TOO_LARGE" | "UNAUTHORIZED" | "INVALID_CREDENTIALS" | "FORBIDDEN" | "NOT_FOUND" | "EMAIL_TAKEN" | "CONFLICT" | "RATE_LIMITED" | "UNKNOWN_MODEL" | "INSUFFICIENT_CREDITS" | "DAILY_LIMIT_REACHED" | "INVALID_API_KEY" | "RATE_LIMIT" | "UNKNOWN_ERROR" | "PAYMENTS_NOT_CONFIGURED" | "PAYMENT_FAILED" | "PAYMENT_PROVIDER_ERROR" | "PAYMENT_REQUEST_INVALID" | "WEBHOOK_SIGNATURE_INVALID" | "WEBHOOK_HANDLER_FAILED" | "USER_NOT_FOUND" | "PROVIDER_ERROR" | "SERVICE_UNAVAILABLE" | "NOT_READY" | "INTERNAL_ERROR" | "LAST_OWNER" | "ALREADY_MEMBER" | "INVITATION_EMAIL_MISMATCH" | "INVITATION_GONE" | "UNSUPPORTED_MEDIA_TYPE" | "TWO_FACTOR_CODE_INVALID" | "MFA_TOKEN_INVALID" | "TWO_FACTOR_ALREADY_ENABLED" | "TWO_FACTOR_NOT_ENABLED" | "TWO_FACTOR_SETUP_REQUIRED" | "PASSWORD_NOT_SET" | "LIMIT_REACHED" | "TAG_NAME_TAKEN" | "UNSUPPORTED_PARAMETER" | "INSUFFICIENT_SCOPE" | "KEY_DAILY_LIMIT_REACHED" | "TASK_LIMIT_REACHED" | "SCHEDULE_TOO_FREQUENT" | "SEMANTIC_SEARCH_UNAVAILABLE" | "MODEL_CAPABILITY_MISSING" | "UNKNOWN_PLUGIN" | "PLUGIN_UNREACHABLE" | "PLUGIN_URL_FORBIDDEN" | "PLUGIN_NOT_ALLOWED" | "UPLOAD_QUOTA_EXCEEDED" | "EMAIL_NOT_VERIFIED" | "INVALID_TOKEN" | "MODEL_NOT_FOUND" | "PREVIOUS_RESPONSE_NOT_FOUND" | "UPSTREAM_READ_ONLY" | "UPSTREAM_URL_FORBIDDEN" | "UPSTREAM_KEY_REQUIRED" | "UPSTREAM_UNREACHABLE";
+        ErrorCode: "VALIDATION_FAILED" | "MALFORMED_JSON" | "PAYLOAD_TOO_LARGE" | "UNAUTHORIZED" | "INVALID_CREDENTIALS" | "FORBIDDEN" | "NOT_FOUND" | "EMAIL_TAKEN" | "CONFLICT" | "RATE_LIMITED" | "UNKNOWN_MODEL" | "INSUFFICIENT_CREDITS" | "DAILY_LIMIT_REACHED" | "INVALID_API_KEY" | "RATE_LIMIT" | "UNKNOWN_ERROR" | "PAYMENTS_NOT_CONFIGURED" | "PAYMENT_FAILED" | "PAYMENT_PROVIDER_ERROR" | "PAYMENT_REQUEST_INVALID" | "WEBHOOK_SIGNATURE_INVALID" | "WEBHOOK_HANDLER_FAILED" | "USER_NOT_FOUND" | "PROVIDER_ERROR" | "SERVICE_UNAVAILABLE" | "NOT_READY" | "INTERNAL_ERROR" | "LAST_OWNER" | "ALREADY_MEMBER" | "INVITATION_EMAIL_MISMATCH" | "INVITATION_GONE" | "UNSUPPORTED_MEDIA_TYPE" | "TWO_FACTOR_CODE_INVALID" | "MFA_TOKEN_INVALID" | "TWO_FACTOR_ALREADY_ENABLED" | "TWO_FACTOR_NOT_ENABLED" | "TWO_FACTOR_SETUP_REQUIRED" | "PASSWORD_NOT_SET" | "LIMIT_REACHED" | "TAG_NAME_TAKEN" | "UNSUPPORTED_PARAMETER" | "INSUFFICIENT_SCOPE" | "KEY_DAILY_LIMIT_REACHED" | "TASK_LIMIT_REACHED" | "SCHEDULE_TOO_FREQUENT" | "SEMANTIC_SEARCH_UNAVAILABLE" | "MODEL_CAPABILITY_MISSING" | "UNKNOWN_PLUGIN" | "PLUGIN_UNREACHABLE" | "PLUGIN_URL_FORBIDDEN" | "PLUGIN_NOT_ALLOWED" | "UPLOAD_QUOTA_EXCEEDED" | "EMAIL_NOT_VERIFIED" | "INVALID_TOKEN" | "EMAIL_CHANGE_LIMIT_REACHED" | "MODEL_NOT_FOUND" | "PREVIOUS_RESPONSE_NOT_FOUND" | "UPSTREAM_READ_ONLY" | "UPSTREAM_URL_FORBIDDEN" | "UPSTREAM_KEY_REQUIRED" | "UPSTREAM_UNREACHABLE";
         ErrorDto: {
             /** @example Authentication required */
             error: string;
@@ -2485,6 +2491,12 @@ export interface components {
              * @example staple battery horse correct
              */
             newPassword: string;
+            /**
+             * @description revoke every API key of the account too (whoever knew the old password may have made keys)
+             *
+             *     Default when left out: `false`.
+             */
+            revokeKeys?: boolean;
         };
         FreshSessionDto: {
             /** @description HS256 JWT replacing the caller's; also set as the session cookie */
@@ -2637,6 +2649,12 @@ export interface components {
              * @example staple battery horse correct
              */
             password: string;
+            /**
+             * @description revoke every API key of the account too (default true: whoever knew the old password may have made keys); an address proven for the first time by this reset loses its keys either way
+             *
+             *     Default when left out: `true`.
+             */
+            revokeKeys?: boolean;
         };
         PasswordResetDto: {
             /** @enum {boolean} */
@@ -7848,7 +7866,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorDto"];
                 };
             };
-            /** @description Role not allowed (`code`: FORBIDDEN), or an API key without the route's scope (INSUFFICIENT_SCOPE) */
+            /** @description The current address was never verified (`EMAIL_NOT_VERIFIED`) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -7875,7 +7893,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorDto"];
                 };
             };
-            /** @description Rate limited (`code`: RATE_LIMITED), see Retry-After */
+            /** @description Too many attempts (`RATE_LIMITED`), or EMAIL_CHANGE_PER_DAY requests in the last 24 hours (`EMAIL_CHANGE_LIMIT_REACHED`) */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -7926,7 +7944,7 @@ export interface operations {
                     "application/json": components["schemas"]["ProfileDto"];
                 };
             };
-            /** @description The link is unknown, used or expired (`INVALID_TOKEN`) */
+            /** @description The link is unknown, used, expired, or older than the account’s last credential change (`INVALID_TOKEN`) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -8096,7 +8114,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorDto"];
                 };
             };
-            /** @description Role not allowed (`code`: FORBIDDEN), or an API key without the route's scope (INSUFFICIENT_SCOPE) */
+            /** @description The address is not verified (`EMAIL_NOT_VERIFIED`) */
             403: {
                 headers: {
                     [name: string]: unknown;
