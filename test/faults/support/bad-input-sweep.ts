@@ -167,7 +167,7 @@ export function sweepRoutes(group: string, routes: readonly string[], app?: () =
           check(route, req, res, changed);
         }
       },
-      WORLD_MS + 12 * PER_REQUEST_MS,
+      WORLD_MS + 6 * PER_REQUEST_MS,
     );
   });
 }
