@@ -4,8 +4,8 @@ import { sessionCookieOf } from '../support/two-factor';
 
 /**
  * Cross-site request forgery: a write carried by the session cookie from a foreign origin is
- * refused with 403 and changes nothing; the service's own origin, CORS_ORIGINS, Bearer tokens
- * and reads are unaffected.
+ * refused with 403 and changes nothing (on a public route the cookie is read as no session); the
+ * service's own origin, CORS_ORIGINS, Bearer tokens and reads are unaffected.
  */
 /** The error answer (chats answer in envelope B, which adds `success: false`). */
 const FORBIDDEN = expect.objectContaining({ error: expect.any(String), code: 'FORBIDDEN' });
@@ -30,7 +30,7 @@ describe('session cookie: cross-site writes', () => {
       .send({ email: u.user.email, password: PASSWORD })
       .expect(200);
     cookie = sessionCookieOf(login)!;
-    expect(login.headers['set-cookie'].join(';')).toMatch(/SameSite=Lax/i);
+    expect(String(login.headers['set-cookie'])).toMatch(/SameSite=Lax/i);
   });
   afterAll(() => t.close());
 
@@ -66,6 +66,16 @@ describe('session cookie: cross-site writes', () => {
     const host = await server.set('Origin', 'http://127.0.0.1').set('Host', '127.0.0.1');
     expect(host.status).toBe(201);
     expect(await chatCount()).toBe(before + 4);
+  });
+
+  it('reads no session from a cross-site cookie on a public route: sign-out ends nothing', async () => {
+    const res = await t.http
+      .post('/api/auth/signout')
+      .set('Cookie', cookie)
+      .set('Origin', 'https://evil.example');
+    expect(res.status).toBeLessThan(400);
+    // The session the forged sign-out carried is still alive.
+    await t.http.get('/api/chats').set('Cookie', cookie).expect(200);
   });
 
   it('leaves Bearer requests and cookie reads alone', async () => {

@@ -13,20 +13,22 @@ const UNSAFE_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
  * - `Origin` present: it must be the service's own origin (`APP_BASE_URL`, or the scheme and
  *   Host the request arrived on) or one of `CORS_ORIGINS`; `Origin: null` never is;
  * - `Origin` absent (older browsers, curl): refused only when `Sec-Fetch-Site: cross-site`.
- * `allowed` holds lower-case origins (`https://app.example`). Throws 403 FORBIDDEN otherwise.
+ * `allowed` holds lower-case origins (`https://app.example`). True when the request breaks the
+ * rule: a protected route then answers 403 (`crossSiteRefused`), a public one reads no session.
  */
-export function assertCookieOrigin(req: Request, allowed: ReadonlySet<string>): void {
-  if (!UNSAFE_METHODS.has(req.method)) return;
-  if (req.headers.authorization || !req.cookies?.[SESSION_COOKIE]) return;
+export function isCrossSiteCookieWrite(req: Request, allowed: ReadonlySet<string>): boolean {
+  if (!UNSAFE_METHODS.has(req.method)) return false;
+  if (req.headers.authorization || !req.cookies?.[SESSION_COOKIE]) return false;
   const origin = req.headers.origin;
-  if (origin === undefined) {
-    if (req.headers['sec-fetch-site'] !== 'cross-site') return;
-  } else {
-    const own = `${req.protocol}://${req.get('host') ?? ''}`.toLowerCase();
-    const sent = origin.toLowerCase();
-    if (sent !== 'null' && (sent === own || allowed.has(sent))) return;
-  }
-  throw new AppError(ErrorCode.FORBIDDEN, 'Cross-site request refused');
+  if (origin === undefined) return req.headers['sec-fetch-site'] === 'cross-site';
+  const own = `${req.protocol}://${req.get('host') ?? ''}`.toLowerCase();
+  const sent = origin.toLowerCase();
+  return sent === 'null' || (sent !== own && !allowed.has(sent));
+}
+
+/** The 403 FORBIDDEN of a cookie-authenticated write from a foreign origin. */
+export function crossSiteRefused(): AppError {
+  return new AppError(ErrorCode.FORBIDDEN, 'Cross-site request refused');
 }
 
 /** Lower-case origins of `baseUrl` and every `corsOrigins` entry that parses as a URL. */

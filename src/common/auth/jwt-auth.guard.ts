@@ -7,7 +7,7 @@ import { AppError, ErrorCode } from '../errors/app-error';
 import type { Request } from 'express';
 import { API_KEY_PREFIX, API_SCOPE_KEY, type ApiScope } from './api-scopes';
 import { IS_PUBLIC_KEY } from './auth.decorators';
-import { allowedOrigins, assertCookieOrigin } from './cookie-origin';
+import { allowedOrigins, crossSiteRefused, isCrossSiteCookieWrite } from './cookie-origin';
 import { SESSION_COOKIE, type SessionUser } from './session-user';
 
 /**
@@ -21,7 +21,8 @@ import { SESSION_COOKIE, type SessionUser } from './session-user';
  * revoked, expired or unknown key is 401 INVALID_API_KEY. Under `/v1` the key may also come as
  * `x-api-key: sk-…` (Anthropic's header, which Claude Code and the Anthropic SDK send); an
  * `Authorization` header, when present too, wins. A state-changing request authenticated by the
- * session cookie must come from an allowed origin (`assertCookieOrigin`), else 403 FORBIDDEN.
+ * session cookie must come from an allowed origin (`isCrossSiteCookieWrite`), else 403 FORBIDDEN
+ * on a protected route; on a public route such a cookie is ignored (no session).
  */
 /**
  * Anthropic's `x-api-key` header on a `/v1` route, read as `Authorization: Bearer <key>` (the
@@ -51,14 +52,16 @@ export class JwtAuthGuard extends AuthGuard(['jwt', 'api-key']) {
   async canActivate(context: ExecutionContext): Promise<boolean> {
     const req = context.switchToHttp().getRequest<Request & { user?: SessionUser }>();
     apiKeyHeaderAsBearer(req);
-    assertCookieOrigin(req, this.origins);
+    const crossSite = isCrossSiteCookieWrite(req, this.origins);
     if (!this.isPublic(context)) {
+      if (crossSite) throw crossSiteRefused();
       await super.canActivate(context);
       this.checkScope(context, req.user);
       return true;
     }
-    // Public and no credentials at all: nothing to read (keeps /health/live cheap).
-    if (!req.headers.authorization && !req.cookies?.[SESSION_COOKIE]) return true;
+    // Public and no credentials at all: nothing to read (keeps /health/live cheap). A cross-site
+    // write's cookie is no session: the route answers as to an anonymous caller.
+    if (crossSite || (!req.headers.authorization && !req.cookies?.[SESSION_COOKIE])) return true;
     try {
       await super.canActivate(context);
     } catch {
