@@ -196,8 +196,24 @@ describe('mail configuration', () => {
 
 /** Plugin settings: defaults and the shape of the SSRF allow-list. */
 describe('plugin configuration', () => {
-  it('defaults to a 15 s timeout and no allowed hosts', () => {
-    expect(buildConfig({}).plugins).toEqual({ toolTimeoutMs: 15_000, allowedHosts: [] });
+  it('defaults to a 15 s timeout, no allowed hosts, and bounded built-in tools', () => {
+    expect(buildConfig({}).plugins).toEqual({
+      toolTimeoutMs: 15_000,
+      allowedHosts: [],
+      builtinTimeoutMs: 2000,
+      builtinMemoryMb: 128,
+      builtinWorkers: 2,
+    });
+  });
+
+  it("reads the built-in tools' time, memory and process limits, and refuses one out of range", () => {
+    const env = { BUILTIN_TOOL_TIMEOUT_MS: '500', BUILTIN_TOOL_MEMORY_MB: '256' };
+    expect(buildConfig({ ...env, BUILTIN_TOOL_WORKERS: '1' }).plugins).toMatchObject({
+      builtinTimeoutMs: 500,
+      builtinMemoryMb: 256,
+      builtinWorkers: 1,
+    });
+    expect(() => buildConfig({ BUILTIN_TOOL_MEMORY_MB: '16' })).toThrow(/BUILTIN_TOOL_MEMORY_MB/);
   });
 
   it('reads host and host:port entries, lower-cased', () => {
@@ -205,7 +221,7 @@ describe('plugin configuration', () => {
       PLUGIN_ALLOWED_HOSTS: ' MCP.internal , 10.1.2.3:8080,[::1]:9000',
       PLUGIN_TOOL_TIMEOUT_MS: '2500',
     });
-    expect(plugins).toEqual({
+    expect(plugins).toMatchObject({
       toolTimeoutMs: 2500,
       allowedHosts: ['mcp.internal', '10.1.2.3:8080', '[::1]:9000'],
     });
