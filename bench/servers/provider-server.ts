@@ -23,7 +23,12 @@ const delay = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve,
  * Runs in its own process; prints `LISTENING <port>`.
  */
 class BenchProviderServer extends OpenAiTestServer {
-  declare reply: BenchReply;
+  get reply(): BenchReply {
+    return super.reply as BenchReply;
+  }
+  set reply(value: BenchReply) {
+    super.reply = value;
+  }
 
   /** Model calls so far, the base of `failRate`'s even spread. */
   private calls = 0;

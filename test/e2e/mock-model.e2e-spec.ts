@@ -4,6 +4,7 @@ import type { AddressInfo } from 'node:net';
 import OpenAI from 'openai';
 import { zodResponseFormat, zodTextFormat } from 'openai/helpers/zod';
 import { z } from 'zod';
+import { OpenAiTestServer } from '../servers/openai-server';
 import { schemaInstance } from '../servers/schema-instance';
 import { keyFor } from './gateway-clients.helpers';
 import { newUser } from '../support/factories';
@@ -167,5 +168,26 @@ describe('the local model (auto answers)', () => {
         expect(answer.usage?.prompt_tokens_details?.cached_tokens).toBe(8);
       },
     );
+  });
+});
+
+describe('the local model with concurrent requests', () => {
+  it('answers each request with the reply it took, while another one stalls mid-reply', async () => {
+    const server = await new OpenAiTestServer().start();
+    try {
+      const client = new OpenAI({ apiKey: 'local', baseURL: server.url, maxRetries: 0 });
+      const ask = { model: 'gpt-4o', messages: [{ role: 'user' as const, content: 'Hi' }] };
+      server.script = [{ stallAfterChunks: 1 }];
+      const stalled = await client.chat.completions.create({ ...ask, stream: true });
+      await stalled[Symbol.asyncIterator]().next();
+      // The stalled request is still open: the next one takes `reply`, not the stall.
+      let text = '';
+      for await (const chunk of await client.chat.completions.create({ ...ask, stream: true }))
+        text += chunk.choices[0]?.delta?.content ?? '';
+      expect(text).toBe('Hello from the test model.');
+      stalled.controller.abort();
+    } finally {
+      await server.stop();
+    }
   });
 });

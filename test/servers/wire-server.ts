@@ -1,3 +1,4 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
@@ -71,6 +72,9 @@ export interface SseFrame {
 
 const delay = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
+/** The reply a request took (a script entry, or `reply` merged with `autoReply`), while it runs. */
+const requestReply = new AsyncLocalStorage<WireReply>();
+
 /**
  * Plumbing of a local server that speaks one provider's wire protocol to its real SDK:
  * listening, request recording (incl. client aborts), JSON and SSE replies with latency and
@@ -78,7 +82,17 @@ const delay = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve,
  */
 export abstract class WireTestServer<R extends WireReply> {
   readonly requests: RecordedRequest[] = [];
-  reply: R = {} as R;
+  private base = {} as R;
+  /**
+   * How requests are answered (set per test). Read within a request, the reply that request
+   * took: concurrent requests never see each other's script entry or auto reply.
+   */
+  get reply(): R {
+    return (requestReply.getStore() as R | undefined) ?? this.base;
+  }
+  set reply(value: R) {
+    this.base = value;
+  }
   /**
    * Replies for the next requests, in order (retries, tool loops): each request takes the first
    * one in place of `reply`; once the script is used up, requests get `reply` again.
@@ -129,16 +143,11 @@ export abstract class WireTestServer<R extends WireReply> {
         const scripted =
           this.script.shift() ??
           (this.auto ? { ...this.reply, ...this.autoReply(recorded) } : undefined);
-        const saved = this.reply;
-        if (scripted) this.reply = scripted;
         res.on('close', () => {
           if (!res.writableEnded && !cut.has(res)) recorded.aborted = true;
         });
-        this.handle(recorded, res)
-          .catch(() => res.destroy())
-          .finally(() => {
-            if (scripted) this.reply = saved;
-          });
+        const answer = () => this.handle(recorded, res);
+        (scripted ? requestReply.run(scripted, answer) : answer()).catch(() => res.destroy());
       });
     });
     await new Promise<void>((resolve) => this.server!.listen(port, '127.0.0.1', resolve));

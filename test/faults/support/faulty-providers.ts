@@ -17,7 +17,12 @@ const delay = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve,
  * base server's `script`).
  */
 export class FaultyOpenAiServer extends OpenAiTestServer {
-  declare reply: FaultReply;
+  get reply(): FaultReply {
+    return super.reply as FaultReply;
+  }
+  set reply(value: FaultReply) {
+    super.reply = value;
+  }
   declare script: FaultReply[];
 
   protected async sendSse(res: ServerResponse, frames: SseFrame[]): Promise<void> {
