@@ -105,6 +105,9 @@ describe('scheduled tasks on two instances', () => {
       JOBS_POLL_INTERVAL_SECONDS: '0.5',
       JOBS_SUPERVISE_INTERVAL_SECONDS: '1',
       TASKS_RUN_HEARTBEAT_SECONDS: '10',
+      // A cancel stops the provider call at once, so the partial output shows; the default
+      // (drain: read to the provider's usage) is tested in test/e2e/stream-abort-drain.
+      ABORT_MODE: 'cancel',
     };
     await startTwoInstances({ apps, bases }, env, (i) => ({ OPENAI_BASE_URL: servers[i].url }));
     db = new Client({ connectionString: databaseUrl });
