@@ -84,8 +84,9 @@ const FACES = { ai: ['index'] };
 // passes lint until it is gone; then delete its entry. Never add one to get a change through.
 const EXCEPTIONS = {
   // config assembles every feature's *.config.ts; each feature is to register its own slice.
+  // (`ai/**`: ai.config.ts is inside ai, so this edge stays an exception once ai's face is on.)
   config: [
-    ...['ai', 'auth', 'billing', 'credits', 'jobs', 'mail', 'metrics', 'pages', 'plugins'],
+    ...['ai/**', 'auth', 'billing', 'credits', 'jobs', 'mail', 'metrics', 'pages', 'plugins'],
     ...['referrals', 'search', 'social', 'tasks', 'teams', 'uploads', 'upstreams'],
   ],
   common: ['users/preferences/preferences.dto'], // the session user's preferences type
@@ -95,7 +96,7 @@ const EXCEPTIONS = {
   tasks: ['credits/pricing'], // codePoints, a text helper; tasks is to reach credits through ai
   upstreams: ['plugins/ssrf'], // the SSRF address policy, shared with plugins
 };
-/** Faces declared but not yet enforced: gateway, tasks, search and config import ai's inner files. */
+/** Faces declared but not yet enforced: gateway, tasks and search import ai's inner files. */
 const UNENFORCED_FACES = ['ai'];
 
 const withBase = (lists) =>
