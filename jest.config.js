@@ -1,5 +1,5 @@
-// Unit tests (src, *.spec.ts), e2e tests (test/e2e, real PostgreSQL, one database per file) and
-// fault tests (test/faults: database down, crashes, provider faults, bad input).
+// Unit tests (src and test/lint, *.spec.ts), e2e tests (test/e2e, real PostgreSQL, one database
+// per file) and fault tests (test/faults: database down, crashes, provider faults, bad input).
 const transform = { '^.+\\.ts$': ['ts-jest', { diagnostics: false }] };
 
 module.exports = {
@@ -7,7 +7,7 @@ module.exports = {
     {
       displayName: 'unit',
       testEnvironment: 'node',
-      roots: ['<rootDir>/src'],
+      roots: ['<rootDir>/src', '<rootDir>/test/lint'],
       testMatch: ['**/*.spec.ts'],
       transform,
     },

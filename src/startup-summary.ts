@@ -3,6 +3,7 @@ import { Logger } from '@nestjs/common';
 import { ConfigService } from '@nestjs/config';
 import { DataSource } from 'typeorm';
 import type { AppConfig } from './config/app.config';
+import { latestMigrationSql } from './startup-summary.sql';
 import { UpstreamTable } from './upstreams/upstream-table';
 
 const logger = new Logger('Startup');
@@ -23,7 +24,7 @@ export async function logStartupSummary(app: INestApplication): Promise<void> {
   await line('Migrations', async () => {
     const dataSource = app.get(DataSource);
     const table = dataSource.options.migrationsTableName ?? 'migrations';
-    const [last] = await dataSource.query(`SELECT name FROM "${table}" ORDER BY id DESC LIMIT 1`);
+    const [last] = await dataSource.query(latestMigrationSql(table));
     const total = dataSource.migrations.length;
     const how = db.migrationsRun
       ? 'run at start-up'
