@@ -90,7 +90,6 @@ const EXCEPTIONS = {
     ...['referrals', 'search', 'social', 'tasks', 'teams', 'uploads', 'upstreams'],
   ],
   common: ['users/preferences/preferences.dto'], // the session user's preferences type
-  database: ['chats'], // sql-params.spec.ts takes its sample statements from chats
   auth: ['keys'], // credential changes revoke API keys; no module is to import keys
   gateway: ['plugins'], // ToolCall (plugins/tool.types): the call's vocabulary moves to models
   tasks: ['credits/pricing'], // codePoints, a text helper; tasks is to reach credits through ai
