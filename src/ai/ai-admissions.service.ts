@@ -139,6 +139,7 @@ export class AiAdmissions {
       toolTokens: call.toolTokens,
       toolBox,
       skippedParameters: call.skippedParameters,
+      ...(options.record ? { record: options.record } : {}),
     };
     this.metrics.aiAdmitted(admission);
     return admission;

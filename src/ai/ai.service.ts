@@ -24,7 +24,7 @@ import { ServerTiming } from './server-timing';
 import { doneOf, replyOf } from './reply-of';
 import { runToolLoop } from './tool-loop';
 import { answeringModel } from './fallback-models';
-import { exchangePart } from './exchange-part';
+import { recordOf, savePart } from './exchange-part';
 
 // The shapes of admission and streaming live in ai.types.ts; sinks import them from here too.
 export type {
@@ -221,9 +221,10 @@ export class AiService {
     const calls = interruption === undefined ? toolCalls : [];
     const produced = toolCalls.length ? { producedCalls: toolCalls } : {};
     const drain = { clientLeft: !!client?.aborted, drainTimedOut: upstream.drainTimedOut() };
-    const outcome = { text, usage, toolCalls: calls, modelId, ...produced, ...drain };
-    const settled = await this.settleAndSave(a, outcome);
     const finishReason = read.finish ?? (calls.length ? 'tool_calls' : 'stop');
+    const ended = interruption === undefined ? { finishReason } : { cut: true };
+    const outcome = { text, usage, toolCalls: calls, modelId, ...produced, ...drain, ...ended };
+    const settled = await this.settleAndSave(a, outcome);
     return {
       modelId: answered.id,
       text,
@@ -237,9 +238,10 @@ export class AiService {
 
   /**
    * The one path for money after a call: charge the reported usage (or, for a cut stream, an
-   * estimate marked as such, see chargedUsage), release the rest
-   * of the hold, and save the exchange (spec Limits 7), in one statement. Throws NOT_FOUND when
-   * the chat was deleted meanwhile (the reply is charged all the same).
+   * estimate marked as such, see chargedUsage), release the rest of the hold, and save the
+   * exchange (spec Limits 7) with the protocol's record of a whole reply (`a.record`), in one
+   * statement. Throws NOT_FOUND when the chat was deleted meanwhile (the reply is charged all
+   * the same, and nothing is recorded).
    */
   async settleAndSave(
     a: Admission,
@@ -265,7 +267,8 @@ export class AiService {
     // The charge and the saved exchange are one statement (one round trip, one commit): the
     // chats module writes its part, the credits module runs it inside the settlement. Traces:
     // `chats.saveExchange` is the part of the `credits.settle` statement that saves.
-    const saveExchange = (first: number) => exchangePart(this.exchanges, a, outcome, first);
+    const record = recordOf(a, outcome, { modelId: model.id, usage, cost: price });
+    const saveExchange = savePart(this.exchanges, a, outcome, record);
     const settled = await span('credits.settle', () =>
       span('chats.saveExchange', () => this.holds.settleWith(a.hold, charge, saveExchange)),
     );

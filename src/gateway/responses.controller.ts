@@ -2,6 +2,7 @@ import { Body, Controller, Delete, Get, HttpCode, Param, Post, Req, Res } from '
 import { ApiOkResponse, ApiParam, ApiTags } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
 import { AiService } from '../ai/ai.service';
+import type { RecordedReply } from '../ai/ai.types';
 import { ServerTiming } from '../ai/server-timing';
 import { streamTo } from '../ai/stream-sinks';
 import { CurrentUser } from '../common/auth/auth.decorators';
@@ -131,38 +132,42 @@ export class ResponsesController {
     };
     const pending = pendingResponse(wireId('resp'), body.model, echoOf(body));
     const context = [...(previous?.context ?? []), ...call.items];
-    const save = async (response: ResponseObject, chatId: string) => {
-      if (store)
-        await this.stored.save(
-          user,
-          response,
-          [...context, ...(response.output as unknown as InputItem[])],
-          chatId,
-        );
-    };
+    // The stored response rides in the settlement statement (see RecordPart); `recorded` is it.
+    let recorded: ResponseObject | undefined;
+    const recordOf = (finish: (reply: RecordedReply) => ResponseObject) =>
+      store
+        ? (reply: RecordedReply) => {
+            recorded = finish(reply);
+            const items = [...context, ...(recorded.output as unknown as InputItem[])];
+            return this.stored.part(user, recorded, items);
+          }
+        : undefined;
+    const amend = (charged: number) =>
+      recorded && this.stored.amendCost(user, recorded.id, recorded.cost ?? charged, charged);
     if (!body.stream) {
-      const result = await this.ai.generate(user, call.dto, options);
-      const output = outputOf(
-        result.text,
-        result.toolCalls ?? [],
-        result.finishReason === 'length',
-      );
-      const response = finishedResponse({ ...pending, model: result.modelId }, output, result);
-      await save(response, result.chatId);
+      const whole = (reply: RecordedReply) =>
+        finishedResponse(
+          { ...pending, model: reply.modelId },
+          outputOf(reply.text, reply.toolCalls, reply.finishReason === 'length'),
+          reply,
+        );
+      const record = recordOf(whole);
+      const result = await this.ai.generate(user, call.dto, { ...options, record });
+      const response = {
+        ...(recorded ?? whole({ ...result, toolCalls: result.toolCalls ?? [] })),
+        cost: result.cost,
+      };
+      await amend(result.cost);
       res.setHeader('Server-Timing', timing.header());
       res.status(200).json(response);
       return;
     }
-    const sink = new ResponsesStreamSink(
-      res,
-      pending,
-      (err) => this.errors.present(err, req),
-      save,
-    );
+    const sink = new ResponsesStreamSink(res, pending, (err) => this.errors.present(err, req));
+    const record = recordOf((reply) => sink.finish(reply));
     await streamTo(res, sink, (signal) =>
-      this.ai.stream(user, call.dto, sink, { ...options, signal }),
+      this.ai.stream(user, call.dto, sink, { ...options, record, signal }),
     );
-    await sink.finished;
+    if (sink.charged !== undefined) await amend(sink.charged);
   }
 
   @Get('responses/:response_id')
