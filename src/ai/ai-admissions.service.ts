@@ -1,6 +1,6 @@
 import { Injectable, Logger } from '@nestjs/common';
 import type { WireGenerateDto } from './client-tools';
-import { checkClientTools, clientToolTokens } from './client-tools-admission';
+import { checkClientTools, checkThinking, clientToolTokens } from './client-tools-admission';
 import { ConfigService } from '@nestjs/config';
 import type { AppConfig } from '../config/app.config';
 import { randomUUID } from 'node:crypto';
@@ -12,9 +12,9 @@ import { MetricsService } from '../metrics/metrics.service';
 import type { ToolBox } from '../plugins/tool.types';
 import { type ResolvedImage, UploadImages } from '../uploads/upload-images.service';
 import { AdmissionContext } from './admission-context';
-import { type CallNeeds, fallbackModels, requestedFallbacks, worstCase } from './fallback-models';
+import { fallbacksNeeding, requestedFallbacks, worstCase } from './fallback-models';
 import type { Admission, AdmitOptions } from './ai.types';
-import { IMAGE_TOKENS_WORST_CASE } from './image-tokens';
+import { inputPromptTokens } from './prompt-tokens';
 import {
   type InputMessage,
   readInputs,
@@ -45,8 +45,6 @@ interface ResolvedCall {
   toolBox?: ToolBox;
   /** The provider messages, their images without bytes (read once the hold is taken). */
   messages: ProviderMessage[];
-  /** Prompt tokens held for the request's images (their provider's worst case each). */
-  imageTokens: number;
   /** Prompt tokens of the client tools' JSON (see clientToolTokens). */
   toolTokens: number;
 }
@@ -135,7 +133,6 @@ export class AiAdmissions {
       isNewChat: !dto.chatId,
       store: options.store ?? true,
       inputs: call.inputs,
-      imageTokens: call.imageTokens,
       toolTokens: call.toolTokens,
       toolBox,
       skippedParameters: call.skippedParameters,
@@ -162,6 +159,7 @@ export class AiAdmissions {
     if (!effective.modelId) throw noModelError();
     await this.strategy.refreshUpstreams();
     const model = this.catalogue.require(effective.modelId);
+    checkThinking(model, options);
     const requested =
       options.models && requestedFallbacks(this.catalogue, model.id, options.models);
     // The output limits settle the maxTokens range (and a default within it) first, so an
@@ -187,7 +185,7 @@ export class AiAdmissions {
       inputs,
       images,
       model,
-      fallbacks: this.fallbacksOf(model, requested, values, {
+      fallbacks: fallbacksNeeding(this.catalogue, model, requested, values, {
         vision: images.length > 0,
         tools: !!toolBox || !!options.clientTools,
         structured_output: !!options.responseFormat,
@@ -197,7 +195,6 @@ export class AiAdmissions {
       budget: reasoningBudget(model),
       toolBox,
       messages,
-      imageTokens: images.length * IMAGE_TOKENS_WORST_CASE[model.providerId],
       toolTokens: clientToolTokens(options, messages),
     };
   }
@@ -233,23 +230,6 @@ export class AiAdmissions {
   }
 
   /**
-   * The models after `model` that may answer (see fallbackModels): the request's `models`
-   * (`requested`, already checked) else the catalogue's, with the capabilities the call needs.
-   */
-  private fallbacksOf(
-    model: ModelDescriptor,
-    requested: ModelDescriptor[] | undefined,
-    values: CallNeeds['values'],
-    needs: Partial<Record<CallNeeds['capabilities'][number], boolean>>,
-  ): ModelDescriptor[] {
-    const capabilities = Object.entries(needs).flatMap(([c, needed]) => (needed ? [c] : []));
-    return fallbackModels(this.catalogue, model, requested, {
-      capabilities: capabilities as CallNeeds['capabilities'],
-      values,
-    });
-  }
-
-  /**
    * One hold of a call's worst case over the models that may answer it (see worstCase: the
    * prompt estimate plus `maxTokens` with each model's reasoning budget plus the images' and
    * client tools' tokens, priced for each, the largest held). The same statement checks the
@@ -267,8 +247,17 @@ export class AiAdmissions {
       .catch((err: unknown) => this.context.explainRefusal(user, err));
   }
 
-  /** See ProviderStrategy.refreshUpstreams. */
-  refreshModels = (): Promise<void> => this.strategy.refreshUpstreams();
+  /**
+   * The prompt tokens a call of `dto` is held for (inputPromptTokens; `count_tokens`), nothing
+   * held: the models refreshed and the model checked as `admit` checks it (UNKNOWN_MODEL, then
+   * `thinking`), the messages read as it reads them (413, 400).
+   */
+  async promptTokens(dto: WireGenerateDto, options: AdmitOptions): Promise<number> {
+    await this.strategy.refreshUpstreams();
+    const model = this.catalogue.require(dto.modelId ?? '');
+    checkThinking(model, options);
+    return inputPromptTokens(readInputs(dto.messages, this.ownOrigin), model, options.clientTools);
+  }
 
   /**
    * The next model call of a tool loop: admitted like the first (a new hold for

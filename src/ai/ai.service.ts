@@ -80,9 +80,9 @@ export class AiService {
     return this.admissions.admit(user, dto, options);
   }
 
-  /** See ProviderStrategy.refreshUpstreams: before a protocol requires a model by its id. */
-  refreshModels(): Promise<void> {
-    return this.admissions.refreshModels();
+  /** See AiAdmissions.promptTokens (`count_tokens`: the hold's prompt estimate, nothing held). */
+  promptTokens(dto: WireGenerateDto, options: AdmitOptions = {}): Promise<number> {
+    return this.admissions.promptTokens(dto, options);
   }
 
   /** See AiAdmissions.admitNext (the next call of a tool loop). */

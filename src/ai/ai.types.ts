@@ -37,8 +37,6 @@ export interface Admission {
   store: boolean;
   /** The request's messages as text and image upload ids (saved with the exchange). */
   inputs: InputMessage[];
-  /** Prompt tokens held for the request's images (their per-provider worst case). */
-  imageTokens: number;
   /** Number of images the request sends (a fallback's hold prices them for its provider). */
   imageCount: number;
   /** Prompt tokens held for the client tools' JSON (definitions, schema, earlier calls). */
@@ -120,6 +118,11 @@ export interface CallOptions {
    * model (else 400 UNKNOWN_MODEL); ones lacking what the call needs are skipped.
    */
   models?: string[];
+  /**
+   * The request enables extended thinking (Anthropic's `thinking`): needs the model's `reasoning`
+   * capability (else 400 MODEL_CAPABILITY_MISSING, `param: "thinking"`).
+   */
+  thinking?: boolean;
   /** The protocol's record of the reply, written with the exchange (needs `store`). */
   record?: RecordPart;
 }
