@@ -1,10 +1,8 @@
 import { Injectable, Logger } from '@nestjs/common';
-import type { WireGenerateDto } from './client-tools';
 import { checkClientTools, checkThinking, clientToolTokens } from './client-tools-admission';
 import { ConfigService } from '@nestjs/config';
 import type { AppConfig } from '../config/app.config';
 import { randomUUID } from 'node:crypto';
-import type { ToolStep } from '../chats/chat-exchange.sql';
 import type { SessionUser } from '../common/auth/session-user';
 import { CreditHoldsService, type OpenHold } from '../credits/credit-holds.service';
 import type { CreditPricing } from '../credits/pricing';
@@ -27,6 +25,7 @@ import { fitParameters, noModelError, resolveParameters } from '../models/model-
 import { OutputLimits } from './output-limits';
 import { ProviderStrategy } from './provider-strategy.service';
 import type { GenerateRequest, ProviderMessage } from './providers/model-provider';
+import type { CallRequest, ToolStep } from '../models/call.types';
 
 /** What a request asks for, resolved and checked, before any money is reserved. */
 interface ResolvedCall {
@@ -95,11 +94,7 @@ export class AiAdmissions {
    * KEY_DAILY_LIMIT_REACHED (429), INSUFFICIENT_CREDITS (402). Each image adds its provider's
    * worst case to the hold.
    */
-  async admit(
-    user: SessionUser,
-    dto: WireGenerateDto,
-    options: AdmitOptions = {},
-  ): Promise<Admission> {
+  async admit(user: SessionUser, dto: CallRequest, options: AdmitOptions = {}): Promise<Admission> {
     const call = await this.resolveCall(user, dto, options);
     const { hold, messages } = await this.reserve(user, call);
     const { model, values, budget, toolBox } = call;
@@ -150,7 +145,7 @@ export class AiAdmissions {
    */
   private async resolveCall(
     user: SessionUser,
-    dto: WireGenerateDto,
+    dto: CallRequest,
     options: AdmitOptions,
   ): Promise<ResolvedCall> {
     const inputs = readInputs(dto.messages, this.ownOrigin);
@@ -252,7 +247,7 @@ export class AiAdmissions {
    * held: the models refreshed and the model checked as `admit` checks it (UNKNOWN_MODEL, then
    * `thinking`), the messages read as it reads them (413, 400).
    */
-  async promptTokens(dto: WireGenerateDto, options: AdmitOptions): Promise<number> {
+  async promptTokens(dto: CallRequest, options: AdmitOptions): Promise<number> {
     await this.strategy.refreshUpstreams();
     const model = this.catalogue.require(dto.modelId ?? '');
     checkThinking(model, options);

@@ -1,12 +1,10 @@
 import { Injectable } from '@nestjs/common';
-import type { WireGenerateDto } from './client-tools';
 import { ConfigService } from '@nestjs/config';
 import type { AppConfig } from '../config/app.config';
 import { ChatExchanges } from '../chats/chat-exchanges.service';
-import type { ToolStep } from '../chats/chat-exchange.sql';
 import type { SessionUser } from '../common/auth/session-user';
 import { CreditHoldsService } from '../credits/credit-holds.service';
-import { cost, type CreditPricing, type TokenUsage } from '../credits/pricing';
+import { cost, type CreditPricing } from '../credits/pricing';
 import { shutdownCutOf } from '../lifecycle/open-streams';
 import { chargedUsage } from './charged-usage';
 import { reasoningBudget } from '../models/model-catalogue';
@@ -14,7 +12,6 @@ import { type AbortPolicy, upstreamSignal } from './upstream-signal';
 import { readChunks, type StreamHooks } from './read-chunks';
 import { ledgerCounts } from '../credits/token-pricing';
 import { MetricsService } from '../metrics/metrics.service';
-import type { ToolCall } from '../plugins/tool.types';
 import { span } from '../telemetry/spans';
 import { AiAdmissions } from './ai-admissions.service';
 import { classifyProviderError } from './provider-errors';
@@ -48,6 +45,7 @@ import type {
   StreamOptions,
   StreamSink,
 } from './ai.types';
+import type { CallRequest, TokenUsage, ToolCall, ToolStep } from '../models/call.types';
 
 /**
  * Metered replies (architecture "One request through the AI module"): admit (model, limits,
@@ -76,12 +74,12 @@ export class AiService {
   private readonly pricing: CreditPricing;
 
   /** See AiAdmissions.admit (the checks and the hold before any upstream call). */
-  admit(user: SessionUser, dto: WireGenerateDto, options: AdmitOptions = {}): Promise<Admission> {
+  admit(user: SessionUser, dto: CallRequest, options: AdmitOptions = {}): Promise<Admission> {
     return this.admissions.admit(user, dto, options);
   }
 
   /** See AiAdmissions.promptTokens (`count_tokens`: the hold's prompt estimate, nothing held). */
-  promptTokens(dto: WireGenerateDto, options: AdmitOptions = {}): Promise<number> {
+  promptTokens(dto: CallRequest, options: AdmitOptions = {}): Promise<number> {
     return this.admissions.promptTokens(dto, options);
   }
 
@@ -97,7 +95,7 @@ export class AiService {
    */
   async generate(
     user: SessionUser,
-    dto: WireGenerateDto,
+    dto: CallRequest,
     options: GenerateOptions = {},
   ): Promise<GenerateReply> {
     const { timing = new ServerTiming(), ...admitOptions } = options;
@@ -136,7 +134,7 @@ export class AiService {
    */
   async stream(
     user: SessionUser,
-    dto: WireGenerateDto,
+    dto: CallRequest,
     sink: StreamSink,
     options: StreamOptions,
   ): Promise<void> {

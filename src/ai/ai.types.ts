@@ -1,25 +1,27 @@
 import type { SessionUser } from '../common/auth/session-user';
 import type { OpenHold } from '../credits/credit-holds.service';
-import type { TokenUsage } from '../credits/pricing';
 import type { ModelDescriptor } from '../models/model-catalogue';
 import type { GenerateRequest, ModelProvider } from './providers/model-provider';
 import type { ServerTiming } from './server-timing';
 import type { InputMessage } from './message-inputs';
-import type { ToolBox, ToolCall, ToolResult } from '../plugins/tool.types';
-import type { ToolStep } from '../chats/chat-exchange.sql';
+import type { ToolBox, ToolResult } from '../plugins/tool.types';
 import type { StoredPreferences } from '../users/preferences/preferences.dto';
 import type { ParameterName } from '../models/dto/model-parameters.dto';
 import type { PlanOutputLimits } from './output-limits';
-import type { ClientTools, FinishReason, ResponseFormat, WireGenerateDto } from './client-tools';
+import type { ClientTools, ResponseFormat } from './client-tools';
 import type { StatementPart } from '../database/statement-part';
-
-/** Token usage of one model call, as AiService reports it (its callers need not know credits). */
-export type { TokenUsage };
+import type {
+  CallRequest,
+  FinishReason,
+  TokenUsage,
+  ToolCall,
+  ToolStep,
+} from '../models/call.types';
 
 /** An admitted request: credits held, model and chat resolved, nothing sent upstream yet. */
 export interface Admission {
   user: SessionUser;
-  dto: WireGenerateDto;
+  dto: CallRequest;
   model: ModelDescriptor;
   /**
    * The models tried, in order, when every upstream of `model` failed with a retryable error

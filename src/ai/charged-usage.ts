@@ -1,8 +1,8 @@
-import type { TokenUsage } from '../credits/pricing';
 import { type ModelDescriptor, reasoningBudget } from '../models/model-catalogue';
 import { textTokens } from '../models/token-estimate';
 import { promptTokens } from './prompt-tokens';
 import type { Admission, Outcome } from './ai.types';
+import type { TokenUsage } from '../models/call.types';
 
 /**
  * The usage a call is charged for, and the note its CONSUMPTION entry's description ends with.

@@ -1,7 +1,7 @@
 import type { ChatExchanges } from '../chats/chat-exchanges.service';
 import type { StatementPart } from '../database/statement-part';
-import type { TokenUsage } from '../credits/pricing';
 import type { Admission, Outcome } from './ai.types';
+import type { TokenUsage } from '../models/call.types';
 
 /**
  * The saved exchange of one call, as the chats module writes it inside the settlement statement

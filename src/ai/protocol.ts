@@ -2,7 +2,7 @@ import type { Request, Response } from 'express';
 import type { SessionUser } from '../common/auth/session-user';
 import type { PresentedError } from '../common/errors/error-presenter';
 import type { CallOptions, GenerateReply, StreamSink } from './ai.types';
-import type { WireGenerateDto } from './client-tools';
+import type { CallRequest } from '../models/call.types';
 
 /**
  * A protocol of a metered call (our `/api/ai/*`, OpenAI's Chat Completions and Responses,
@@ -29,7 +29,7 @@ export type OpenableSink = StreamSink & { opened: boolean };
 
 /** A metered call as a protocol asks for it. */
 export interface ProtocolCall {
-  dto: WireGenerateDto;
+  dto: CallRequest;
   /** How the call is made; the runner adds the request's timing and, streamed, its abort. */
   options: Omit<CallOptions, 'timing' | 'signal'>;
   /** Stream the reply into `sink`; else answer it whole with `toReply`. */

@@ -1,10 +1,7 @@
 import type { Response } from 'express';
 import type { StreamSink } from '../ai/ai.service';
-import type { FinishReason } from '../ai/client-tools';
-import type { TokenUsage } from '../ai/ai.types';
 import type { ServerTiming } from '../ai/server-timing';
 import type { PresentedError } from '../common/errors/error-presenter';
-import type { ToolCall } from '../plugins/tool.types';
 import {
   finishedResponse,
   functionCallItem,
@@ -14,6 +11,7 @@ import {
   wireId,
 } from './responses.mapper';
 import { openStream } from '../ai/stream-sinks';
+import type { FinishReason, TokenUsage, ToolCall } from '../models/call.types';
 
 /** The settled reply a stream ends with, as AiService reports it. */
 export interface StreamedResult {
