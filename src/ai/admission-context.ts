@@ -3,7 +3,6 @@ import { ConfigService } from '@nestjs/config';
 import type { AppConfig } from '../config/app.config';
 import { AppError, ErrorCode } from '../common/errors/app-error';
 import { UsersService } from '../users/users.service';
-import type { WireGenerateDto } from './client-tools';
 import type { Chat } from '../chats/chat.entity';
 import { ChatsService } from '../chats/chats.service';
 import { requireScope } from '../common/auth/require-scope';
@@ -15,6 +14,7 @@ import type { StoredPreferences } from '../users/preferences/preferences.dto';
 import { PreferencesService } from '../users/preferences/preferences.service';
 import type { Admission } from './ai.types';
 import { type InputMessage, requireCapability } from './message-inputs';
+import type { CallRequest } from '../models/call.types';
 
 /**
  * What an admission reads besides the request, each with the caller's rights: the chat it names,
@@ -55,7 +55,7 @@ export class AdmissionContext {
    */
   async read(
     user: SessionUser,
-    dto: WireGenerateDto,
+    dto: CallRequest,
     inputs: InputMessage[],
     preferences: StoredPreferences | null | undefined,
   ): Promise<{ chat?: Chat; prefs: StoredPreferences | null; images: ResolvedImage[] }> {
@@ -88,7 +88,7 @@ export class AdmissionContext {
    */
   async toolBox(
     user: SessionUser,
-    dto: WireGenerateDto,
+    dto: CallRequest,
     chat: Chat | undefined,
     model: Admission['model'],
   ): Promise<ToolBox | undefined> {

@@ -1,10 +1,8 @@
 import { Injectable, Logger } from '@nestjs/common';
-import type { WireGenerateDto } from './client-tools';
-import { checkClientTools, clientToolTokens } from './client-tools-admission';
+import { checkClientTools, checkThinking, clientToolTokens } from './client-tools-admission';
 import { ConfigService } from '@nestjs/config';
 import type { AppConfig } from '../config/app.config';
 import { randomUUID } from 'node:crypto';
-import type { ToolStep } from '../chats/chat-exchange.sql';
 import type { SessionUser } from '../common/auth/session-user';
 import { CreditHoldsService, type OpenHold } from '../credits/credit-holds.service';
 import type { CreditPricing } from '../credits/pricing';
@@ -12,9 +10,9 @@ import { MetricsService } from '../metrics/metrics.service';
 import type { ToolBox } from '../plugins/tool.types';
 import { type ResolvedImage, UploadImages } from '../uploads/upload-images.service';
 import { AdmissionContext } from './admission-context';
-import { type CallNeeds, fallbackModels, requestedFallbacks, worstCase } from './fallback-models';
+import { fallbacksNeeding, requestedFallbacks, worstCase } from './fallback-models';
 import type { Admission, AdmitOptions } from './ai.types';
-import { IMAGE_TOKENS_WORST_CASE } from './image-tokens';
+import { inputPromptTokens } from './prompt-tokens';
 import {
   type InputMessage,
   readInputs,
@@ -27,6 +25,7 @@ import { fitParameters, noModelError, resolveParameters } from '../models/model-
 import { OutputLimits } from './output-limits';
 import { ProviderStrategy } from './provider-strategy.service';
 import type { GenerateRequest, ProviderMessage } from './providers/model-provider';
+import type { CallRequest, ToolStep } from '../models/call.types';
 
 /** What a request asks for, resolved and checked, before any money is reserved. */
 interface ResolvedCall {
@@ -45,8 +44,6 @@ interface ResolvedCall {
   toolBox?: ToolBox;
   /** The provider messages, their images without bytes (read once the hold is taken). */
   messages: ProviderMessage[];
-  /** Prompt tokens held for the request's images (their provider's worst case each). */
-  imageTokens: number;
   /** Prompt tokens of the client tools' JSON (see clientToolTokens). */
   toolTokens: number;
 }
@@ -97,11 +94,7 @@ export class AiAdmissions {
    * KEY_DAILY_LIMIT_REACHED (429), INSUFFICIENT_CREDITS (402). Each image adds its provider's
    * worst case to the hold.
    */
-  async admit(
-    user: SessionUser,
-    dto: WireGenerateDto,
-    options: AdmitOptions = {},
-  ): Promise<Admission> {
+  async admit(user: SessionUser, dto: CallRequest, options: AdmitOptions = {}): Promise<Admission> {
     const call = await this.resolveCall(user, dto, options);
     const { hold, messages } = await this.reserve(user, call);
     const { model, values, budget, toolBox } = call;
@@ -135,10 +128,10 @@ export class AiAdmissions {
       isNewChat: !dto.chatId,
       store: options.store ?? true,
       inputs: call.inputs,
-      imageTokens: call.imageTokens,
       toolTokens: call.toolTokens,
       toolBox,
       skippedParameters: call.skippedParameters,
+      ...(options.record ? { record: options.record } : {}),
     };
     this.metrics.aiAdmitted(admission);
     return admission;
@@ -152,7 +145,7 @@ export class AiAdmissions {
    */
   private async resolveCall(
     user: SessionUser,
-    dto: WireGenerateDto,
+    dto: CallRequest,
     options: AdmitOptions,
   ): Promise<ResolvedCall> {
     const inputs = readInputs(dto.messages, this.ownOrigin);
@@ -161,6 +154,7 @@ export class AiAdmissions {
     if (!effective.modelId) throw noModelError();
     await this.strategy.refreshUpstreams();
     const model = this.catalogue.require(effective.modelId);
+    checkThinking(model, options);
     const requested =
       options.models && requestedFallbacks(this.catalogue, model.id, options.models);
     // The output limits settle the maxTokens range (and a default within it) first, so an
@@ -186,7 +180,7 @@ export class AiAdmissions {
       inputs,
       images,
       model,
-      fallbacks: this.fallbacksOf(model, requested, values, {
+      fallbacks: fallbacksNeeding(this.catalogue, model, requested, values, {
         vision: images.length > 0,
         tools: !!toolBox || !!options.clientTools,
         structured_output: !!options.responseFormat,
@@ -196,7 +190,6 @@ export class AiAdmissions {
       budget: reasoningBudget(model),
       toolBox,
       messages,
-      imageTokens: images.length * IMAGE_TOKENS_WORST_CASE[model.providerId],
       toolTokens: clientToolTokens(options, messages),
     };
   }
@@ -232,23 +225,6 @@ export class AiAdmissions {
   }
 
   /**
-   * The models after `model` that may answer (see fallbackModels): the request's `models`
-   * (`requested`, already checked) else the catalogue's, with the capabilities the call needs.
-   */
-  private fallbacksOf(
-    model: ModelDescriptor,
-    requested: ModelDescriptor[] | undefined,
-    values: CallNeeds['values'],
-    needs: Partial<Record<CallNeeds['capabilities'][number], boolean>>,
-  ): ModelDescriptor[] {
-    const capabilities = Object.entries(needs).flatMap(([c, needed]) => (needed ? [c] : []));
-    return fallbackModels(this.catalogue, model, requested, {
-      capabilities: capabilities as CallNeeds['capabilities'],
-      values,
-    });
-  }
-
-  /**
    * One hold of a call's worst case over the models that may answer it (see worstCase: the
    * prompt estimate plus `maxTokens` with each model's reasoning budget plus the images' and
    * client tools' tokens, priced for each, the largest held). The same statement checks the
@@ -266,8 +242,17 @@ export class AiAdmissions {
       .catch((err: unknown) => this.context.explainRefusal(user, err));
   }
 
-  /** See ProviderStrategy.refreshUpstreams. */
-  refreshModels = (): Promise<void> => this.strategy.refreshUpstreams();
+  /**
+   * The prompt tokens a call of `dto` is held for (inputPromptTokens; `count_tokens`), nothing
+   * held: the models refreshed and the model checked as `admit` checks it (UNKNOWN_MODEL, then
+   * `thinking`), the messages read as it reads them (413, 400).
+   */
+  async promptTokens(dto: CallRequest, options: AdmitOptions): Promise<number> {
+    await this.strategy.refreshUpstreams();
+    const model = this.catalogue.require(dto.modelId ?? '');
+    checkThinking(model, options);
+    return inputPromptTokens(readInputs(dto.messages, this.ownOrigin), model, options.clientTools);
+  }
 
   /**
    * The next model call of a tool loop: admitted like the first (a new hold for

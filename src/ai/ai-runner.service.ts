@@ -1,8 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import type { SessionUser } from '../common/auth/session-user';
-import type { TokenUsage } from '../credits/pricing';
 import { AiService } from './ai.service';
 import type { GenerateDto } from './dto/generate.dto';
+import type { TokenUsage } from '../models/call.types';
 
 /** How a programmatic generation ended. */
 export interface RunOutcome {

@@ -5,17 +5,13 @@ import { ConfigService } from '@nestjs/config';
 import type { AppConfig } from '../config/app.config';
 import { CurrentUser } from '../common/auth/auth.decorators';
 import type { SessionUser } from '../common/auth/session-user';
-import { ErrorPresenter } from '../common/errors/error-presenter';
 import { Endpoint, type EndpointOptions } from '../common/openapi/endpoint.decorator';
-import type { StoredPreferences } from '../users/preferences/preferences.dto';
 import { PreferencesService } from '../users/preferences/preferences.service';
-import { AiService } from './ai.service';
 import { GENERATE_EXAMPLE, GenerateDto, GenerateResultDto, ModelsDto } from './dto/generate.dto';
 import { ApiAiStreamResponse, STREAM_DESCRIPTION } from './dto/stream.dto';
 import { ModelCatalogue } from '../models/model-catalogue';
-import { arrivalOf } from '../common/http/arrival';
-import { ServerTiming } from './server-timing';
-import { ownApiResult, SseStreamSink, streamTo, TextStreamSink } from './stream-sinks';
+import { GENERATE_PROTOCOL, streamProtocol } from './own-protocols';
+import { ProtocolRunner } from './protocol-runner.service';
 
 /** Shared by generate and stream: same body, same failures before the first byte. */
 const GENERATE: Omit<EndpointOptions<GenerateDto>, 'summary'> = {
@@ -68,16 +64,15 @@ const GENERATE: Omit<EndpointOptions<GenerateDto>, 'summary'> = {
 @Controller('api/ai')
 export class AiController {
   constructor(
-    private readonly ai: AiService,
+    private readonly runner: ProtocolRunner,
     private readonly catalogue: ModelCatalogue,
-    private readonly errors: ErrorPresenter,
-    private readonly preferences: PreferencesService,
+    preferences: PreferencesService,
     config: ConfigService<AppConfig, true>,
   ) {
-    this.pingMs = config.get('ai', { infer: true }).ssePingMs;
+    this.streamProtocol = streamProtocol(preferences, config.get('ai', { infer: true }).ssePingMs);
   }
 
-  private readonly pingMs: number;
+  private readonly streamProtocol: ReturnType<typeof streamProtocol>;
 
   @Get('models')
   @Endpoint({ summary: 'List the available models', access: 'public', database: false })
@@ -90,47 +85,24 @@ export class AiController {
   @HttpCode(200)
   @Endpoint({ summary: 'Generate a whole reply', ...GENERATE })
   @ApiOkResponse({ type: GenerateResultDto, description: 'Header `Server-Timing`' })
-  async generate(
-    @CurrentUser() user: SessionUser,
-    @Body() dto: GenerateDto,
-    @Req() req: Request,
-    @Res({ passthrough: true }) res: Response,
-  ): Promise<GenerateResultDto> {
-    const timing = new ServerTiming(arrivalOf(req));
-    const result = await this.ai.generate(user, dto, { timing });
-    res.setHeader('Server-Timing', timing.header());
-    return ownApiResult(result);
-  }
-
-  @Post('stream')
-  @Endpoint({ summary: 'Stream a reply', description: STREAM_DESCRIPTION, ...GENERATE })
-  @ApiAiStreamResponse()
-  async stream(
+  generate(
     @CurrentUser() user: SessionUser,
     @Body() dto: GenerateDto,
     @Req() req: Request,
     @Res() res: Response,
   ): Promise<void> {
-    // An Accept header naming a format decides; otherwise the preferred `streamFormat`. Those
-    // preferences are handed to admission, which would read them anyway: no extra query.
-    const accept = req.headers.accept ?? '';
-    let sse = accept.includes('text/event-stream');
-    let preferences: StoredPreferences | null | undefined;
-    if (!sse && !accept.includes('text/plain')) {
-      preferences =
-        user.preferences !== undefined ? user.preferences : await this.preferences.stored(user.id);
-      sse = preferences?.streamFormat === 'sse';
-    }
-    const present = (err: unknown) => this.errors.present(err, req);
-    const sink = sse
-      ? new SseStreamSink(res, present, this.pingMs)
-      : new TextStreamSink(res, present);
-    await streamTo(res, sink, (signal) =>
-      this.ai.stream(user, dto, sink, {
-        signal,
-        timing: new ServerTiming(arrivalOf(req)),
-        preferences,
-      }),
-    );
+    return this.runner.run(GENERATE_PROTOCOL, user, dto, req, res);
+  }
+
+  @Post('stream')
+  @Endpoint({ summary: 'Stream a reply', description: STREAM_DESCRIPTION, ...GENERATE })
+  @ApiAiStreamResponse()
+  stream(
+    @CurrentUser() user: SessionUser,
+    @Body() dto: GenerateDto,
+    @Req() req: Request,
+    @Res() res: Response,
+  ): Promise<void> {
+    return this.runner.run(this.streamProtocol, user, dto, req, res);
   }
 }

@@ -7,6 +7,7 @@ import { CreditsModule } from '../credits/credits.module';
 import { SharesModule } from '../shares/shares.module';
 import { AiController } from './ai.controller';
 import { AiRunner } from './ai-runner.service';
+import { ProtocolRunner } from './protocol-runner.service';
 import { AiService } from './ai.service';
 import { AdmissionContext } from './admission-context';
 import { AiAdmissions } from './ai-admissions.service';
@@ -40,6 +41,7 @@ import { UpstreamsModule } from '../upstreams/upstreams.module';
     AdmissionContext,
     OutputLimits,
     AiRunner,
+    ProtocolRunner,
     EmbeddingsService,
     ProviderStrategy,
     OpenAiProvider,
@@ -47,8 +49,8 @@ import { UpstreamsModule } from '../upstreams/upstreams.module';
     GoogleProvider,
     AiUpstreamProbe,
   ],
-  // AiService: the /v1 gateway; AiRunner: metered generations outside a request (scheduled tasks);
+  // AiService and ProtocolRunner: the /v1 gateway; AiRunner: metered generations outside a request (scheduled tasks);
   // EmbeddingsService: chat search.
-  exports: [AiService, AiRunner, EmbeddingsService],
+  exports: [AiService, AiRunner, ProtocolRunner, EmbeddingsService],
 })
 export class AiModule {}

@@ -1,12 +1,10 @@
 import { Injectable } from '@nestjs/common';
-import type { WireGenerateDto } from './client-tools';
 import { ConfigService } from '@nestjs/config';
 import type { AppConfig } from '../config/app.config';
 import { ChatExchanges } from '../chats/chat-exchanges.service';
-import type { ToolStep } from '../chats/chat-exchange.sql';
 import type { SessionUser } from '../common/auth/session-user';
 import { CreditHoldsService } from '../credits/credit-holds.service';
-import { cost, type CreditPricing, type TokenUsage } from '../credits/pricing';
+import { cost, type CreditPricing } from '../credits/pricing';
 import { shutdownCutOf } from '../lifecycle/open-streams';
 import { chargedUsage } from './charged-usage';
 import { reasoningBudget } from '../models/model-catalogue';
@@ -14,7 +12,6 @@ import { type AbortPolicy, upstreamSignal } from './upstream-signal';
 import { readChunks, type StreamHooks } from './read-chunks';
 import { ledgerCounts } from '../credits/token-pricing';
 import { MetricsService } from '../metrics/metrics.service';
-import type { ToolCall } from '../plugins/tool.types';
 import { span } from '../telemetry/spans';
 import { AiAdmissions } from './ai-admissions.service';
 import { classifyProviderError } from './provider-errors';
@@ -24,7 +21,7 @@ import { ServerTiming } from './server-timing';
 import { doneOf, replyOf } from './reply-of';
 import { runToolLoop } from './tool-loop';
 import { answeringModel } from './fallback-models';
-import { exchangePart } from './exchange-part';
+import { recordOf, savePart } from './exchange-part';
 
 // The shapes of admission and streaming live in ai.types.ts; sinks import them from here too.
 export type {
@@ -48,6 +45,7 @@ import type {
   StreamOptions,
   StreamSink,
 } from './ai.types';
+import type { CallRequest, TokenUsage, ToolCall, ToolStep } from '../models/call.types';
 
 /**
  * Metered replies (architecture "One request through the AI module"): admit (model, limits,
@@ -76,13 +74,13 @@ export class AiService {
   private readonly pricing: CreditPricing;
 
   /** See AiAdmissions.admit (the checks and the hold before any upstream call). */
-  admit(user: SessionUser, dto: WireGenerateDto, options: AdmitOptions = {}): Promise<Admission> {
+  admit(user: SessionUser, dto: CallRequest, options: AdmitOptions = {}): Promise<Admission> {
     return this.admissions.admit(user, dto, options);
   }
 
-  /** See ProviderStrategy.refreshUpstreams: before a protocol requires a model by its id. */
-  refreshModels(): Promise<void> {
-    return this.admissions.refreshModels();
+  /** See AiAdmissions.promptTokens (`count_tokens`: the hold's prompt estimate, nothing held). */
+  promptTokens(dto: CallRequest, options: AdmitOptions = {}): Promise<number> {
+    return this.admissions.promptTokens(dto, options);
   }
 
   /** See AiAdmissions.admitNext (the next call of a tool loop). */
@@ -97,7 +95,7 @@ export class AiService {
    */
   async generate(
     user: SessionUser,
-    dto: WireGenerateDto,
+    dto: CallRequest,
     options: GenerateOptions = {},
   ): Promise<GenerateReply> {
     const { timing = new ServerTiming(), ...admitOptions } = options;
@@ -136,7 +134,7 @@ export class AiService {
    */
   async stream(
     user: SessionUser,
-    dto: WireGenerateDto,
+    dto: CallRequest,
     sink: StreamSink,
     options: StreamOptions,
   ): Promise<void> {
@@ -221,9 +219,10 @@ export class AiService {
     const calls = interruption === undefined ? toolCalls : [];
     const produced = toolCalls.length ? { producedCalls: toolCalls } : {};
     const drain = { clientLeft: !!client?.aborted, drainTimedOut: upstream.drainTimedOut() };
-    const outcome = { text, usage, toolCalls: calls, modelId, ...produced, ...drain };
-    const settled = await this.settleAndSave(a, outcome);
     const finishReason = read.finish ?? (calls.length ? 'tool_calls' : 'stop');
+    const ended = interruption === undefined ? { finishReason } : { cut: true };
+    const outcome = { text, usage, toolCalls: calls, modelId, ...produced, ...drain, ...ended };
+    const settled = await this.settleAndSave(a, outcome);
     return {
       modelId: answered.id,
       text,
@@ -237,9 +236,10 @@ export class AiService {
 
   /**
    * The one path for money after a call: charge the reported usage (or, for a cut stream, an
-   * estimate marked as such, see chargedUsage), release the rest
-   * of the hold, and save the exchange (spec Limits 7), in one statement. Throws NOT_FOUND when
-   * the chat was deleted meanwhile (the reply is charged all the same).
+   * estimate marked as such, see chargedUsage), release the rest of the hold, and save the
+   * exchange (spec Limits 7) with the protocol's record of a whole reply (`a.record`), in one
+   * statement. Throws NOT_FOUND when the chat was deleted meanwhile (the reply is charged all
+   * the same, and nothing is recorded).
    */
   async settleAndSave(
     a: Admission,
@@ -265,7 +265,8 @@ export class AiService {
     // The charge and the saved exchange are one statement (one round trip, one commit): the
     // chats module writes its part, the credits module runs it inside the settlement. Traces:
     // `chats.saveExchange` is the part of the `credits.settle` statement that saves.
-    const saveExchange = (first: number) => exchangePart(this.exchanges, a, outcome, first);
+    const record = recordOf(a, outcome, { modelId: model.id, usage, cost: price });
+    const saveExchange = savePart(this.exchanges, a, outcome, record);
     const settled = await span('credits.settle', () =>
       span('chats.saveExchange', () => this.holds.settleWith(a.hold, charge, saveExchange)),
     );

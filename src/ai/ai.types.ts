@@ -1,24 +1,27 @@
 import type { SessionUser } from '../common/auth/session-user';
 import type { OpenHold } from '../credits/credit-holds.service';
-import type { TokenUsage } from '../credits/pricing';
 import type { ModelDescriptor } from '../models/model-catalogue';
 import type { GenerateRequest, ModelProvider } from './providers/model-provider';
 import type { ServerTiming } from './server-timing';
 import type { InputMessage } from './message-inputs';
-import type { ToolBox, ToolCall, ToolResult } from '../plugins/tool.types';
-import type { ToolStep } from '../chats/chat-exchange.sql';
+import type { ToolBox, ToolResult } from '../plugins/tool.types';
 import type { StoredPreferences } from '../users/preferences/preferences.dto';
 import type { ParameterName } from '../models/dto/model-parameters.dto';
 import type { PlanOutputLimits } from './output-limits';
-import type { ClientTools, FinishReason, ResponseFormat, WireGenerateDto } from './client-tools';
-
-/** Token usage of one model call, as AiService reports it (its callers need not know credits). */
-export type { TokenUsage };
+import type { ClientTools, ResponseFormat } from './client-tools';
+import type { StatementPart } from '../database/statement-part';
+import type {
+  CallRequest,
+  FinishReason,
+  TokenUsage,
+  ToolCall,
+  ToolStep,
+} from '../models/call.types';
 
 /** An admitted request: credits held, model and chat resolved, nothing sent upstream yet. */
 export interface Admission {
   user: SessionUser;
-  dto: WireGenerateDto;
+  dto: CallRequest;
   model: ModelDescriptor;
   /**
    * The models tried, in order, when every upstream of `model` failed with a retryable error
@@ -36,8 +39,6 @@ export interface Admission {
   store: boolean;
   /** The request's messages as text and image upload ids (saved with the exchange). */
   inputs: InputMessage[];
-  /** Prompt tokens held for the request's images (their per-provider worst case). */
-  imageTokens: number;
   /** Number of images the request sends (a fallback's hold prices them for its provider). */
   imageCount: number;
   /** Prompt tokens held for the client tools' JSON (definitions, schema, earlier calls). */
@@ -54,7 +55,30 @@ export interface Admission {
    * take: not sent, and listed in the answer (`skippedParameters`, only when not empty).
    */
   skippedParameters: ParameterName[];
+  /** The protocol's own row, written with the saved exchange (see RecordPart). */
+  record?: RecordPart;
 }
+
+/** A whole reply as a protocol records it, before its settlement (`cost`: the price asked). */
+export interface RecordedReply {
+  /** Catalogue id of the model that answered. */
+  modelId: string;
+  text: string;
+  toolCalls: ToolCall[];
+  finishReason: FinishReason;
+  usage: TokenUsage;
+  cost: number;
+}
+
+/**
+ * A protocol's own record of a whole reply (the stored `/v1/responses` object), written in the
+ * settlement statement beside the saved exchange, so that the row, the charge and the exchange
+ * commit together and nothing is written after the charge. Called only for a call that saves
+ * its exchange (`store`), runs no plugins and was not cut. The part numbers its placeholders
+ * from `first`; `chatId` is an SQL expression of the saved chat's id, NULL when the chat is gone
+ * (the part then writes nothing).
+ */
+export type RecordPart = (reply: RecordedReply) => (first: number, chatId: string) => StatementPart;
 
 /**
  * How a metered call is made, beside who asks (`user`) and what (`dto`); every field optional.
@@ -96,6 +120,13 @@ export interface CallOptions {
    * model (else 400 UNKNOWN_MODEL); ones lacking what the call needs are skipped.
    */
   models?: string[];
+  /**
+   * The request enables extended thinking (Anthropic's `thinking`): needs the model's `reasoning`
+   * capability (else 400 MODEL_CAPABILITY_MISSING, `param: "thinking"`).
+   */
+  thinking?: boolean;
+  /** The protocol's record of the reply, written with the exchange (needs `store`). */
+  record?: RecordPart;
 }
 
 /** Options of `admit`: no timing (the caller times the call it makes with the admission). */
@@ -104,7 +135,14 @@ export type AdmitOptions = Omit<CallOptions, 'timing'>;
 /** Options of `generate`: a whole reply takes no abort signal and no client-chosen chat id. */
 export type GenerateOptions = Pick<
   CallOptions,
-  'timing' | 'preferences' | 'store' | 'outputLimits' | 'clientTools' | 'responseFormat' | 'models'
+  | 'timing'
+  | 'preferences'
+  | 'store'
+  | 'outputLimits'
+  | 'clientTools'
+  | 'responseFormat'
+  | 'models'
+  | 'record'
 >;
 
 /** Options of `stream`: `signal` is required (a cut stream is settled for what was produced). */
@@ -176,6 +214,8 @@ export interface Outcome {
   producedCalls?: ToolCall[];
   /** The client went away before the reply ended (its usage then read by a drain, if any). */
   clientLeft?: boolean;
+  /** The reply was cut (client gone, upstream error, shutdown): no protocol records it. */
+  cut?: boolean;
   /** The drain after the client left reached ABORT_DRAIN_MS without the usage (see chargedUsage). */
   drainTimedOut?: boolean;
 }

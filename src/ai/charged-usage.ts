@@ -1,19 +1,20 @@
-import type { TokenUsage } from '../credits/pricing';
 import { type ModelDescriptor, reasoningBudget } from '../models/model-catalogue';
-import { promptTextTokens, textTokens } from '../models/token-estimate';
+import { textTokens } from '../models/token-estimate';
+import { promptTokens } from './prompt-tokens';
 import type { Admission, Outcome } from './ai.types';
+import type { TokenUsage } from '../models/call.types';
 
 /**
  * The usage a call is charged for, and the note its CONSUMPTION entry's description ends with.
  * The provider's reported usage when it came (after a drain too: then noted "client left");
- * else, for a cut stream, an estimate marked "estimated": the hold's prompt estimate (its text by
- * promptTextTokens, images and client tools as held) plus the streamed text and tool calls by
+ * else, for a cut stream, an estimate marked "estimated": the hold's prompt estimate
+ * (promptTokens, images at the admitted model's provider) plus the streamed text and tool calls by
  * textTokens, plus, when a drain after the client left ended without usage (ABORT_MODE=drain),
  * the reasoning budget of `model` (the answering one), which the provider may have spent before
  * the cut, recorded as its reasoning tokens.
  */
 export function chargedUsage(
-  a: Pick<Admission, 'request' | 'imageTokens' | 'toolTokens'>,
+  a: Pick<Admission, 'request' | 'model' | 'imageCount' | 'toolTokens'>,
   outcome: Outcome,
   model: ModelDescriptor,
 ): { usage: TokenUsage; note: string } {
@@ -26,7 +27,10 @@ export function chargedUsage(
   const produced = outcome.text + JSON.stringify(outcome.producedCalls ?? []);
   return {
     usage: {
-      promptTokens: promptTextTokens(a.request.messages) + a.imageTokens + a.toolTokens,
+      promptTokens: promptTokens(a.request.messages, a.model, {
+        images: a.imageCount,
+        toolTokens: a.toolTokens,
+      }),
       completionTokens: textTokens(produced) + reasoning,
       ...(reasoning ? { reasoningTokens: reasoning } : {}),
     },

@@ -30,6 +30,19 @@ export function checkClientTools(
 }
 
 /**
+ * Checks a call that enables extended thinking (`thinking`) against its model: throws
+ * MODEL_CAPABILITY_MISSING (400, `param: "thinking"`) when the model does not reason.
+ */
+export function checkThinking(model: ModelDescriptor, options: { thinking?: boolean }): void {
+  if (options.thinking && !model.capabilities.includes('reasoning'))
+    throw new AppError(
+      ErrorCode.MODEL_CAPABILITY_MISSING,
+      `Model ${model.id} does not reason: thinking cannot be enabled`,
+      { param: 'thinking' },
+    );
+}
+
+/**
  * Prompt tokens the provider is sent beyond the messages' text, estimated as the hold counts
  * text (textTokens) over their JSON: the client tools' definitions, the response format's schema, and the tool
  * calls of earlier assistant turns. Added to the hold (the worst case) and to the estimate of a

@@ -1,6 +1,4 @@
-import type { JsonSchema, ToolCall, ToolDefinition } from '../plugins/tool.types';
-import type { GenerateDto, GenerateMessageDto } from './dto/generate.dto';
-import type { MessageContent } from './dto/message-content';
+import type { CallRequest, JsonSchema, ToolDefinition, WireMessage } from '../models/call.types';
 
 /**
  * Tools the client runs and the answer's format, as the wire protocols (`/v1`) hand them to
@@ -24,28 +22,7 @@ export type ResponseFormat =
   | { type: 'json_object' }
   | { type: 'json_schema'; name: string; schema: JsonSchema; strict?: boolean };
 
-/**
- * A message of a wire request beyond text/images: an assistant turn that called tools (its
- * `content` may be `''`), or a tool's result. `toolName` is the called tool's name (Gemini's
- * functionResponse needs it; mappers that only have the id look it up in the earlier assistant
- * turn's `toolCalls`).
- */
-export type WireMessage =
-  | { role: 'assistant'; content: MessageContent; toolCalls: ToolCall[] }
-  | { role: 'tool'; toolCallId: string; toolName: string; content: string; isError?: boolean };
-
-/** Why a reply ended, in our terms; each protocol maps it (OpenAI finish_reason, Anthropic stop_reason, Responses status). */
-export type FinishReason = 'stop' | 'length' | 'tool_calls';
-
-/**
- * A request built by a wire mapper: a GenerateDto whose messages may also be WireMessages.
- * Every GenerateDto is one (`/api/ai/generate` validation is unchanged).
- */
-export type WireGenerateDto = Omit<GenerateDto, 'messages'> & {
-  messages: (GenerateMessageDto | WireMessage)[];
-};
-
 /** True for the WireMessage items of a request (tool calls or a tool result). */
-export function isWireMessage(m: GenerateMessageDto | WireMessage): m is WireMessage {
+export function isWireMessage(m: CallRequest['messages'][number]): m is WireMessage {
   return m.role === 'tool' || 'toolCalls' in m;
 }

@@ -1,5 +1,7 @@
 import type { ChatExchanges } from '../chats/chat-exchanges.service';
+import type { StatementPart } from '../database/statement-part';
 import type { Admission, Outcome } from './ai.types';
+import type { TokenUsage } from '../models/call.types';
 
 /**
  * The saved exchange of one call, as the chats module writes it inside the settlement statement
@@ -30,4 +32,42 @@ export function exchangePart(
     },
     first,
   );
+}
+
+/**
+ * The saved exchange followed by the protocol's record of the reply (`record`, when given), as
+ * one part of the settlement statement: the record's placeholders follow the exchange's, it reads
+ * the saved chat's id from the exchange's result, and the part's result stays the chat id.
+ */
+export function savePart(
+  exchanges: ChatExchanges,
+  a: Admission,
+  outcome: Outcome,
+  record?: (first: number, chatId: string) => StatementPart,
+): (first: number) => StatementPart<string | null> {
+  return (first) => {
+    const exchange = exchangePart(exchanges, a, outcome, first);
+    if (!record) return exchange;
+    const own = record(first + exchange.params.length, exchange.result);
+    return {
+      ctes: `${exchange.ctes}, ${own.ctes}`,
+      params: [...exchange.params, ...own.params],
+      result: exchange.result,
+    };
+  };
+}
+
+/**
+ * The protocol's record of a settled call (`a.record`, see RecordPart), for a whole reply only:
+ * none for a cut one, nor for a plugins' tool loop (whose steps are settled one by one).
+ */
+export function recordOf(
+  a: Admission,
+  outcome: Outcome,
+  settled: { modelId: string; usage: TokenUsage; cost: number },
+): ((first: number, chatId: string) => StatementPart) | undefined {
+  if (!a.record || a.toolBox || outcome.cut) return undefined;
+  const toolCalls = outcome.toolCalls ?? [];
+  const finishReason = outcome.finishReason ?? (toolCalls.length ? 'tool_calls' : 'stop');
+  return a.record({ ...settled, text: outcome.text, toolCalls, finishReason });
 }

@@ -16,6 +16,7 @@ import { type Capability, MAX_FALLBACK_MODELS } from '../models/model-entry';
 import { misfit } from '../models/model-parameters';
 import { PARAMETER_NAMES, type ParameterValues } from '../models/dto/model-parameters.dto';
 import { IMAGE_TOKENS_WORST_CASE } from './image-tokens';
+import { promptTokens } from './prompt-tokens';
 import type { Admission } from './ai.types';
 
 /** What any model answering a call must take: its capabilities and its parameter values. */
@@ -70,6 +71,24 @@ export function fallbackModels(
   return unique(listed).filter((m) => canServe(m, needs));
 }
 
+/**
+ * The models after `model` that may answer a call (see fallbackModels): the request's `models`
+ * (`requested`, already checked) else the catalogue's, with the capabilities the call `needs`.
+ */
+export function fallbacksNeeding(
+  catalogue: Pick<ModelCatalogue, 'find'>,
+  model: ModelDescriptor,
+  requested: ModelDescriptor[] | undefined,
+  values: CallNeeds['values'],
+  needs: Partial<Record<CallNeeds['capabilities'][number], boolean>>,
+): ModelDescriptor[] {
+  const capabilities = Object.entries(needs).flatMap(([c, needed]) => (needed ? [c] : []));
+  return fallbackModels(catalogue, model, requested, {
+    capabilities: capabilities as CallNeeds['capabilities'],
+    values,
+  });
+}
+
 /** True when `model` has the call's capabilities and takes each parameter value it sends. */
 function canServe(model: ModelDescriptor, needs: CallNeeds): boolean {
   if (needs.capabilities.some((c) => !model.capabilities.includes(c))) return false;
@@ -114,11 +133,12 @@ export function worstCase(
   for (const m of models)
     amount = Math.max(
       amount,
+      // The whole prompt counted by promptTokens (no message text left for holdAmount to count).
       holdAmount(
-        call.messages,
+        [],
         m,
         call.maxTokens + reasoningBudget(m),
-        promptExtra(m, call),
+        promptTokens(call.messages, m, call),
         pricing,
       ),
     );

@@ -2,11 +2,10 @@ import { AppError, ErrorCode } from '../common/errors/app-error';
 import { codePoints } from '../credits/pricing';
 import { MAX_CONTENT_CHARS, type GenerateMessageDto } from './dto/generate.dto';
 import { type ImageSource, MAX_IMAGES_PER_REQUEST, splitContent } from './dto/message-content';
-import type { WireMessage } from './client-tools';
-import type { ToolCall } from '../plugins/tool.types';
 import type { ModelDescriptor } from '../models/model-catalogue';
 import type { Capability } from '../models/model-entry';
 import type { ImageInput, ProviderMessage } from './providers/model-provider';
+import type { ToolCall, WireMessage } from '../models/call.types';
 
 /**
  * A request message split into its text (priced, saved) and its images. `uploadIds` are the

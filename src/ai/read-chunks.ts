@@ -1,7 +1,5 @@
-import type { TokenUsage } from '../credits/pricing';
-import type { ToolCall } from '../plugins/tool.types';
-import type { FinishReason } from './client-tools';
 import type { StreamChunk } from './providers/model-provider';
+import type { FinishReason, TokenUsage, ToolCall } from '../models/call.types';
 
 /** What a streamed model call tells its caller as it goes (AiService.streamAdmitted). */
 export interface StreamHooks {

@@ -1,7 +1,5 @@
 import type { Admission, GenerateReply } from './ai.types';
-import type { FinishReason } from './client-tools';
-import type { TokenUsage } from '../credits/pricing';
-import type { ToolCall } from '../plugins/tool.types';
+import type { FinishReason, TokenUsage, ToolCall } from '../models/call.types';
 
 /**
  * The answer of a settled call or tool loop, as `generate` returns it and `stream` hands it to

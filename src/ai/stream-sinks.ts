@@ -4,7 +4,8 @@ import { shutdownCutOf, trackStream } from '../lifecycle/open-streams';
 import type { StreamSink } from './ai.service';
 import type { SseEvent } from './dto/stream.dto';
 import type { ServerTiming } from './server-timing';
-import type { ToolCall, ToolResult } from '../plugins/tool.types';
+import type { ToolResult } from '../plugins/tool.types';
+import type { ToolCall } from '../models/call.types';
 
 /**
  * Runs a streamed reply into `sink`. `signal` is the client's: aborted when it goes away (the

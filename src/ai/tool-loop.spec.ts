@@ -1,7 +1,7 @@
-import type { TokenUsage } from '../credits/pricing';
-import type { ToolCall, ToolResult } from '../plugins/tool.types';
+import type { ToolResult } from '../plugins/tool.types';
 import type { Admission } from './ai.types';
 import { type MeteredCalls, runToolLoop } from './tool-loop';
+import type { TokenUsage, ToolCall } from '../models/call.types';
 
 /** One scripted model call: what it says, the tools it asks for, and whether it is cut. */
 interface Step {

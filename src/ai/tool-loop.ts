@@ -1,10 +1,9 @@
-import type { ToolStep } from '../chats/chat-exchange.sql';
-import type { TokenUsage } from '../credits/pricing';
-import type { ToolCall, ToolResult } from '../plugins/tool.types';
+import type { ToolResult } from '../plugins/tool.types';
 import type { Admission } from './ai.types';
 import { DEFAULT_MAX_TOOL_STEPS } from './dto/generate.dto';
 import type { ProviderMessage } from './providers/model-provider';
 import type { ServerTiming } from './server-timing';
+import type { TokenUsage, ToolCall, ToolStep } from '../models/call.types';
 
 /** What the loop needs of AiService: one metered streamed call, and the next step's admission. */
 export interface MeteredCalls {

@@ -2,13 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { SqlParams } from '../database/sql-params';
 import type { StatementPart } from '../database/statement-part';
 import type { MessageTool } from './message.entity';
-
-/** A tool-loop message saved between the inputs and the reply. */
-export interface ToolStep {
-  role: 'ASSISTANT' | 'TOOL';
-  content: string;
-  tool: MessageTool;
-}
+import type { ToolStep } from '../models/call.types';
 
 /** An AI exchange to save (see ChatExchanges). */
 export interface Exchange {

@@ -4,13 +4,13 @@ import {
   type CreditPricing,
   type KindPrices,
   SPEC_PRICING,
-  type TokenUsage,
   tokenKinds,
   tokensCredits,
   tokensWorstCase,
 } from './token-pricing';
+import type { TokenUsage } from '../models/call.types';
 
-export type { CreditPricing, TokenUsage } from './token-pricing';
+export type { CreditPricing } from './token-pricing';
 
 /**
  * The part of a model descriptor that pricing needs (spec "Model descriptor"): `costPerToken`,

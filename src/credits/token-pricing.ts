@@ -1,4 +1,5 @@
 import Decimal from 'decimal.js';
+import type { TokenUsage } from '../models/call.types';
 
 /**
  * Prices per kind of token (CREDIT_PRICING=tokens): what the provider charges for each kind,
@@ -27,20 +28,6 @@ export interface CreditPricing {
 
 /** The spec's pricing, the default wherever no configuration is at hand. */
 export const SPEC_PRICING: CreditPricing = { mode: 'spec', markup: 1 };
-
-/** Normalised token usage of one call (LLM APIs' prompt and completion tokens). */
-export interface TokenUsage {
-  /** Every input token billed, cache reads and cache writes included. */
-  promptTokens: number;
-  /** Everything the model generated, reasoning (thinking) tokens included: all billed. */
-  completionTokens: number;
-  /** Of `completionTokens`, the reasoning tokens, when the provider reports them (not added again). */
-  reasoningTokens?: number;
-  /** Of `promptTokens`, the tokens read from the provider's prompt cache, when it reports them. */
-  cachedTokens?: number;
-  /** Of `promptTokens`, the tokens written to the provider's prompt cache, when it reports them. */
-  cacheWriteTokens?: number;
-}
 
 /** Optional prices per kind, USD per thousand tokens, as decimal strings or numbers. */
 export interface KindPrices {

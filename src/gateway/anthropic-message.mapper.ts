@@ -1,15 +1,13 @@
 // The Anthropic Messages wire OUT: our result as Anthropic's `message` object (the request IN is
 // anthropic-messages.mapper.ts).
 import { randomUUID } from 'node:crypto';
-import type { FinishReason } from '../ai/client-tools';
-import type { TokenUsage } from '../ai/ai.types';
-import type { ToolCall } from '../plugins/tool.types';
 import type {
   AnthropicContentBlock,
   AnthropicMessageOutDto,
   AnthropicUsageDto,
   StopReason,
 } from './dto/message.dto';
+import type { FinishReason, TokenUsage, ToolCall } from '../models/call.types';
 
 /** A message id in Anthropic's style (`msg_` and 24 characters). */
 export const messageId = () => `msg_${randomUUID().replaceAll('-', '').slice(0, 24)}`;

@@ -1,30 +1,16 @@
 import { Body, Controller, HttpCode, Post, Req, Res } from '@nestjs/common';
-import { ConfigService } from '@nestjs/config';
 import { ApiOkResponse, ApiSecurity, ApiTags } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
 import { AiService } from '../ai/ai.service';
-import { ServerTiming } from '../ai/server-timing';
-import { streamTo } from '../ai/stream-sinks';
 import { CurrentUser } from '../common/auth/auth.decorators';
 import type { SessionUser } from '../common/auth/session-user';
-import { AppError, ErrorCode } from '../common/errors/app-error';
-import { ErrorPresenter } from '../common/errors/error-presenter';
-import { arrivalOf } from '../common/http/arrival';
 import { Endpoint } from '../common/openapi/endpoint.decorator';
-import type { AppConfig } from '../config/app.config';
-import { type ModelDescriptor, ModelCatalogue } from '../models/model-catalogue';
-import { anthropicMessageOf } from './anthropic-message.mapper';
-import {
-  clientToolsOf,
-  MESSAGES_OUTPUT_LIMITS,
-  toWireGenerateDto,
-  wantsThinking,
-} from './anthropic-messages.mapper';
-import { AnthropicStreamSink } from './anthropic-stream-sink';
-import { AnthropicMessageOutDto, CountTokensResultDto } from './dto/message.dto';
+import { ProtocolRunner } from '../ai/protocol-runner.service';
+import { clientToolsOf, toWireGenerateDto, wantsThinking } from './anthropic-messages.mapper';
+import { MESSAGES_PROTOCOL } from './protocols/messages.protocol';
+import { CountTokensResultDto } from './dto/message.dto';
 import { ApiAnthropicMessageResponse } from './dto/message-stream.dto';
 import { CountTokensRequestDto, MessagesRequestDto } from './dto/messages-request.dto';
-import { promptTokensEstimate } from './prompt-estimate';
 
 const EXAMPLE = {
   model: 'claude-haiku-4-5',
@@ -45,15 +31,8 @@ const EXAMPLE = {
 export class AnthropicMessagesController {
   constructor(
     private readonly ai: AiService,
-    private readonly catalogue: ModelCatalogue,
-    private readonly errors: ErrorPresenter,
-    config: ConfigService<AppConfig, true>,
-  ) {
-    this.ownOrigin = new URL(config.get('app', { infer: true }).baseUrl).origin;
-  }
-
-  /** Our own origin: image URLs of uploads are read as ours (see readInputs). */
-  private readonly ownOrigin: string;
+    private readonly runner: ProtocolRunner,
+  ) {}
 
   @Post()
   @HttpCode(200)
@@ -89,35 +68,13 @@ export class AnthropicMessagesController {
     body: { type: MessagesRequestDto, example: EXAMPLE },
   })
   @ApiAnthropicMessageResponse()
-  async create(
+  create(
     @CurrentUser() user: SessionUser,
     @Body() body: MessagesRequestDto,
     @Req() req: Request,
     @Res() res: Response,
   ): Promise<void> {
-    const dto = toWireGenerateDto(body);
-    const clientTools = clientToolsOf(body);
-    await this.ai.refreshModels();
-    this.checkThinking(body);
-    const timing = new ServerTiming(arrivalOf(req));
-    // A wire request carries its own parameters: the caller's stored preferences do not apply.
-    const call = {
-      timing,
-      store: false,
-      preferences: null,
-      outputLimits: MESSAGES_OUTPUT_LIMITS,
-      ...(clientTools ? { clientTools } : {}),
-    };
-    if (!body.stream) {
-      const result = await this.ai.generate(user, dto, call);
-      res.setHeader('Server-Timing', timing.header());
-      res
-        .status(200)
-        .json(anthropicMessageOf(result.modelId, result) satisfies AnthropicMessageOutDto);
-      return;
-    }
-    const sink = new AnthropicStreamSink(res, body.model, (err) => this.errors.present(err, req));
-    await streamTo(res, sink, (signal) => this.ai.stream(user, dto, sink, { ...call, signal }));
+    return this.runner.run(MESSAGES_PROTOCOL, user, body, req, res);
   }
 
   @Post('count_tokens')
@@ -137,22 +94,9 @@ export class AnthropicMessagesController {
   })
   @ApiOkResponse({ type: CountTokensResultDto })
   async countTokens(@Body() body: CountTokensRequestDto): Promise<CountTokensResultDto> {
-    await this.ai.refreshModels();
     const dto = toWireGenerateDto(body);
     const tools = clientToolsOf(body);
-    const model = this.checkThinking(body);
-    return { input_tokens: promptTokensEstimate(dto, model, tools, this.ownOrigin) };
-  }
-
-  /** The model; `thinking` enabled needs its `reasoning` capability (400 otherwise). */
-  private checkThinking(body: CountTokensRequestDto): ModelDescriptor {
-    const model = this.catalogue.require(body.model);
-    if (wantsThinking(body) && !model.capabilities.includes('reasoning'))
-      throw new AppError(
-        ErrorCode.MODEL_CAPABILITY_MISSING,
-        `Model ${model.id} does not reason: thinking cannot be enabled`,
-        { param: 'thinking' },
-      );
-    return model;
+    const options = { ...(tools ? { clientTools: tools } : {}), thinking: wantsThinking(body) };
+    return { input_tokens: await this.ai.promptTokens(dto, options) };
   }
 }

@@ -1,15 +1,20 @@
 // The Anthropic Messages wire as the gateway serves it to clients: an Anthropic request IN to our
-// WireGenerateDto and client tools (the answer OUT is anthropic-message.mapper.ts; the upstream
+// CallRequest and client tools (the answer OUT is anthropic-message.mapper.ts; the upstream
 // direction is ai/providers/anthropic.provider.ts).
-import type { ClientTools, ToolChoice, WireGenerateDto, WireMessage } from '../ai/client-tools';
+import type { ClientTools, ToolChoice } from '../ai/client-tools';
 import type { GenerateMessageDto } from '../ai/dto/generate.dto';
-import type { MessagePart } from '../ai/dto/message-content';
 import type { PlanOutputLimits } from '../ai/output-limits';
 import { AppError, ErrorCode } from '../common/errors/app-error';
 import { ValidationFailedError } from '../common/validation/validation.pipe';
 import { MAX_STOP_LENGTH, MAX_STOP_SEQUENCES } from '../models/dto/model-parameters.dto';
-import type { ToolCall, ToolDefinition } from '../plugins/tool.types';
 import type { CountTokensRequestDto, MessagesRequestDto } from './dto/messages-request.dto';
+import type {
+  CallRequest,
+  MessagePart,
+  ToolCall,
+  ToolDefinition,
+  WireMessage,
+} from '../models/call.types';
 
 type Block = Record<string, unknown> & { type?: unknown };
 
@@ -169,7 +174,7 @@ function checkThinking(thinking: Record<string, unknown> | undefined): void {
 export const wantsThinking = (req: CountTokensRequestDto) => req.thinking?.type === 'enabled';
 
 /**
- * An Anthropic Messages request (or a count_tokens one) as our WireGenerateDto. Throws
+ * An Anthropic Messages request (or a count_tokens one) as our CallRequest. Throws
  * VALIDATION_FAILED (400, the field named) for malformed blocks, an empty message, a
  * `tool_result` whose id no earlier `tool_use` has, or bad `stop_sequences`/`thinking`, and
  * UNSUPPORTED_PARAMETER (400, `param` named) for `top_k` and blocks we cannot send (documents,
@@ -177,7 +182,7 @@ export const wantsThinking = (req: CountTokensRequestDto) => req.thinking?.type 
  */
 export function toWireGenerateDto(
   req: CountTokensRequestDto & Partial<MessagesRequestDto>,
-): WireGenerateDto {
+): CallRequest {
   if (req.top_k !== undefined && req.top_k !== null)
     throw unsupported('top_k', 'top_k is not supported');
   checkThinking(req.thinking);

@@ -3,9 +3,9 @@ import type { StreamSink } from '../ai/ai.service';
 import type { ServerTiming } from '../ai/server-timing';
 import { anthropicErrorBody } from '../common/errors/anthropic-error';
 import type { PresentedError } from '../common/errors/error-presenter';
-import type { ToolCall } from '../plugins/tool.types';
 import { anthropicUsageOf, messageId, stopReasonOf } from './anthropic-message.mapper';
 import { openStream } from '../ai/stream-sinks';
+import type { ToolCall } from '../models/call.types';
 
 /**
  * `stream: true` of /v1/messages: server-sent events in Anthropic's order, each

@@ -1,12 +1,12 @@
 // Tools and answer formats of the Chat Completions wire, as the gateway takes them from
 // clients (`tools`, `tool_choice`, `parallel_tool_calls`, `response_format`, assistant
 // `tool_calls` and `tool` messages) and gives the model's calls back (`tool_calls`).
-import type { ClientTools, ResponseFormat, ToolChoice, WireMessage } from '../ai/client-tools';
+import type { ClientTools, ResponseFormat, ToolChoice } from '../ai/client-tools';
 import { parseToolArguments } from '../ai/providers/wire/tool-arguments';
 import { ValidationFailedError } from '../common/validation/validation.pipe';
-import type { ToolCall } from '../plugins/tool.types';
 import type { ChatCompletionRequestDto } from './dto/chat-completion.dto';
 import { type CompletionToolCallDto, TOOL_NAME } from './dto/completion-tools.dto';
+import type { ToolCall, WireMessage } from '../models/call.types';
 
 const invalid = (property: string, message: string) =>
   new ValidationFailedError([{ property, constraint: 'openAiWire', message }]);

@@ -2,20 +2,24 @@
 // GenerateDto, and our result OUT as an OpenAI completion (the upstream direction is
 // ai/providers/wire/openai-upstream.ts).
 import { randomUUID } from 'node:crypto';
-import type { FinishReason, WireGenerateDto } from '../ai/client-tools';
-import type { MessageContent, MessagePart } from '../ai/dto/message-content';
 import { MAX_STOP_LENGTH, MAX_STOP_SEQUENCES } from '../models/dto/model-parameters.dto';
-import type { TokenUsage } from '../ai/ai.types';
 import type { PlanOutputLimits } from '../ai/output-limits';
 import { AppError, ErrorCode } from '../common/errors/app-error';
 import { ValidationFailedError } from '../common/validation/validation.pipe';
-import type { ToolCall } from '../plugins/tool.types';
 import { assistantToolCalls, toolCallsOut, toolResult } from './chat-completions-tools';
 import type {
   ChatCompletionDto,
   ChatCompletionRequestDto,
   CompletionFinishReason,
 } from './dto/chat-completion.dto';
+import type {
+  CallRequest,
+  FinishReason,
+  MessageContent,
+  MessagePart,
+  TokenUsage,
+  ToolCall,
+} from '../models/call.types';
 
 /** Fields of OpenAI's API we cannot honour, and the value each may take to mean "not used". */
 const UNSUPPORTED: Record<string, (v: unknown) => boolean> = {
@@ -101,7 +105,7 @@ export function outputLimitsOf(req: ChatCompletionRequestDto): PlanOutputLimits 
  * VALIDATION_FAILED (400) for content that is neither a string nor text parts, or empty, and
  * (as OpenAI does) for `max_tokens` and `max_completion_tokens` together (`param: max_tokens`).
  */
-export function toGenerateDto(req: ChatCompletionRequestDto): WireGenerateDto {
+export function toGenerateDto(req: ChatCompletionRequestDto): CallRequest {
   for (const [field, harmless] of Object.entries(UNSUPPORTED)) {
     const value = (req as unknown as Record<string, unknown>)[field];
     if (value !== undefined && value !== null && !harmless(value)) {
@@ -121,7 +125,7 @@ export function toGenerateDto(req: ChatCompletionRequestDto): WireGenerateDto {
     ]);
   }
   const calls = new Map<string, ToolCall>();
-  const messages = req.messages.map((m, i): WireGenerateDto['messages'][number] => {
+  const messages = req.messages.map((m, i): CallRequest['messages'][number] => {
     const at = `messages[${i}]`;
     const withCalls = m.role === 'assistant' && !!m.tool_calls?.length;
     if (withCalls || m.role === 'tool') {

@@ -1,15 +1,10 @@
 import { Body, Controller, Get, HttpCode, Param, Post, Req, Res } from '@nestjs/common';
 import { ApiExtraModels, ApiOkResponse, ApiParam, ApiTags } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
-import { AiService } from '../ai/ai.service';
 import { type ModelDescriptor, ModelCatalogue } from '../models/model-catalogue';
-import { ServerTiming } from '../ai/server-timing';
-import { streamTo } from '../ai/stream-sinks';
 import { CurrentUser } from '../common/auth/auth.decorators';
 import type { SessionUser } from '../common/auth/session-user';
 import { AppError, ErrorCode } from '../common/errors/app-error';
-import { ErrorPresenter } from '../common/errors/error-presenter';
-import { arrivalOf } from '../common/http/arrival';
 import { Endpoint } from '../common/openapi/endpoint.decorator';
 import {
   ChatCompletionDto,
@@ -18,9 +13,8 @@ import {
   OpenAiModelListDto,
 } from './dto/chat-completion.dto';
 import { ApiChatCompletionResponse } from './dto/completion-stream.dto';
-import { OpenAiStreamSink } from './openai-stream-sink';
-import { completionOf, outputLimitsOf, toGenerateDto } from './chat-completions.mapper';
-import { clientToolsOf, responseFormatOf } from './chat-completions-tools';
+import { ProtocolRunner } from '../ai/protocol-runner.service';
+import { CHAT_COMPLETIONS_PROTOCOL } from './protocols/chat-completions.protocol';
 
 const LOADED_AT = Math.floor(Date.now() / 1000);
 
@@ -39,9 +33,8 @@ function openAiModelOf(m: ModelDescriptor): OpenAiModelDto {
 @Controller('v1')
 export class GatewayController {
   constructor(
-    private readonly ai: AiService,
+    private readonly runner: ProtocolRunner,
     private readonly catalogue: ModelCatalogue,
-    private readonly errors: ErrorPresenter,
   ) {}
 
   @Get('models')
@@ -127,44 +120,12 @@ export class GatewayController {
   })
   @ApiExtraModels(ChatCompletionDto)
   @ApiChatCompletionResponse()
-  async completions(
+  completions(
     @CurrentUser() user: SessionUser,
     @Body() body: ChatCompletionRequestDto,
     @Req() req: Request,
     @Res() res: Response,
   ): Promise<void> {
-    const dto = toGenerateDto(body);
-    const store = body.store === true;
-    const timing = new ServerTiming(arrivalOf(req));
-    // A wire request carries its own parameters: the caller's stored preferences do not apply.
-    const call = {
-      timing,
-      store,
-      preferences: null,
-      outputLimits: outputLimitsOf(body),
-      clientTools: clientToolsOf(body),
-      responseFormat: responseFormatOf(body),
-      ...(body.models ? { models: body.models } : {}),
-    };
-    if (!body.stream) {
-      const result = await this.ai.generate(user, dto, call);
-      res.setHeader('Server-Timing', timing.header());
-      const chatId = store ? result.chatId : undefined;
-      res
-        .status(200)
-        .json(completionOf(result.modelId, result, result.toolCalls, dto.maxTokens, chatId));
-      return;
-    }
-    const sink = new OpenAiStreamSink(
-      res,
-      body.model,
-      {
-        includeUsage: body.stream_options?.include_usage === true,
-        maxTokens: dto.maxTokens,
-        store,
-      },
-      (err) => this.errors.present(err, req),
-    );
-    await streamTo(res, sink, (signal) => this.ai.stream(user, dto, sink, { ...call, signal }));
+    return this.runner.run(CHAT_COMPLETIONS_PROTOCOL, user, body, req, res);
   }
 }

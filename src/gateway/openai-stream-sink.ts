@@ -1,13 +1,11 @@
 import type { Response } from 'express';
 import type { StreamSink } from '../ai/ai.service';
 import type { ServerTiming } from '../ai/server-timing';
-import type { TokenUsage } from '../ai/ai.types';
-import type { FinishReason } from '../ai/client-tools';
-import type { ToolCall } from '../plugins/tool.types';
 import type { PresentedError } from '../common/errors/error-presenter';
 import { openAiErrorBody } from '../common/errors/openai-error';
 import { completionId, finishReason, usageOf } from './chat-completions.mapper';
 import { openStream } from '../ai/stream-sinks';
+import type { FinishReason, TokenUsage, ToolCall } from '../models/call.types';
 
 /**
  * `stream: true` of /v1/chat/completions: `chat.completion.chunk` frames as OpenAI

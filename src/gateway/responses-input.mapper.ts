@@ -1,10 +1,8 @@
-// The Responses wire IN: an OpenAI Responses request as our WireGenerateDto and the call's
+// The Responses wire IN: an OpenAI Responses request as our CallRequest and the call's
 // client tools and answer format (the answer OUT is responses.mapper.ts).
-import type { ClientTools, ResponseFormat, WireGenerateDto } from '../ai/client-tools';
+import type { ClientTools, ResponseFormat } from '../ai/client-tools';
 import type { GenerateMessageDto } from '../ai/dto/generate.dto';
-import type { MessageContent, MessagePart } from '../ai/dto/message-content';
 import type { PlanOutputLimits } from '../ai/output-limits';
-import type { ToolCall } from '../plugins/tool.types';
 import { MAX_INPUT_ITEMS, type ResponseCreateDto } from './dto/responses.dto';
 import {
   checkMetadata,
@@ -17,6 +15,7 @@ import {
   toolsOf,
   unsupported,
 } from './responses-options.mapper';
+import type { CallRequest, MessageContent, MessagePart, ToolCall } from '../models/call.types';
 
 /** An input item as stored with a response and replayed by `previous_response_id`. */
 export type InputItem = Record<string, unknown>;
@@ -102,7 +101,7 @@ function outputOf(raw: unknown, at: string): string {
   throw invalid(at, `${at} must be a string or text parts`);
 }
 
-type WireMessages = WireGenerateDto['messages'];
+type WireMessages = CallRequest['messages'];
 
 /**
  * Input items as our messages, in order. `function_call` items join the assistant turn before
@@ -168,7 +167,7 @@ export function messagesOf(
 
 /** What a Responses request asks of AiService. */
 export interface ResponseCall {
-  dto: WireGenerateDto;
+  dto: CallRequest;
   /** The request's own input items (a string input as one user message). */
   items: InputItem[];
   clientTools?: ClientTools;

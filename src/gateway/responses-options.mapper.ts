@@ -3,8 +3,8 @@
 import type { ResponseFormat, ToolChoice } from '../ai/client-tools';
 import { AppError, ErrorCode } from '../common/errors/app-error';
 import { ValidationFailedError } from '../common/validation/validation.pipe';
-import type { ToolDefinition } from '../plugins/tool.types';
 import { MAX_TOOLS } from './dto/responses.dto';
+import type { ToolDefinition } from '../models/call.types';
 
 /** A tool's (and a json_schema format's) name, as all three providers accept it. */
 export const TOOL_NAME = /^[a-zA-Z0-9_-]{1,64}$/;

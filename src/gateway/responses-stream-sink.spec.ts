@@ -45,18 +45,15 @@ const present = (err: unknown) => ({
 });
 
 describe('ResponsesStreamSink', () => {
-  it('streams text then tool calls in OpenAI order, numbered from 0, ending with the whole response', async () => {
+  it('streams text then tool calls in OpenAI order, numbered from 0, ending with the whole response', () => {
     const { res, out } = recorder();
-    const saved: ResponseObject[] = [];
-    const sink = new ResponsesStreamSink(res, pending(), present, async (r) => {
-      saved.push(r);
-    });
+    const sink = new ResponsesStreamSink(res, pending(), present);
     sink.start('chat', new ServerTiming());
     sink.text('Hel');
     sink.text('lo');
     sink.toolCall({ id: 'call_1', name: 'weather', arguments: { city: 'Paris' } });
-    sink.done({ usage, cost: 3, chatId: 'chat', finishReason: 'tool_calls' });
-    await sink.finished;
+    const recorded = sink.finish({ usage, cost: 4, finishReason: 'tool_calls' });
+    sink.done({ usage, cost: 3, finishReason: 'tool_calls' });
     const got = events(out.body);
     expect(out.headers['content-type']).toBe('text/event-stream; charset=utf-8');
     expect(got.map(([type]) => type)).toEqual([
@@ -95,16 +92,16 @@ describe('ResponsesStreamSink', () => {
       output_tokens_details: { reasoning_tokens: 0 },
       total_tokens: 15,
     });
-    expect(saved).toEqual([response]);
+    // Recorded before the settlement at the price asked; announced with the credits charged.
+    expect(recorded).toEqual({ ...response, cost: 4 });
     expect(out.ended).toBe(true);
   });
 
-  it('ends with response.incomplete at the output limit, an empty message when nothing came', async () => {
+  it('ends with response.incomplete at the output limit, an empty message when nothing came', () => {
     const { res, out } = recorder();
     const sink = new ResponsesStreamSink(res, pending(), present);
     sink.start('chat', new ServerTiming());
-    sink.done({ usage, cost: 1, chatId: 'chat', finishReason: 'length' });
-    await sink.finished;
+    sink.done({ usage, cost: 1, finishReason: 'length' });
     const got = events(out.body);
     expect(got.map(([type]) => type).slice(2)).toEqual([
       'response.output_item.added',

@@ -1,10 +1,7 @@
 import type { Response } from 'express';
 import type { StreamSink } from '../ai/ai.service';
-import type { FinishReason } from '../ai/client-tools';
-import type { TokenUsage } from '../ai/ai.types';
 import type { ServerTiming } from '../ai/server-timing';
 import type { PresentedError } from '../common/errors/error-presenter';
-import type { ToolCall } from '../plugins/tool.types';
 import {
   finishedResponse,
   functionCallItem,
@@ -14,12 +11,12 @@ import {
   wireId,
 } from './responses.mapper';
 import { openStream } from '../ai/stream-sinks';
+import type { FinishReason, TokenUsage, ToolCall } from '../models/call.types';
 
 /** The settled reply a stream ends with, as AiService reports it. */
 export interface StreamedResult {
   usage: TokenUsage;
   cost: number;
-  chatId: string;
   finishReason: FinishReason;
 }
 
@@ -39,9 +36,11 @@ export interface StreamedResult {
  */
 export class ResponsesStreamSink implements StreamSink {
   opened = false;
-  /** Settles once the last event is written (after `save`, when given). */
-  finished: Promise<void> = Promise.resolve();
+  /** The credits charged, once the settled reply is done. */
+  charged?: number;
   private seq = 0;
+  /** The finished response, once `finish` built it. */
+  private finished?: ResponseObject;
   private readonly output: OutputItem[] = [];
   /** The message item being streamed, with its text so far. */
   private message?: { index: number; id: string; text: string };
@@ -51,8 +50,6 @@ export class ResponsesStreamSink implements StreamSink {
     /** The response so far; its `model` becomes the answering one once the first chunk came. */
     private pending: ResponseObject,
     private readonly present: (err: unknown) => PresentedError,
-    /** Stores the finished response before `response.completed` announces it. */
-    private readonly save?: (response: ResponseObject, chatId: string) => Promise<void>,
   ) {}
 
   admitted(): void {}
@@ -101,20 +98,25 @@ export class ResponsesStreamSink implements StreamSink {
     this.event('response.output_item.done', { output_index, item: this.output[output_index] });
   }
 
-  done(result: StreamedResult): void {
-    const incomplete = result.finishReason === 'length';
+  /**
+   * The finished response of the whole reply, built once (its message item closed): what a
+   * stored response records before the settlement, and what `response.completed` carries.
+   */
+  finish(reply: StreamedResult): ResponseObject {
+    if (this.finished) return this.finished;
     if (!this.output.length && !this.message) this.openMessage();
-    this.closeMessage(incomplete ? 'incomplete' : 'completed');
-    const response = finishedResponse(this.pending, this.output, result);
-    this.finished = (async () => {
-      try {
-        await this.save?.(response, result.chatId);
-      } catch (err) {
-        return this.error(err);
-      }
-      this.event(incomplete ? 'response.incomplete' : 'response.completed', { response });
-      this.res.end();
-    })();
+    this.closeMessage(reply.finishReason === 'length' ? 'incomplete' : 'completed');
+    this.finished = finishedResponse(this.pending, this.output, reply);
+    return this.finished;
+  }
+
+  /** The settled reply: the finished response with the credits charged, then the end. */
+  done(result: StreamedResult): void {
+    this.charged = result.cost;
+    const response = { ...this.finish(result), cost: result.cost };
+    const incomplete = result.finishReason === 'length';
+    this.event(incomplete ? 'response.incomplete' : 'response.completed', { response });
+    this.res.end();
   }
 
   error(err: unknown): void {

@@ -1,31 +1,18 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Post, Req, Res } from '@nestjs/common';
 import { ApiOkResponse, ApiParam, ApiTags } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
-import { AiService } from '../ai/ai.service';
-import { ServerTiming } from '../ai/server-timing';
-import { streamTo } from '../ai/stream-sinks';
+import { ProtocolRunner } from '../ai/protocol-runner.service';
 import { CurrentUser } from '../common/auth/auth.decorators';
 import type { SessionUser } from '../common/auth/session-user';
-import { ErrorPresenter } from '../common/errors/error-presenter';
-import { arrivalOf } from '../common/http/arrival';
 import { Endpoint } from '../common/openapi/endpoint.decorator';
-import { ValidationFailedError } from '../common/validation/validation.pipe';
 import {
   ApiResponsesResponse,
   ResponseDeletedDto,
   ResponseObjectDto,
 } from './dto/response-object.dto';
 import { ResponseCreateDto } from './dto/responses.dto';
-import { type InputItem, toResponseCall } from './responses-input.mapper';
-import {
-  echoOf,
-  finishedResponse,
-  outputOf,
-  pendingResponse,
-  type ResponseObject,
-  wireId,
-} from './responses.mapper';
-import { ResponsesStreamSink } from './responses-stream-sink';
+import { responsesProtocol } from './protocols/responses.protocol';
+import type { ResponseObject } from './responses.mapper';
 import { StoredResponses } from './stored-responses.service';
 
 const RESPONSE_ID = {
@@ -49,11 +36,14 @@ const ERRORS_400 =
 @ApiTags('openai-compatible')
 @Controller('v1')
 export class ResponsesController {
+  private readonly protocol: ReturnType<typeof responsesProtocol>;
+
   constructor(
-    private readonly ai: AiService,
+    private readonly runner: ProtocolRunner,
     private readonly stored: StoredResponses,
-    private readonly errors: ErrorPresenter,
-  ) {}
+  ) {
+    this.protocol = responsesProtocol(stored);
+  }
 
   @Post('responses')
   @HttpCode(200)
@@ -96,73 +86,13 @@ export class ResponsesController {
     },
   })
   @ApiResponsesResponse()
-  async create(
+  create(
     @CurrentUser() user: SessionUser,
     @Body() body: ResponseCreateDto,
     @Req() req: Request,
     @Res() res: Response,
   ): Promise<void> {
-    const store = body.store === true;
-    if (body.previous_response_id && !store)
-      throw new ValidationFailedError([
-        {
-          property: 'store',
-          constraint: 'previousResponse',
-          message: 'previous_response_id needs store: true (the exchange joins the stored one)',
-        },
-      ]);
-    // Checked before anything is read, so a malformed request touches nothing.
-    toResponseCall(body, 'unread');
-    const previous = body.previous_response_id
-      ? await this.stored.previous(user, body.previous_response_id)
-      : undefined;
-    const call = toResponseCall(body, previous?.context);
-    if (previous?.chatId) call.dto.chatId = previous.chatId;
-    const timing = new ServerTiming(arrivalOf(req));
-    const options = {
-      timing,
-      store,
-      // A wire request carries its own parameters: the caller's stored preferences do not apply.
-      preferences: null,
-      outputLimits: call.outputLimits,
-      clientTools: call.clientTools,
-      responseFormat: call.responseFormat,
-      ...(body.models ? { models: body.models } : {}),
-    };
-    const pending = pendingResponse(wireId('resp'), body.model, echoOf(body));
-    const context = [...(previous?.context ?? []), ...call.items];
-    const save = async (response: ResponseObject, chatId: string) => {
-      if (store)
-        await this.stored.save(
-          user,
-          response,
-          [...context, ...(response.output as unknown as InputItem[])],
-          chatId,
-        );
-    };
-    if (!body.stream) {
-      const result = await this.ai.generate(user, call.dto, options);
-      const output = outputOf(
-        result.text,
-        result.toolCalls ?? [],
-        result.finishReason === 'length',
-      );
-      const response = finishedResponse({ ...pending, model: result.modelId }, output, result);
-      await save(response, result.chatId);
-      res.setHeader('Server-Timing', timing.header());
-      res.status(200).json(response);
-      return;
-    }
-    const sink = new ResponsesStreamSink(
-      res,
-      pending,
-      (err) => this.errors.present(err, req),
-      save,
-    );
-    await streamTo(res, sink, (signal) =>
-      this.ai.stream(user, call.dto, sink, { ...options, signal }),
-    );
-    await sink.finished;
+    return this.runner.run(this.protocol, user, body, req, res);
   }
 
   @Get('responses/:response_id')

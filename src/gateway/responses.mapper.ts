@@ -1,10 +1,8 @@
 // The Responses wire OUT: our result as OpenAI's `response` object and its output items (the
 // request IN is responses-input.mapper.ts).
 import { randomBytes } from 'node:crypto';
-import type { FinishReason } from '../ai/client-tools';
-import type { TokenUsage } from '../ai/ai.types';
-import type { ToolCall } from '../plugins/tool.types';
 import type { ResponseCreateDto } from './dto/responses.dto';
+import type { FinishReason, TokenUsage, ToolCall } from '../models/call.types';
 
 /** An id in OpenAI's style: `prefix_` and 48 hex digits (`resp_…`, `msg_…`, `fc_…`). */
 export const wireId = (prefix: 'resp' | 'msg' | 'fc') =>

@@ -1,15 +1,17 @@
-import { Injectable } from '@nestjs/common';
+import { Injectable, Logger } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import type { DataSource } from 'typeorm';
 import type { SessionUser } from '../common/auth/session-user';
 import { requireScope } from '../common/auth/require-scope';
 import { AppError, ErrorCode } from '../common/errors/app-error';
 import { preparedQuery } from '../database/prepared';
+import type { StatementPart } from '../database/statement-part';
 import type { InputItem } from './responses-input.mapper';
 import type { ResponseObject } from './responses.mapper';
 import {
   DELETE_RESPONSE_OF_USER_SQL,
-  INSERT_RESPONSE_SQL,
+  insertResponsePart,
+  RESPONSE_COST_SQL,
   RESPONSE_OF_USER_SQL,
 } from './stored-responses.sql';
 
@@ -22,28 +24,47 @@ export interface StoredResponse {
 
 /**
  * Responses saved with `store: true`, for `GET /v1/responses/{response_id}` and `previous_response_id`.
- * The exchange itself is saved as a chat by AiService (one statement with its charge); this
- * keeps what a chat does not: the `response` object (ids, model, usage, status) and the
- * conversation's items as the wire sent and answered them.
+ * The exchange itself is saved as a chat by AiService; this keeps what a chat does not: the
+ * `response` object (ids, model, usage, status) and the conversation's items as the wire sent
+ * and answered them. Both ride in the settlement statement of the call, with its charge.
  */
 @Injectable()
 export class StoredResponses {
   constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
 
+  private readonly logger = new Logger(StoredResponses.name);
+
   /**
-   * Saves `body` (whose `id` is the key) with its conversation `context` and chat. It runs after
-   * the call was charged, so nothing in the text may fail it: a lone surrogate the model
-   * answered (requests holding one are refused by the validation pipe) is stored as U+FFFD, as
-   * the chat's text column stores it, since jsonb refuses `\ud800`.
+   * The save of `body` (whose `id` is the key) with its conversation `context`, as a part of the
+   * settlement statement of its call (see RecordPart: the row, the charge and the exchange commit
+   * together; `chatId` is the saved chat's id as an SQL expression). Nothing in the text may fail
+   * it: a lone surrogate the model answered (requests holding one are refused by the validation
+   * pipe) is stored as U+FFFD, as the chat's text column stores it, since jsonb refuses `\ud800`.
    */
-  async save(user: SessionUser, body: ResponseObject, context: InputItem[], chatId: string) {
-    await preparedQuery(this.dataSource, INSERT_RESPONSE_SQL, [
-      body.id,
-      user.id,
-      chatId,
-      JSON.stringify(body, wellFormed),
-      JSON.stringify(context, wellFormed),
-    ]);
+  part(
+    user: SessionUser,
+    body: ResponseObject,
+    context: InputItem[],
+  ): (first: number, chatId: string) => StatementPart {
+    const row = {
+      id: body.id,
+      userId: user.id,
+      body: JSON.stringify(body, wellFormed),
+      context: JSON.stringify(context, wellFormed),
+    };
+    return (first, chatId) => insertResponsePart(row, first, chatId);
+  }
+
+  /**
+   * Sets the stored `cost` of response `id` to what its settlement charged, when that is less than
+   * the price it was stored with (the balance did not cover an overrun). After the charge, so it
+   * never fails the request: a failure is logged.
+   */
+  async amendCost(user: SessionUser, id: string, stored: number, charged: number): Promise<void> {
+    if (stored === charged) return;
+    await preparedQuery(this.dataSource, RESPONSE_COST_SQL, [id, user.id, charged]).catch(
+      (err: unknown) => this.logger.warn(`response ${id}: cost not amended: ${String(err)}`),
+    );
   }
 
   /**

@@ -1,5 +1,6 @@
 import type { SessionUser } from '../common/auth/session-user';
-import type { JsonSchema, ToolNeeds } from './tool.types';
+import type { ToolNeeds } from './tool.types';
+import type { JsonSchema } from '../models/call.types';
 
 /** What a built-in tool is given besides its arguments. */
 export interface ToolContext {

@@ -18,7 +18,8 @@ import { exposedToolName } from './mcp/tool-names';
 import { openHeaders } from './plugin-headers';
 import { Plugin } from './plugin.entity';
 import { failedResult, okResult, ToolFailure } from './tool-result';
-import type { ToolBox, ToolCall, ToolDefinition, ToolResult, ToolTarget } from './tool.types';
+import type { ToolBox, ToolResult, ToolTarget } from './tool.types';
+import type { ToolCall, ToolDefinition } from '../models/call.types';
 
 /** One plugin as GET /api/plugins lists it. */
 export interface PluginListing {

@@ -1,29 +1,12 @@
 import type { ApiScope } from '../common/auth/api-scopes';
 import type { SessionUser } from '../common/auth/session-user';
+import type { ToolCall, ToolDefinition } from '../models/call.types';
 
 /**
  * Tools as the model sees them, shared by the plugins module (which defines and runs them) and
  * the AI module (which offers them to a model and runs the loop). Provider-neutral:
  * each adapter maps these to its SDK's shapes.
  */
-
-/** A JSON Schema object (draft 2020-12 subset the three providers accept). */
-export type JsonSchema = Record<string, unknown>;
-
-/** A tool offered to the model. `name` matches /^[a-zA-Z0-9_-]{1,64}$/ (all three APIs). */
-export interface ToolDefinition {
-  name: string;
-  description: string;
-  /** JSON Schema of the arguments object (`type: "object"`). */
-  parameters: JsonSchema;
-}
-
-/** A call the model asked for; `id` is the provider's call id (ours for Gemini). */
-export interface ToolCall {
-  id: string;
-  name: string;
-  arguments: Record<string, unknown>;
-}
 
 /**
  * What running a tool gave. Errors are results too (`ok: false`, the message in `content`): the

@@ -110,4 +110,31 @@ describe('OpenAI Responses API: stored responses', () => {
     expect(await storedIds(u.user.id)).toEqual([]);
     expect(await error(client.responses.retrieve(stored.id))).toBeInstanceOf(OpenAI.NotFoundError);
   });
+
+  it('writes a stored response in the statement that charges the call and saves its chat, whole or streamed', async () => {
+    const u = await newUser(t);
+    const client = await clientFor(u, ALL);
+    const whole = await store(client);
+    const stream = client.responses.stream({ model: 'gpt-4o', input: 'Again: 42.', store: true });
+    const streamed = await stream.finalResponse();
+
+    // One transaction wrote each response, its CONSUMPTION entry and its chat's messages (xmin):
+    // no stored response can fail after its charge, and none is kept without one.
+    const rows: { tx: string; cost: number; chatTx: string; chargeTx: string; charged: number }[] =
+      await t.db.query(
+        `SELECT r.xmin::text AS tx, (r.body ->> 'cost')::int AS cost,
+           (SELECT min(m.xmin::text) FROM messages m WHERE m."chatId" = r."chatId") AS "chatTx",
+           c.xmin::text AS "chargeTx", -c.amount AS charged
+         FROM responses r JOIN credit_transactions c
+           ON c.xmin = r.xmin AND c."userId" = r."userId" AND c.type = 'CONSUMPTION'
+         WHERE r.id = ANY($1)`,
+        [[whole.id, streamed.id]],
+      );
+    expect(rows).toHaveLength(2);
+    for (const row of rows) {
+      expect(row.chargeTx).toBe(row.tx);
+      expect(row.chatTx).toBe(row.tx);
+      expect(row.cost).toBe(row.charged);
+    }
+  });
 });

@@ -12,7 +12,6 @@ import {
   IsMessageContent,
   MAX_IMAGES_PER_REQUEST,
   MESSAGE_CONTENT_SCHEMA,
-  type MessageContent,
   MessagePartDto,
 } from './message-content';
 import {
@@ -29,6 +28,7 @@ import {
   MinLength,
   ValidateNested,
 } from 'class-validator';
+import type { MessageContent } from '../../models/call.types';
 
 export { MAX_OUTPUT_TOKENS };
 /** Total characters of message content accepted in one request (413 above). */

@@ -1,6 +1,7 @@
 import { ApiProperty, ApiPropertyOptional, getSchemaPath } from '@nestjs/swagger';
 import { isUUID, ValidateBy, type ValidationOptions } from 'class-validator';
 import { AppError, ErrorCode } from '../../common/errors/app-error';
+import type { MessageContent } from '../../models/call.types';
 
 /** Images accepted in one request, across all its messages. */
 export const MAX_IMAGES_PER_REQUEST = 4;
@@ -24,20 +25,12 @@ export class MessagePartDto {
   url?: string;
 }
 
-export type MessagePart =
-  | { type: 'text'; text: string }
-  | { type: 'image'; uploadId: string }
-  | { type: 'image'; url: string };
-
 /** Where an image comes from: an upload (by id or by stored name), or inline bytes. */
 export type ImageSource =
   { uploadId: string } | { filename: string } | { mediaType: string; data: string };
 
 const DATA_URL = /^data:(image\/(?:png|jpeg|webp|gif));base64,([A-Za-z0-9+/]+={0,2})$/;
 const UPLOAD_PATH = /^\/uploads\/([^/?#]+)(?:\?.*)?$/;
-
-/** A message's content: a non-empty string, or 1..20 parts. */
-export type MessageContent = string | MessagePart[];
 
 /** OpenAPI schema of a message's `content`. */
 export const MESSAGE_CONTENT_SCHEMA = {

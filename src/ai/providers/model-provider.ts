@@ -1,7 +1,7 @@
-import type { ChatMessageInput, TokenUsage } from '../../credits/pricing';
-import type { ToolCall, ToolDefinition } from '../../plugins/tool.types';
-import type { ClientTools, FinishReason, ResponseFormat } from '../client-tools';
+import type { ChatMessageInput } from '../../credits/pricing';
+import type { ClientTools, ResponseFormat } from '../client-tools';
 import type { UpstreamTarget } from '../../upstreams/upstream-router.types';
+import type { FinishReason, TokenUsage, ToolCall, ToolDefinition } from '../../models/call.types';
 
 /** An image sent with a message: its sniffed type and its bytes in base64. */
 export interface ImageInput {

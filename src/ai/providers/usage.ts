@@ -1,4 +1,5 @@
-import { codePoints, type ChatMessageInput, type TokenUsage } from '../../credits/pricing';
+import { codePoints, type ChatMessageInput } from '../../credits/pricing';
+import type { TokenUsage } from '../../models/call.types';
 
 /**
  * Usage normalisation for every provider: each SDK reports tokens in its own shape, and all of

@@ -3,20 +3,15 @@ import { ConfigService } from '@nestjs/config';
 import { ApiTags } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
 import { ChatsService } from '../../chats/chats.service';
-import { requireScope } from '../../common/auth/require-scope';
 import { CurrentUser } from '../../common/auth/auth.decorators';
 import type { SessionUser } from '../../common/auth/session-user';
-import { AppError, ErrorCode } from '../../common/errors/app-error';
-import { ErrorPresenter } from '../../common/errors/error-presenter';
-import { arrivalOf } from '../../common/http/arrival';
 import { Endpoint } from '../../common/openapi/endpoint.decorator';
 import type { AppConfig } from '../../config/app.config';
-import { AiService } from '../ai.service';
-import { ServerTiming } from '../server-timing';
-import { streamTo } from '../stream-sinks';
 import { ApiUiMessageStreamResponse, UI_CHAT_DESCRIPTION } from './ui-chat-stream.dto';
-import { toChatMessages, UiChatDto } from './ui-chat.dto';
-import { UiMessageStreamSink } from './ui-message-stream.sink';
+import type { Protocol } from '../protocol';
+import { ProtocolRunner } from '../protocol-runner.service';
+import { UiChatDto } from './ui-chat.dto';
+import { uiChatProtocol } from './ui-chat.protocol';
 
 /**
  * The Vercel AI SDK's chat transport (`useChat` with `DefaultChatTransport`), metered exactly
@@ -25,15 +20,14 @@ import { UiMessageStreamSink } from './ui-message-stream.sink';
 @ApiTags('ai')
 @Controller('api/ai')
 export class AiChatController {
-  private readonly pingMs: number;
+  private readonly protocol: Protocol<UiChatDto>;
 
   constructor(
-    private readonly ai: AiService,
-    private readonly chats: ChatsService,
-    private readonly errors: ErrorPresenter,
+    private readonly runner: ProtocolRunner,
+    chats: ChatsService,
     config: ConfigService<AppConfig, true>,
   ) {
-    this.pingMs = config.get('ai', { infer: true }).ssePingMs;
+    this.protocol = uiChatProtocol(chats, config.get('ai', { infer: true }).ssePingMs);
   }
 
   @Post('chat')
@@ -89,40 +83,12 @@ export class AiChatController {
     },
   })
   @ApiUiMessageStreamResponse()
-  async chat(
+  chat(
     @CurrentUser() user: SessionUser,
     @Body() body: UiChatDto,
     @Req() req: Request,
     @Res() res: Response,
   ): Promise<void> {
-    const messages = toChatMessages(body.messages);
-    const existing = await this.isExistingChat(user, body.id);
-    // eslint-disable-next-line @typescript-eslint/no-unused-vars
-    const { id, messages: _ui, trigger, messageId, ...parameters } = body;
-    const dto = { ...parameters, messages, chatId: existing ? id : undefined };
-    const sink = new UiMessageStreamSink(res, (err) => this.errors.present(err, req), this.pingMs);
-    await streamTo(res, sink, (signal) =>
-      this.ai.stream(user, dto, sink, {
-        signal,
-        timing: new ServerTiming(arrivalOf(req)),
-        newChatId: body.id,
-      }),
-    );
-  }
-
-  /**
-   * Whether the client's chat id names a chat the caller continues (else a new chat gets it).
-   * An id of a chat the caller cannot read is 404; to an API key without `chats:write` it is
-   * INSUFFICIENT_SCOPE (403), as any existing chat is (admission checks the readable ones), so
-   * the key is refused alike for every chat that exists.
-   */
-  private async isExistingChat(user: SessionUser, id: string): Promise<boolean> {
-    try {
-      return (await this.chats.clientChatId(user, id)) === 'existing';
-    } catch (err) {
-      if (err instanceof AppError && err.code === ErrorCode.NOT_FOUND)
-        requireScope(user, 'chats:write', 'an existing chat id');
-      throw err;
-    }
+    return this.runner.run(this.protocol, user, body, req, res);
   }
 }

@@ -14,7 +14,7 @@ import {
 } from 'class-validator';
 import { ValidationFailedError } from '../../common/validation/validation.pipe';
 import { GenerateDto, type GenerateMessageDto, INPUT_ROLES } from '../dto/generate.dto';
-import type { MessagePart } from '../dto/message-content';
+import type { MessagePart } from '../../models/call.types';
 
 /**
  * One `UIMessage` of the AI SDK (`{id, role, parts, metadata?}`). Parts are kept as sent, since

@@ -5,9 +5,9 @@ import { pipeUIMessageStreamToResponse, type UIMessageChunk } from 'ai';
 import type { StreamSink } from '../ai.service';
 import type { ServerTiming } from '../server-timing';
 import type { PresentError } from '../stream-sinks';
-import type { TokenUsage } from '../../credits/pricing';
 import type { ParameterName } from '../../models/dto/model-parameters.dto';
-import type { ToolCall, ToolResult } from '../../plugins/tool.types';
+import type { ToolResult } from '../../plugins/tool.types';
+import type { TokenUsage, ToolCall } from '../../models/call.types';
 
 /** `metadata` of the assistant message: on `start` the chat id, on `finish` also usage and cost. */
 export interface UiReplyMetadata {

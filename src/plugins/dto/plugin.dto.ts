@@ -2,8 +2,8 @@ import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { IsBoolean, IsOptional, IsString, Matches, MaxLength } from 'class-validator';
 import type { PluginListing } from '../plugins.service';
 import { Plugin, PLUGIN_NAME } from '../plugin.entity';
-import type { ToolDefinition } from '../tool.types';
 import { IsPluginHeaders } from './plugin-headers.validator';
+import type { ToolDefinition } from '../../models/call.types';
 
 const HEADERS_DOC = {
   type: 'object',

@@ -6,8 +6,9 @@ import type { AppConfig } from '../../config/app.config';
 import { guardedFetch } from '../ssrf/guarded-fetch';
 import { checkPluginUrl } from '../ssrf/url-guard';
 import { failedResult, okResult } from '../tool-result';
-import type { JsonSchema, ToolResult } from '../tool.types';
+import type { ToolResult } from '../tool.types';
 import { describeContent, type McpContentPart } from './mcp-content';
+import type { JsonSchema } from '../../models/call.types';
 
 /** Where an MCP server is and the headers it wants (decrypted, never logged). */
 export interface McpTarget {

@@ -1,9 +1,9 @@
 // Our request TO the Anthropic upstream (Messages API) and its tool calls back.
 import type Anthropic from '@anthropic-ai/sdk';
-import type { ToolCall, ToolDefinition } from '../../../plugins/tool.types';
-import type { ClientTools, FinishReason, ResponseFormat } from '../../client-tools';
+import type { ClientTools, ResponseFormat } from '../../client-tools';
 import type { ProviderMessage } from '../model-provider';
 import { parseToolArguments } from './tool-arguments';
+import type { FinishReason, ToolCall, ToolDefinition } from '../../../models/call.types';
 
 type MessageParam = Anthropic.Messages.MessageParam;
 type ContentBlockParam = Anthropic.Messages.ContentBlockParam;

@@ -7,10 +7,10 @@ import {
   type Part,
   type Tool,
 } from '@google/genai';
-import type { ClientTools, FinishReason, ResponseFormat } from '../../client-tools';
-import type { ToolCall, ToolDefinition } from '../../../plugins/tool.types';
+import type { ClientTools, ResponseFormat } from '../../client-tools';
 import type { ProviderMessage } from '../model-provider';
 import { newToolCallId } from './tool-arguments';
+import type { FinishReason, ToolCall, ToolDefinition } from '../../../models/call.types';
 
 /**
  * Our messages as Gemini `contents`, without the system ones: assistant turns as role

@@ -5,10 +5,10 @@ import type {
   ChatCompletionMessageParam,
   ChatCompletionTool,
 } from 'openai/resources/chat/completions';
-import type { ToolCall, ToolDefinition } from '../../../plugins/tool.types';
-import type { ClientTools, FinishReason, ResponseFormat } from '../../client-tools';
+import type { ClientTools, ResponseFormat } from '../../client-tools';
 import type { ProviderMessage } from '../model-provider';
 import { parseToolArguments } from './tool-arguments';
+import type { FinishReason, ToolCall, ToolDefinition } from '../../../models/call.types';
 
 /**
  * Our messages in OpenAI's Chat Completions shape: images as `image_url` parts with a
