@@ -1,5 +1,5 @@
 import { DynamicModule, Module } from '@nestjs/common';
-import { ConfigModule, ConfigService } from '@nestjs/config';
+import type { ConfigType } from '@nestjs/config';
 import { APP_FILTER, APP_GUARD, APP_INTERCEPTOR, APP_PIPE } from '@nestjs/core';
 import { randomUUID } from 'node:crypto';
 import { LoggerModule } from 'nestjs-pino';
@@ -20,8 +20,8 @@ import { EnvelopeInterceptor } from './common/envelope/envelope.interceptor';
 import { AllExceptionsFilter } from './common/errors/all-exceptions.filter';
 import { ErrorsModule } from './common/errors/errors.module';
 import { createValidationPipe } from './common/validation/validation.pipe';
-import type { AppConfig } from './config/app.config';
-import { configNamespaces } from './config/config-namespaces';
+import { appSettingsConfig } from './config/app-settings.config';
+import { ConfigSliceModule } from './config/config-slice.module';
 import { CreditsModule } from './credits/credits.module';
 import { DatabaseModule } from './database/database.module';
 import { HealthModule } from './health/health.module';
@@ -43,10 +43,12 @@ import { UploadsModule } from './uploads/uploads.module';
 import { UpstreamsModule } from './upstreams/upstreams.module';
 import { UsersModule } from './users/users.module';
 import { WebhooksModule } from './webhooks/webhooks.module';
+import './pending-config-slices';
 
 /**
  * The whole service. `forRoot(env)` merges `env` over process.env (tests use it for ports and
- * URLs); global guards, pipe, filter and interceptor are providers here, so a test app built
+ * URLs); every module imported here brings its configuration slice, all validated and loaded
+ * together at boot (ConfigSliceModule); global guards, pipe, filter and interceptor are providers here, so a test app built
  * from this module behaves exactly like production.
  */
 @Module({})
@@ -55,17 +57,14 @@ export class AppModule {
     return {
       module: AppModule,
       imports: [
-        ConfigModule.forRoot({
-          isGlobal: true,
-          cache: true,
+        ConfigSliceModule.forRoot(() => ({ ...process.env, ...env }), {
           ignoreEnvFile: process.env.NODE_ENV === 'test',
-          load: configNamespaces(() => ({ ...process.env, ...env })),
         }),
         LoggerModule.forRootAsync({
-          inject: [ConfigService],
-          useFactory: (config: ConfigService<AppConfig, true>) => ({
+          inject: [appSettingsConfig.KEY],
+          useFactory: (app: ConfigType<typeof appSettingsConfig>) => ({
             pinoHttp: {
-              level: config.get('app', { infer: true }).logLevel,
+              level: app.logLevel,
               // The trace id of the active span (OpenTelemetry, when on) in every line.
               mixin: traceLogFields,
               genReqId: (req, res) => {

@@ -1,6 +1,6 @@
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import type { NextFunction, Request, Response } from 'express';
-import { ConfigService } from '@nestjs/config';
+import type { ConfigType } from '@nestjs/config';
 import { DocumentBuilder, type OpenAPIObject, SwaggerModule } from '@nestjs/swagger';
 import cookieParser from 'cookie-parser';
 import helmet from 'helmet';
@@ -19,7 +19,7 @@ import {
 } from './common/openapi/error.dto';
 import { isAnthropicPath } from './common/errors/anthropic-error';
 import { bodyParserErrors } from './common/errors/all-exceptions.filter';
-import type { AppConfig } from './config/app.config';
+import { appSettingsConfig } from './config/app-settings.config';
 
 /**
  * App-level HTTP settings shared by main.ts and the e2e tests: the logger (Nest's own start-up
@@ -28,8 +28,9 @@ import type { AppConfig } from './config/app.config';
  * OpenAPI page at /api/docs (JSON at /api/docs-json).
  */
 export function configureApp(app: NestExpressApplication): NestExpressApplication {
-  const config = app.get(ConfigService<AppConfig, true>);
-  const { corsOrigins, trustProxy, baseUrl } = config.get('app', { infer: true });
+  const { corsOrigins, trustProxy, baseUrl } = app.get<ConfigType<typeof appSettingsConfig>>(
+    appSettingsConfig.KEY,
+  );
   app.useLogger(new QuietNestLogger(app.get(Logger)));
   watchOutboundRequests();
   app.use(trackOutbound);

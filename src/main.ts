@@ -3,10 +3,11 @@ import 'reflect-metadata';
 import cluster from 'node:cluster';
 import { NestFactory } from '@nestjs/core';
 import type { NestExpressApplication } from '@nestjs/platform-express';
-import { ConfigService } from '@nestjs/config';
+import type { ConfigType } from '@nestjs/config';
 import { AppModule } from './app.module';
 import { configureApp } from './app.setup';
-import { type AppConfig, buildConfig } from './config/app.config';
+import { buildConfig } from './config/app.config';
+import { appSettingsConfig } from './config/app-settings.config';
 import { loadConfig } from './config/load-config';
 import { StartupError } from './common/errors/startup-error';
 import { drainLogs } from './common/logging/drain-logs';
@@ -25,7 +26,7 @@ async function bootstrap(started: number): Promise<void> {
     logger: ['fatal'],
   });
   configureApp(app);
-  const { port, baseUrl } = app.get(ConfigService<AppConfig, true>).get('app', { infer: true });
+  const { port, baseUrl } = app.get<ConfigType<typeof appSettingsConfig>>(appSettingsConfig.KEY);
   await app.listen(port);
   // Buffered start-up lines first, then one line per concern (from one process of a cluster),
   // then the ready line last.

@@ -1,8 +1,10 @@
 import type { INestApplication } from '@nestjs/common';
 import { Logger } from '@nestjs/common';
-import { ConfigService } from '@nestjs/config';
+import type { ConfigType } from '@nestjs/config';
 import { DataSource } from 'typeorm';
-import type { AppConfig } from './config/app.config';
+import { databaseConfig } from './database/database.config';
+import { jobsConfig } from './jobs/jobs.config';
+import { mailConfig } from './mail/mail.config';
 import { latestMigrationSql } from './startup-summary.sql';
 import { UpstreamTable } from './upstreams/upstream-table';
 
@@ -15,10 +17,9 @@ const logger = new Logger('Startup');
  * A failure to read one (the database went away) is logged at warn instead of that line.
  */
 export async function logStartupSummary(app: INestApplication): Promise<void> {
-  const config = app.get(ConfigService<AppConfig, true>);
-  const db = config.get('db', { infer: true });
-  const jobs = config.get('jobs', { infer: true });
-  const mail = config.get('mail', { infer: true });
+  const db = app.get<ConfigType<typeof databaseConfig>>(databaseConfig.KEY);
+  const jobs = app.get<ConfigType<typeof jobsConfig>>(jobsConfig.KEY);
+  const mail = app.get<ConfigType<typeof mailConfig>>(mailConfig.KEY);
   if (db.url)
     logger.log(`Database: PostgreSQL at ${hostOf(db.url)}${pathOf(db.url)} (DATABASE_URL)`);
   await line('Migrations', async () => {

@@ -1,8 +1,9 @@
-import { Injectable } from '@nestjs/common';
-import { ConfigService } from '@nestjs/config';
+import { Inject, Injectable } from '@nestjs/common';
+import type { ConfigType } from '@nestjs/config';
+import { oauthConfig } from '../social/social.config';
+import { appSettingsConfig } from '../config/app-settings.config';
 import { Strategy as GitHubStrategy, type Profile } from 'passport-github2';
 import type { VerifyCallback } from 'passport-oauth2';
-import type { AppConfig } from '../config/app.config';
 import type { SocialProfile, SocialProvider } from '../social/social.interface';
 
 /** One entry of GitHub's `GET /user/emails`, as passport-github2 passes it with allRawEmails. */
@@ -25,10 +26,13 @@ export class AuthGithubService implements SocialProvider {
   readonly id = 'github' as const;
   readonly strategy: GitHubStrategy | null = null;
 
-  constructor(config: ConfigService<AppConfig, true>) {
-    const github = config.get('oauth', { infer: true }).github;
+  constructor(
+    @Inject(oauthConfig.KEY) oauth: ConfigType<typeof oauthConfig>,
+    @Inject(appSettingsConfig.KEY) appSettings: ConfigType<typeof appSettingsConfig>,
+  ) {
+    const github = oauth.github;
     if (!github.clientId || !github.clientSecret) return;
-    const baseUrl = config.get('app', { infer: true }).baseUrl;
+    const baseUrl = appSettings.baseUrl;
     this.strategy = new GitHubStrategy(
       {
         clientID: github.clientId,

@@ -1,12 +1,13 @@
-import { Injectable } from '@nestjs/common';
-import { ConfigService } from '@nestjs/config';
+import { Inject, Injectable } from '@nestjs/common';
+import type { ConfigType } from '@nestjs/config';
+import { oauthConfig } from '../social/social.config';
+import { appSettingsConfig } from '../config/app-settings.config';
 import {
   Strategy as GoogleStrategy,
   type Profile,
   type StrategyOptions,
 } from 'passport-google-oauth20';
 import type { VerifyCallback } from 'passport-oauth2';
-import type { AppConfig } from '../config/app.config';
 import type { SocialProfile, SocialProvider } from '../social/social.interface';
 
 type GoogleVerify = (
@@ -34,10 +35,13 @@ export class AuthGoogleService implements SocialProvider {
   readonly id = 'google' as const;
   readonly strategy: GoogleStrategy | null = null;
 
-  constructor(config: ConfigService<AppConfig, true>) {
-    const google = config.get('oauth', { infer: true }).google;
+  constructor(
+    @Inject(oauthConfig.KEY) oauth: ConfigType<typeof oauthConfig>,
+    @Inject(appSettingsConfig.KEY) appSettings: ConfigType<typeof appSettingsConfig>,
+  ) {
+    const google = oauth.google;
     if (!google.clientId || !google.clientSecret) return;
-    const baseUrl = config.get('app', { infer: true }).baseUrl;
+    const baseUrl = appSettings.baseUrl;
     this.strategy = new GoogleHeaderStrategy(
       {
         clientID: google.clientId,

@@ -1,5 +1,8 @@
-import { Body, Controller, Get, HttpCode, Post, Req, Res, UseGuards } from '@nestjs/common';
-import { ConfigService } from '@nestjs/config';
+import { Body, Controller, Get, HttpCode, Inject, Post, Req, Res, UseGuards } from '@nestjs/common';
+import type { ConfigType } from '@nestjs/config';
+import { appSettingsConfig } from '../config/app-settings.config';
+import { sharedConfig } from '../config/shared.config';
+import { oauthConfig } from '../social/social.config';
 import {
   ApiCreatedResponse,
   ApiExtraModels,
@@ -12,7 +15,6 @@ import { CurrentUser } from '../common/auth/auth.decorators';
 import type { SessionUser } from '../common/auth/session-user';
 import { ApiRedirect } from '../common/openapi/api-redirect';
 import { Endpoint } from '../common/openapi/endpoint.decorator';
-import type { AppConfig } from '../config/app.config';
 import { resolveLocale } from '../i18n/locale';
 import { mapUser } from '../users/dto/user.dto';
 import type { User } from '../users/user.entity';
@@ -38,7 +40,10 @@ import { SessionsService } from './sessions/sessions.service';
 export class AuthController {
   constructor(
     private readonly auth: AuthService,
-    private readonly config: ConfigService<AppConfig, true>,
+    @Inject(appSettingsConfig.KEY)
+    private readonly appSettings: ConfigType<typeof appSettingsConfig>,
+    @Inject(sharedConfig.KEY) private readonly shared: ConfigType<typeof sharedConfig>,
+    @Inject(oauthConfig.KEY) private readonly oauth: ConfigType<typeof oauthConfig>,
     private readonly twoFactorLogin: TwoFactorLoginService,
     private readonly sessions: SessionsService,
   ) {}
@@ -130,7 +135,7 @@ export class AuthController {
   @ApiOkResponse({ type: AuthProvidersDto })
   providers(): Record<string, AuthProviderDto> {
     const base = this.baseUrl;
-    const oauth = this.config.get('oauth', { infer: true });
+    const oauth = this.oauth;
     // A social provider is listed only with both its client id and secret.
     const social = (['google', 'github'] as const)
       .filter((id) => oauth[id].clientId && oauth[id].clientSecret)
@@ -154,12 +159,12 @@ export class AuthController {
   }
 
   private get baseUrl(): string {
-    return this.config.get('app', { infer: true }).baseUrl;
+    return this.appSettings.baseUrl;
   }
 
   private async startSession(user: User, res: Response): Promise<AuthResultDto> {
     const { accessToken } = await this.auth.issueToken(user);
-    const maxAge = this.config.get('auth', { infer: true }).sessionMaxAge;
+    const maxAge = this.shared.sessionMaxAge;
     res.cookie(SESSION_COOKIE, accessToken, sessionCookieOptions(this.baseUrl, maxAge));
     return { user: mapUser(user), accessToken };
   }

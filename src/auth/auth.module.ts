@@ -1,13 +1,15 @@
 import { Module } from '@nestjs/common';
-import { ConfigService } from '@nestjs/config';
+import type { ConfigType } from '@nestjs/config';
 import { JwtModule } from '@nestjs/jwt';
 import { PassportModule } from '@nestjs/passport';
 import { ThrottlerModule, ThrottlerStorage } from '@nestjs/throttler';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { Clock } from '../common/clock/clock';
 import { SecretBox } from '../common/crypto/secret-box';
-import type { AppConfig } from '../config/app.config';
+import { ConfigSliceModule } from '../config/config-slice.module';
+import { sharedConfig } from '../config/shared.config';
 import { CreditsModule } from '../credits/credits.module';
+import { oauthConfig } from '../social/social.config';
 import { JobsModule } from '../jobs/jobs.module';
 import { KeysModule } from '../keys/keys.module';
 import { MailModule } from '../mail/mail.module';
@@ -21,6 +23,7 @@ import { EmailVerificationController } from './account/email-verification.contro
 import { EmailVerificationService } from './account/email-verification.service';
 import { PasswordResetController } from './account/password-reset.controller';
 import { PasswordResetService } from './account/password-reset.service';
+import { authConfig } from './auth.config';
 import { AuthThrottlerGuard, EMAIL_THROTTLER, emailTracker } from './auth-throttler.guard';
 import { AuthController } from './auth.controller';
 import { AuthService } from './auth.service';
@@ -43,11 +46,14 @@ import { TwoFactorAttempts } from './two-factor/two-factor-attempts';
 import { TwoFactorCodesService } from './two-factor/two-factor-codes.service';
 import { TwoFactorLoginService } from './two-factor/two-factor-login.service';
 import { TwoFactorController } from './two-factor/two-factor.controller';
+import { twoFactorConfig } from './two-factor/two-factor.config';
 import { RecoveryCode, TwoFactor } from './two-factor/two-factor.entity';
 import { TwoFactorService } from './two-factor/two-factor.service';
 
 @Module({
   imports: [
+    // `oauth` (social login's slice) only for the sign-in options AuthController lists.
+    ConfigSliceModule.forFeature(authConfig, twoFactorConfig, oauthConfig),
     UsersModule,
     ReferralsModule,
     CreditsModule,
@@ -57,26 +63,20 @@ import { TwoFactorService } from './two-factor/two-factor.service';
     TypeOrmModule.forFeature([TwoFactor, RecoveryCode]),
     PassportModule,
     JwtModule.registerAsync({
-      inject: [ConfigService],
-      useFactory: (config: ConfigService<AppConfig, true>) => {
-        const auth = config.get('auth', { infer: true });
+      inject: [sharedConfig.KEY],
+      useFactory: (shared: ConfigType<typeof sharedConfig>) => {
         return {
-          secret: auth.secret,
-          signOptions: { algorithm: 'HS256', expiresIn: auth.sessionMaxAge },
+          secret: shared.authSecret,
+          signOptions: { algorithm: 'HS256', expiresIn: shared.sessionMaxAge },
           verifyOptions: { algorithms: ['HS256'] },
         };
       },
     }),
     ThrottlerModule.forRootAsync({
-      inject: [ConfigService],
-      useFactory: (config: ConfigService<AppConfig, true>) => {
-        const {
-          rateLimitPerMinute: limit,
-          redisUrl,
-          redisKeyPrefix,
-        } = config.get('auth', {
-          infer: true,
-        });
+      imports: [ConfigSliceModule.forFeature(authConfig)],
+      inject: [authConfig.KEY],
+      useFactory: (auth: ConfigType<typeof authConfig>) => {
+        const { rateLimitPerMinute: limit, redisUrl, redisKeyPrefix } = auth;
         return {
           // Several instances share counters through Redis; one instance keeps them in memory.
           storage: redisUrl ? new RedisThrottlerStorage(redisUrl, redisKeyPrefix) : undefined,
@@ -109,18 +109,17 @@ import { TwoFactorService } from './two-factor/two-factor.service';
     SessionsService,
     {
       provide: SecretBox,
-      inject: [ConfigService],
-      useFactory: (config: ConfigService<AppConfig, true>) =>
-        new SecretBox(config.get('auth', { infer: true }).encryptionKey as string),
+      inject: [sharedConfig.KEY],
+      useFactory: (shared: ConfigType<typeof sharedConfig>) => new SecretBox(shared.encryptionKey),
     },
     {
       // Failed 2FA codes are counted where the rate limits are: Redis when configured.
       provide: FailureCounter,
-      inject: [ThrottlerStorage, Clock, ConfigService],
-      useFactory: (storage: unknown, clock: Clock, config: ConfigService<AppConfig, true>) => {
+      inject: [ThrottlerStorage, Clock, authConfig.KEY],
+      useFactory: (storage: unknown, clock: Clock, auth: ConfigType<typeof authConfig>) => {
         const memory = new MemoryFailureCounter(clock);
         if (!(storage instanceof RedisThrottlerStorage)) return memory;
-        const prefix = config.get('auth', { infer: true }).redisKeyPrefix;
+        const prefix = auth.redisKeyPrefix;
         return new RedisFailureCounter(storage.redis, prefix, memory);
       },
     },

@@ -1,10 +1,11 @@
-import { Injectable } from '@nestjs/common';
-import { ConfigService } from '@nestjs/config';
+import { Inject, Injectable } from '@nestjs/common';
+import type { ConfigType } from '@nestjs/config';
+import { authConfig } from './auth.config';
+import { sharedConfig } from '../config/shared.config';
 import { JwtService } from '@nestjs/jwt';
 import * as bcrypt from 'bcrypt';
 import type { SessionTokenPayload } from '../common/auth/session-user';
 import { AppError, ErrorCode } from '../common/errors/app-error';
-import type { AppConfig } from '../config/app.config';
 import type { User } from '../users/user.entity';
 import { UsersService } from '../users/users.service';
 import { UserAddresses } from '../users/user-addresses.service';
@@ -38,7 +39,8 @@ export class AuthService {
     private readonly users: UsersService,
     private readonly addresses: UserAddresses,
     private readonly jwt: JwtService,
-    private readonly config: ConfigService<AppConfig, true>,
+    @Inject(authConfig.KEY) private readonly auth: ConfigType<typeof authConfig>,
+    @Inject(sharedConfig.KEY) private readonly shared: ConfigType<typeof sharedConfig>,
     @InjectDataSource() private readonly dataSource: DataSource,
     private readonly referrals: ReferralsService,
     private readonly sessions: SessionsService,
@@ -83,7 +85,7 @@ export class AuthService {
     const hash = user?.password ?? (await this.dummyHash);
     const ok = await bcrypt.compare(password, hash);
     if (!ok || !user?.password) return null;
-    if (!user.emailVerifiedAt && this.config.get('auth', { infer: true }).requireEmailVerification)
+    if (!user.emailVerifiedAt && this.auth.requireEmailVerification)
       throw new AppError(
         ErrorCode.EMAIL_NOT_VERIFIED,
         'Confirm your email address first; a new link can be sent',
@@ -131,7 +133,7 @@ export class AuthService {
       sid: sessionId,
     };
     const accessToken = await this.jwt.signAsync(payload);
-    const maxAge = this.config.get('auth', { infer: true }).sessionMaxAge;
+    const maxAge = this.shared.sessionMaxAge;
     return { accessToken, exp: Math.floor(Date.now() / 1000) + maxAge, sessionId };
   }
 }

@@ -1,11 +1,11 @@
 import { createSecretKey } from 'node:crypto';
-import { Injectable } from '@nestjs/common';
-import { ConfigService } from '@nestjs/config';
+import { Inject, Injectable } from '@nestjs/common';
+import type { ConfigType } from '@nestjs/config';
+import { sharedConfig } from '../config/shared.config';
 import { PassportStrategy } from '@nestjs/passport';
 import type { Request } from 'express';
 import { ExtractJwt, Strategy } from 'passport-jwt';
 import type { SessionTokenPayload, SessionUser } from '../common/auth/session-user';
-import type { AppConfig } from '../config/app.config';
 import { UsersService } from '../users/users.service';
 import { SESSION_COOKIE } from './session-cookie';
 import { SessionsService } from './sessions/sessions.service';
@@ -24,7 +24,7 @@ const fromCookie = (req: Request): string | null => req.cookies?.[SESSION_COOKIE
 @Injectable()
 export class JwtStrategy extends PassportStrategy(Strategy, 'jwt') {
   constructor(
-    config: ConfigService<AppConfig, true>,
+    @Inject(sharedConfig.KEY) shared: ConfigType<typeof sharedConfig>,
     private readonly users: UsersService,
     private readonly sessions: SessionsService,
   ) {
@@ -36,7 +36,7 @@ export class JwtStrategy extends PassportStrategy(Strategy, 'jwt') {
       // A KeyObject, not a string: jsonwebtoken otherwise first tries (and fails) to parse the
       // string as a public key on every verification, 13 % of a request's CPU in the bench.
       secretOrKey: createSecretKey(
-        Buffer.from(config.get('auth', { infer: true }).secret as string, 'utf8'),
+        Buffer.from(shared.authSecret as string, 'utf8'),
       ) as unknown as string,
       algorithms: ['HS256'],
       ignoreExpiration: false,

@@ -1,7 +1,8 @@
-import { Injectable } from '@nestjs/common';
-import { ConfigService } from '@nestjs/config';
+import { Inject, Injectable } from '@nestjs/common';
+import type { ConfigType } from '@nestjs/config';
+import { sharedConfig } from '../config/shared.config';
+import { appSettingsConfig } from '../config/app-settings.config';
 import type { Response } from 'express';
-import type { AppConfig } from '../config/app.config';
 import { mapUser } from '../users/dto/user.dto';
 import type { User } from '../users/user.entity';
 import { AuthService } from './auth.service';
@@ -13,7 +14,9 @@ import { SESSION_COOKIE, sessionCookieOptions } from './session-cookie';
 export class SessionIssuer {
   constructor(
     private readonly auth: AuthService,
-    private readonly config: ConfigService<AppConfig, true>,
+    @Inject(sharedConfig.KEY) private readonly shared: ConfigType<typeof sharedConfig>,
+    @Inject(appSettingsConfig.KEY)
+    private readonly appSettings: ConfigType<typeof appSettingsConfig>,
   ) {}
 
   /**
@@ -22,8 +25,8 @@ export class SessionIssuer {
    */
   async start(user: User, res: Response): Promise<AuthResultDto> {
     const { accessToken } = await this.auth.issueToken(user);
-    const { baseUrl } = this.config.get('app', { infer: true });
-    const maxAge = this.config.get('auth', { infer: true }).sessionMaxAge;
+    const { baseUrl } = this.appSettings;
+    const maxAge = this.shared.sessionMaxAge;
     res.cookie(SESSION_COOKIE, accessToken, sessionCookieOptions(baseUrl, maxAge));
     return { user: mapUser(user), accessToken };
   }

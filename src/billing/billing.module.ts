@@ -11,13 +11,19 @@ import { PurchasesService } from './purchases.service';
 import { StripeClient } from './stripe.client';
 import { Subscription } from './subscription.entity';
 import { SubscriptionsService } from './subscriptions.service';
+import { ConfigSliceModule } from '../config/config-slice.module';
+import { billingConfig } from './billing.config';
 
 /**
  * Payments through Stripe: the payment routes, the `subscriptions` table and the one Stripe
  * adapter. Exports what the webhooks module needs.
  */
 @Module({
-  imports: [TypeOrmModule.forFeature([Subscription, Purchase]), UsersModule],
+  imports: [
+    ConfigSliceModule.forFeature(billingConfig),
+    TypeOrmModule.forFeature([Subscription, Purchase]),
+    UsersModule,
+  ],
   controllers: [PaymentController, CreditsPurchaseController, BillingController],
   providers: [
     StripeClient,

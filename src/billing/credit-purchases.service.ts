@@ -1,12 +1,14 @@
-import { Injectable } from '@nestjs/common';
-import { ConfigService } from '@nestjs/config';
+import { Inject, Injectable } from '@nestjs/common';
+import type { ConfigType } from '@nestjs/config';
+import { appSettingsConfig } from '../config/app-settings.config';
+import { billingConfig } from './billing.config';
+import { sharedConfig } from '../config/shared.config';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { createHash, randomUUID } from 'node:crypto';
 import type Stripe from 'stripe';
 import { DataSource } from 'typeorm';
 import type { SessionUser } from '../common/auth/session-user';
 import { AppError, ErrorCode } from '../common/errors/app-error';
-import type { AppConfig } from '../config/app.config';
 import type { Locale } from '../i18n/locale';
 import type { PurchaseCreditsDto } from './dto/payment.dto';
 import type { PurchaseCreatedDto, PurchaseNextActionDto } from './dto/purchase.dto';
@@ -25,7 +27,10 @@ import { StripeClient } from './stripe.client';
 export class CreditPurchasesService {
   constructor(
     private readonly stripe: StripeClient,
-    private readonly config: ConfigService<AppConfig, true>,
+    @Inject(billingConfig.KEY) private readonly billing: ConfigType<typeof billingConfig>,
+    @Inject(sharedConfig.KEY) private readonly shared: ConfigType<typeof sharedConfig>,
+    @Inject(appSettingsConfig.KEY)
+    private readonly appSettings: ConfigType<typeof appSettingsConfig>,
     @InjectDataSource() private readonly dataSource: DataSource,
   ) {}
 
@@ -54,7 +59,7 @@ export class CreditPurchasesService {
     // Derived from the key, so a retry with the same Idempotency-Key sends identical parameters
     // (the return URL names the purchase) and gets the first intent back.
     const purchaseId = clientKey ? uuidFrom(key) : randomUUID();
-    const { baseUrl } = this.config.get('app', { infer: true });
+    const { baseUrl } = this.appSettings;
     const returnUrl = `${baseUrl}/${locale}/payment/success?purchase=${purchaseId}`;
     const params: Stripe.PaymentIntentCreateParams = {
       amount,
@@ -95,11 +100,10 @@ export class CreditPurchasesService {
   }
 
   private checkBounds(dto: PurchaseCreditsDto, currency: PurchaseCurrency): void {
-    const c = this.config.get('credits', { infer: true });
     const [max, perUnit] =
       currency === 'cny'
-        ? [c.purchaseMaxCny, c.creditsPerCny]
-        : [c.purchaseMaxUsd, c.creditsPerUsd];
+        ? [this.billing.purchaseMaxCny, this.shared.creditsPerCny]
+        : [this.billing.purchaseMaxUsd, this.shared.creditsPerUsd];
     const unit = currency.toUpperCase();
     if (dto.amount > max)
       throw new AppError(

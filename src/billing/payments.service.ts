@@ -1,11 +1,11 @@
-import { Injectable } from '@nestjs/common';
-import { ConfigService } from '@nestjs/config';
+import { Inject, Injectable } from '@nestjs/common';
+import type { ConfigType } from '@nestjs/config';
+import { billingConfig } from './billing.config';
 import { InjectDataSource } from '@nestjs/typeorm';
 import type { DataSource } from 'typeorm';
 import { AuditService } from '../audit/audit.service';
 import { AppError, ErrorCode } from '../common/errors/app-error';
 import type { SessionUser } from '../common/auth/session-user';
-import type { AppConfig } from '../config/app.config';
 import { UsersService } from '../users/users.service';
 import {
   type ClientSecretDto,
@@ -30,7 +30,7 @@ export class PaymentsService {
   constructor(
     private readonly stripe: StripeClient,
     private readonly users: UsersService,
-    private readonly config: ConfigService<AppConfig, true>,
+    @Inject(billingConfig.KEY) private readonly billing: ConfigType<typeof billingConfig>,
     private readonly audit: AuditService,
     @InjectDataSource() private readonly dataSource: DataSource,
   ) {}
@@ -39,7 +39,7 @@ export class PaymentsService {
   paymentConfig(): PaymentConfigDto {
     if (!this.stripe.configured)
       throw new AppError(ErrorCode.PAYMENTS_NOT_CONFIGURED, 'Payments are not configured');
-    const { publishableKey, prices } = this.config.get('stripe', { infer: true });
+    const { publishableKey, prices } = this.billing.stripe;
     const plans = (['BASIC', 'PRO'] as const)
       .filter((plan) => prices[plan])
       .map((plan) => ({ plan, priceId: prices[plan]! }));

@@ -1,12 +1,12 @@
-import { Injectable, Logger } from '@nestjs/common';
-import { ConfigService } from '@nestjs/config';
+import { Inject, Injectable, Logger } from '@nestjs/common';
+import type { ConfigType } from '@nestjs/config';
+import { billingConfig } from './billing.config';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { isUUID } from 'class-validator';
 import { DataSource, type EntityManager } from 'typeorm';
 import type { SessionUser } from '../common/auth/session-user';
 import { AppError, ErrorCode } from '../common/errors/app-error';
 import { decodeCursor, pageSize, toPage } from '../common/pagination/pagination';
-import type { AppConfig } from '../config/app.config';
 import { returning } from '../credits/sql';
 import { mapPurchase, type PurchasePageDto, type PurchaseViewDto } from './dto/purchase.dto';
 import { Purchase, type PurchaseStatus } from './purchase.entity';
@@ -42,7 +42,7 @@ export class PurchasesService {
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,
     private readonly stripe: StripeClient,
-    private readonly config: ConfigService<AppConfig, true>,
+    @Inject(billingConfig.KEY) private readonly billing: ConfigType<typeof billingConfig>,
   ) {}
 
   /** The session user's purchases, newest first, keyset-paginated. */
@@ -167,7 +167,7 @@ export class PurchasesService {
    */
   private async displayedStatus(p: Purchase): Promise<PurchaseStatus> {
     if (p.status !== 'pending' && p.status !== 'processing') return p.status;
-    const { purchaseRecheckSeconds } = this.config.get('credits', { infer: true });
+    const { purchaseRecheckSeconds } = this.billing;
     if (Date.now() - p.createdAt.getTime() < purchaseRecheckSeconds * 1000) return p.status;
     if (!this.stripe.configured) return p.status;
     try {

@@ -1,8 +1,8 @@
-import { Injectable, Logger } from '@nestjs/common';
-import { ConfigService } from '@nestjs/config';
+import { Inject, Injectable, Logger } from '@nestjs/common';
+import type { ConfigType } from '@nestjs/config';
+import { billingConfig } from './billing.config';
 import Stripe from 'stripe';
 import { AppError, ErrorCode } from '../common/errors/app-error';
-import type { AppConfig } from '../config/app.config';
 import { toAppError } from './stripe-errors';
 
 /** The processor API version the service pins (spec Payments rule 4). */
@@ -33,8 +33,8 @@ export class StripeClient {
   private readonly stripe?: Stripe;
   private readonly webhookSecret?: string;
 
-  constructor(config: ConfigService<AppConfig, true>) {
-    const settings = config.get('stripe', { infer: true });
+  constructor(@Inject(billingConfig.KEY) billing: ConfigType<typeof billingConfig>) {
+    const settings = billing.stripe;
     this.webhookSecret = settings.webhookSecret;
     if (settings.secretKey) {
       this.stripe = new Stripe(settings.secretKey, {

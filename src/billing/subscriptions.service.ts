@@ -1,11 +1,11 @@
-import { Injectable, Logger } from '@nestjs/common';
-import { ConfigService } from '@nestjs/config';
+import { Inject, Injectable, Logger } from '@nestjs/common';
+import type { ConfigType } from '@nestjs/config';
+import { billingConfig } from './billing.config';
 import { isUUID } from 'class-validator';
 import type Stripe from 'stripe';
 import type { EntityManager } from 'typeorm';
 import type { SessionUser } from '../common/auth/session-user';
 import { AppError, ErrorCode } from '../common/errors/app-error';
-import type { AppConfig } from '../config/app.config';
 import { returning } from '../credits/sql';
 import type { Plan } from '../users/user.entity';
 import { UsersService } from '../users/users.service';
@@ -31,13 +31,13 @@ export class SubscriptionsService {
   constructor(
     private readonly stripe: StripeClient,
     private readonly users: UsersService,
-    private readonly config: ConfigService<AppConfig, true>,
+    @Inject(billingConfig.KEY) private readonly billing: ConfigType<typeof billingConfig>,
   ) {}
 
   /** BASIC or PRO for a configured price id (STRIPE_PRICE_*), else null. */
   planForPrice(priceId: string | null | undefined): Exclude<Plan, 'FREE'> | null {
     if (!priceId) return null;
-    const { prices } = this.config.get('stripe', { infer: true });
+    const { prices } = this.billing.stripe;
     if (prices.PRO === priceId) return 'PRO';
     if (prices.BASIC === priceId) return 'BASIC';
     return null;

@@ -1,15 +1,8 @@
-import { registerAs } from '@nestjs/config';
 import { Transform } from 'class-transformer';
 import { IsBoolean, IsIn, IsInt, IsOptional, IsString, IsUrl, Max, Min } from 'class-validator';
 import { availableParallelism } from 'node:os';
-import {
-  emptyToUndefined,
-  featureEnvironment,
-  IsTimeZone,
-  list,
-  toBool,
-  toInt,
-} from './feature-environment';
+import { defineConfigSlice } from './config-slice';
+import { emptyToUndefined, IsTimeZone, list, toBool, toInt } from './feature-environment';
 
 /** Process-wide variables: environment, port, public address, logging, workers. */
 export class AppEnvironment {
@@ -26,9 +19,11 @@ export class AppEnvironment {
   APP_BASE_URL?: string;
   @IsOptional() @IsString() CORS_ORIGINS?: string;
   @IsOptional() @Transform(emptyToUndefined) @IsString() @IsTimeZone() APP_TIMEZONE?: string;
+  /** Read for the default worker count only; validated by DatabaseEnvironment. */
+  DATABASE_URL?: string;
 }
 
-/** The `app` slice of AppConfig. */
+/** The `app` slice: process-wide settings any module may read (`@Inject(appSettingsConfig.KEY)`). */
 export interface AppSettings {
   env: 'development' | 'production' | 'test';
   port: number;
@@ -97,11 +92,10 @@ export function buildAppSettings(env: AppEnvironment, databaseUrl?: string): App
   };
 }
 
-/** The `app` namespace, built alone from process.env (AppModule registers it from AppConfig). */
-export const appSettingsConfig = registerAs('app', (): AppSettings =>
-  buildAppSettings(
-    featureEnvironment(AppEnvironment),
-    // Validated by the database's own variables; here only where the server runs matters.
-    process.env.DATABASE_URL || undefined,
-  ),
-);
+/** The `app` slice. */
+export const appSettingsConfig = defineConfigSlice({
+  name: 'app',
+  environment: AppEnvironment,
+  // Where the database runs decides the default worker count; the URL is validated by `db`.
+  build: (env): AppSettings => buildAppSettings(env, env.DATABASE_URL || undefined),
+});

@@ -1,63 +1,53 @@
-import { buildAiConfig } from '../ai/ai.config';
-import { buildProvidersConfig } from '../ai/providers/providers.config';
-import { buildAuthConfig } from '../auth/auth.config';
-import { buildTwoFactorConfig } from '../auth/two-factor/two-factor.config';
-import { buildStripeConfig } from '../billing/billing.config';
-import { buildCreditsConfig } from '../credits/credits.config';
-import { buildDatabaseConfig } from '../database/database.config';
-import { buildJobsConfig } from '../jobs/jobs.config';
-import { buildMailConfig } from '../mail/mail.config';
-import { buildOpsConfig } from '../metrics/metrics.config';
-import { buildPagesConfig } from '../pages/pages.config';
-import { buildPluginsConfig } from '../plugins/plugins.config';
-import { buildReferralsConfig } from '../referrals/referrals.config';
-import { buildSearchConfig } from '../search/search.config';
-import { buildOAuthConfig } from '../social/social.config';
-import { buildTasksConfig } from '../tasks/tasks.config';
-import { buildTeamsConfig } from '../teams/teams.config';
-import { buildUploadsConfig } from '../uploads/uploads.config';
-import { buildUpstreamsConfig } from '../upstreams/upstreams.config';
-import type { AppConfig } from './app-config.types';
-import { buildAppSettings } from './app-settings.config';
-import { validateEnv } from './env.validation';
-
-// The shapes live in the features' *.config.ts; modules keep importing them from here.
-export type {
-  AppConfig,
-  OAuthClientConfig,
-  ProviderConfig,
-  S3StorageConfig,
-} from './app-config.types';
+import { type AppSettings, appSettingsConfig } from './app-settings.config';
+import { type ConfigSlice, registeredSlices } from './config-slice';
+import { checkEnvironment, invalidConfiguration, type RawEnv } from './feature-environment';
+import { buildSharedConfig, type SharedConfig, SharedEnvironment } from './shared.config';
 
 /**
- * Builds the typed configuration from raw variables (process.env plus test overrides): every
- * feature's variables are validated first, then each feature's builder makes its slice.
- * Throws a StartupError naming each invalid variable; in production a missing AUTH_SECRET,
- * ENCRYPTION_KEY, DATABASE_URL, SMTP_URL, or METRICS_TOKEN without METRICS_PORT is such an error.
+ * The whole configuration, by slice name: what `ConfigService` holds. Config knows only its own
+ * two slices; a module's slice joins the object when its `*.config.ts` is loaded. Modules read
+ * their own slice with `@Inject(slice.KEY)`; reading `ConfigService<AppConfig, true>` is the
+ * older way, kept for the modules that still use it (their slices' types are added to this
+ * interface by declaration merging, in src/pending-config-slices.ts).
  */
-export function buildConfig(raw: Record<string, string | undefined>): AppConfig {
-  const env = validateEnv(raw);
-  const credits = buildCreditsConfig(env.credits);
-  return {
-    app: buildAppSettings(env.app, env.db.DATABASE_URL),
-    ops: buildOpsConfig(env.ops),
-    db: buildDatabaseConfig(env.db),
-    auth: buildAuthConfig(env.auth),
-    mail: buildMailConfig(env.mail),
-    twoFactor: buildTwoFactorConfig(env.twoFactor),
-    oauth: buildOAuthConfig(env.social),
-    ...buildProvidersConfig(env.providers),
-    ai: buildAiConfig(env.ai),
-    upstreams: buildUpstreamsConfig(env.upstreams),
-    credits,
-    referrals: buildReferralsConfig(env.referrals, credits),
-    teams: buildTeamsConfig(env.teams),
-    jobs: buildJobsConfig(env.jobs),
-    search: buildSearchConfig(env.search),
-    tasks: buildTasksConfig(env.tasks),
-    plugins: buildPluginsConfig(env.plugins),
-    uploads: buildUploadsConfig(env.uploads),
-    pages: buildPagesConfig(env.pages),
-    stripe: buildStripeConfig(env.billing),
-  };
+export interface AppConfig {
+  app: AppSettings;
+  shared: SharedConfig;
+}
+
+/** AppConfig with every loaded slice, by name (a slice's own type: `ConfigType<typeof slice>`). */
+export type LoadedConfig = AppConfig & { [slice: string]: any };
+
+/** The `app` slice is config's own: defined before any module's, so its errors come first. */
+const APP_SLICE = appSettingsConfig.definition;
+
+/**
+ * Builds the configuration from raw variables (process.env plus test overrides): every
+ * registered slice's variables are validated against the same `raw` first, then each slice is
+ * built. Throws a StartupError naming each invalid variable once, one per line; in production a
+ * missing AUTH_SECRET, ENCRYPTION_KEY, DATABASE_URL, SMTP_URL, or METRICS_TOKEN without
+ * METRICS_PORT is such an error.
+ */
+export function buildConfig(raw: RawEnv): LoadedConfig {
+  const slices = [APP_SLICE, ...registeredSlices().filter((s) => s !== APP_SLICE)];
+  const messages = new Set<string>();
+  const envs = new Map<object, object>();
+  // Each class once; a variable two classes still share is named once.
+  for (const cls of [SharedEnvironment, ...slices.map((s) => s.environment)]) {
+    if (envs.has(cls)) continue;
+    const checked = checkEnvironment<object>(cls, raw);
+    envs.set(cls, checked.env);
+    checked.messages.forEach((m) => messages.add(m));
+  }
+  if (messages.size) throw invalidConfiguration([...messages]);
+  const shared = buildSharedConfig(envs.get(SharedEnvironment) as SharedEnvironment);
+  const config: Record<string, object> = { shared };
+  for (const slice of slices)
+    config[slice.name] = slice.build(envs.get(slice.environment)!, shared);
+  return config as LoadedConfig;
+}
+
+/** One slice of a loaded configuration, typed (for code outside Nest: the primary, tests). */
+export function sliceOf<T extends object>(config: LoadedConfig, slice: ConfigSlice<T>): T {
+  return config[slice.definition.name] as T;
 }

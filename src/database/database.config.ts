@@ -1,4 +1,3 @@
-import { registerAs } from '@nestjs/config';
 import { Transform } from 'class-transformer';
 import {
   IsBoolean,
@@ -10,13 +9,8 @@ import {
   Min,
   ValidateIf,
 } from 'class-validator';
-import {
-  emptyToUndefined,
-  featureEnvironment,
-  toBool,
-  toInt,
-  type WithNodeEnv,
-} from '../config/feature-environment';
+import { defineConfigSlice } from '../config/config-slice';
+import { emptyToUndefined, toBool, toInt, type WithNodeEnv } from '../config/feature-environment';
 
 /** PostgreSQL: the server's URL (required in production) or the embedded server's folder and port. */
 export class DatabaseEnvironment implements WithNodeEnv {
@@ -34,7 +28,7 @@ export class DatabaseEnvironment implements WithNodeEnv {
   @IsOptional() @Transform(toInt) @IsInt() @Min(1) @Max(65535) EMBEDDED_PG_PORT?: number;
 }
 
-/** The `db` slice of AppConfig. */
+/** The `db` slice. */
 export interface DatabaseConfig {
   /** Undefined: start the embedded PostgreSQL. */
   url?: string;
@@ -56,7 +50,9 @@ export function buildDatabaseConfig(env: DatabaseEnvironment): DatabaseConfig {
   };
 }
 
-/** The `db` namespace, built alone from process.env (AppModule registers it from AppConfig). */
-export const databaseConfig = registerAs('db', (): DatabaseConfig =>
-  buildDatabaseConfig(featureEnvironment(DatabaseEnvironment)),
-);
+/** The `db` slice, read by its module with `@Inject(databaseConfig.KEY)`. */
+export const databaseConfig = defineConfigSlice({
+  name: 'db',
+  environment: DatabaseEnvironment,
+  build: buildDatabaseConfig,
+});

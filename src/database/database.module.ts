@@ -1,7 +1,8 @@
 import { Logger, Module } from '@nestjs/common';
-import { ConfigService } from '@nestjs/config';
+import type { ConfigType } from '@nestjs/config';
 import { TypeOrmModule } from '@nestjs/typeorm';
-import type { AppConfig } from '../config/app.config';
+import { ConfigSliceModule } from '../config/config-slice.module';
+import { type DatabaseConfig, databaseConfig } from './database.config';
 import { ensureDatabase, startEmbeddedPostgres, type EmbeddedServer } from './embedded-postgres';
 import { MIGRATIONS_GLOB } from './migrations-path';
 
@@ -19,7 +20,7 @@ export async function stopEmbeddedDatabase(): Promise<void> {
  * The PostgreSQL URL to use: DATABASE_URL, or a started embedded server's `app` database (started
  * once per process; with WEB_CONCURRENCY workers the primary starts it and hands its URL on).
  */
-export async function resolveDatabaseUrl(db: AppConfig['db']): Promise<string> {
+export async function resolveDatabaseUrl(db: DatabaseConfig): Promise<string> {
   if (db.url) return db.url;
   if (!embedded) {
     const started = Date.now();
@@ -36,9 +37,9 @@ export async function resolveDatabaseUrl(db: AppConfig['db']): Promise<string> {
 @Module({
   imports: [
     TypeOrmModule.forRootAsync({
-      inject: [ConfigService],
-      useFactory: async (config: ConfigService<AppConfig, true>) => {
-        const db = config.get('db', { infer: true });
+      imports: [ConfigSliceModule.forFeature(databaseConfig)],
+      inject: [databaseConfig.KEY],
+      useFactory: async (db: ConfigType<typeof databaseConfig>) => {
         return {
           type: 'postgres' as const,
           url: await resolveDatabaseUrl(db),

@@ -1,7 +1,7 @@
-import { registerAs } from '@nestjs/config';
 import { Transform } from 'class-transformer';
 import { IsBoolean, IsInt, IsNumber, IsOptional, Max, Min } from 'class-validator';
-import { featureEnvironment, toBool, toInt, toNumber } from '../config/feature-environment';
+import { defineConfigSlice } from '../config/config-slice';
+import { toBool, toInt, toNumber } from '../config/feature-environment';
 
 /** The job queue (pg-boss) on this instance. */
 export class JobsEnvironment {
@@ -11,7 +11,7 @@ export class JobsEnvironment {
   @IsOptional() @Transform(toInt) @IsInt() @Min(1) @Max(50) JOBS_POOL_SIZE?: number;
 }
 
-/** The `jobs` slice of AppConfig: the queue (pg-boss in schema `pgboss` of the service's database). */
+/** The `jobs` slice: the queue (pg-boss in schema `pgboss` of the service's database). */
 export interface JobsConfig {
   /** JOBS_ENABLED (default true): start pg-boss and its workers on this instance. */
   enabled: boolean;
@@ -33,7 +33,9 @@ export function buildJobsConfig(env: JobsEnvironment): JobsConfig {
   };
 }
 
-/** The `jobs` namespace, built alone from process.env (AppModule registers it from AppConfig). */
-export const jobsConfig = registerAs('jobs', (): JobsConfig =>
-  buildJobsConfig(featureEnvironment(JobsEnvironment)),
-);
+/** The `jobs` slice, read by its module with `@Inject(jobsConfig.KEY)`. */
+export const jobsConfig = defineConfigSlice({
+  name: 'jobs',
+  environment: JobsEnvironment,
+  build: buildJobsConfig,
+});

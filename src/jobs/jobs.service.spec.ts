@@ -1,6 +1,4 @@
-import { ConfigService } from '@nestjs/config';
 import type { DataSource } from 'typeorm';
-import type { AppConfig } from '../config/app.config';
 import { JobsService } from './jobs.service';
 import { declareQueue } from './queue-registry';
 
@@ -19,10 +17,13 @@ const HANDLED = declareQueue('spec-handled');
  * database is reached (the DataSource is never read).
  */
 function jobsService(): JobsService {
-  const config = new ConfigService({
-    jobs: { enabled: false, pollIntervalSeconds: 2, superviseIntervalSeconds: 60, poolSize: 4 },
-  }) as unknown as ConfigService<AppConfig, true>;
-  return new JobsService({} as DataSource, config);
+  const jobs = {
+    enabled: false,
+    pollIntervalSeconds: 2,
+    superviseIntervalSeconds: 60,
+    poolSize: 4,
+  };
+  return new JobsService({} as DataSource, jobs);
 }
 
 describe('JobsService boot check', () => {

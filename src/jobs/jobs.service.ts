@@ -1,13 +1,14 @@
 import {
+  Inject,
   Injectable,
   Logger,
   type OnApplicationBootstrap,
   type OnApplicationShutdown,
 } from '@nestjs/common';
-import { ConfigService } from '@nestjs/config';
+import type { ConfigType } from '@nestjs/config';
+import { jobsConfig } from './jobs.config';
 import { PgBoss } from 'pg-boss';
 import { DataSource } from 'typeorm';
-import type { AppConfig } from '../config/app.config';
 import type { EnqueueOptions, JobHandler, JobMap, QueueName, QueueSettings } from './jobs.types';
 import { declaredQueues } from './queue-registry';
 
@@ -30,14 +31,14 @@ interface Registration {
 export class JobsService implements OnApplicationBootstrap, OnApplicationShutdown {
   private readonly logger = new Logger('Jobs');
   private readonly registrations = new Map<QueueName, Registration>();
-  private readonly config: AppConfig['jobs'];
+  private readonly config: ConfigType<typeof jobsConfig>;
   private boss?: PgBoss;
 
   constructor(
     private readonly dataSource: DataSource,
-    config: ConfigService<AppConfig, true>,
+    @Inject(jobsConfig.KEY) jobs: ConfigType<typeof jobsConfig>,
   ) {
-    this.config = config.get('jobs', { infer: true });
+    this.config = jobs;
   }
 
   /**

@@ -1,6 +1,7 @@
 import { timingSafeEqual } from 'node:crypto';
 import { Inject, Injectable, Logger } from '@nestjs/common';
-import { ConfigService } from '@nestjs/config';
+import type { ConfigType } from '@nestjs/config';
+import { keysConfig } from './keys.config';
 import { PassportStrategy } from '@nestjs/passport';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { ThrottlerStorage } from '@nestjs/throttler';
@@ -11,7 +12,6 @@ import type { ApiScope } from '../common/auth/api-scopes';
 import type { SessionUser } from '../common/auth/session-user';
 import { Clock } from '../common/clock/clock';
 import { RateLimitedError } from '../common/errors/app-error';
-import type { AppConfig } from '../config/app.config';
 import { preparedQuery } from '../database/prepared';
 import type { Locale } from '../i18n/locale';
 import type { Role } from '../users/user.entity';
@@ -52,10 +52,10 @@ export class ApiKeyStrategy extends PassportStrategy(Strategy, 'api-key') {
     @InjectDataSource() private readonly dataSource: DataSource,
     @Inject(ThrottlerStorage) private readonly counters: ThrottlerStorage,
     private readonly clock: Clock,
-    config: ConfigService<AppConfig, true>,
+    @Inject(keysConfig.KEY) keys: ConfigType<typeof keysConfig>,
   ) {
     super({ passReqToCallback: true });
-    this.rpm = config.get('auth', { infer: true }).apiKeyRpm;
+    this.rpm = keys.apiKeyRpm;
   }
 
   async validate(req: Request, token: string): Promise<SessionUser | false> {

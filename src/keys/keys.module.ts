@@ -4,6 +4,8 @@ import { ApiKey } from './api-key.entity';
 import { ApiKeyStrategy } from './api-key.strategy';
 import { ApiKeysController } from './api-keys.controller';
 import { ApiKeysService } from './api-keys.service';
+import { ConfigSliceModule } from '../config/config-slice.module';
+import { keysConfig } from './keys.config';
 
 /**
  * Personal API keys: owns `api_keys`, and the `api-key` Passport strategy that the
@@ -11,7 +13,7 @@ import { ApiKeysService } from './api-keys.service';
  * credits like any other (the key's id rides on the session user).
  */
 @Module({
-  imports: [TypeOrmModule.forFeature([ApiKey])],
+  imports: [ConfigSliceModule.forFeature(keysConfig), TypeOrmModule.forFeature([ApiKey])],
   controllers: [ApiKeysController],
   providers: [ApiKeysService, ApiKeyStrategy],
   exports: [ApiKeysService],

@@ -8,6 +8,8 @@ import {
 import type { NextFunction, Request, Response } from 'express';
 import { AppError, ErrorCode } from '../common/errors/app-error';
 import { ShutdownService } from './shutdown.service';
+import { ConfigSliceModule } from '../config/config-slice.module';
+import { lifecycleConfig } from './lifecycle.config';
 
 /**
  * Shutdown and readiness: ShutdownService drains on SIGTERM; while it does, every
@@ -15,7 +17,11 @@ import { ShutdownService } from './shutdown.service';
  * sending traffic while open streams finish.
  */
 @Global()
-@Module({ providers: [ShutdownService], exports: [ShutdownService] })
+@Module({
+  imports: [ConfigSliceModule.forFeature(lifecycleConfig)],
+  providers: [ShutdownService],
+  exports: [ShutdownService],
+})
 export class LifecycleModule implements NestModule {
   constructor(private readonly shutdown: ShutdownService) {}
 

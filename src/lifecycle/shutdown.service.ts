@@ -1,13 +1,14 @@
 import {
   type BeforeApplicationShutdown,
+  Inject,
   Injectable,
   Logger,
   type OnApplicationBootstrap,
   type OnApplicationShutdown,
   type OnModuleDestroy,
 } from '@nestjs/common';
-import { ConfigService } from '@nestjs/config';
-import type { AppConfig } from '../config/app.config';
+import type { ConfigType } from '@nestjs/config';
+import { lifecycleConfig } from './lifecycle.config';
 import { drainStreams, openStreamCount } from './open-streams';
 
 /**
@@ -31,8 +32,8 @@ export class ShutdownService
   // Only flips the flag: main.ts's own signal handler runs app.close() (the hooks below).
   private readonly onSignal = (signal: NodeJS.Signals) => this.drain(signal);
 
-  constructor(config: ConfigService<AppConfig, true>) {
-    this.graceMs = config.get('ops', { infer: true }).shutdownGraceMs;
+  constructor(@Inject(lifecycleConfig.KEY) lifecycle: ConfigType<typeof lifecycleConfig>) {
+    this.graceMs = lifecycle.shutdownGraceMs;
   }
 
   /** True from the first shutdown signal (or app.close()) on. */

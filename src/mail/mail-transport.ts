@@ -1,9 +1,9 @@
-import { Injectable, Logger, type OnApplicationShutdown } from '@nestjs/common';
-import { ConfigService } from '@nestjs/config';
+import { Inject, Injectable, Logger, type OnApplicationShutdown } from '@nestjs/common';
+import type { ConfigType } from '@nestjs/config';
+import { mailConfig } from './mail.config';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { createTransport, type Transporter } from 'nodemailer';
-import type { AppConfig } from '../config/app.config';
 import type { RenderedMail } from './mail.types';
 
 /**
@@ -17,11 +17,11 @@ import type { RenderedMail } from './mail.types';
 @Injectable()
 export class MailTransport implements OnApplicationShutdown {
   private readonly logger = new Logger('Mail');
-  private readonly config: AppConfig['mail'];
+  private readonly config: ConfigType<typeof mailConfig>;
   private readonly transporter: Transporter;
 
-  constructor(config: ConfigService<AppConfig, true>) {
-    this.config = config.get('mail', { infer: true });
+  constructor(@Inject(mailConfig.KEY) mail: ConfigType<typeof mailConfig>) {
+    this.config = mail;
     this.transporter = this.config.smtpUrl
       ? createTransport(this.config.smtpUrl)
       : createTransport({ streamTransport: true, buffer: true, newline: 'windows' });

@@ -1,12 +1,8 @@
-import { registerAs } from '@nestjs/config';
 import { Transform } from 'class-transformer';
 import { IsOptional, IsString, Matches, MaxLength, ValidateIf } from 'class-validator';
 import { resolve } from 'node:path';
-import {
-  emptyToUndefined,
-  featureEnvironment,
-  type WithNodeEnv,
-} from '../config/feature-environment';
+import { defineConfigSlice } from '../config/config-slice';
+import { emptyToUndefined, type WithNodeEnv } from '../config/feature-environment';
 
 /** Outgoing mail; in production there is no file fallback, so a server is required. */
 export class MailEnvironment implements WithNodeEnv {
@@ -25,7 +21,7 @@ export class MailEnvironment implements WithNodeEnv {
   @IsOptional() @Transform(emptyToUndefined) @IsString() MAIL_DIR?: string;
 }
 
-/** The `mail` slice of AppConfig: transactional mail (src/mail). */
+/** The `mail` slice: transactional mail (src/mail). */
 export interface MailConfig {
   /** SMTP_URL (`smtp://user:pass@host:587`); unset outside production: `.eml` files in `dir`. */
   smtpUrl?: string;
@@ -44,7 +40,9 @@ export function buildMailConfig(env: MailEnvironment): MailConfig {
   };
 }
 
-/** The `mail` namespace, built alone from process.env (AppModule registers it from AppConfig). */
-export const mailConfig = registerAs('mail', (): MailConfig =>
-  buildMailConfig(featureEnvironment(MailEnvironment)),
-);
+/** The `mail` slice, read by its module with `@Inject(mailConfig.KEY)`. */
+export const mailConfig = defineConfigSlice({
+  name: 'mail',
+  environment: MailEnvironment,
+  build: buildMailConfig,
+});

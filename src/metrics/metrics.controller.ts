@@ -1,10 +1,10 @@
-import { Controller, Get, Headers, Res } from '@nestjs/common';
-import { ConfigService } from '@nestjs/config';
+import { Controller, Get, Headers, Inject, Res } from '@nestjs/common';
+import type { ConfigType } from '@nestjs/config';
+import { opsConfig } from './metrics.config';
 import { ApiHeader, ApiOkResponse, ApiProduces, ApiTags } from '@nestjs/swagger';
 import type { Response } from 'express';
 import { AppError, ErrorCode } from '../common/errors/app-error';
 import { Endpoint } from '../common/openapi/endpoint.decorator';
-import type { AppConfig } from '../config/app.config';
 import { bearerMatches } from './metrics-auth';
 import { MetricsService } from './metrics.service';
 
@@ -16,13 +16,13 @@ import { MetricsService } from './metrics.service';
 @ApiTags('health')
 @Controller('metrics')
 export class MetricsController {
-  private readonly ops: AppConfig['ops'];
+  private readonly ops: ConfigType<typeof opsConfig>;
 
   constructor(
     private readonly metrics: MetricsService,
-    config: ConfigService<AppConfig, true>,
+    @Inject(opsConfig.KEY) ops: ConfigType<typeof opsConfig>,
   ) {
-    this.ops = config.get('ops', { infer: true });
+    this.ops = ops;
   }
 
   @Get()

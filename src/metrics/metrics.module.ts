@@ -1,5 +1,6 @@
 import {
   Global,
+  Inject,
   Logger,
   type MiddlewareConsumer,
   Module,
@@ -8,15 +9,16 @@ import {
   type OnApplicationShutdown,
   RequestMethod,
 } from '@nestjs/common';
-import { ConfigService } from '@nestjs/config';
+import type { ConfigType } from '@nestjs/config';
+import { opsConfig } from './metrics.config';
 import cluster from 'node:cluster';
 import type { Server } from 'node:http';
-import type { AppConfig } from '../config/app.config';
 import { DatabaseGauges } from './database-gauges';
 import { httpMetrics } from './http-metrics.middleware';
 import { startMetricsServer } from './metrics-server';
 import { MetricsController } from './metrics.controller';
 import { MetricsService } from './metrics.service';
+import { ConfigSliceModule } from '../config/config-slice.module';
 
 /**
  * Prometheus metrics. Global: the code paths that move a counter (AI, credits,
@@ -26,6 +28,7 @@ import { MetricsService } from './metrics.service';
  */
 @Global()
 @Module({
+  imports: [ConfigSliceModule.forFeature(opsConfig)],
   controllers: [MetricsController],
   providers: [MetricsService, DatabaseGauges],
   exports: [MetricsService],
@@ -36,7 +39,7 @@ export class MetricsModule implements NestModule, OnApplicationBootstrap, OnAppl
 
   constructor(
     private readonly metrics: MetricsService,
-    private readonly config: ConfigService<AppConfig, true>,
+    @Inject(opsConfig.KEY) private readonly ops: ConfigType<typeof opsConfig>,
   ) {}
 
   configure(consumer: MiddlewareConsumer): void {
@@ -46,7 +49,7 @@ export class MetricsModule implements NestModule, OnApplicationBootstrap, OnAppl
   }
 
   async onApplicationBootstrap(): Promise<void> {
-    const { metricsPort, metricsToken } = this.config.get('ops', { infer: true });
+    const { metricsPort, metricsToken } = this.ops;
     if (metricsPort === undefined || cluster.isWorker) return;
     const started = await startMetricsServer(
       metricsPort,

@@ -1,13 +1,11 @@
-import type { ConfigService } from '@nestjs/config';
 import { mkdir, mkdtemp, realpath, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { AppConfig } from '../config/app.config';
 import { FrontendFiles } from './frontend-files';
+import type { PagesConfig } from './pages.config';
 
-/** A FrontendFiles over `frontendDir`, with configuration as ConfigService would give it. */
-const filesFor = (frontendDir?: string) =>
-  new FrontendFiles({ get: () => ({ frontendDir }) } as unknown as ConfigService<AppConfig, true>);
+/** A FrontendFiles over `frontendDir`. */
+const filesFor = (frontendDir?: string) => new FrontendFiles({ frontendDir } as PagesConfig);
 
 describe('FrontendFiles', () => {
   let base: string;

@@ -1,9 +1,9 @@
-import { Injectable } from '@nestjs/common';
-import { ConfigService } from '@nestjs/config';
+import { Inject, Injectable } from '@nestjs/common';
+import type { ConfigType } from '@nestjs/config';
+import { pagesConfig } from './pages.config';
 import { realpathSync, statSync } from 'node:fs';
 import { realpath, stat } from 'node:fs/promises';
 import { resolve, sep } from 'node:path';
-import type { AppConfig } from '../config/app.config';
 
 /**
  * Finds files of the static frontend in `FRONTEND_DIR` (e.g. a static export), by default the
@@ -18,8 +18,8 @@ export class FrontendFiles {
   private readonly root?: string;
 
   /** Throws at boot when FRONTEND_DIR is set but is not a readable folder. */
-  constructor(config: ConfigService<AppConfig, true>) {
-    const dir = config.get('pages', { infer: true }).frontendDir;
+  constructor(@Inject(pagesConfig.KEY) pages: ConfigType<typeof pagesConfig>) {
+    const dir = pages.frontendDir;
     if (!dir) return;
     let isDir = false;
     try {

@@ -1,13 +1,9 @@
-import { registerAs } from '@nestjs/config';
 import { Transform } from 'class-transformer';
 import { IsOptional, IsString } from 'class-validator';
 import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import {
-  emptyToUndefined,
-  featureEnvironment,
-  type WithNodeEnv,
-} from '../config/feature-environment';
+import { defineConfigSlice } from '../config/config-slice';
+import { emptyToUndefined, type WithNodeEnv } from '../config/feature-environment';
 
 /** The static frontend pages are served from. */
 export class PagesEnvironment implements WithNodeEnv {
@@ -16,7 +12,7 @@ export class PagesEnvironment implements WithNodeEnv {
   @IsOptional() @Transform(emptyToUndefined) @IsString() FRONTEND_DIR?: string;
 }
 
-/** The `pages` slice of AppConfig. */
+/** The `pages` slice. */
 export interface PagesConfig {
   /** Absolute static frontend folder allowed page requests are served from (FRONTEND_DIR). */
   frontendDir?: string;
@@ -43,7 +39,9 @@ export function buildPagesConfig(env: PagesEnvironment): PagesConfig {
   return { frontendDir: env.NODE_ENV === 'test' ? undefined : consoleDir() };
 }
 
-/** The `pages` namespace, built alone from process.env (AppModule registers it from AppConfig). */
-export const pagesConfig = registerAs('pages', (): PagesConfig =>
-  buildPagesConfig(featureEnvironment(PagesEnvironment)),
-);
+/** The `pages` slice, read by its module with `@Inject(pagesConfig.KEY)`. */
+export const pagesConfig = defineConfigSlice({
+  name: 'pages',
+  environment: PagesEnvironment,
+  build: buildPagesConfig,
+});

@@ -6,6 +6,8 @@ import { PageRouter } from './page-router.service';
 import { PagesController } from './pages.controller';
 import { RouteAccessController } from './route-access.controller';
 import { VerifyEmailPageController } from './verify-email-page.controller';
+import { ConfigSliceModule } from '../config/config-slice.module';
+import { pagesConfig } from './pages.config';
 
 /**
  * Page routes: the page-route rules for every non-API path (served from FRONTEND_DIR or as a
@@ -13,7 +15,7 @@ import { VerifyEmailPageController } from './verify-email-page.controller';
  * verification page's form POST, and the payment success page.
  */
 @Module({
-  imports: [BillingModule, AuthModule],
+  imports: [ConfigSliceModule.forFeature(pagesConfig), BillingModule, AuthModule],
   controllers: [RouteAccessController, VerifyEmailPageController, PagesController],
   providers: [FrontendFiles, PageRouter],
 })

@@ -1,12 +1,12 @@
-import { Injectable } from '@nestjs/common';
-import { ConfigService } from '@nestjs/config';
+import { Inject, Injectable } from '@nestjs/common';
+import type { ConfigType } from '@nestjs/config';
+import { pluginsConfig } from './plugins.config';
 import { InjectRepository } from '@nestjs/typeorm';
 import { randomUUID } from 'node:crypto';
 import { QueryFailedError, Repository } from 'typeorm';
 import { AuditService } from '../audit/audit.service';
 import { SecretBox } from '../common/crypto/secret-box';
 import { AppError, ErrorCode } from '../common/errors/app-error';
-import type { AppConfig } from '../config/app.config';
 import {
   type CreatePluginDto,
   mapPlugin,
@@ -39,9 +39,9 @@ export class PluginsAdminService {
     private readonly cache: PluginToolsCache,
     private readonly catalogue: PluginsService,
     private readonly audit: AuditService,
-    config: ConfigService<AppConfig, true>,
+    @Inject(pluginsConfig.KEY) settings: ConfigType<typeof pluginsConfig>,
   ) {
-    this.allowedHosts = config.get('plugins', { infer: true }).allowedHosts;
+    this.allowedHosts = settings.allowedHosts;
   }
 
   /**

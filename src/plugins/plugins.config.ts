@@ -1,7 +1,7 @@
-import { registerAs } from '@nestjs/config';
 import { Transform } from 'class-transformer';
 import { IsInt, IsOptional, Matches, Max, Min } from 'class-validator';
-import { emptyToUndefined, featureEnvironment, list, toInt } from '../config/feature-environment';
+import { defineConfigSlice } from '../config/config-slice';
+import { emptyToUndefined, list, toInt } from '../config/feature-environment';
 
 // One host (a name, an IPv4 address or a bracketed IPv6 address) with an optional port.
 const HOST_ENTRY = String.raw`(?:\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9._-]+)(?::\d{1,5})?`;
@@ -24,7 +24,7 @@ export class PluginsEnvironment {
   PLUGIN_ALLOWED_HOSTS?: string;
 }
 
-/** The `plugins` slice of AppConfig (docs/plugins.md). */
+/** The `plugins` slice (docs/plugins.md). */
 export interface PluginsConfig {
   /** PLUGIN_TOOL_TIMEOUT_MS: longest connect, `tools/list` or `tools/call` of an MCP server (default 15000). */
   toolTimeoutMs: number;
@@ -58,7 +58,9 @@ export function buildPluginsConfig(env: PluginsEnvironment): PluginsConfig {
   };
 }
 
-/** The `plugins` namespace, built alone from process.env (AppModule registers it from AppConfig). */
-export const pluginsConfig = registerAs('plugins', (): PluginsConfig =>
-  buildPluginsConfig(featureEnvironment(PluginsEnvironment)),
-);
+/** The `plugins` slice, read by its module with `@Inject(pluginsConfig.KEY)`. */
+export const pluginsConfig = defineConfigSlice({
+  name: 'plugins',
+  environment: PluginsEnvironment,
+  build: buildPluginsConfig,
+});

@@ -1,8 +1,9 @@
 import { Module } from '@nestjs/common';
-import { ConfigService } from '@nestjs/config';
+import type { ConfigType } from '@nestjs/config';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { SecretBox } from '../common/crypto/secret-box';
-import type { AppConfig } from '../config/app.config';
+import { ConfigSliceModule } from '../config/config-slice.module';
+import { sharedConfig } from '../config/shared.config';
 import { CalculatorWorkers } from './builtins/calculator-workers';
 import { McpClientService } from './mcp/mcp-client.service';
 import { PluginToolsCache } from './mcp/plugin-tools-cache';
@@ -11,6 +12,7 @@ import { PluginsAdminService } from './plugins-admin.service';
 import { PluginsController } from './plugins.controller';
 import { PluginsService } from './plugins.service';
 import { ToolBoxes } from './tool.types';
+import { pluginsConfig } from './plugins.config';
 
 /**
  * Plugins (docs/plugins.md): built-in tools and MCP servers registered by admins.
@@ -18,7 +20,7 @@ import { ToolBoxes } from './tool.types';
  * built-ins). Imports no feature module, so the AI and search modules can both import it.
  */
 @Module({
-  imports: [TypeOrmModule.forFeature([Plugin])],
+  imports: [ConfigSliceModule.forFeature(pluginsConfig), TypeOrmModule.forFeature([Plugin])],
   controllers: [PluginsController],
   providers: [
     PluginsService,
@@ -31,9 +33,8 @@ import { ToolBoxes } from './tool.types';
     {
       // The same sealing as the two-factor secrets (ENCRYPTION_KEY through SecretBox).
       provide: SecretBox,
-      inject: [ConfigService],
-      useFactory: (config: ConfigService<AppConfig, true>) =>
-        new SecretBox(config.get('auth', { infer: true }).encryptionKey as string),
+      inject: [sharedConfig.KEY],
+      useFactory: (shared: ConfigType<typeof sharedConfig>) => new SecretBox(shared.encryptionKey),
     },
   ],
   exports: [PluginsService, ToolBoxes],

@@ -1,5 +1,6 @@
-import { Injectable, Logger } from '@nestjs/common';
-import { ConfigService } from '@nestjs/config';
+import { Inject, Injectable, Logger } from '@nestjs/common';
+import type { ConfigType } from '@nestjs/config';
+import { pluginsConfig } from './plugins.config';
 import { InjectRepository } from '@nestjs/typeorm';
 import { In, Repository } from 'typeorm';
 import { requireScope } from '../common/auth/require-scope';
@@ -7,7 +8,6 @@ import type { SessionUser } from '../common/auth/session-user';
 import { Clock } from '../common/clock/clock';
 import { SecretBox } from '../common/crypto/secret-box';
 import { AppError, ErrorCode } from '../common/errors/app-error';
-import type { AppConfig } from '../config/app.config';
 import type { BuiltinTool, ToolOutput } from './builtin-tool';
 import { calculatorTool } from './builtins/calculator.tool';
 import { CalculatorWorkers } from './builtins/calculator-workers';
@@ -58,9 +58,9 @@ export class PluginsService {
     private readonly cache: PluginToolsCache,
     clock: Clock,
     calculatorWorkers: CalculatorWorkers,
-    config: ConfigService<AppConfig, true>,
+    @Inject(pluginsConfig.KEY) settings: ConfigType<typeof pluginsConfig>,
   ) {
-    this.builtinTimeoutMs = config.get('plugins', { infer: true }).builtinTimeoutMs;
+    this.builtinTimeoutMs = settings.builtinTimeoutMs;
     this.registerBuiltin(calculatorTool(calculatorWorkers));
     this.registerBuiltin(currentTimeTool(clock));
   }

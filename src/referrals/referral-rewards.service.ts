@@ -1,7 +1,7 @@
-import { Injectable, Logger } from '@nestjs/common';
-import { ConfigService } from '@nestjs/config';
+import { Inject, Injectable, Logger } from '@nestjs/common';
+import type { ConfigType } from '@nestjs/config';
+import { referralsConfig } from './referrals.config';
 import type { EntityManager } from 'typeorm';
-import type { AppConfig } from '../config/app.config';
 import { CreditsService } from '../credits/credits.service';
 import { returning } from '../credits/sql';
 import { REWARD_REFERENCE } from './referrals.service';
@@ -37,7 +37,7 @@ export class ReferralRewardsService {
 
   constructor(
     private readonly credits: CreditsService,
-    private readonly config: ConfigService<AppConfig, true>,
+    @Inject(referralsConfig.KEY) private readonly referrals: ConfigType<typeof referralsConfig>,
   ) {}
 
   /**
@@ -46,7 +46,7 @@ export class ReferralRewardsService {
    * it never qualifies.
    */
   qualifies(payment: ReferralPayment): boolean {
-    const { minPaymentUsd, minPaymentCny } = this.config.get('referrals', { infer: true });
+    const { minPaymentUsd, minPaymentCny } = this.referrals;
     const minimum = { usd: minPaymentUsd, cny: minPaymentCny }[payment.currency.toLowerCase()];
     if (minimum === undefined || !Number.isInteger(payment.amount)) return false;
     return payment.amount > 0 && payment.amount >= Math.round(minimum * 100);
@@ -68,7 +68,7 @@ export class ReferralRewardsService {
     // The referred account must have proven its address: a made-up address earns nothing.
     const [referral] = await m.query(LOCK_REFERRAL_SQL, [referredId]);
     if (!referral || referral.status !== 'pending' || !referral.verified) return false;
-    const { reward, monthlyCap } = this.config.get('referrals', { infer: true });
+    const { reward, monthlyCap } = this.referrals;
     await m.query(REFERRER_CAP_LOCK_SQL, [`referral-cap:${referral.referrerId}`]);
     const [{ n }] = await m.query(REWARDED_THIS_MONTH_SQL, [referral.referrerId]);
     if (n >= monthlyCap) {

@@ -1,12 +1,8 @@
-import { registerAs } from '@nestjs/config';
 import { Transform } from 'class-transformer';
 import { IsInt, IsNumber, IsOptional, Min } from 'class-validator';
-import { featureEnvironment, toInt, toNumber } from '../config/feature-environment';
-import {
-  buildCreditsConfig,
-  type CreditsConfig,
-  CreditsEnvironment,
-} from '../credits/credits.config';
+import { defineConfigSlice } from '../config/config-slice';
+import { toInt, toNumber } from '../config/feature-environment';
+import type { SharedConfig } from '../config/shared.config';
 
 /** Referral rewards, in credits, and the smallest first payment that earns one. */
 export class ReferralsEnvironment {
@@ -25,7 +21,7 @@ export class ReferralsEnvironment {
   REFERRAL_MIN_PAYMENT_CNY?: number;
 }
 
-/** The `referrals` slice of AppConfig, in credits. */
+/** The `referrals` slice, in credits. */
 export interface ReferralsConfig {
   /** Granted to a referred user once their address is verified (default 0). */
   signupBonus: number;
@@ -50,7 +46,7 @@ function cnyEquivalent(usd: number, creditsPerUsd: number, creditsPerCny: number
 /** The `referrals` slice from validated variables and the credit prices. */
 export function buildReferralsConfig(
   env: ReferralsEnvironment,
-  prices: Pick<CreditsConfig, 'creditsPerUsd' | 'creditsPerCny'>,
+  prices: Pick<SharedConfig, 'creditsPerUsd' | 'creditsPerCny'>,
 ): ReferralsConfig {
   const minPaymentUsd = env.REFERRAL_MIN_PAYMENT ?? 5;
   return {
@@ -65,10 +61,9 @@ export function buildReferralsConfig(
   };
 }
 
-/** The `referrals` namespace, built alone from process.env (AppModule registers it from AppConfig). */
-export const referralsConfig = registerAs('referrals', (): ReferralsConfig =>
-  buildReferralsConfig(
-    featureEnvironment(ReferralsEnvironment),
-    buildCreditsConfig(featureEnvironment(CreditsEnvironment)),
-  ),
-);
+/** The `referrals` slice, read by its module with `@Inject(referralsConfig.KEY)`. */
+export const referralsConfig = defineConfigSlice({
+  name: 'referrals',
+  environment: ReferralsEnvironment,
+  build: buildReferralsConfig,
+});

@@ -1,8 +1,9 @@
-import { Injectable, Logger } from '@nestjs/common';
-import { ConfigService } from '@nestjs/config';
+import { Inject, Injectable, Logger } from '@nestjs/common';
+import type { ConfigType } from '@nestjs/config';
+import { referralsConfig } from './referrals.config';
+import { appSettingsConfig } from '../config/app-settings.config';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, type EntityManager } from 'typeorm';
-import type { AppConfig } from '../config/app.config';
 import { CreditsService } from '../credits/credits.service';
 import { returning } from '../credits/sql';
 import type { Locale } from '../i18n/locale';
@@ -30,7 +31,9 @@ export class ReferralsService {
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,
     private readonly credits: CreditsService,
-    private readonly config: ConfigService<AppConfig, true>,
+    @Inject(referralsConfig.KEY) private readonly referrals: ConfigType<typeof referralsConfig>,
+    @Inject(appSettingsConfig.KEY)
+    private readonly appSettings: ConfigType<typeof appSettingsConfig>,
   ) {}
 
   /**
@@ -73,7 +76,7 @@ export class ReferralsService {
    * Returns whether credits were granted. Made-up addresses never earn it: they never verify.
    */
   async grantSignupBonus(userId: string, m: EntityManager): Promise<boolean> {
-    const { signupBonus } = this.config.get('referrals', { infer: true });
+    const { signupBonus } = this.referrals;
     if (signupBonus <= 0) return false;
     const [referral] = await m.query(IS_REFERRED_SQL, [userId]);
     if (!referral) return false;
@@ -94,7 +97,7 @@ export class ReferralsService {
    */
   async overview(userId: string, locale: Locale): Promise<ReferralOverviewDto> {
     const code = await this.codeOf(userId);
-    const { baseUrl } = this.config.get('app', { infer: true });
+    const { baseUrl } = this.appSettings;
     const [counts] = await this.dataSource.query(REFERRAL_COUNTS_SQL, [userId]);
     const recent: { createdAt: Date; status: ReferralStatus; name: string | null }[] =
       await this.dataSource.query(RECENT_REFERRALS_SQL, [userId]);

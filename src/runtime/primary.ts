@@ -1,6 +1,8 @@
 import cluster, { type Worker } from 'node:cluster';
-import type { AppConfig } from '../config/app.config';
+import { type LoadedConfig, sliceOf } from '../config/app.config';
+import { databaseConfig } from '../database/database.config';
 import { resolveDatabaseUrl, stopEmbeddedDatabase } from '../database/database.module';
+import { opsConfig } from '../metrics/metrics.config';
 import { startClusterMetrics } from '../metrics/metrics-server';
 
 /** How long the primary waits for its workers to drain on SIGTERM before it kills them (ms). */
@@ -15,10 +17,10 @@ const DRAIN_LIMIT_MS = 30_000;
  * requests and streams, and the primary exits 0 once all have ended and PostgreSQL is stopped.
  * The workers share the port through node:cluster (the primary accepts, round-robin).
  */
-export async function runPrimary(config: AppConfig, started: number): Promise<void> {
-  const env = { DATABASE_URL: await resolveDatabaseUrl(config.db) };
+export async function runPrimary(config: LoadedConfig, started: number): Promise<void> {
+  const env = { DATABASE_URL: await resolveDatabaseUrl(sliceOf(config, databaseConfig)) };
   // Metrics of all workers, summed: /metrics through any worker, or METRICS_PORT.
-  await startClusterMetrics(config.ops);
+  await startClusterMetrics(sliceOf(config, opsConfig));
   let ready = false;
   let stopping = false;
 

@@ -1,11 +1,17 @@
-import { Injectable, Logger, type OnApplicationBootstrap, type OnModuleInit } from '@nestjs/common';
-import { ConfigService } from '@nestjs/config';
+import {
+  Inject,
+  Injectable,
+  Logger,
+  type OnApplicationBootstrap,
+  type OnModuleInit,
+} from '@nestjs/common';
+import type { ConfigType } from '@nestjs/config';
+import { searchConfig } from './search.config';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { EMBEDDINGS_DESCRIPTION, EmbeddingsService } from '../ai/embeddings.service';
 import { ChatExchanges } from '../chats/chat-exchanges.service';
 import { AppError, ErrorCode } from '../common/errors/app-error';
-import type { AppConfig } from '../config/app.config';
 import { CreditsService } from '../credits/credits.service';
 import { JobsService } from '../jobs/jobs.service';
 import type { NoData, QueuedJob } from '../jobs/jobs.types';
@@ -66,9 +72,9 @@ export class SearchIndexer implements OnModuleInit, OnApplicationBootstrap {
     private readonly credits: CreditsService,
     private readonly jobs: JobsService,
     exchanges: ChatExchanges,
-    config: ConfigService<AppConfig, true>,
+    @Inject(searchConfig.KEY) search: ConfigType<typeof searchConfig>,
   ) {
-    this.delaySeconds = config.get('search', { infer: true }).indexDelaySeconds;
+    this.delaySeconds = search.indexDelaySeconds;
     exchanges.onMessagesSaved((chatId) => this.queueSoon(chatId));
   }
 

@@ -1,7 +1,7 @@
-import { registerAs } from '@nestjs/config';
 import { Transform } from 'class-transformer';
 import { IsInt, IsOptional, IsString, Max, MaxLength, Min } from 'class-validator';
-import { emptyToUndefined, featureEnvironment, toInt } from '../config/feature-environment';
+import { defineConfigSlice } from '../config/config-slice';
+import { emptyToUndefined, toInt } from '../config/feature-environment';
 
 /** Chat search: the embeddings model and how messages are batched for indexing. */
 export class SearchEnvironment {
@@ -10,7 +10,7 @@ export class SearchEnvironment {
   @IsOptional() @Transform(toInt) @IsInt() @Min(1) @Max(3600) SEARCH_INDEX_DELAY_SECONDS?: number;
 }
 
-/** The `search` slice of AppConfig (docs/search.md). */
+/** The `search` slice (docs/search.md). */
 export interface SearchConfig {
   /** EMBEDDINGS_MODEL: catalogue id of an `embedding` model; unset: semantic search is off. */
   embeddingsModel?: string;
@@ -29,7 +29,9 @@ export function buildSearchConfig(env: SearchEnvironment): SearchConfig {
   };
 }
 
-/** The `search` namespace, built alone from process.env (AppModule registers it from AppConfig). */
-export const searchConfig = registerAs('search', (): SearchConfig =>
-  buildSearchConfig(featureEnvironment(SearchEnvironment)),
-);
+/** The `search` slice, read by its module with `@Inject(searchConfig.KEY)`. */
+export const searchConfig = defineConfigSlice({
+  name: 'search',
+  environment: SearchEnvironment,
+  build: buildSearchConfig,
+});

@@ -9,6 +9,8 @@ import { SearchIndexer } from './search-indexer.service';
 import { SearchToolRegistrar } from './search-my-chats.tool';
 import { SearchController } from './search.controller';
 import { SearchService } from './search.service';
+import { ConfigSliceModule } from '../config/config-slice.module';
+import { searchConfig } from './search.config';
 
 /**
  * Chat search (docs/search.md): keyword, semantic and hybrid search, and the
@@ -17,7 +19,14 @@ import { SearchService } from './search.service';
  * which cannot import this module (it imports the AI module, which imports plugins).
  */
 @Module({
-  imports: [AiModule, ChatsModule, CreditsModule, JobsModule, PluginsModule],
+  imports: [
+    ConfigSliceModule.forFeature(searchConfig),
+    AiModule,
+    ChatsModule,
+    CreditsModule,
+    JobsModule,
+    PluginsModule,
+  ],
   controllers: [SearchController],
   providers: [SearchService, SearchIndexer, MessageVectorsRepository, SearchToolRegistrar],
   exports: [SearchService, SearchIndexer],

@@ -1,12 +1,12 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { Injectable } from '@nestjs/common';
-import { ConfigService } from '@nestjs/config';
+import { Inject, Injectable } from '@nestjs/common';
+import type { ConfigType } from '@nestjs/config';
+import { appSettingsConfig } from '../config/app-settings.config';
 import { InjectRepository } from '@nestjs/typeorm';
 import { Repository } from 'typeorm';
 import { ChatsService } from '../chats/chats.service';
 import type { SessionUser } from '../common/auth/session-user';
 import { AppError, ErrorCode } from '../common/errors/app-error';
-import type { AppConfig } from '../config/app.config';
 import { ChatShare, type ShareSnapshot } from './chat-share.entity';
 import type { ShareLinkDto, ShareStatusDto, SharedChatDto } from './dto/share.dto';
 import { UPSERT_SHARE_SQL } from './shares.sql';
@@ -23,7 +23,8 @@ export class SharesService {
   constructor(
     @InjectRepository(ChatShare) private readonly shares: Repository<ChatShare>,
     private readonly chats: ChatsService,
-    private readonly config: ConfigService<AppConfig, true>,
+    @Inject(appSettingsConfig.KEY)
+    private readonly appSettings: ConfigType<typeof appSettingsConfig>,
   ) {}
 
   /**
@@ -35,7 +36,7 @@ export class SharesService {
     await this.requireOwner(user, chatId);
     const token = randomBytes(32).toString('base64url');
     await this.shares.query(UPSERT_SHARE_SQL, [chatId, hashToken(token)]);
-    const base = this.config.get('app', { infer: true }).baseUrl;
+    const base = this.appSettings.baseUrl;
     return { token, url: `${base}/share/${token}` };
   }
 

@@ -1,5 +1,7 @@
-import { Injectable, Logger } from '@nestjs/common';
-import { ConfigService } from '@nestjs/config';
+import { Inject, Injectable, Logger } from '@nestjs/common';
+import type { ConfigType } from '@nestjs/config';
+import { sharedConfig } from '../config/shared.config';
+import { appSettingsConfig } from '../config/app-settings.config';
 import type { CookieOptions, Request, Response } from 'express';
 import { AuthService } from '../auth/auth.service';
 import { SESSION_COOKIE, sessionCookieOptions } from '../auth/session-cookie';
@@ -7,7 +9,6 @@ import { TwoFactorLoginService } from '../auth/two-factor/two-factor-login.servi
 import { AppError, ErrorCode } from '../common/errors/app-error';
 import { resolveLocale } from '../i18n/locale';
 import { normaliseReferralCode } from '../referrals/referral-code';
-import type { AppConfig } from '../config/app.config';
 import type { User } from '../users/user.entity';
 import { DEFAULT_CALLBACK_URL, safeCallbackUrl } from './callback-url';
 import { issueState, STATE_TTL_SECONDS, stateCookieName, verifyState } from './oauth-state';
@@ -38,7 +39,9 @@ export class OAuthFlowService {
   constructor(
     private readonly social: SocialAuthService,
     private readonly auth: AuthService,
-    private readonly config: ConfigService<AppConfig, true>,
+    @Inject(sharedConfig.KEY) private readonly shared: ConfigType<typeof sharedConfig>,
+    @Inject(appSettingsConfig.KEY)
+    private readonly appSettings: ConfigType<typeof appSettingsConfig>,
     private readonly twoFactorLogin: TwoFactorLoginService,
   ) {}
 
@@ -50,7 +53,7 @@ export class OAuthFlowService {
    */
   async signin(provider: SocialProvider, req: Request, res: Response): Promise<void> {
     const strategy = this.requireStrategy(provider);
-    const { baseUrl, corsOrigins } = this.config.get('app', { infer: true });
+    const { baseUrl, corsOrigins } = this.appSettings;
     const callbackUrl = safeCallbackUrl(req.query.callbackUrl, baseUrl, corsOrigins);
     // A sign-up link's `?ref=` rides in the signed state cookie to the callback.
     const ref = normaliseReferralCode(req.query.ref) ?? undefined;
@@ -91,7 +94,7 @@ export class OAuthFlowService {
       return;
     }
     const { accessToken } = await this.auth.issueToken(done.user);
-    const maxAge = this.config.get('auth', { infer: true }).sessionMaxAge;
+    const maxAge = this.shared.sessionMaxAge;
     res.cookie(SESSION_COOKIE, accessToken, sessionCookieOptions(this.baseUrl, maxAge));
     this.redirect(res, done.callbackUrl ?? DEFAULT_CALLBACK_URL);
   }
@@ -120,7 +123,7 @@ export class OAuthFlowService {
         outcome.user as SocialProfile,
         bound.ref,
       );
-      const { corsOrigins } = this.config.get('app', { infer: true });
+      const { corsOrigins } = this.appSettings;
       // Checked again: the configuration may have changed since the sign-in started.
       return { user, callbackUrl: safeCallbackUrl(bound.callbackUrl, this.baseUrl, corsOrigins) };
     } catch (err) {
@@ -148,11 +151,11 @@ export class OAuthFlowService {
   }
 
   private get baseUrl(): string {
-    return this.config.get('app', { infer: true }).baseUrl;
+    return this.appSettings.baseUrl;
   }
 
   private get secret(): string {
-    return this.config.get('auth', { infer: true }).secret as string;
+    return this.shared.authSecret as string;
   }
 }
 

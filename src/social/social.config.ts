@@ -1,12 +1,7 @@
-import { registerAs } from '@nestjs/config';
 import { Transform } from 'class-transformer';
 import { IsOptional, IsUrl } from 'class-validator';
-import {
-  emptyToUndefined,
-  featureEnvironment,
-  HTTP_URL,
-  SetTogether,
-} from '../config/feature-environment';
+import { defineConfigSlice } from '../config/config-slice';
+import { emptyToUndefined, HTTP_URL, SetTogether } from '../config/feature-environment';
 
 /**
  * Social login: a provider is offered only with both its client id and secret; one alone is a
@@ -38,7 +33,7 @@ export interface OAuthClientConfig {
   emailsUrl?: string;
 }
 
-/** The `oauth` slice of AppConfig; a provider without id and secret is not offered. */
+/** The `oauth` slice; a provider without id and secret is not offered. */
 export interface OAuthConfig {
   google: OAuthClientConfig;
   github: OAuthClientConfig;
@@ -66,7 +61,9 @@ export function buildOAuthConfig(env: SocialEnvironment): OAuthConfig {
   };
 }
 
-/** The `oauth` namespace, built alone from process.env (AppModule registers it from AppConfig). */
-export const oauthConfig = registerAs('oauth', (): OAuthConfig =>
-  buildOAuthConfig(featureEnvironment(SocialEnvironment)),
-);
+/** The `oauth` slice, read by its module with `@Inject(oauthConfig.KEY)`. */
+export const oauthConfig = defineConfigSlice({
+  name: 'oauth',
+  environment: SocialEnvironment,
+  build: buildOAuthConfig,
+});

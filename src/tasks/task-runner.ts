@@ -1,5 +1,6 @@
-import { Injectable, Logger, type OnModuleInit } from '@nestjs/common';
-import { ConfigService } from '@nestjs/config';
+import { Inject, Injectable, Logger, type OnModuleInit } from '@nestjs/common';
+import type { ConfigType } from '@nestjs/config';
+import { tasksConfig } from './tasks.config';
 import { InjectRepository } from '@nestjs/typeorm';
 import { Repository } from 'typeorm';
 import { AiRunner } from '../ai/ai-runner.service';
@@ -8,7 +9,6 @@ import { ChatsService } from '../chats/chats.service';
 import type { SessionUser } from '../common/auth/session-user';
 import { Clock } from '../common/clock/clock';
 import { AppError, ErrorCode } from '../common/errors/app-error';
-import type { AppConfig } from '../config/app.config';
 import type { QueuedJob } from '../jobs/jobs.types';
 import { JobsService } from '../jobs/jobs.service';
 import { UsersService } from '../users/users.service';
@@ -36,7 +36,7 @@ const SKIP_CODES = new Set<string>([ErrorCode.INSUFFICIENT_CREDITS, ErrorCode.DA
 @Injectable()
 export class TaskRunner implements OnModuleInit {
   private readonly logger = new Logger('TaskRunner');
-  private readonly config: AppConfig['tasks'];
+  private readonly config: ConfigType<typeof tasksConfig>;
 
   constructor(
     @InjectRepository(TaskRun) private readonly runs: Repository<TaskRun>,
@@ -46,9 +46,9 @@ export class TaskRunner implements OnModuleInit {
     private readonly chats: ChatsService,
     private readonly users: UsersService,
     private readonly clock: Clock,
-    config: ConfigService<AppConfig, true>,
+    @Inject(tasksConfig.KEY) settings: ConfigType<typeof tasksConfig>,
   ) {
-    this.config = config.get('tasks', { infer: true });
+    this.config = settings;
   }
 
   async onModuleInit(): Promise<void> {

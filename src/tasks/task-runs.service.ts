@@ -1,5 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { ConfigService } from '@nestjs/config';
+import type { ConfigType } from '@nestjs/config';
+import { tasksConfig } from './tasks.config';
 import { ThrottlerStorage } from '@nestjs/throttler';
 import { InjectRepository } from '@nestjs/typeorm';
 import { Repository } from 'typeorm';
@@ -7,7 +8,6 @@ import type { SessionUser } from '../common/auth/session-user';
 import { Clock } from '../common/clock/clock';
 import { AppError, ErrorCode, RateLimitedError } from '../common/errors/app-error';
 import { decodeCursor, pageSize, toPage } from '../common/pagination/pagination';
-import type { AppConfig } from '../config/app.config';
 import { JobsService } from '../jobs/jobs.service';
 import { declareQueue } from '../jobs/queue-registry';
 import { checkRunInput, stepsOf } from './render-step';
@@ -46,9 +46,9 @@ export class TaskRunsService {
     private readonly jobs: JobsService,
     private readonly clock: Clock,
     @Inject(ThrottlerStorage) private readonly counters: ThrottlerStorage,
-    config: ConfigService<AppConfig, true>,
+    @Inject(tasksConfig.KEY) settings: ConfigType<typeof tasksConfig>,
   ) {
-    this.manualRunsPerMinute = config.get('tasks', { infer: true }).manualRunsPerMinute;
+    this.manualRunsPerMinute = settings.manualRunsPerMinute;
   }
 
   private readonly manualRunsPerMinute: number;

@@ -1,7 +1,7 @@
-import { registerAs } from '@nestjs/config';
 import { Transform } from 'class-transformer';
 import { IsInt, IsOptional, Max, Min } from 'class-validator';
-import { featureEnvironment, toInt } from '../config/feature-environment';
+import { defineConfigSlice } from '../config/config-slice';
+import { toInt } from '../config/feature-environment';
 
 /** Scheduled tasks and their runs. */
 export class TasksEnvironment {
@@ -21,7 +21,7 @@ export class TasksEnvironment {
   TASKS_RUN_RETRY_DELAY_SECONDS?: number;
 }
 
-/** The `tasks` slice of AppConfig. */
+/** The `tasks` slice. */
 export interface TasksConfig {
   /** How often a running run checks whether it was cancelled (ms, default 1000). */
   cancelPollMs: number;
@@ -43,7 +43,9 @@ export function buildTasksConfig(env: TasksEnvironment): TasksConfig {
   };
 }
 
-/** The `tasks` namespace, built alone from process.env (AppModule registers it from AppConfig). */
-export const tasksConfig = registerAs('tasks', (): TasksConfig =>
-  buildTasksConfig(featureEnvironment(TasksEnvironment)),
-);
+/** The `tasks` slice, read by its module with `@Inject(tasksConfig.KEY)`. */
+export const tasksConfig = defineConfigSlice({
+  name: 'tasks',
+  environment: TasksEnvironment,
+  build: buildTasksConfig,
+});

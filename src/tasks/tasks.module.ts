@@ -13,10 +13,13 @@ import { TaskScheduler } from './task-scheduler';
 import { Task } from './task.entity';
 import { TasksController } from './tasks.controller';
 import { TasksService } from './tasks.service';
+import { ConfigSliceModule } from '../config/config-slice.module';
+import { tasksConfig } from './tasks.config';
 
 /** Scheduled tasks and workflows, run through the job queue and metered by AiRunner. */
 @Module({
   imports: [
+    ConfigSliceModule.forFeature(tasksConfig),
     TypeOrmModule.forFeature([Task, TaskRun]),
     AiModule,
     ModelsModule,

@@ -1,12 +1,13 @@
-import { Injectable, Logger } from '@nestjs/common';
-import { ConfigService } from '@nestjs/config';
+import { Inject, Injectable, Logger } from '@nestjs/common';
+import type { ConfigType } from '@nestjs/config';
+import { teamsConfig } from './teams.config';
+import { appSettingsConfig } from '../config/app-settings.config';
 import { InjectDataSource, InjectRepository } from '@nestjs/typeorm';
 import { createHash, randomBytes } from 'node:crypto';
 import { DataSource, IsNull, MoreThan, Repository } from 'typeorm';
 import type { SessionUser } from '../common/auth/session-user';
 import { Clock } from '../common/clock/clock';
 import { AppError, ErrorCode } from '../common/errors/app-error';
-import type { AppConfig } from '../config/app.config';
 import type { CreateInvitationDto } from './dto/invitation.dto';
 import { InvitationNotifier } from './invitation-notifier';
 import { TeamInvitation } from './team-invitation.entity';
@@ -42,7 +43,9 @@ export class TeamInvitationsService {
     @InjectDataSource() private readonly dataSource: DataSource,
     private readonly notifier: InvitationNotifier,
     private readonly clock: Clock,
-    private readonly config: ConfigService<AppConfig, true>,
+    @Inject(teamsConfig.KEY) private readonly settings: ConfigType<typeof teamsConfig>,
+    @Inject(appSettingsConfig.KEY)
+    private readonly appSettings: ConfigType<typeof appSettingsConfig>,
   ) {}
 
   /**
@@ -62,7 +65,7 @@ export class TeamInvitationsService {
       throw new AppError(ErrorCode.FORBIDDEN, 'Only an OWNER may invite an OWNER');
     const token = randomBytes(32).toString('base64url');
     const now = this.clock.now();
-    const ttlDays = this.config.get('teams', { infer: true }).invitationTtlDays;
+    const ttlDays = this.settings.invitationTtlDays;
     const { invitation, team } = await this.dataSource.transaction(async (m) => {
       const member = await m
         .createQueryBuilder(TeamMember, 'm')
@@ -89,7 +92,7 @@ export class TeamInvitationsService {
       );
       return { invitation: saved, team: await m.findOneByOrFail(Team, { id: teamId }) };
     });
-    const acceptUrl = `${this.config.get('app', { infer: true }).baseUrl}/invitations/accept?token=${token}`;
+    const acceptUrl = `${this.appSettings.baseUrl}/invitations/accept?token=${token}`;
     await this.notifier
       .notify({
         email: invitation.email,

@@ -1,14 +1,14 @@
-import { registerAs } from '@nestjs/config';
 import { Transform } from 'class-transformer';
 import { IsInt, IsOptional, Max, Min } from 'class-validator';
-import { featureEnvironment, toInt } from '../config/feature-environment';
+import { defineConfigSlice } from '../config/config-slice';
+import { toInt } from '../config/feature-environment';
 
 /** Team invitations. */
 export class TeamsEnvironment {
   @IsOptional() @Transform(toInt) @IsInt() @Min(1) @Max(365) INVITATION_TTL_DAYS?: number;
 }
 
-/** The `teams` slice of AppConfig. */
+/** The `teams` slice. */
 export interface TeamsConfig {
   /** Days before a team invitation expires (default 7). */
   invitationTtlDays: number;
@@ -19,7 +19,9 @@ export function buildTeamsConfig(env: TeamsEnvironment): TeamsConfig {
   return { invitationTtlDays: env.INVITATION_TTL_DAYS ?? 7 };
 }
 
-/** The `teams` namespace, built alone from process.env (AppModule registers it from AppConfig). */
-export const teamsConfig = registerAs('teams', (): TeamsConfig =>
-  buildTeamsConfig(featureEnvironment(TeamsEnvironment)),
-);
+/** The `teams` slice, read by its module with `@Inject(teamsConfig.KEY)`. */
+export const teamsConfig = defineConfigSlice({
+  name: 'teams',
+  environment: TeamsEnvironment,
+  build: buildTeamsConfig,
+});

@@ -10,6 +10,8 @@ import { Team } from './team.entity';
 import { TeamInvitationsService } from './team-invitations.service';
 import { TeamsController } from './teams.controller';
 import { TeamsService } from './teams.service';
+import { ConfigSliceModule } from '../config/config-slice.module';
+import { teamsConfig } from './teams.config';
 
 /**
  * Teams, members, roles and invitations. Exports TeamsService for membership questions
@@ -17,7 +19,10 @@ import { TeamsService } from './teams.service';
  * depend on it and not the reverse. Replace the InvitationNotifier binding to send mail.
  */
 @Module({
-  imports: [TypeOrmModule.forFeature([Team, TeamMember, TeamInvitation])],
+  imports: [
+    ConfigSliceModule.forFeature(teamsConfig),
+    TypeOrmModule.forFeature([Team, TeamMember, TeamInvitation]),
+  ],
   controllers: [
     TeamsController,
     TeamMembersController,

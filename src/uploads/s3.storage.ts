@@ -9,7 +9,7 @@ import { Upload } from '@aws-sdk/lib-storage';
 import { Logger, type OnModuleDestroy } from '@nestjs/common';
 import { PassThrough, type Readable, Writable } from 'node:stream';
 import { AppError, ErrorCode } from '../common/errors/app-error';
-import type { S3StorageConfig } from '../config/app.config';
+import type { S3StorageConfig } from './uploads.config';
 import { isStoredFileName } from './upload-filename';
 import { type StoredObject, UploadNameTakenError, UploadStorage } from './upload-storage';
 

@@ -1,10 +1,10 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { ConfigService } from '@nestjs/config';
+import type { ConfigType } from '@nestjs/config';
+import { uploadsConfig } from './uploads.config';
 import { ThrottlerStorage } from '@nestjs/throttler';
 import { ChatAttachments } from '../chats/chat-attachments.service';
 import type { SessionUser } from '../common/auth/session-user';
 import { RateLimitedError } from '../common/errors/app-error';
-import type { AppConfig } from '../config/app.config';
 import type { Upload } from './upload.entity';
 import { UploadLinks } from './upload-links';
 import { type OpenedUpload, uploadNotFound, UploadsService } from './uploads.service';
@@ -40,9 +40,9 @@ export class UploadDownloads {
     private readonly links: UploadLinks,
     private readonly attachments: ChatAttachments,
     @Inject(ThrottlerStorage) private readonly counters: ThrottlerStorage,
-    config: ConfigService<AppConfig, true>,
+    @Inject(uploadsConfig.KEY) settings: ConfigType<typeof uploadsConfig>,
   ) {
-    this.missLimit = config.get('uploads', { infer: true }).missLimitPerMinute;
+    this.missLimit = settings.missLimitPerMinute;
   }
 
   /**

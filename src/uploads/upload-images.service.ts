@@ -1,8 +1,8 @@
-import { Injectable } from '@nestjs/common';
-import { ConfigService } from '@nestjs/config';
+import { Inject, Injectable } from '@nestjs/common';
+import type { ConfigType } from '@nestjs/config';
+import { uploadsConfig } from './uploads.config';
 import { InjectRepository } from '@nestjs/typeorm';
 import { In, Repository } from 'typeorm';
-import type { AppConfig } from '../config/app.config';
 import { detectContentType } from './magic-bytes';
 import { ChatAttachments } from '../chats/chat-attachments.service';
 import { hasScope, requireScope } from '../common/auth/require-scope';
@@ -52,9 +52,9 @@ export class UploadImages {
     @InjectRepository(Upload) private readonly uploads: Repository<Upload>,
     private readonly attachments: ChatAttachments,
     private readonly storage: UploadStorage,
-    config: ConfigService<AppConfig, true>,
+    @Inject(uploadsConfig.KEY) settings: ConfigType<typeof uploadsConfig>,
   ) {
-    this.maxBytes = config.get('uploads', { infer: true }).maxBytes;
+    this.maxBytes = settings.maxBytes;
   }
 
   /**

@@ -1,16 +1,17 @@
 import {
   CallHandler,
   ExecutionContext,
+  Inject,
   Injectable,
   NestInterceptor,
   PayloadTooLargeException,
 } from '@nestjs/common';
-import { ConfigService } from '@nestjs/config';
+import type { ConfigType } from '@nestjs/config';
+import { uploadsConfig } from './uploads.config';
 import type { Request } from 'express';
 import { catchError, Observable, throwError } from 'rxjs';
 import type { SessionUser } from '../common/auth/session-user';
 import { AppError, ErrorCode } from '../common/errors/app-error';
-import type { AppConfig } from '../config/app.config';
 import { UploadQuota } from './upload-quota.service';
 
 /** Room for the multipart framing and the few small fields multer accepts (bytes). */
@@ -31,10 +32,10 @@ export class UploadLimitInterceptor implements NestInterceptor {
   private readonly maxBytes: number;
 
   constructor(
-    config: ConfigService<AppConfig, true>,
+    @Inject(uploadsConfig.KEY) uploads: ConfigType<typeof uploadsConfig>,
     private readonly quota: UploadQuota,
   ) {
-    this.maxBytes = config.get('uploads', { infer: true }).maxBytes;
+    this.maxBytes = uploads.maxBytes;
   }
 
   async intercept(context: ExecutionContext, next: CallHandler): Promise<Observable<unknown>> {

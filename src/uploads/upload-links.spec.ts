@@ -1,7 +1,13 @@
-import { ConfigService } from '@nestjs/config';
 import { Clock } from '../common/clock/clock';
-import { buildConfig } from '../config/app.config';
+import { buildConfig, sliceOf } from '../config/app.config';
 import { UploadLinks } from './upload-links';
+import { uploadsConfig } from './uploads.config';
+
+/** UploadLinks with the shared and uploads slices built from `env`. */
+const linksOf = (env: Record<string, string>, clock: Clock) => {
+  const config = buildConfig(env);
+  return new UploadLinks(config.shared, sliceOf(config, uploadsConfig), clock);
+};
 
 class FixedClock extends Clock {
   constructor(public at: Date) {
@@ -16,7 +22,7 @@ const NAME = '1747700000000-0123456789abcdef0123456789abcdef-照片 (1).png';
 const START = new Date('2030-01-01T00:00:00.000Z');
 
 const linksWith = (env: Record<string, string>, clock: Clock) =>
-  new UploadLinks(new ConfigService(buildConfig({ AUTH_SECRET: 's'.repeat(32), ...env })), clock);
+  linksOf({ AUTH_SECRET: 's'.repeat(32), ...env }, clock);
 
 describe('UploadLinks', () => {
   let clock: FixedClock;
@@ -64,12 +70,7 @@ describe('UploadLinks', () => {
   });
 
   it('depends on AUTH_SECRET: another secret signs differently', () => {
-    const other = new UploadLinks(
-      new ConfigService(
-        buildConfig({ AUTH_SECRET: 't'.repeat(32), UPLOAD_URL_TTL_SECONDS: '600' }),
-      ),
-      clock,
-    );
+    const other = linksOf({ AUTH_SECRET: 't'.repeat(32), UPLOAD_URL_TTL_SECONDS: '600' }, clock);
     const u = parse(other.signedUrl(NAME));
     expect(links.verify(NAME, u.searchParams.get('exp'), u.searchParams.get('sig'))).toBe(false);
     // The key is derived, not the secret itself: the link never carries AUTH_SECRET.
@@ -77,6 +78,6 @@ describe('UploadLinks', () => {
   });
 
   it('refuses to start without a secret', () => {
-    expect(() => new UploadLinks(new ConfigService(buildConfig({})), clock)).toThrow(/AUTH_SECRET/);
+    expect(() => linksOf({}, clock)).toThrow(/AUTH_SECRET/);
   });
 });

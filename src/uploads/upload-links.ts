@@ -1,8 +1,9 @@
 import { createHmac, hkdfSync, timingSafeEqual } from 'node:crypto';
-import { Injectable } from '@nestjs/common';
-import { ConfigService } from '@nestjs/config';
+import { Inject, Injectable } from '@nestjs/common';
+import type { ConfigType } from '@nestjs/config';
+import { sharedConfig } from '../config/shared.config';
+import { uploadsConfig } from './uploads.config';
 import { Clock } from '../common/clock/clock';
-import type { AppConfig } from '../config/app.config';
 
 /** HKDF label of the link key: a key of its own, so a link MAC is never a session signature. */
 const KEY_INFO = 'ai-chat upload links v1';
@@ -31,14 +32,15 @@ export class UploadLinks {
   private readonly ttlSeconds: number;
 
   constructor(
-    config: ConfigService<AppConfig, true>,
+    @Inject(sharedConfig.KEY) shared: ConfigType<typeof sharedConfig>,
+    @Inject(uploadsConfig.KEY) uploads: ConfigType<typeof uploadsConfig>,
     private readonly clock: Clock,
   ) {
-    const secret = config.get('auth', { infer: true }).secret;
+    const secret = shared.authSecret;
     // loadConfig resolves AUTH_SECRET (configured, or the development one) before modules boot.
     if (!secret) throw new Error('UploadLinks needs AUTH_SECRET');
     this.key = Buffer.from(hkdfSync('sha256', secret, Buffer.alloc(0), KEY_INFO, 32));
-    this.ttlSeconds = config.get('uploads', { infer: true }).urlTtlSeconds;
+    this.ttlSeconds = uploads.urlTtlSeconds;
   }
 
   /**

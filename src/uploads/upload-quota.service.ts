@@ -1,10 +1,10 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { ConfigService } from '@nestjs/config';
+import type { ConfigType } from '@nestjs/config';
+import { uploadsConfig } from './uploads.config';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { ThrottlerStorage } from '@nestjs/throttler';
 import type { DataSource, EntityManager } from 'typeorm';
 import { AppError, ErrorCode, RateLimitedError } from '../common/errors/app-error';
-import type { AppConfig } from '../config/app.config';
 import { LOCK_USER_UPLOADS_SQL, USED_BYTES_SQL } from './upload-quota.sql';
 
 /** Upload attempts are counted per user and hour. */
@@ -26,11 +26,9 @@ export class UploadQuota {
   constructor(
     @InjectDataSource() private readonly db: DataSource,
     @Inject(ThrottlerStorage) private readonly counters: ThrottlerStorage,
-    config: ConfigService<AppConfig, true>,
+    @Inject(uploadsConfig.KEY) uploads: ConfigType<typeof uploadsConfig>,
   ) {
-    ({ quotaBytes: this.quotaBytes, ratePerHour: this.ratePerHour } = config.get('uploads', {
-      infer: true,
-    }));
+    ({ quotaBytes: this.quotaBytes, ratePerHour: this.ratePerHour } = uploads);
   }
 
   /**

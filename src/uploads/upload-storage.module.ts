@@ -1,10 +1,11 @@
 import { Logger, Module } from '@nestjs/common';
-import { ConfigService } from '@nestjs/config';
-import type { AppConfig } from '../config/app.config';
+import type { ConfigType } from '@nestjs/config';
+import { ConfigSliceModule } from '../config/config-slice.module';
 import { LocalDiskStorage } from './local-disk.storage';
 import { createS3Client, S3Storage } from './s3.storage';
 import { UploadLinks } from './upload-links';
 import { UploadStorage } from './upload-storage';
+import { uploadsConfig } from './uploads.config';
 
 /**
  * Provides the UploadStorage driver of STORAGE_DRIVER: `disk` (UPLOAD_DIR, the default) or
@@ -12,12 +13,12 @@ import { UploadStorage } from './upload-storage';
  * UploadLinks, the signed download links, for any module that hands out upload URLs.
  */
 @Module({
+  imports: [ConfigSliceModule.forFeature(uploadsConfig)],
   providers: [
     {
       provide: UploadStorage,
-      inject: [ConfigService],
-      useFactory: (config: ConfigService<AppConfig, true>): UploadStorage => {
-        const uploads = config.get('uploads', { infer: true });
+      inject: [uploadsConfig.KEY],
+      useFactory: (uploads: ConfigType<typeof uploadsConfig>): UploadStorage => {
         const logger = new Logger('UploadStorage');
         if (uploads.driver === 's3' && uploads.s3) {
           const s3 = uploads.s3;

@@ -1,4 +1,3 @@
-import { registerAs } from '@nestjs/config';
 import { Transform } from 'class-transformer';
 import {
   IsBoolean,
@@ -14,9 +13,9 @@ import {
   ValidateIf,
 } from 'class-validator';
 import { resolve } from 'node:path';
+import { defineConfigSlice } from '../config/config-slice';
 import {
   emptyToUndefined,
-  featureEnvironment,
   HTTP_URL,
   SetTogether,
   toBool,
@@ -108,7 +107,7 @@ export interface S3StorageConfig {
   keyPrefix: string;
 }
 
-/** The `uploads` slice of AppConfig. */
+/** The `uploads` slice. */
 export interface UploadsConfig {
   /** Where the bytes go: `disk` (in `dir`) or `s3` (in `s3`); STORAGE_DRIVER, default disk. */
   driver: StorageDriver;
@@ -167,7 +166,9 @@ export function buildUploadsConfig(env: UploadsEnvironment): UploadsConfig {
   };
 }
 
-/** The `uploads` namespace, built alone from process.env (AppModule registers it from AppConfig). */
-export const uploadsConfig = registerAs('uploads', (): UploadsConfig =>
-  buildUploadsConfig(featureEnvironment(UploadsEnvironment)),
-);
+/** The `uploads` slice, read by its module with `@Inject(uploadsConfig.KEY)`. */
+export const uploadsConfig = defineConfigSlice({
+  name: 'uploads',
+  environment: UploadsEnvironment,
+  build: buildUploadsConfig,
+});

@@ -1,16 +1,17 @@
 import { Module } from '@nestjs/common';
-import { ConfigService } from '@nestjs/config';
+import type { ConfigType } from '@nestjs/config';
 import { MulterModule } from '@nestjs/platform-express';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { Clock } from '../common/clock/clock';
 import { ChatsModule } from '../chats/chats.module';
-import type { AppConfig } from '../config/app.config';
+import { ConfigSliceModule } from '../config/config-slice.module';
 import { SniffingStorageEngine } from './sniffing-storage.engine';
 import { UploadDownloads } from './upload-downloads.service';
 import { Upload } from './upload.entity';
 import { UploadStorage } from './upload-storage';
 import { UploadStorageModule } from './upload-storage.module';
 import { UploadFilesController, UploadsController } from './uploads.controller';
+import { uploadsConfig } from './uploads.config';
 import { UploadsService } from './uploads.service';
 import { UploadImages } from './upload-images.service';
 import { UploadQuota } from './upload-quota.service';
@@ -23,19 +24,20 @@ import { UploadQuota } from './upload-quota.service';
  */
 @Module({
   imports: [
+    ConfigSliceModule.forFeature(uploadsConfig),
     TypeOrmModule.forFeature([Upload]),
     UploadStorageModule,
     // Who may download a file attached to a chat (ChatAttachments); Chats does not need Uploads.
     ChatsModule,
     MulterModule.registerAsync({
-      imports: [UploadStorageModule],
-      inject: [ConfigService, UploadStorage, Clock],
+      imports: [UploadStorageModule, ConfigSliceModule.forFeature(uploadsConfig)],
+      inject: [uploadsConfig.KEY, UploadStorage, Clock],
       useFactory: (
-        config: ConfigService<AppConfig, true>,
+        uploads: ConfigType<typeof uploadsConfig>,
         storage: UploadStorage,
         clock: Clock,
       ) => {
-        const { maxBytes, allowedTypes } = config.get('uploads', { infer: true });
+        const { maxBytes, allowedTypes } = uploads;
         return {
           storage: new SniffingStorageEngine(storage, allowedTypes, () => clock.now().getTime()),
           // Browsers send raw UTF-8 in `filename="..."`; busboy's default would read it as latin1.

@@ -1,4 +1,4 @@
-import type { ProviderConfig } from '../config/app.config';
+import type { ProviderCredentials as ProviderConfig } from '../config/shared.config';
 import type { RoutableUpstream } from './upstream-order';
 import type { UpstreamProvider } from './upstream-router.types';
 

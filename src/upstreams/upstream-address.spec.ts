@@ -4,7 +4,8 @@ import {
   DEFAULT_UPSTREAM_ALLOW,
   type UpstreamAddressClass,
 } from './upstream-address';
-import { buildConfig } from '../config/app.config';
+import { buildConfig, sliceOf } from '../config/app.config';
+import { upstreamsConfig } from './upstreams.config';
 
 /** The code `checkUpstreamUrl` throws for `url` under `allowed`, or 'ok'. */
 async function verdict(url: string, allowed: readonly UpstreamAddressClass[]): Promise<string> {
@@ -64,7 +65,8 @@ describe('checkUpstreamUrl', () => {
 
   it('UPSTREAM_ALLOW_PRIVATE: a list of classes, `none` for public addresses only; others fail the boot', () => {
     const allow = (v?: string) =>
-      buildConfig(v === undefined ? {} : { UPSTREAM_ALLOW_PRIVATE: v }).upstreams.allowPrivate;
+      sliceOf(buildConfig(v === undefined ? {} : { UPSTREAM_ALLOW_PRIVATE: v }), upstreamsConfig)
+        .allowPrivate;
     expect(allow()).toEqual(['loopback', 'private', 'unique-local']);
     expect(allow('')).toEqual(['loopback', 'private', 'unique-local']);
     expect(allow('none')).toEqual([]);

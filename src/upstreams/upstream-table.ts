@@ -1,10 +1,10 @@
-import { Injectable, Logger, type OnApplicationBootstrap } from '@nestjs/common';
-import { ConfigService } from '@nestjs/config';
+import { Inject, Injectable, Logger, type OnApplicationBootstrap } from '@nestjs/common';
+import type { ConfigType } from '@nestjs/config';
+import { sharedConfig } from '../config/shared.config';
 import { InjectRepository } from '@nestjs/typeorm';
 import { Repository } from 'typeorm';
 import { Clock } from '../common/clock/clock';
 import { SecretBox } from '../common/crypto/secret-box';
-import type { AppConfig } from '../config/app.config';
 import { ModelCatalogue } from '../models/model-catalogue';
 import { environmentUpstreams } from './environment-upstreams';
 import { openApiKey } from './upstream-key';
@@ -34,13 +34,9 @@ export class UpstreamTable implements OnApplicationBootstrap {
     private readonly box: SecretBox,
     private readonly clock: Clock,
     private readonly catalogue: ModelCatalogue,
-    config: ConfigService<AppConfig, true>,
+    @Inject(sharedConfig.KEY) shared: ConfigType<typeof sharedConfig>,
   ) {
-    this.fromEnv = environmentUpstreams({
-      openai: config.get('openai', { infer: true }),
-      anthropic: config.get('anthropic', { infer: true }),
-      gemini: config.get('gemini', { infer: true }),
-    });
+    this.fromEnv = environmentUpstreams(shared.providers);
   }
 
   onApplicationBootstrap(): Promise<void> {

@@ -1,7 +1,7 @@
-import { Injectable } from '@nestjs/common';
-import { ConfigService } from '@nestjs/config';
+import { Inject, Injectable } from '@nestjs/common';
+import type { ConfigType } from '@nestjs/config';
+import { upstreamsConfig } from './upstreams.config';
 import { AppError, ErrorCode } from '../common/errors/app-error';
-import type { AppConfig } from '../config/app.config';
 import type { UpstreamTestResultDto } from './dto/upstream.dto';
 import { ENV_UPSTREAM_ID } from './environment-upstreams';
 import { checkUpstreamUrl, type UpstreamAddressClass } from './upstream-address';
@@ -26,9 +26,9 @@ export class UpstreamTester {
     private readonly models: UpstreamModels,
     private readonly probes: UpstreamProbes,
     private readonly states: UpstreamStateStore,
-    config: ConfigService<AppConfig, true>,
+    @Inject(upstreamsConfig.KEY) upstreams: ConfigType<typeof upstreamsConfig>,
   ) {
-    this.allowPrivate = config.get('upstreams', { infer: true }).allowPrivate;
+    this.allowPrivate = upstreams.allowPrivate;
   }
 
   /**

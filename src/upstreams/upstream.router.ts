@@ -1,7 +1,7 @@
 import { Inject, Injectable, Logger, Optional } from '@nestjs/common';
-import { ConfigService } from '@nestjs/config';
+import type { ConfigType } from '@nestjs/config';
+import { upstreamsConfig } from './upstreams.config';
 import { Clock } from '../common/clock/clock';
-import type { AppConfig } from '../config/app.config';
 import { type CooldownRules, effectiveState } from './upstream-health';
 import { UpstreamMetrics } from './upstream-metrics';
 import { orderUpstreams, type RoutableUpstream, serves } from './upstream-order';
@@ -38,10 +38,10 @@ export class UpstreamRouter implements UpstreamRouting {
     private readonly metrics: UpstreamMetrics,
     private readonly usage: UpstreamUsageMeter,
     private readonly clock: Clock,
-    config: ConfigService<AppConfig, true>,
+    @Inject(upstreamsConfig.KEY) upstreams: ConfigType<typeof upstreamsConfig>,
     @Optional() @Inject(UPSTREAM_RANDOM) random?: () => number,
   ) {
-    this.rules = config.get('upstreams', { infer: true });
+    this.rules = upstreams;
     this.random = random ?? Math.random;
     // The gauge reads the copies in memory: a scrape costs at most the periodic reads.
     this.metrics.readStatesFrom(async () => {

@@ -1,5 +1,6 @@
-import { Injectable } from '@nestjs/common';
-import { ConfigService } from '@nestjs/config';
+import { Inject, Injectable } from '@nestjs/common';
+import type { ConfigType } from '@nestjs/config';
+import { upstreamsConfig } from './upstreams.config';
 import { InjectRepository } from '@nestjs/typeorm';
 import { randomUUID } from 'node:crypto';
 import { type EntityManager, QueryFailedError, Repository } from 'typeorm';
@@ -7,7 +8,6 @@ import { AuditService } from '../audit/audit.service';
 import { Clock } from '../common/clock/clock';
 import { SecretBox } from '../common/crypto/secret-box';
 import { AppError, ErrorCode } from '../common/errors/app-error';
-import type { AppConfig } from '../config/app.config';
 import type { CreateUpstreamDto, UpdateUpstreamDto } from './dto/upstream-input.dto';
 import {
   mapEnvironmentUpstream,
@@ -50,9 +50,9 @@ export class UpstreamsAdminService {
     private readonly models: UpstreamModels,
     private readonly audit: AuditService,
     private readonly clock: Clock,
-    config: ConfigService<AppConfig, true>,
+    @Inject(upstreamsConfig.KEY) upstreams: ConfigType<typeof upstreamsConfig>,
   ) {
-    this.allowPrivate = config.get('upstreams', { infer: true }).allowPrivate;
+    this.allowPrivate = upstreams.allowPrivate;
   }
 
   /**

@@ -1,7 +1,7 @@
-import { registerAs } from '@nestjs/config';
 import { Transform } from 'class-transformer';
 import { IsIn, IsInt, IsOptional, Max, Min } from 'class-validator';
-import { featureEnvironment, toInt, toList } from '../config/feature-environment';
+import { defineConfigSlice } from '../config/config-slice';
+import { toInt, toList } from '../config/feature-environment';
 import {
   DEFAULT_UPSTREAM_ALLOW,
   UPSTREAM_ADDRESS_CLASSES,
@@ -26,7 +26,7 @@ export class UpstreamsEnvironment {
   UPSTREAM_ALLOW_PRIVATE?: string[];
 }
 
-/** The `upstreams` slice of AppConfig. */
+/** The `upstreams` slice. */
 export interface UpstreamsConfig {
   /**
    * UPSTREAM_COOLDOWN_MS (default 30000): the first cooldown after repeated failures, in ms;
@@ -57,7 +57,9 @@ export function buildUpstreamsConfig(env: UpstreamsEnvironment): UpstreamsConfig
   };
 }
 
-/** The `upstreams` namespace, built alone from process.env (AppModule registers it from AppConfig). */
-export const upstreamsConfig = registerAs('upstreams', (): UpstreamsConfig =>
-  buildUpstreamsConfig(featureEnvironment(UpstreamsEnvironment)),
-);
+/** The `upstreams` slice, read by its module with `@Inject(upstreamsConfig.KEY)`. */
+export const upstreamsConfig = defineConfigSlice({
+  name: 'upstreams',
+  environment: UpstreamsEnvironment,
+  build: buildUpstreamsConfig,
+});

@@ -1,8 +1,9 @@
 import { Module } from '@nestjs/common';
-import { ConfigService } from '@nestjs/config';
+import type { ConfigType } from '@nestjs/config';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { SecretBox } from '../common/crypto/secret-box';
-import type { AppConfig } from '../config/app.config';
+import { ConfigSliceModule } from '../config/config-slice.module';
+import { sharedConfig } from '../config/shared.config';
 import { ModelsModule } from '../models/models.module';
 import { UpstreamIdPipe } from './upstream-id.pipe';
 import { UpstreamMetrics } from './upstream-metrics';
@@ -17,6 +18,7 @@ import { UpstreamTable } from './upstream-table';
 import { Upstream } from './upstream.entity';
 import { UpstreamRouter } from './upstream.router';
 import { UpstreamUsageMeter } from './upstream-usage';
+import { upstreamsConfig } from './upstreams.config';
 
 /**
  * Upstreams (docs/upstreams.md): the places each provider's models are called, their routing
@@ -25,7 +27,11 @@ import { UpstreamUsageMeter } from './upstream-usage';
  * module above `models` (AuditService and MetricsService come from global modules).
  */
 @Module({
-  imports: [TypeOrmModule.forFeature([Upstream]), ModelsModule],
+  imports: [
+    ConfigSliceModule.forFeature(upstreamsConfig),
+    TypeOrmModule.forFeature([Upstream]),
+    ModelsModule,
+  ],
   controllers: [UpstreamsController],
   providers: [
     UpstreamTable,
@@ -42,9 +48,8 @@ import { UpstreamUsageMeter } from './upstream-usage';
     {
       // The same sealing as plugin headers and two-factor secrets (ENCRYPTION_KEY through SecretBox).
       provide: SecretBox,
-      inject: [ConfigService],
-      useFactory: (config: ConfigService<AppConfig, true>) =>
-        new SecretBox(config.get('auth', { infer: true }).encryptionKey as string),
+      inject: [sharedConfig.KEY],
+      useFactory: (shared: ConfigType<typeof sharedConfig>) => new SecretBox(shared.encryptionKey),
     },
   ],
   exports: [UPSTREAM_ROUTER, UpstreamRouter, UpstreamProbes],

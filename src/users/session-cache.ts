@@ -1,10 +1,16 @@
-import { Injectable, Logger, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
-import { ConfigService } from '@nestjs/config';
+import {
+  Inject,
+  Injectable,
+  Logger,
+  OnApplicationBootstrap,
+  OnApplicationShutdown,
+} from '@nestjs/common';
+import type { ConfigType } from '@nestjs/config';
+import { usersConfig } from './users.config';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { randomUUID } from 'node:crypto';
 import { Client } from 'pg';
 import type { DataSource } from 'typeorm';
-import type { AppConfig } from '../config/app.config';
 import { LISTENERS_SQL, listenSql, NOTIFY_SQL } from './session-cache.sql';
 
 /**
@@ -52,9 +58,9 @@ export class SessionCache<T extends object>
 
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,
-    config: ConfigService<AppConfig, true>,
+    @Inject(usersConfig.KEY) users: ConfigType<typeof usersConfig>,
   ) {
-    this.ttlMs = config.get('auth', { infer: true }).sessionCacheTtlMs;
+    this.ttlMs = users.sessionCacheTtlMs;
   }
 
   /** The cached row of user `id`, else `load()`'s (kept when it is safe to). */

@@ -1,8 +1,8 @@
-import { Injectable } from '@nestjs/common';
-import { ConfigService } from '@nestjs/config';
+import { Inject, Injectable } from '@nestjs/common';
+import type { ConfigType } from '@nestjs/config';
+import { usersConfig } from './users.config';
 import { InjectRepository } from '@nestjs/typeorm';
 import type { EntityManager, Repository } from 'typeorm';
-import type { AppConfig } from '../config/app.config';
 import { asEmailTaken } from './email-taken';
 import { SessionCache } from './session-cache';
 import { type Role, User } from './user.entity';
@@ -17,7 +17,7 @@ import type { SessionRow } from './users.types';
 export class UserAddresses {
   constructor(
     @InjectRepository(User) private readonly users: Repository<User>,
-    private readonly config: ConfigService<AppConfig, true>,
+    @Inject(usersConfig.KEY) private readonly settings: ConfigType<typeof usersConfig>,
     private readonly sessions: SessionCache<SessionRow>,
   ) {}
 
@@ -28,7 +28,7 @@ export class UserAddresses {
    * verification unlocks exactly once.
    */
   async markEmailVerified(id: string, m: EntityManager): Promise<User | null> {
-    const admins = this.config.get('auth', { infer: true }).adminEmails;
+    const admins = this.settings.adminEmails;
     const [rows] = (await m.query(VERIFY_EMAIL_SQL, [id, admins])) as [{ id: string }[], number];
     if (!rows.length) return null;
     this.sessions.forget(id);
@@ -41,7 +41,7 @@ export class UserAddresses {
    * (possibly promoted) user.
    */
   async applyAdminEmails(user: User): Promise<User> {
-    const admins = this.config.get('auth', { infer: true }).adminEmails;
+    const admins = this.settings.adminEmails;
     if (user.role === 'ADMIN' || !user.emailVerifiedAt || !admins.includes(user.email)) return user;
     await this.users.update({ id: user.id }, { role: 'ADMIN' });
     this.sessions.forget(user.id);
@@ -59,7 +59,7 @@ export class UserAddresses {
     email: string,
     m: EntityManager,
   ): Promise<{ from: Role; to: Role } | null> {
-    const admins = this.config.get('auth', { infer: true }).adminEmails;
+    const admins = this.settings.adminEmails;
     const listed = admins.includes(email.trim().toLowerCase());
     let to: Role = before.role;
     if (listed) to = 'ADMIN';

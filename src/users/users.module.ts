@@ -12,9 +12,17 @@ import { User } from './user.entity';
 import { UsersController } from './users.controller';
 import { UserAddresses } from './user-addresses.service';
 import { UsersService } from './users.service';
+import { ConfigSliceModule } from '../config/config-slice.module';
+import { usersConfig } from './users.config';
 
 @Module({
-  imports: [TypeOrmModule.forFeature([User, Account]), CreditsModule, UploadsModule, ModelsModule],
+  imports: [
+    ConfigSliceModule.forFeature(usersConfig),
+    TypeOrmModule.forFeature([User, Account]),
+    CreditsModule,
+    UploadsModule,
+    ModelsModule,
+  ],
   controllers: [UsersController, ProfileController, PreferencesController],
   providers: [UsersService, UserAddresses, PreferencesService, SessionCache],
   // The session cache also holds session rows (src/auth/sessions): one listener per process.

@@ -1,4 +1,3 @@
-import { ConfigService } from '@nestjs/config';
 import { ModelCatalogue } from '../../src/models/model-catalogue';
 import { SecretBox } from '../../src/common/crypto/secret-box';
 import { MetricsService } from '../../src/metrics/metrics.service';
@@ -18,6 +17,8 @@ import { newUser, type TestUser } from '../support/factories';
 import { captureStdoutLogs } from '../support/log-capture';
 import { HandClock } from '../support/hand-clock';
 import { createTestApp, TEST_ENCRYPTION_KEY, type TestApp } from '../support/test-app';
+import { sharedConfig } from '../../src/config/shared.config';
+import { upstreamsConfig } from '../../src/upstreams/upstreams.config';
 
 const ENV_KEY = 'sk-env-openai-0123456789';
 const KEY_1 = 'sk-upstream-first-0123456789';
@@ -55,13 +56,13 @@ describe('Upstream router', () => {
         new SecretBox(TEST_ENCRYPTION_KEY),
         clock,
         t.app.get(ModelCatalogue),
-        t.app.get(ConfigService),
+        t.app.get(sharedConfig.KEY),
       ),
       new UpstreamStateStore(t.db, clock),
       new UpstreamMetrics(new MetricsService()),
       meter,
       clock,
-      t.app.get(ConfigService),
+      t.app.get(upstreamsConfig.KEY),
     );
   };
   const named = async (r: UpstreamRouting, name: string) =>

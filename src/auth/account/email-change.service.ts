@@ -1,11 +1,12 @@
-import { Injectable, Logger } from '@nestjs/common';
-import { ConfigService } from '@nestjs/config';
+import { Inject, Injectable, Logger } from '@nestjs/common';
+import type { ConfigType } from '@nestjs/config';
+import { authConfig } from '../auth.config';
+import { appSettingsConfig } from '../../config/app-settings.config';
 import { InjectDataSource } from '@nestjs/typeorm';
 import * as bcrypt from 'bcrypt';
 import { DataSource } from 'typeorm';
 import { AuditService } from '../../audit/audit.service';
 import { AppError, ErrorCode } from '../../common/errors/app-error';
-import type { AppConfig } from '../../config/app.config';
 import type { Locale } from '../../i18n/locale';
 import { MailService } from '../../mail/mail.service';
 import type { User } from '../../users/user.entity';
@@ -45,7 +46,9 @@ export class EmailChangeService {
     private readonly codes: TwoFactorCodesService,
     private readonly mail: MailService,
     private readonly audit: AuditService,
-    private readonly config: ConfigService<AppConfig, true>,
+    @Inject(authConfig.KEY) private readonly auth: ConfigType<typeof authConfig>,
+    @Inject(appSettingsConfig.KEY)
+    private readonly appSettings: ConfigType<typeof appSettingsConfig>,
   ) {}
 
   /**
@@ -71,7 +74,7 @@ export class EmailChangeService {
     await this.proveOwner(user, proof, ctx.ip);
     if (newEmail === user.email)
       throw new AppError(ErrorCode.VALIDATION_FAILED, 'This is already the account’s address');
-    const perDay = this.config.get('auth', { infer: true }).emailChangePerDay;
+    const perDay = this.auth.emailChangePerDay;
     const token = await this.dataSource.transaction(async (m) => {
       if ((await this.tokens.emailChangesToday(user.id, m)) >= perDay)
         throw new AppError(
@@ -81,7 +84,7 @@ export class EmailChangeService {
       return this.tokens.issue(user.id, 'change_email', { newEmail, manager: m });
     });
     const locale = mailLocale(user, ctx.locale);
-    const { baseUrl } = this.config.get('app', { infer: true });
+    const { baseUrl } = this.appSettings;
     // The new address is not proven yet: its mail carries no text the requester chose.
     await this.mail.send({
       to: newEmail,

@@ -1,8 +1,9 @@
-import { Injectable, Logger } from '@nestjs/common';
-import { ConfigService } from '@nestjs/config';
+import { Inject, Injectable, Logger } from '@nestjs/common';
+import type { ConfigType } from '@nestjs/config';
+import { authConfig } from '../auth.config';
+import { appSettingsConfig } from '../../config/app-settings.config';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, type EntityManager } from 'typeorm';
-import type { AppConfig } from '../../config/app.config';
 import { CreditsService } from '../../credits/credits.service';
 import { DEFAULT_LOCALE, type Locale } from '../../i18n/locale';
 import { MailService } from '../../mail/mail.service';
@@ -37,7 +38,9 @@ export class EmailVerificationService {
     private readonly credits: CreditsService,
     private readonly referrals: ReferralsService,
     private readonly mail: MailService,
-    private readonly config: ConfigService<AppConfig, true>,
+    @Inject(authConfig.KEY) private readonly auth: ConfigType<typeof authConfig>,
+    @Inject(appSettingsConfig.KEY)
+    private readonly appSettings: ConfigType<typeof appSettingsConfig>,
   ) {}
 
   /**
@@ -47,7 +50,7 @@ export class EmailVerificationService {
   async markVerified(userId: string, m: EntityManager): Promise<boolean> {
     const user = await this.addresses.markEmailVerified(userId, m);
     if (!user) return false;
-    const { signupCredits } = this.config.get('auth', { infer: true });
+    const { signupCredits } = this.auth;
     if (signupCredits > 0)
       await this.credits.grant(
         userId,
@@ -72,7 +75,7 @@ export class EmailVerificationService {
     }
     const token = await this.tokens.issue(user.id, 'verify_email');
     const locale = mailLocale(user, requestLocale);
-    const { baseUrl } = this.config.get('app', { infer: true });
+    const { baseUrl } = this.appSettings;
     await this.mail.send({
       to: user.email,
       template: 'verify-email',

@@ -1,9 +1,9 @@
-import { Injectable, Logger, type OnModuleInit } from '@nestjs/common';
-import { ConfigService } from '@nestjs/config';
+import { Inject, Injectable, Logger, type OnModuleInit } from '@nestjs/common';
+import type { ConfigType } from '@nestjs/config';
+import { appSettingsConfig } from '../../config/app-settings.config';
 import { InjectDataSource } from '@nestjs/typeorm';
 import * as bcrypt from 'bcrypt';
 import { DataSource } from 'typeorm';
-import type { AppConfig } from '../../config/app.config';
 import type { Locale } from '../../i18n/locale';
 import { JobsService } from '../../jobs/jobs.service';
 import { declareQueue } from '../../jobs/queue-registry';
@@ -53,7 +53,8 @@ export class PasswordResetService implements OnModuleInit {
     private readonly verification: EmailVerificationService,
     private readonly mail: MailService,
     private readonly jobs: JobsService,
-    private readonly config: ConfigService<AppConfig, true>,
+    @Inject(appSettingsConfig.KEY)
+    private readonly appSettings: ConfigType<typeof appSettingsConfig>,
   ) {}
 
   async onModuleInit(): Promise<void> {
@@ -124,7 +125,7 @@ export class PasswordResetService implements OnModuleInit {
       }
       const token = await this.tokens.issue(user.id, 'reset_password');
       const locale = mailLocale(user, requestLocale);
-      const { baseUrl } = this.config.get('app', { infer: true });
+      const { baseUrl } = this.appSettings;
       await this.mail.send({
         to: user.email,
         toProven: !!user.emailVerifiedAt,

@@ -1,10 +1,10 @@
-import { Injectable, Logger } from '@nestjs/common';
-import { ConfigService } from '@nestjs/config';
+import { Inject, Injectable, Logger } from '@nestjs/common';
+import type { ConfigType } from '@nestjs/config';
+import { sharedConfig } from '../../config/shared.config';
 import { InjectDataSource } from '@nestjs/typeorm';
 import type { DataSource } from 'typeorm';
 import { currentRequest } from '../../audit/request-context';
 import { AppError, ErrorCode } from '../../common/errors/app-error';
-import type { AppConfig } from '../../config/app.config';
 import { preparedQuery } from '../../database/prepared';
 import { SessionCache } from '../../users/session-cache';
 import type { User } from '../../users/user.entity';
@@ -46,7 +46,7 @@ export class SessionsService {
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,
     private readonly cache: SessionCache<SessionRecord>,
-    private readonly config: ConfigService<AppConfig, true>,
+    @Inject(sharedConfig.KEY) private readonly shared: ConfigType<typeof sharedConfig>,
     private readonly changes: CredentialChanges,
   ) {}
 
@@ -56,7 +56,7 @@ export class SessionsService {
    */
   async open(user: Pick<User, 'id' | 'tokenVersion'>): Promise<string> {
     const { userAgent, ip } = currentRequest();
-    const maxAge = this.config.get('auth', { infer: true }).sessionMaxAge;
+    const maxAge = this.shared.sessionMaxAge;
     const [row] = await preparedQuery<{ id: string }>(this.dataSource, OPEN_SESSION_SQL, [
       user.id,
       user.tokenVersion,

@@ -1,7 +1,7 @@
-import { Injectable } from '@nestjs/common';
-import { ConfigService } from '@nestjs/config';
+import { Inject, Injectable } from '@nestjs/common';
+import type { ConfigType } from '@nestjs/config';
+import { twoFactorConfig } from './two-factor.config';
 import { RateLimitedError } from '../../common/errors/app-error';
-import type { AppConfig } from '../../config/app.config';
 import { FailureCounter, type FailureWindow } from './failure-counter';
 
 /**
@@ -14,7 +14,7 @@ import { FailureCounter, type FailureWindow } from './failure-counter';
 export class TwoFactorAttempts {
   constructor(
     private readonly counter: FailureCounter,
-    private readonly config: ConfigService<AppConfig, true>,
+    @Inject(twoFactorConfig.KEY) private readonly twoFactor: ConfigType<typeof twoFactorConfig>,
   ) {}
 
   /** Throws RateLimitedError (429, Retry-After in seconds) while the user or the IP is locked out. */
@@ -43,7 +43,7 @@ export class TwoFactorAttempts {
     );
   }
 
-  private get settings(): AppConfig['twoFactor'] {
-    return this.config.get('twoFactor', { infer: true });
+  private get settings(): ConfigType<typeof twoFactorConfig> {
+    return this.twoFactor;
   }
 }

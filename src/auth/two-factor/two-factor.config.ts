@@ -1,7 +1,7 @@
-import { registerAs } from '@nestjs/config';
 import { Transform } from 'class-transformer';
 import { IsInt, IsOptional, IsString, Max, MaxLength, Min } from 'class-validator';
-import { emptyToUndefined, featureEnvironment, toInt } from '../../config/feature-environment';
+import { defineConfigSlice } from '../../config/config-slice';
+import { emptyToUndefined, toInt } from '../../config/feature-environment';
 
 /** Second-factor codes: the issuer apps show and the failure lockout. */
 export class TwoFactorEnvironment {
@@ -10,7 +10,7 @@ export class TwoFactorEnvironment {
   @IsOptional() @Transform(toInt) @IsInt() @Min(1) @Max(86400) TWO_FACTOR_LOCKOUT_SECONDS?: number;
 }
 
-/** The `twoFactor` slice of AppConfig. */
+/** The `twoFactor` slice. */
 export interface TwoFactorConfig {
   /** Issuer shown by authenticator apps (TWO_FACTOR_ISSUER, default `AI Chat`). */
   issuer: string;
@@ -29,7 +29,9 @@ export function buildTwoFactorConfig(env: TwoFactorEnvironment): TwoFactorConfig
   };
 }
 
-/** The `twoFactor` namespace, built alone from process.env (AppModule registers it from AppConfig). */
-export const twoFactorConfig = registerAs('twoFactor', (): TwoFactorConfig =>
-  buildTwoFactorConfig(featureEnvironment(TwoFactorEnvironment)),
-);
+/** The `twoFactor` slice, read by its module with `@Inject(twoFactorConfig.KEY)`. */
+export const twoFactorConfig = defineConfigSlice({
+  name: 'twoFactor',
+  environment: TwoFactorEnvironment,
+  build: buildTwoFactorConfig,
+});

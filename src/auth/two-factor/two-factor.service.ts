@@ -1,5 +1,6 @@
-import { Injectable, Logger } from '@nestjs/common';
-import { ConfigService } from '@nestjs/config';
+import { Inject, Injectable, Logger } from '@nestjs/common';
+import type { ConfigType } from '@nestjs/config';
+import { twoFactorConfig } from './two-factor.config';
 import { InjectDataSource } from '@nestjs/typeorm';
 import * as bcrypt from 'bcrypt';
 import { DataSource, type EntityManager } from 'typeorm';
@@ -7,7 +8,6 @@ import { AuditService } from '../../audit/audit.service';
 import type { SessionUser } from '../../common/auth/session-user';
 import { SecretBox } from '../../common/crypto/secret-box';
 import { AppError, ErrorCode } from '../../common/errors/app-error';
-import type { AppConfig } from '../../config/app.config';
 import type { User } from '../../users/user.entity';
 import { UsersService } from '../../users/users.service';
 import { newTotpSecret, otpauthUrl, qrCodeDataUrl } from './totp';
@@ -39,7 +39,7 @@ export class TwoFactorService {
     private readonly codes: TwoFactorCodesService,
     private readonly attempts: TwoFactorAttempts,
     private readonly box: SecretBox,
-    private readonly config: ConfigService<AppConfig, true>,
+    @Inject(twoFactorConfig.KEY) private readonly twoFactor: ConfigType<typeof twoFactorConfig>,
     private readonly audit: AuditService,
   ) {}
 
@@ -65,11 +65,7 @@ export class TwoFactorService {
     // Upsert that never touches an enabled row: no row back means 2FA is on.
     const rows = await this.dataSource.query<unknown[]>(SETUP_SECRET_SQL, [user.id, sealed]);
     if (!rows.length) throw this.alreadyEnabled();
-    const url = otpauthUrl(
-      secret,
-      this.config.get('twoFactor', { infer: true }).issuer,
-      user.email,
-    );
+    const url = otpauthUrl(secret, this.twoFactor.issuer, user.email);
     return { secret, otpauthUrl: url, qrCodeDataUrl: await qrCodeDataUrl(url) };
   }
 

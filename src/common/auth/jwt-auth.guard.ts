@@ -1,8 +1,8 @@
-import { ExecutionContext, Injectable } from '@nestjs/common';
-import { ConfigService } from '@nestjs/config';
+import { ExecutionContext, Inject, Injectable } from '@nestjs/common';
+import type { ConfigType } from '@nestjs/config';
+import { appSettingsConfig } from '../../config/app-settings.config';
 import { Reflector } from '@nestjs/core';
 import { AuthGuard } from '@nestjs/passport';
-import type { AppConfig } from '../../config/app.config';
 import { AppError, ErrorCode } from '../errors/app-error';
 import type { Request } from 'express';
 import { API_KEY_PREFIX, API_SCOPE_KEY, type ApiScope } from './api-scopes';
@@ -42,10 +42,10 @@ export class JwtAuthGuard extends AuthGuard(['jwt', 'api-key']) {
 
   constructor(
     private readonly reflector: Reflector,
-    config: ConfigService<AppConfig, true>,
+    @Inject(appSettingsConfig.KEY) appSettings: ConfigType<typeof appSettingsConfig>,
   ) {
     super();
-    const { baseUrl, corsOrigins } = config.get('app', { infer: true });
+    const { baseUrl, corsOrigins } = appSettings;
     this.origins = allowedOrigins(baseUrl, corsOrigins);
   }
 

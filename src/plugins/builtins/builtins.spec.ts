@@ -1,4 +1,3 @@
-import { ConfigService } from '@nestjs/config';
 import { Clock } from '../../common/clock/clock';
 import type { SessionUser } from '../../common/auth/session-user';
 import { ToolFailure } from '../tool-result';
@@ -6,6 +5,7 @@ import { calculatorTool } from './calculator.tool';
 import { CalculatorWorkers } from './calculator-workers';
 import { calculate, CalculationError } from './calculator.worker';
 import { currentTimeTool, timeIn } from './current-time.tool';
+import type { PluginsConfig } from '../plugins.config';
 
 const user: SessionUser = { id: 'u', email: 'u@example.com', name: null, role: 'USER' };
 
@@ -80,11 +80,11 @@ describe('calculator', () => {
   });
 
   describe('as a tool, through its worker', () => {
-    const workers = new CalculatorWorkers(
-      new ConfigService({
-        plugins: { builtinTimeoutMs: 60_000, builtinMemoryMb: 128, builtinWorkers: 1 },
-      }),
-    );
+    const workers = new CalculatorWorkers({
+      builtinTimeoutMs: 60_000,
+      builtinMemoryMb: 128,
+      builtinWorkers: 1,
+    } as PluginsConfig);
     afterAll(() => workers.onApplicationShutdown());
 
     it('validates its arguments and answers a summary', async () => {

@@ -1,7 +1,7 @@
-import { Injectable, type OnApplicationShutdown } from '@nestjs/common';
-import { ConfigService } from '@nestjs/config';
+import { Inject, Injectable, type OnApplicationShutdown } from '@nestjs/common';
+import type { ConfigType } from '@nestjs/config';
+import { pluginsConfig } from '../plugins.config';
 import { extname, join } from 'node:path';
-import type { AppConfig } from '../../config/app.config';
 import { ToolWorkerPool } from './tool-worker-pool';
 
 /** Most calculations waiting for a calculator worker; one more is refused at once. */
@@ -23,10 +23,8 @@ const WORKER_ARG = '--tool-worker=calculator';
 export class CalculatorWorkers implements OnApplicationShutdown {
   private readonly pool: ToolWorkerPool<string, string>;
 
-  constructor(config: ConfigService<AppConfig, true>) {
-    const { builtinTimeoutMs, builtinMemoryMb, builtinWorkers } = config.get('plugins', {
-      infer: true,
-    });
+  constructor(@Inject(pluginsConfig.KEY) plugins: ConfigType<typeof pluginsConfig>) {
+    const { builtinTimeoutMs, builtinMemoryMb, builtinWorkers } = plugins;
     this.pool = new ToolWorkerPool({
       // The sibling module: `.js` when built, the `.ts` source when the tests run the sources.
       file: join(__dirname, `calculator.worker${extname(__filename)}`),

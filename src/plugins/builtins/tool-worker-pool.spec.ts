@@ -1,10 +1,10 @@
-import { ConfigService } from '@nestjs/config';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ToolFailure } from '../tool-result';
 import { CalculatorWorkers } from './calculator-workers';
 import { ToolWorkerPool, type ToolWorkerPoolOptions } from './tool-worker-pool';
+import type { PluginsConfig } from '../plugins.config';
 
 // A worker speaking the pool's protocol: `echo:<text>` answers the text, `spin` never returns,
 // `allocate` grows its heap until V8 stops it, `refuse` answers a failure.
@@ -101,11 +101,11 @@ describe('ToolWorkerPool: each job bounded in time and memory, the event loop fr
   });
 
   it('the calculator: an expression that would run for minutes is stopped by its limit', async () => {
-    const workers = new CalculatorWorkers(
-      new ConfigService({
-        plugins: { builtinTimeoutMs: 5000, builtinMemoryMb: 128, builtinWorkers: 1 },
-      }),
-    );
+    const workers = new CalculatorWorkers({
+      builtinTimeoutMs: 5000,
+      builtinMemoryMb: 128,
+      builtinWorkers: 1,
+    } as PluginsConfig);
     try {
       await expect(workers.evaluate('2 + 2')).resolves.toBe('4');
       await expect(workers.evaluate('sinh(10^15)')).rejects.toThrow(

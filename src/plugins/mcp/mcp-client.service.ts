@@ -1,8 +1,8 @@
-import { Injectable, Logger } from '@nestjs/common';
-import { ConfigService } from '@nestjs/config';
+import { Inject, Injectable, Logger } from '@nestjs/common';
+import type { ConfigType } from '@nestjs/config';
+import { pluginsConfig } from '../plugins.config';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { AppError, ErrorCode } from '../../common/errors/app-error';
-import type { AppConfig } from '../../config/app.config';
 import { guardedFetch } from '../ssrf/guarded-fetch';
 import { checkPluginUrl } from '../ssrf/url-guard';
 import { failedResult, okResult } from '../tool-result';
@@ -38,10 +38,8 @@ export class McpClientService {
   private readonly timeoutMs: number;
   private readonly allowedHosts: string[];
 
-  constructor(config: ConfigService<AppConfig, true>) {
-    ({ toolTimeoutMs: this.timeoutMs, allowedHosts: this.allowedHosts } = config.get('plugins', {
-      infer: true,
-    }));
+  constructor(@Inject(pluginsConfig.KEY) plugins: ConfigType<typeof pluginsConfig>) {
+    ({ toolTimeoutMs: this.timeoutMs, allowedHosts: this.allowedHosts } = plugins);
   }
 
   /**
