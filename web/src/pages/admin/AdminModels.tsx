@@ -60,7 +60,7 @@ export default function AdminModels() {
                     <Table.Td>{m.maxTokens.toLocaleString(i18n.language)}</Table.Td>
                     <Table.Td>{m.capabilities.join(', ')}</Table.Td>
                     <Table.Td>
-                      <Badge color={m.available ? 'green.9' : 'gray.8'}>
+                      <Badge color={m.available ? 'teal.9' : 'gray.8'}>
                         {m.available ? t('admin.models.yes') : t('admin.models.no')}
                       </Badge>
                     </Table.Td>

@@ -6,7 +6,8 @@ import { api, unwrap } from '../../api/client';
 import { ErrorNote } from '../../components/ErrorNote';
 import { UpstreamForm, type UpstreamInput } from './UpstreamForm';
 
-const STATE_COLOR = { healthy: 'green.9', cooling: 'orange.9', failing: 'red.9' } as const;
+// Badge text stays above 4.5:1 on each (autoContrast writes dark text on yellow).
+const STATE_COLOR = { healthy: 'teal.9', cooling: 'yellow.9', failing: 'red.9' } as const;
 
 /**
  * `/{locale}/admin/upstreams`: every upstream with its health, cooldown, last error and this
@@ -109,7 +110,7 @@ export default function AdminUpstreams() {
                     <Table.Td>{u.provider}</Table.Td>
                     <Table.Td>{u.models.join(', ') || t('admin.upstreams.allModels')}</Table.Td>
                     <Table.Td>
-                      <Badge color={STATE_COLOR[u.state]}>
+                      <Badge color={STATE_COLOR[u.state]} autoContrast>
                         {t(`admin.upstreams.state.${u.state}`)}
                       </Badge>
                       {u.lastError && (

@@ -66,7 +66,14 @@ export function UpstreamForm({
           allowDeselect={false}
           disabled={!!upstream}
         />
-        <TextInput name="name" label={t('auth.name')} defaultValue={upstream?.name} required />
+        <TextInput
+          name="name"
+          label={t('auth.name')}
+          description={t('admin.upstreams.nameHint')}
+          defaultValue={upstream?.name}
+          required
+          maxLength={64}
+        />
         <TextInput
           name="baseUrl"
           label={t('admin.upstreams.baseUrl')}
