@@ -33,6 +33,7 @@ import { RedisThrottlerStorage } from './redis-throttler.storage';
 import { ProtectedController } from './protected.controller';
 import { PasswordController } from './password.controller';
 import { SessionIssuer } from './session-issuer.service';
+import { SessionsAdminController } from './sessions/sessions-admin.controller';
 import { SessionsController } from './sessions/sessions.controller';
 import { SessionsService } from './sessions/sessions.service';
 import {
@@ -93,6 +94,7 @@ import { TwoFactorService } from './two-factor/two-factor.service';
     ProtectedController,
     PasswordController,
     SessionsController,
+    SessionsAdminController,
     TwoFactorController,
     TwoFactorAdminController,
     EmailVerificationController,

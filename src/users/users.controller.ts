@@ -17,7 +17,6 @@ import { Page } from '../common/envelope/envelope';
 import { AppError, ErrorCode } from '../common/errors/app-error';
 import { ApiEnvelopeB } from '../common/openapi/api-envelope';
 import { Endpoint } from '../common/openapi/endpoint.decorator';
-import { PageQueryDto } from '../common/pagination/pagination';
 import {
   AdminUserDto,
   CreateUserDto,
@@ -25,6 +24,7 @@ import {
   mapUser,
   UpdateUserDto,
   UserDto,
+  UserListQueryDto,
 } from './dto/user.dto';
 import { UsersService } from './users.service';
 
@@ -40,10 +40,10 @@ export class UsersController {
   constructor(private readonly users: UsersService) {}
 
   @Get()
-  @Endpoint({ summary: 'List users (admin)', access: ADMIN })
+  @Endpoint({ summary: 'List or search users (admin)', access: ADMIN })
   @ApiEnvelopeB(AdminUserDto, { paginated: true, description: 'newest first' })
-  async list(@Query() q: PageQueryDto): Promise<Page<AdminUserDto>> {
-    const page = await this.users.list(q.limit, q.cursor);
+  async list(@Query() q: UserListQueryDto): Promise<Page<AdminUserDto>> {
+    const page = await this.users.list(q.limit, q.cursor, q.q);
     return new Page(page.data.map(mapAdminUser), page.nextCursor);
   }
 
@@ -84,10 +84,19 @@ export class UsersController {
   @Put(':id')
   @Endpoint({
     summary: 'Update a user (admin)',
-    description: 'A new `credits` balance is recorded as an ADJUSTMENT ledger entry.',
+    description:
+      'A new `credits` balance is recorded as an ADJUSTMENT ledger entry, described by `reason`.',
     access: ADMIN,
     errors: [404],
-    body: { type: UpdateUserDto, example: { name: 'Grace M. Hopper', plan: 'PRO', credits: 500 } },
+    body: {
+      type: UpdateUserDto,
+      example: {
+        name: 'Grace M. Hopper',
+        plan: 'PRO',
+        credits: 500,
+        reason: 'Support ticket 4711',
+      },
+    },
   })
   @ApiEnvelopeB(AdminUserDto)
   async update(

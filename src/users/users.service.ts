@@ -195,10 +195,11 @@ export class UsersService {
     this.sessions.forget(userId);
   }
 
-  /** Users, newest first, keyset-paginated (admin list). */
+  /** Users, newest first, keyset-paginated (admin list); with `q`, those whose email or name holds it. */
   async list(
     limit?: number,
     cursor?: string,
+    q?: string,
   ): Promise<{ data: User[]; nextCursor: string | null }> {
     const size = pageSize(limit);
     const qb = this.users
@@ -206,17 +207,25 @@ export class UsersService {
       .orderBy('u.createdAt', 'DESC')
       .addOrderBy('u.id', 'DESC')
       .take(size + 1);
+    if (q?.trim()) {
+      // A literal part: LIKE's wildcards and escape character in it match themselves.
+      const part = `%${q.trim().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+      qb.andWhere('(u.email ILIKE :part OR u.name ILIKE :part)', { part });
+    }
     if (cursor) {
       const pos = decodeCursor(cursor);
-      qb.where('(u.createdAt, u.id) < (:at, :id)', pos);
+      qb.andWhere('(u.createdAt, u.id) < (:at, :id)', pos);
     }
     return toPage(await qb.getMany(), size, (u) => u.createdAt);
   }
 
-  /** Admin update; a `credits` change is one ADJUSTMENT entry in the same transaction. */
+  /**
+   * Admin update; a `credits` change is one ADJUSTMENT entry in the same transaction, described
+   * by `reason` when given.
+   */
   async update(id: string, dto: UpdateUserDto): Promise<User> {
     const updated = await this.dataSource.transaction(async (m) => {
-      const { credits, ...fields } = dto;
+      const { credits, reason, ...fields } = dto;
       const before = await this.lockExisting(m, id);
       if (Object.keys(fields).length) await m.update(User, { id }, fields);
       // Audited in the same transaction: the rows exist exactly when the change does.
@@ -230,12 +239,13 @@ export class UsersService {
         });
       }
       if (credits !== undefined && credits !== before.credits) {
-        await this.credits.adjustTo(id, credits, 'Balance set by an administrator', m);
+        const why = reason ?? 'Balance set by an administrator';
+        await this.credits.adjustTo(id, credits, why, m);
         await this.audit.record(m, {
           action: 'user.credits.adjust',
           targetType: 'user',
           targetId: id,
-          details: { from: before.credits, to: credits },
+          details: { from: before.credits, to: credits, ...(reason ? { reason } : {}) },
         });
       }
       return m.findOneByOrFail(User, { id });

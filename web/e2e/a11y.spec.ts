@@ -1,5 +1,6 @@
 import { expect, test } from '@playwright/test';
-import { newEmail, screenshot, seriousViolations, signUpByApi } from './support';
+import { ADMINS } from './global-setup';
+import { newEmail, pageOf, screenshot, seriousViolations, signUpByApi } from './support';
 
 /** axe-core finds no serious or critical violation on any page of the console, one test each. */
 const SIGNED_OUT = [
@@ -9,7 +10,15 @@ const SIGNED_OUT = [
   '/en/unauthorized',
   '/zh/auth/signin',
 ];
-const SIGNED_IN = ['/en/dashboard', '/en/dashboard/chat', '/en/dashboard/settings'];
+const SIGNED_IN = [
+  '/en/dashboard',
+  '/en/dashboard/chat',
+  '/en/dashboard/settings',
+  '/en/dashboard/billing',
+  '/en/dashboard/teams',
+  '/zh/dashboard/billing',
+];
+const ADMIN_PAGES = ['users', 'payments', 'upstreams', 'models', 'audit', 'usage'];
 
 for (const path of SIGNED_OUT) {
   test(`no serious accessibility violation on ${path}`, async ({ page }) => {
@@ -29,3 +38,16 @@ for (const path of SIGNED_IN) {
     expect(await seriousViolations(page)).toEqual([]);
   });
 }
+
+/** The admin pages, one administrator for all (ADMIN_EMAILS), in English and one in Chinese. */
+test('no serious accessibility violation on the admin pages', async ({ browser }) => {
+  const admin = await pageOf(browser, ADMINS[3]);
+  for (const path of [...ADMIN_PAGES.map((p) => `/en/admin/${p}`), '/zh/admin/users']) {
+    await admin.goto(path);
+    await expect(admin.getByRole('heading', { level: 1 })).toBeVisible();
+    await expect(admin.getByRole('status')).toHaveCount(0);
+    expect(await seriousViolations(admin), path).toEqual([]);
+    if (path === '/en/admin/users') await screenshot(admin, 'admin-users');
+  }
+  await admin.context().close();
+});

@@ -7,6 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Client } from 'pg';
+import { startStripe, WEBHOOK_SECRET } from './stripe';
 import {
   type OpenAiReply,
   OpenAiTestServer,
@@ -14,6 +15,11 @@ import {
 } from '../../test/servers/openai-server';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
+
+/** The administrators' addresses (ADMIN_EMAILS): one per admin test, signed up by that test. */
+export const ADMINS = ['admin-users', 'admin-payments', 'admin-upstreams', 'admin-pages'].map(
+  (name) => `${name}@example.com`,
+);
 
 /**
  * The local OpenAI-protocol server of the e2e tests; a prompt holding `[stall]` gets one text
@@ -26,6 +32,9 @@ class ConsoleModel extends OpenAiTestServer {
     return { ...super.autoReply(req), ...(stall ? { stallAfterChunks: 1 } : {}) };
   }
 }
+
+/** The embedded server's development database (see src/database/embedded-postgres.ts). */
+const embeddedUrl = (port: string) => `postgres://postgres:password@127.0.0.1:${port}/app`;
 
 /** A TCP port that was free a moment ago. */
 function freePort(): Promise<number> {
@@ -88,6 +97,7 @@ export default async function globalSetup(): Promise<() => Promise<void>> {
 
   const port = await freePort();
   const baseUrl = `http://127.0.0.1:${port}`;
+  const stripe = await startStripe(() => baseUrl);
   const env: NodeJS.ProcessEnv = {
     ...process.env,
     NODE_ENV: 'development',
@@ -103,6 +113,12 @@ export default async function globalSetup(): Promise<() => Promise<void>> {
     JOBS_POLL_INTERVAL_SECONDS: '0.5',
     // A stopped answer waits at most this long for the provider's usage (the stall never sends it).
     ABORT_DRAIN_MS: '1000',
+    STRIPE_SECRET_KEY: stripe.secretKey,
+    STRIPE_PUBLISHABLE_KEY: 'pk_test_console',
+    STRIPE_WEBHOOK_SECRET: WEBHOOK_SECRET,
+    STRIPE_API_BASE: stripe.url,
+    // Each admin test signs up its own administrator (the role arrives with verification).
+    ADMIN_EMAILS: ADMINS.join(','),
     FRONTEND_DIR: undefined,
   };
   let database: string | undefined;
@@ -130,11 +146,14 @@ export default async function globalSetup(): Promise<() => Promise<void>> {
 
   process.env.CONSOLE_URL = baseUrl;
   process.env.MAIL_DIR = mailDir;
+  process.env.CONSOLE_DATABASE_URL = env.DATABASE_URL ?? embeddedUrl(env.EMBEDDED_PG_PORT!);
+  process.env.CONSOLE_OPENAI_URL = openai.url;
   return async () => {
     const ended = new Promise((r) => child.once('exit', r));
     child.kill('SIGTERM');
     await ended;
     await openai.stop();
+    await stripe.stop();
     if (database)
       await admin(process.env.DATABASE_URL!, `DROP DATABASE IF EXISTS "${database}" WITH (FORCE)`);
     await rm(scratch, { recursive: true, force: true });

@@ -1,10 +1,11 @@
 import AxeBuilder from '@axe-core/playwright';
-import { expect, type Page } from '@playwright/test';
+import { type Browser, expect, type Page } from '@playwright/test';
 import { randomBytes } from 'node:crypto';
 import { readdir, readFile, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { simpleParser } from 'mailparser';
+import { Client } from 'pg';
 
 export const PASSWORD = 'correct horse battery';
 
@@ -68,4 +69,33 @@ export async function signUpVerified(page: Page, email: string): Promise<void> {
     data: { token: decodeURIComponent(token!) },
   });
   expect(res.status()).toBe(200);
+}
+
+/**
+ * Signs up and verifies `email` in a fresh browser context of `browser` (its own cookies) and
+ * returns that context's page; with an address of ADMIN_EMAILS the user is an administrator.
+ */
+export async function pageOf(browser: Browser, email: string): Promise<Page> {
+  const context = await browser.newContext({ baseURL: process.env.CONSOLE_URL, locale: 'en-US' });
+  const page = await context.newPage();
+  await signUpVerified(page, email);
+  return page;
+}
+
+/** Runs `sql` on the suite's database (CONSOLE_DATABASE_URL, set by the global setup). */
+export async function sql<T = Record<string, unknown>>(text: string, params: unknown[] = []) {
+  const client = new Client({ connectionString: process.env.CONSOLE_DATABASE_URL });
+  await client.connect();
+  try {
+    return (await client.query(text, params)).rows as T[];
+  } finally {
+    await client.end();
+  }
+}
+
+/** The signed-in user's balance by the API, in `page`'s browser context. */
+export async function balanceOf(page: Page): Promise<number> {
+  const res = await page.request.get('/api/credits');
+  expect(res.status()).toBe(200);
+  return (await res.json()).balance;
 }

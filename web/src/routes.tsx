@@ -16,6 +16,27 @@ import { useSession } from './session';
 const Dashboard = lazy(() => import('./pages/Dashboard'));
 const Chat = lazy(() => import('./pages/Chat'));
 const Settings = lazy(() => import('./pages/Settings'));
+const Billing = lazy(() => import('./pages/Billing'));
+const Teams = lazy(() => import('./pages/Teams'));
+const AcceptInvitation = lazy(() => import('./pages/AcceptInvitation'));
+const AdminUsers = lazy(() => import('./pages/admin/AdminUsers'));
+const AdminUser = lazy(() => import('./pages/admin/AdminUser'));
+const AdminPayments = lazy(() => import('./pages/admin/AdminPayments'));
+const AdminUpstreams = lazy(() => import('./pages/admin/AdminUpstreams'));
+const AdminModels = lazy(() => import('./pages/admin/AdminModels'));
+const AdminAudit = lazy(() => import('./pages/admin/AdminAudit'));
+const AdminUsage = lazy(() => import('./pages/admin/AdminUsage'));
+
+/** The admin pages under `/{locale}/admin/`, each for role ADMIN only. */
+const ADMIN_PAGES: [string, ReactNode][] = [
+  ['users', <AdminUsers />],
+  ['users/:id', <AdminUser />],
+  ['payments', <AdminPayments />],
+  ['upstreams', <AdminUpstreams />],
+  ['models', <AdminModels />],
+  ['audit', <AdminAudit />],
+  ['usage', <AdminUsage />],
+];
 
 /**
  * The `/{locale}` segment: sets the page's language (and `<html lang>`); any other first
@@ -52,11 +73,6 @@ function Guard({ admin, children }: { admin?: boolean; children: ReactNode }) {
   return <>{children}</>;
 }
 
-function AdminSoon() {
-  const { t } = useTranslation();
-  return <p>{t('app.adminSoon')}</p>;
-}
-
 /** Every page of the console under `/{locale}`. */
 export function AppRoutes() {
   return (
@@ -67,8 +83,10 @@ export function AppRoutes() {
             <Route index element={<SignIn home />} />
             <Route path="auth/signin" element={<SignIn />} />
             <Route path="auth/signup" element={<SignUp />} />
+            <Route path="signup" element={<SignUp />} />
             <Route path="auth/verify-email" element={<VerifyEmail />} />
             <Route path="auth/verify" element={<VerifyEmail />} />
+            <Route path="auth/confirm-email" element={<VerifyEmail kind="change" />} />
             <Route path="unauthorized" element={<Unauthorized />} />
             <Route path="*" element={<NotFound />} />
           </Route>
@@ -76,7 +94,14 @@ export function AppRoutes() {
             <Route path="dashboard" element={<Guard>{<Dashboard />}</Guard>} />
             <Route path="dashboard/chat" element={<Guard>{<Chat />}</Guard>} />
             <Route path="dashboard/settings" element={<Guard>{<Settings />}</Guard>} />
-            <Route path="admin/*" element={<Guard admin>{<AdminSoon />}</Guard>} />
+            <Route path="dashboard/billing" element={<Guard>{<Billing />}</Guard>} />
+            <Route path="dashboard/teams" element={<Guard>{<Teams />}</Guard>} />
+            <Route path="invitations/accept" element={<Guard>{<AcceptInvitation />}</Guard>} />
+            <Route path="admin" element={<Navigate to="users" replace />} />
+            {ADMIN_PAGES.map(([path, page]) => (
+              <Route key={path} path={`admin/${path}`} element={<Guard admin>{page}</Guard>} />
+            ))}
+            <Route path="admin/*" element={<Guard admin>{<NotFound />}</Guard>} />
           </Route>
         </Route>
         <Route path="*" element={<NotFound />} />

@@ -1,5 +1,6 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { IsIn, IsInt, IsOptional, Min } from 'class-validator';
+import { IsIn, IsInt, IsOptional, IsString, MaxLength, Min } from 'class-validator';
+import { PageQueryDto } from '../../common/pagination/pagination';
 import {
   IsBoundedString,
   IsNormalizedEmail,
@@ -27,6 +28,22 @@ export class UpdateUserDto {
   @IsInt()
   @Min(0)
   credits?: number;
+  @ApiPropertyOptional({
+    minLength: 1,
+    maxLength: 200,
+    description: "why the balance changed: the ADJUSTMENT entry's description and the audit detail",
+  })
+  @IsBoundedString(1, 200, true)
+  reason?: string;
+}
+
+/** GET /api/users (admin): a page, optionally only users whose email or name contains `q`. */
+export class UserListQueryDto extends PageQueryDto {
+  @ApiPropertyOptional({ maxLength: 100, description: 'part of the email or name, any case' })
+  @IsOptional()
+  @IsString()
+  @MaxLength(100)
+  q?: string;
 }
 
 /** PUT /api/user/profile: the session user's own name and avatar. */

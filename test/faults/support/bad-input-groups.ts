@@ -44,6 +44,7 @@ export const SWEEP_GROUPS = {
     'GET /api/user/preferences',
     'PUT /api/user/preferences',
     'DELETE /api/users/{id}/2fa',
+    'DELETE /api/users/{id}/sessions',
     'POST /api/user/email',
     'POST /api/user/email/confirm',
     // api keys

@@ -133,7 +133,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** List users (admin) */
+        /** List or search users (admin) */
         get: operations["UsersController_list"];
         put?: never;
         /** Create a user (admin) */
@@ -158,7 +158,7 @@ export interface paths {
         get: operations["UsersController_get"];
         /**
          * Update a user (admin)
-         * @description A new `credits` balance is recorded as an ADJUSTMENT ledger entry.
+         * @description A new `credits` balance is recorded as an ADJUSTMENT ledger entry, described by `reason`.
          */
         put: operations["UsersController_update"];
         post?: never;
@@ -371,6 +371,23 @@ export interface paths {
         post?: never;
         /** End one of my sessions */
         delete: operations["SessionsController_revoke"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/users/{id}/sessions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /** End every session of a user (admin) */
+        delete: operations["SessionsAdminController_revokeAll"];
         options?: never;
         head?: never;
         patch?: never;
@@ -2358,6 +2375,8 @@ export interface components {
             plan?: "FREE" | "BASIC" | "PRO";
             /** @description new balance in credits */
             credits?: number;
+            /** @description why the balance changed: the ADJUSTMENT entry's description and the audit detail */
+            reason?: string;
         };
         UpdateProfileDto: {
             name?: string;
@@ -5516,6 +5535,8 @@ export interface operations {
                 limit?: number;
                 /** @description nextCursor of the previous page */
                 cursor?: string;
+                /** @description part of the email or name, any case */
+                q?: string;
             };
             header?: never;
             path?: never;
@@ -6911,6 +6932,96 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+        };
+    };
+    SessionsAdminController_revokeAll: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @example 3fa85f64-5717-4562-b3fc-2c963f66afa6 */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Their tokens are refused from now on */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: components["schemas"]["EndedSessionsDto"];
+                    };
+                };
+            };
+            /** @description Invalid input or unreadable body (`code`: VALIDATION_FAILED, MALFORMED_JSON) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeBDto"];
+                };
+            };
+            /** @description No valid session (`code`: UNAUTHORIZED or INVALID_CREDENTIALS), or a revoked, expired or unknown API key (INVALID_API_KEY) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeBDto"];
+                };
+            };
+            /** @description Role not allowed (`code`: FORBIDDEN), or an API key without the route's scope (INSUFFICIENT_SCOPE) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeBDto"];
+                };
+            };
+            /** @description No such user (`USER_NOT_FOUND`) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeBDto"];
+                };
+            };
+            /** @description Body over 1 MB, or an upload over UPLOAD_MAX_BYTES (`code`: PAYLOAD_TOO_LARGE) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeBDto"];
+                };
+            };
+            /** @description Unexpected or upstream failure (`code`: INTERNAL_ERROR, ...) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeBDto"];
+                };
+            };
+            /** @description The database cannot be reached (`code`: SERVICE_UNAVAILABLE); retry shortly */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeBDto"];
                 };
             };
         };

@@ -8,7 +8,8 @@ import { LanguageSwitch } from './LanguageSwitch';
 
 /**
  * Signed-in pages: a header (name, language switch, the user and a sign-out form that POSTs
- * `/api/auth/signout`, which ends the session and clears the cookie) and the navigation.
+ * `/api/auth/signout`, which ends the session and clears the cookie) and the navigation, with
+ * the admin pages for role ADMIN.
  */
 export function Shell() {
   const { t } = useTranslation();
@@ -18,8 +19,15 @@ export function Shell() {
   const links = [
     { to: `/${locale}/dashboard`, label: t('app.dashboard') },
     { to: `/${locale}/dashboard/chat`, label: t('app.chat') },
+    { to: `/${locale}/dashboard/billing`, label: t('app.billing') },
+    { to: `/${locale}/dashboard/teams`, label: t('app.teams') },
     { to: `/${locale}/dashboard/settings`, label: t('app.settings') },
   ];
+  const admin = session.data?.role === 'ADMIN';
+  const adminLinks = ['users', 'payments', 'upstreams', 'models', 'audit', 'usage'].map((page) => ({
+    to: `/${locale}/admin/${page}`,
+    label: t(`admin.nav.${page}`),
+  }));
   return (
     <AppShell header={{ height: 56 }} navbar={{ width: 200, breakpoint: 'xs' }} padding="md">
       <AppShell.Header>
@@ -47,6 +55,23 @@ export function Shell() {
             aria-current={pathname === link.to ? 'page' : undefined}
           />
         ))}
+        {admin && (
+          <>
+            <Text size="xs" fw={700} c="dark.6" mt="md" px="sm" id="admin-nav">
+              {t('admin.nav.title')}
+            </Text>
+            {adminLinks.map((link) => (
+              <NavLink
+                key={link.to}
+                component={Link}
+                to={link.to}
+                label={link.label}
+                active={pathname.startsWith(link.to)}
+                aria-current={pathname === link.to ? 'page' : undefined}
+              />
+            ))}
+          </>
+        )}
       </AppShell.Navbar>
       <AppShell.Main>
         <Suspense fallback={<Loading />}>

@@ -12,21 +12,28 @@ import {
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Link, useParams } from 'react-router';
+import { Link, useParams, useSearchParams } from 'react-router';
 import { api, unwrap } from '../api/client';
 import { ErrorNote } from '../components/ErrorNote';
 
 /**
  * `/{locale}/auth/signup`: `POST /api/auth/signup` (signs in at once, cookie set); the page
- * then says a verification mail was sent (its link opens `/{locale}/auth/verify-email`).
+ * then says a verification mail was sent (its link opens `/{locale}/auth/verify-email`). A
+ * referral link's `?ref=` code goes with the sign-up (`/{locale}/signup?ref=…` opens this page).
  */
 export function SignUp() {
   const { t } = useTranslation();
   const { locale } = useParams();
   const queryClient = useQueryClient();
+  const [search] = useSearchParams();
+  const referralCode = search.get('ref')?.trim().slice(0, 64) || undefined;
   const signup = useMutation({
-    mutationFn: async (body: { email: string; password: string; name?: string }) =>
-      unwrap(await api.POST('/api/auth/signup', { body })),
+    mutationFn: async (body: {
+      email: string;
+      password: string;
+      name?: string;
+      referralCode?: string;
+    }) => unwrap(await api.POST('/api/auth/signup', { body })),
     onSuccess: () => queryClient.resetQueries({ queryKey: ['session'] }),
   });
 
@@ -38,6 +45,7 @@ export function SignUp() {
       email: String(form.get('email')),
       password: String(form.get('password')),
       ...(name ? { name } : {}),
+      ...(referralCode ? { referralCode } : {}),
     });
   };
 
