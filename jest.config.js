@@ -1,5 +1,7 @@
-// Unit tests (src, *.spec.ts), e2e tests (test/e2e, real PostgreSQL, one database per file) and
-// fault tests (test/faults: database down, crashes, provider faults, bad input).
+// Unit tests (src, *.spec.ts), module tests (test/module: the modules under test booted without
+// HTTP, `bootModule`), e2e tests (test/e2e: the whole app over HTTP), both on real PostgreSQL with
+// one database per file, and fault tests (test/faults: database down, crashes, provider faults,
+// bad input).
 const transform = { '^.+\\.ts$': ['ts-jest', { diagnostics: false }] };
 
 module.exports = {
@@ -10,6 +12,15 @@ module.exports = {
       roots: ['<rootDir>/src'],
       testMatch: ['**/*.spec.ts'],
       transform,
+    },
+    {
+      displayName: 'module',
+      testEnvironment: 'node',
+      roots: ['<rootDir>/test/module'],
+      testMatch: ['**/*.module-spec.ts'],
+      transform,
+      globalSetup: '<rootDir>/test/support/global-setup.ts',
+      globalTeardown: '<rootDir>/test/support/global-teardown.ts',
     },
     {
       displayName: 'e2e',
