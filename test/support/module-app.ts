@@ -29,7 +29,9 @@ export interface ModuleApp {
  * side (error presenter and messages, shutdown middleware, guards) is left out: a module whose
  * controllers need it passes those modules too.
  */
-function ground(env: Record<string, string | undefined>): (Type | DynamicModule)[] {
+function ground(
+  env: Record<string, string | undefined>,
+): (Type | DynamicModule | Promise<DynamicModule>)[] {
   return [
     ConfigModule.forRoot({
       isGlobal: true,
