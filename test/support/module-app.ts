@@ -60,34 +60,42 @@ export async function bootModule(
   overrides: { clock?: Clock } = {},
 ): Promise<ModuleApp> {
   const dbName = `${TEST_DB_PREFIX}${randomBytes(6).toString('hex')}`;
+  const drop = () => adminQuery(`DROP DATABASE IF EXISTS "${dbName}" WITH (FORCE)`);
   await adminQuery(`CREATE DATABASE "${dbName}" TEMPLATE "${templateDb()}"`);
-  const moduleRef = await Test.createTestingModule({
-    imports: [
-      ...ground({
-        NODE_ENV: 'test',
-        LOG_LEVEL: 'silent',
-        DATABASE_URL: databaseUrl(dbName),
-        DB_POOL_SIZE: '4',
-        AUTH_SECRET: TEST_AUTH_SECRET,
-        ENCRYPTION_KEY: TEST_ENCRYPTION_KEY,
-        JOBS_POLL_INTERVAL_SECONDS: '0.5',
-        ...env,
-      }),
-      ...modules,
-    ],
-  })
-    .overrideProvider(Clock)
-    .useValue(overrides.clock ?? new Clock())
-    .setLogger(silentLogger)
-    .compile();
-  const app = await moduleRef.init();
+  let app: INestApplicationContext;
+  try {
+    const moduleRef = await Test.createTestingModule({
+      imports: [
+        ...ground({
+          NODE_ENV: 'test',
+          LOG_LEVEL: 'silent',
+          DATABASE_URL: databaseUrl(dbName),
+          DB_POOL_SIZE: '4',
+          AUTH_SECRET: TEST_AUTH_SECRET,
+          ENCRYPTION_KEY: TEST_ENCRYPTION_KEY,
+          JOBS_POLL_INTERVAL_SECONDS: '0.5',
+          ...env,
+        }),
+        ...modules,
+      ],
+    })
+      .overrideProvider(Clock)
+      .useValue(overrides.clock ?? new Clock())
+      .setLogger(silentLogger)
+      .compile();
+    app = await moduleRef.init();
+  } catch (err) {
+    // A module that does not boot (a missing provider) leaves no database behind.
+    await drop();
+    throw err;
+  }
   return {
     app,
     db: app.get(DataSource),
     dbName,
     close: async () => {
       await app.close();
-      await adminQuery(`DROP DATABASE IF EXISTS "${dbName}" WITH (FORCE)`);
+      await drop();
     },
   };
 }
