@@ -1,5 +1,7 @@
-// Unit tests (src and test/lint, *.spec.ts), e2e tests (test/e2e, real PostgreSQL, one database
-// per file) and fault tests (test/faults: database down, crashes, provider faults, bad input).
+// Unit tests (src and test/lint, *.spec.ts), module tests (test/module: the modules under test booted without
+// HTTP, `bootModule`), e2e tests (test/e2e: the whole app over HTTP), both on real PostgreSQL with
+// one database per file, and fault tests (test/faults: database down, crashes, provider faults,
+// bad input).
 const transform = { '^.+\\.ts$': ['ts-jest', { diagnostics: false }] };
 const PENDING_SLICES_SPEC = 'src/credits/credits.config.spec.ts';
 
@@ -22,6 +24,15 @@ module.exports = {
       testMatch: [`<rootDir>/${PENDING_SLICES_SPEC}`],
       setupFiles: ['<rootDir>/src/pending-config-slices.ts'],
       transform,
+    },
+    {
+      displayName: 'module',
+      testEnvironment: 'node',
+      roots: ['<rootDir>/test/module'],
+      testMatch: ['**/*.module-spec.ts'],
+      transform,
+      globalSetup: '<rootDir>/test/support/global-setup.ts',
+      globalTeardown: '<rootDir>/test/support/global-teardown.ts',
     },
     {
       displayName: 'e2e',

@@ -2,6 +2,7 @@ import { Client } from 'pg';
 import { OpenAiTestServer } from '../servers/openai-server';
 import { verifyInMailDir } from '../support/accounts';
 import type { SpawnedApp } from '../support/spawn-app';
+import { waitFor } from '../support/wait';
 import { startTwoInstances, stopInstance } from './instances';
 
 /**
@@ -13,7 +14,6 @@ import { startTwoInstances, stopInstance } from './instances';
  */
 
 const RUN = `${process.pid}-${Date.now()}`;
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 describe('search indexing on two instances', () => {
   let db: Client | undefined;
@@ -66,6 +66,16 @@ describe('search indexing on two instances', () => {
     return rows[0].n as number;
   };
 
+  /** Index jobs of these chats not finished yet (waiting, retrying or running). */
+  const pendingJobs = async (chatIds: string[]) => {
+    const { rows } = await db!.query(
+      `SELECT count(*)::int AS n FROM pgboss.job WHERE name = 'search-index'
+         AND data->>'chatId' = ANY($1) AND state IN ('created', 'retry', 'active')`,
+      [chatIds],
+    );
+    return rows[0].n as number;
+  };
+
   beforeAll(async () => {
     const databaseUrl = process.env.CLUSTER_PG_URL!;
     for (const s of servers) await s.start();
@@ -107,8 +117,9 @@ describe('search indexing on two instances', () => {
     await Promise.all(
       [0, 1, 2, 3].map((n) => generate(n % 2, u.auth, `again ${n}`, chats[n % 2 === 0 ? 1 : 0])),
     );
-    while ((await unembedded(chats)) > 0) await sleep(200);
-    await sleep(2500); // any duplicate job would run by now
+    expect(await waitFor(async () => (await unembedded(chats)) === 0)).toBe(true);
+    // Every index job of these chats has finished: a duplicate would have sent its texts again.
+    expect(await waitFor(async () => (await pendingJobs(chats)) === 0)).toBe(true);
     const { rows } = await db!.query(
       `SELECT count(*)::int AS n FROM messages WHERE "chatId" = ANY($1)`,
       [chats],
@@ -130,17 +141,17 @@ describe('search indexing on two instances', () => {
     for (const s of servers) s.requests.length = 0;
     const chatId = await generate(0, u.auth, 'saved just before the crash');
     // The job is queued (after the answer, not awaited by it): wait for its row, then kill.
-    for (;;) {
-      const { rows } = await db!.query(
-        `SELECT 1 FROM pgboss.job WHERE name = 'search-index' AND data->>'chatId' = $1`,
-        [chatId],
-      );
-      if (rows.length) break;
-      await sleep(20);
-    }
+    const queued = async () =>
+      (
+        await db!.query(
+          `SELECT 1 FROM pgboss.job WHERE name = 'search-index' AND data->>'chatId' = $1`,
+          [chatId],
+        )
+      ).rows.length > 0;
+    expect(await waitFor(queued)).toBe(true);
     apps[0].child.kill('SIGKILL');
     await apps[0].exited;
-    while ((await unembedded([chatId])) > 0) await sleep(200);
+    expect(await waitFor(async () => (await unembedded([chatId])) === 0)).toBe(true);
     expect(servers[1].requests.filter((r) => r.path === '/v1/embeddings')).toHaveLength(1);
   });
 });

@@ -4,6 +4,7 @@ import { verifyInMailDir } from '../support/accounts';
 import { TICK_QUEUE } from '../../src/tasks/task-scheduler';
 import { sendJob } from '../support/jobs-client';
 import type { SpawnedApp } from '../support/spawn-app';
+import { waitFor } from '../support/wait';
 import { startTwoInstances, stopInstance } from './instances';
 
 /**
@@ -18,8 +19,6 @@ import { startTwoInstances, stopInstance } from './instances';
 const RUN = `${process.pid}-${Date.now()}`;
 const PASSWORD = 'cluster password 1';
 const DUE_TASKS = 6;
-
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 describe('scheduled tasks on two instances', () => {
   let db: Client | undefined;
@@ -64,12 +63,18 @@ describe('scheduled tasks on two instances', () => {
   const tick = async () => {
     const id = await sendJob(process.env.CLUSTER_PG_URL!, TICK_QUEUE, {});
     if (!id) return; // a tick was already waiting: it runs instead
-    for (;;) {
+    const completed = async () => {
       const { rows } = await db!.query(`SELECT state FROM pgboss.job WHERE id = $1`, [id]);
-      if (rows[0]?.state === 'completed') return;
       expect(rows[0]?.state).not.toBe('failed');
-      await sleep(100);
-    }
+      return rows[0]?.state === 'completed';
+    };
+    expect(await waitFor(completed)).toBe(true);
+  };
+
+  /** The index of the server (so of the instance) that received the first request. */
+  const firstCalled = async () => {
+    expect(await waitFor(() => servers.some((s) => s.requests.length > 0))).toBe(true);
+    return servers.findIndex((s) => s.requests.length > 0);
   };
 
   const runs = async (taskId: string) =>
@@ -135,11 +140,11 @@ describe('scheduled tasks on two instances', () => {
     );
     await tick();
     for (const id of ids) {
-      for (;;) {
+      const succeeded = async () => {
         const r = await runs(id);
-        if (r.length && r.every((x) => x.status === 'succeeded')) break;
-        await sleep(200);
-      }
+        return r.length > 0 && r.every((x) => x.status === 'succeeded');
+      };
+      expect(await waitFor(succeeded)).toBe(true);
     }
     for (let i = 0; i < 4; i++) await tick(); // several more ticks, on either instance
     for (const id of ids) expect(await runs(id)).toHaveLength(1);
@@ -155,20 +160,19 @@ describe('scheduled tasks on two instances', () => {
       s.reply = { text: 'word '.repeat(30), chunks: 30, chunkDelayMs: 150 };
     }
     const queued = await call(0, 'POST', `/api/tasks/${created.body.id}/run`, u.auth, {});
-    let runner = -1;
-    while (runner < 0) {
-      runner = servers.findIndex((s) => s.requests.length > 0);
-      await sleep(50);
-    }
-    await sleep(800); // some words arrive
+    const runner = await firstCalled();
+    // Some words have been sent to the running instance (of 30).
+    expect(await waitFor(() => servers[runner].requests[0].textChunksSent >= 3)).toBe(true);
     const path = `/api/tasks/${created.body.id}/runs/${queued.body.id}`;
     const asked = await call(1 - runner, 'POST', `${path}/cancel`, u.auth, {});
     expect(asked.status).toBe(200);
     let run = asked.body;
-    while (run.status === 'running') {
-      await sleep(100);
+    const ended = async () => {
+      if (run.status !== 'running') return true;
       run = (await call(1 - runner, 'GET', path, u.auth)).body;
-    }
+      return run.status !== 'running';
+    };
+    expect(await waitFor(ended)).toBe(true);
     expect(run.status).toBe('cancelled');
     expect(run.cost).toBeGreaterThan(0);
     expect(run.steps[0].output.length).toBeLessThan('word '.repeat(30).length);
@@ -188,20 +192,16 @@ describe('scheduled tasks on two instances', () => {
     }
     const queued = await call(0, 'POST', `/api/tasks/${created.body.id}/run`, u.auth, {});
     expect(queued.status).toBe(202);
-    let victim = -1;
-    while (victim < 0) {
-      victim = servers.findIndex((s) => s.requests.length > 0);
-      await sleep(50);
-    }
+    const victim = await firstCalled();
     const survivor = 1 - victim;
     servers[survivor].reply = {};
     apps[victim].child.kill('SIGKILL');
     await apps[victim].exited;
-    for (;;) {
+    const settled = async () => {
       const [r] = await runs(created.body.id);
-      if (r.status !== 'running' && r.status !== 'queued') break;
-      await sleep(250);
-    }
+      return r.status !== 'running' && r.status !== 'queued';
+    };
+    expect(await waitFor(settled)).toBe(true);
     const [run] = await runs(created.body.id);
     expect(run.status).toBe('succeeded');
     expect(servers[survivor].requests).toHaveLength(1);

@@ -7,6 +7,7 @@ import { SearchIndexer } from '../../src/search/search-indexer.service';
 import { ledgerOf, newChat, newTeam, newUser, type TestUser } from '../support/factories';
 import { startProviders, type Providers } from '../support/providers';
 import { createTestApp, type TestApp } from '../support/test-app';
+import { waitFor } from '../support/wait';
 
 interface Hit {
   chat: { id: string; title: string };
@@ -16,9 +17,9 @@ interface Hit {
   score: number;
 }
 
-/** Resolves when `done()` is true, polling every 50 ms (jest's timeout bounds it). */
+/** Resolves when `done()` is true, polled every 50 ms (the test's timeout bounds it). */
 async function until(done: () => Promise<boolean>): Promise<void> {
-  while (!(await done())) await new Promise((r) => setTimeout(r, 50));
+  expect(await waitFor(done, Infinity, 50)).toBe(true);
 }
 
 /**

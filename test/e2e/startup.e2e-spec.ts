@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { call } from '../faults/support/http';
 import { BOOT_MS, freePort, spawnApp, waitForStatus } from '../support/spawn-app';
+import { waitFor } from '../support/wait';
 
 const ROOT = resolve(__dirname, '..', '..');
 
@@ -62,6 +63,9 @@ describe('start-up', () => {
       // one line per concern, the ready line last.
       const first = spawnApp({ ...env, LOG_LEVEL: undefined });
       await waitForStatus(first, `${base}/health/ready`, 200);
+      // The ready line is written just after the server listens: it may reach us after the answer.
+      const printed = () => /^API listening on port/m.test(first.output());
+      expect(await waitFor(() => printed() || first.child.exitCode !== null)).toBe(true);
       const boot = first.output().split('\n');
       const ready = boot.findIndex((l) => l.startsWith('API listening on port'));
       expect(ready).toBeGreaterThan(0);
@@ -126,9 +130,8 @@ describe('start-up', () => {
         EMBEDDED_PG_PORT: String(await freePort()),
       });
       // The first worker answers before the second is up; the ready line comes once both are.
-      while (!/API listening/.test(app.output()) && app.child.exitCode === null) {
-        await new Promise((r) => setTimeout(r, 100));
-      }
+      const listening = () => /API listening/.test(app.output()) || app.child.exitCode !== null;
+      expect(await waitFor(listening, Infinity, 100)).toBe(true);
       await waitForStatus(app, `${base}/health/ready`, 200);
       const workers = workersOf(app.child.pid!);
       expect(workers).toHaveLength(2);

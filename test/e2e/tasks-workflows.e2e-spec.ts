@@ -1,3 +1,4 @@
+import { TICK_QUEUE } from '../../src/tasks/task-scheduler';
 import { TeamMembersService } from '../../src/teams/team-members.service';
 import { UsersService } from '../../src/users/users.service';
 import { newChat, newTeam, newUser, sessionOf, type TestUser } from '../support/factories';
@@ -11,6 +12,8 @@ const say = (content: string) => [{ role: 'user', content }];
 describe('Workflows, cancellation and team targets', () => {
   let t: TestApp;
   let p: Providers;
+  /** The tick's schedule and queue as the app left them at boot (before the tests stop it). */
+  let bootTick: unknown[];
 
   beforeAll(async () => {
     p = await startProviders();
@@ -19,6 +22,11 @@ describe('Workflows, cancellation and team targets', () => {
       JOBS_POLL_INTERVAL_SECONDS: '0.5',
       TASKS_CANCEL_POLL_MS: '100',
     });
+    bootTick = await t.db.query(
+      `SELECT s.name, s.cron, q.policy FROM pgboss.schedule s JOIN pgboss.queue q USING (name)
+       WHERE s.name = $1`,
+      [TICK_QUEUE],
+    );
     await stopTaskTick(t);
   });
   afterAll(async () => {
@@ -26,6 +34,10 @@ describe('Workflows, cancellation and team targets', () => {
     await p.stop();
   });
   beforeEach(() => p.reset());
+
+  it('schedules the task tick every minute at boot, on a singleton queue', () => {
+    expect(bootTick).toEqual([{ name: 'tasks.tick', cron: '* * * * *', policy: 'stately' }]);
+  });
 
   const proUser = async (credits = 100): Promise<TestUser> => {
     const u = await newUser(t, { credits });

@@ -2,6 +2,7 @@ import { JobsService } from '../../src/jobs/jobs.service';
 import { TICK_QUEUE } from '../../src/tasks/task-scheduler';
 import { ledgerOf, type TestUser } from '../support/factories';
 import type { TestApp } from '../support/test-app';
+import { waitFor } from '../support/wait';
 
 /**
  * Removes the app's every-minute task tick, so that only the test makes runs of due tasks
@@ -72,11 +73,14 @@ export async function finished(
   runId: string,
   until = (r: RunView) => r.status !== 'queued' && r.status !== 'running',
 ): Promise<RunView> {
-  for (;;) {
+  let run: RunView | undefined;
+  const ended = async () => {
     const res = await t.http.get(`/api/tasks/${taskId}/runs/${runId}`).set(u.auth).expect(200);
-    if (until(res.body)) return res.body;
-    await new Promise((r) => setTimeout(r, 100));
-  }
+    run = res.body;
+    return until(res.body);
+  };
+  expect(await waitFor(ended, Infinity, 100)).toBe(true);
+  return run!;
 }
 
 /** credits + Σ open holds = Σ ledger, and no hold left open. */

@@ -14,11 +14,9 @@ import { configureApp } from '../../src/app.setup';
 import type { OpenApiDocument, ResponseValidator } from './openapi/response-validator';
 import { validateResponses, validatorOf } from './openapi/validation-hook';
 import { adminQuery, databaseUrl, templateDb, TEST_DB_PREFIX } from './test-db';
+import { TEST_AUTH_SECRET, TEST_ENCRYPTION_KEY } from './test-env';
 
-/** Secret used by test apps; tests sign their own tokens with it (and with others). */
-export const TEST_AUTH_SECRET = 'test-secret-0123456789-0123456789-abcdef';
-/** ENCRYPTION_KEY of test apps (32 bytes, base64). */
-export const TEST_ENCRYPTION_KEY = Buffer.alloc(32, 7).toString('base64');
+export { TEST_AUTH_SECRET, TEST_ENCRYPTION_KEY };
 
 export interface TestApp {
   app: INestApplication;

@@ -1,10 +1,12 @@
 import { CreditHoldsService } from '../../src/credits/credit-holds.service';
+import { CreditsModule } from '../../src/credits/credits.module';
+import { CreditsService } from '../../src/credits/credits.service';
 import { HOLD_SWEEP_QUEUE } from '../../src/credits/hold-sweep.service';
+import { JobsModule } from '../../src/jobs/jobs.module';
 import { JobsService } from '../../src/jobs/jobs.service';
 import type { NoData, QueuedJob } from '../../src/jobs/jobs.types';
-import { TICK_QUEUE } from '../../src/tasks/task-scheduler';
-import { newUser } from '../support/factories';
-import { createTestApp, type TestApp } from '../support/test-app';
+import { bootModule, type ModuleApp } from '../support/module-app';
+import { waitFor } from '../support/wait';
 
 // This file's ad-hoc queues: registered by the tests after boot, so not declared (declareQueue).
 declare module '../../src/jobs/jobs.types' {
@@ -17,17 +19,19 @@ declare module '../../src/jobs/jobs.types' {
   }
 }
 
-/** Resolves when `done()` is true, polling every 50 ms (no timing assertion: jest's timeout). */
+/** Resolves when `done()` holds, polled (no timing assertion: the test's timeout bounds it). */
 async function until(done: () => boolean | Promise<boolean>): Promise<void> {
-  while (!(await done())) await new Promise((r) => setTimeout(r, 50));
+  expect(await waitFor(done)).toBe(true);
 }
 
+// The job queue with the credits module, whose hold sweep is a queue of its own (the tasks'
+// tick is checked by the tasks files, which boot the whole app).
 describe('Job queue (src/jobs over pg-boss)', () => {
-  let t: TestApp;
+  let t: ModuleApp;
   let jobs: JobsService;
 
   beforeAll(async () => {
-    t = await createTestApp({ JOBS_POLL_INTERVAL_SECONDS: '0.5' });
+    t = await bootModule([JobsModule, CreditsModule], { JOBS_POLL_INTERVAL_SECONDS: '0.5' });
     jobs = t.app.get(JobsService);
   });
   afterAll(() => t.close());
@@ -111,28 +115,23 @@ describe('Job queue (src/jobs over pg-boss)', () => {
     );
   });
 
-  it('schedules the minute passes at boot, each on a singleton queue', async () => {
-    const schedules = await t.db.query(
-      `SELECT name, cron FROM pgboss.schedule WHERE name = ANY($1) ORDER BY name`,
-      [[HOLD_SWEEP_QUEUE, TICK_QUEUE]],
-    );
-    expect(schedules).toEqual([
-      { name: 'credits.hold-sweep', cron: '* * * * *' },
-      { name: 'tasks.tick', cron: '* * * * *' },
+  it('schedules the hold sweep every minute at boot, on a singleton queue', async () => {
+    const schedules = await t.db.query(`SELECT name, cron FROM pgboss.schedule WHERE name = $1`, [
+      HOLD_SWEEP_QUEUE,
     ]);
-    const queues = await t.db.query(
-      `SELECT name, policy FROM pgboss.queue WHERE name = ANY($1) ORDER BY name`,
-      [[HOLD_SWEEP_QUEUE, TICK_QUEUE]],
-    );
-    expect(queues).toEqual([
-      { name: 'credits.hold-sweep', policy: 'stately' },
-      { name: 'tasks.tick', policy: 'stately' },
+    expect(schedules).toEqual([{ name: 'credits.hold-sweep', cron: '* * * * *' }]);
+    const queues = await t.db.query(`SELECT name, policy FROM pgboss.queue WHERE name = $1`, [
+      HOLD_SWEEP_QUEUE,
     ]);
+    expect(queues).toEqual([{ name: 'credits.hold-sweep', policy: 'stately' }]);
   });
 
   it('returns an expired hold when the sweep queue is triggered once', async () => {
-    const u = await newUser(t, { credits: 50 });
-    await t.app.get(CreditHoldsService).hold(u.user.id, 20, 'jobs-expired');
+    const [{ id }] = await t.db.query(
+      `INSERT INTO users (email, name) VALUES ('jobs-hold@example.com', 'Jobs') RETURNING id`,
+    );
+    await t.app.get(CreditsService).adjustTo(id, 50, 'test balance');
+    await t.app.get(CreditHoldsService).hold(id, 20, 'jobs-expired');
     await t.db.query(
       `UPDATE credit_holds SET "expiresAt" = now() - interval '1 second' WHERE "requestId" = 'jobs-expired'`,
     );
@@ -143,7 +142,7 @@ describe('Job queue (src/jobs over pg-boss)', () => {
       );
       return row.n === 0;
     });
-    const [user] = await t.db.query(`SELECT credits FROM users WHERE id = $1`, [u.user.id]);
+    const [user] = await t.db.query(`SELECT credits FROM users WHERE id = $1`, [id]);
     expect(user.credits).toBe(50);
   });
 });
