@@ -54,9 +54,11 @@ function consumptionReference(hold: OpenHold): string {
 
 /**
  * Holds: credits reserved before an AI call so parallel requests cannot overspend
- * (architecture "credits"). `hold` is one conditional UPDATE plus a row in `credit_holds`;
- * `settle` and `release` delete that row in the same transaction as the balance change, so
- * `credits + Σ open holds = Σ ledger` at every commit.
+ * (architecture "credits"). `hold` and `settle` run the money rules, which live only in
+ * PostgreSQL (`admit_hold`, `settle_hold`; a single call is a batch of one, CreditHoldStatements):
+ * `hold` makes the decrement and a row in `credit_holds`; `settle` and `release` delete that row
+ * in the same transaction as the balance change, so `credits + Σ open holds = Σ ledger` at every
+ * commit.
  */
 @Injectable()
 export class CreditHoldsService {
