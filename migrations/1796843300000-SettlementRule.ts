@@ -79,47 +79,46 @@ const SETTLE_HOLD = `CREATE FUNCTION settle_hold(p_row jsonb, p_tz text,
     OUT charged integer, OUT shortfall integer)
   LANGUAGE plpgsql VOLATILE AS $$
   DECLARE
-    x record;
+    v_hold uuid := (p_row ->> 'holdId')::uuid;
+    v_user uuid := (p_row ->> 'userId')::uuid;
+    v_cost integer := (p_row ->> 'cost')::integer;
+    v_description text := p_row ->> 'description';
     v_held integer;
     v_balance integer;
     v_done integer;
-    v_description text;
   BEGIN
-    SELECT * INTO x FROM jsonb_to_record(p_row)
-      AS r("holdId" uuid, "userId" uuid, cost integer, description text, reference text);
-    DELETE FROM credit_holds h WHERE h.id = x."holdId" RETURNING h.amount INTO v_held;
+    DELETE FROM credit_holds h WHERE h.id = v_hold RETURNING h.amount INTO v_held;
     IF NOT FOUND THEN
       v_held := 0;
-      SELECT t.amount INTO v_done FROM credit_transactions t WHERE t.reference = x.reference;
+      SELECT t.amount INTO v_done FROM credit_transactions t WHERE t.reference = p_row ->> 'reference';
       IF FOUND THEN
         charged := GREATEST(0, -v_done); shortfall := 0;
         RETURN;
       END IF;
     END IF;
-    IF v_held >= x.cost THEN
-      UPDATE users u SET credits = u.credits + (v_held - x.cost) WHERE u.id = x."userId";
-      charged := x.cost;
+    IF v_held >= v_cost THEN
+      UPDATE users u SET credits = u.credits + (v_held - v_cost) WHERE u.id = v_user;
+      charged := v_cost;
     ELSE
-      SELECT u.credits INTO v_balance FROM users u WHERE u.id = x."userId";
+      SELECT u.credits INTO v_balance FROM users u WHERE u.id = v_user;
       IF FOUND THEN
-        charged := v_held + LEAST(x.cost - v_held, v_balance);
-        UPDATE users u SET credits = u.credits - (charged - v_held) WHERE u.id = x."userId";
+        charged := v_held + LEAST(v_cost - v_held, v_balance);
+        UPDATE users u SET credits = u.credits - (charged - v_held) WHERE u.id = v_user;
       END IF;
     END IF;
     IF NOT FOUND THEN -- the user's row is gone
-      charged := 0; shortfall := x.cost;
+      charged := 0; shortfall := v_cost;
       RETURN;
     END IF;
-    shortfall := x.cost - charged;
-    v_description := x.description;
+    shortfall := v_cost - charged;
     IF shortfall > 0 THEN
       v_description := left(v_description
         || format(' (shortfall of %s credits not covered by the balance)', shortfall), 500);
     END IF;
-    PERFORM record_consumption(p_row || jsonb_build_object('amount', -charged,
+    v_done := record_consumption(p_row || jsonb_build_object('amount', -charged,
       'description', v_description, 'shortfall', NULLIF(shortfall, 0)), p_tz);
     IF shortfall > 0 THEN
-      INSERT INTO credit_shortfalls ("userId", credits) VALUES (x."userId", shortfall)
+      INSERT INTO credit_shortfalls ("userId", credits) VALUES (v_user, shortfall)
         ON CONFLICT ("userId") DO UPDATE
         SET credits = credit_shortfalls.credits + EXCLUDED.credits, "updatedAt" = now();
     END IF;
@@ -136,8 +135,15 @@ const SETTLE_HOLDS = `CREATE FUNCTION settle_holds(p_rows jsonb, p_tz text)
   LANGUAGE plpgsql VOLATILE AS $$
   DECLARE
     e record;
-    v_single boolean := jsonb_array_length(p_rows) = 1;
+    s record;
   BEGIN
+    IF jsonb_array_length(p_rows) = 1 THEN
+      PERFORM 1 FROM users u WHERE u.id = (p_rows -> 0 ->> 'userId')::uuid FOR NO KEY UPDATE;
+      s := settle_hold(p_rows -> 0, p_tz);
+      r_ord := 1; r_charged := s.charged; r_shortfall := s.shortfall;
+      RETURN NEXT;
+      RETURN;
+    END IF;
     PERFORM 1 FROM users u
       WHERE u.id IN (SELECT (j ->> 'userId')::uuid FROM jsonb_array_elements(p_rows) j)
       ORDER BY u.id FOR NO KEY UPDATE;
@@ -145,17 +151,13 @@ const SETTLE_HOLDS = `CREATE FUNCTION settle_holds(p_rows jsonb, p_tz text)
         FROM jsonb_array_elements(p_rows) WITH ORDINALITY j ORDER BY j.ordinality
     LOOP
       r_ord := e.ord; r_error_code := NULL; r_error_message := NULL;
-      IF v_single THEN
-        SELECT s.charged, s.shortfall INTO r_charged, r_shortfall FROM settle_hold(e.value, p_tz) s;
-      ELSE
-        BEGIN
-          SELECT s.charged, s.shortfall INTO r_charged, r_shortfall
-            FROM settle_hold(e.value, p_tz) s;
-        EXCEPTION WHEN OTHERS THEN
-          r_charged := NULL; r_shortfall := NULL;
-          r_error_code := SQLSTATE; r_error_message := SQLERRM;
-        END;
-      END IF;
+      BEGIN
+        s := settle_hold(e.value, p_tz);
+        r_charged := s.charged; r_shortfall := s.shortfall;
+      EXCEPTION WHEN OTHERS THEN
+        r_charged := NULL; r_shortfall := NULL;
+        r_error_code := SQLSTATE; r_error_message := SQLERRM;
+      END;
       RETURN NEXT;
     END LOOP;
   END $$`;

@@ -47,42 +47,42 @@ const ADMIT_HOLD = `CREATE FUNCTION admit_hold(p_row jsonb, p_tz text, p_limits 
     OUT r_owed integer, OUT r_hold uuid)
   LANGUAGE plpgsql VOLATILE AS $$
   DECLARE
-    x record;
-    v_today date;
+    v_user uuid := (p_row ->> 'userId')::uuid;
+    v_amount integer := (p_row ->> 'amount')::integer;
+    v_estimate integer := (p_row ->> 'dailyEstimate')::integer;
+    v_request text := p_row ->> 'requestId';
+    v_key uuid := (p_row ->> 'keyId')::uuid;
+    v_now timestamptz := (p_row ->> 'now')::timestamptz;
+    v_today date := (v_now AT TIME ZONE p_tz)::date;
   BEGIN
-    SELECT * INTO x FROM jsonb_to_record(p_row) AS r("userId" uuid, amount integer,
-      "dailyEstimate" integer, "requestId" text, "keyId" uuid, now timestamptz);
-    v_today := (x.now AT TIME ZONE p_tz)::date;
-    r_resets_at := (date_trunc('day', x.now AT TIME ZONE p_tz) + interval '1 day') AT TIME ZONE p_tz;
-    SELECT u.credits, COALESCE((p_limits ->> u.plan::text)::int, p_default_limit)
-      INTO r_balance, r_daily_limit FROM users u WHERE u.id = x."userId";
+    r_resets_at := (date_trunc('day', v_now AT TIME ZONE p_tz) + interval '1 day') AT TIME ZONE p_tz;
+    SELECT u.credits, COALESCE((p_limits ->> u.plan::text)::int, p_default_limit),
+        COALESCE((SELECT dc.credits FROM daily_consumption dc
+          WHERE dc."userId" = u.id AND dc.day = v_today), 0),
+        (SELECT COALESCE(SUM(h.amount), 0)::int FROM credit_holds h WHERE h."userId" = u.id),
+        COALESCE((SELECT s.credits FROM credit_shortfalls s WHERE s."userId" = u.id), 0)
+      INTO r_balance, r_daily_limit, r_used, r_held, r_owed FROM users u WHERE u.id = v_user;
     r_found := FOUND;
     IF NOT r_found THEN
       RETURN;
     END IF;
-    r_used := COALESCE((SELECT dc.credits FROM daily_consumption dc
-      WHERE dc."userId" = x."userId" AND dc.day = v_today), 0);
-    r_held := (SELECT COALESCE(SUM(h.amount), 0)::int FROM credit_holds h
-      WHERE h."userId" = x."userId");
-    r_owed := COALESCE((SELECT s.credits FROM credit_shortfalls s WHERE s."userId" = x."userId"), 0);
-    r_key_admits := CASE WHEN x."keyId" IS NULL THEN true
-      ELSE api_key_admits(x."keyId", x.amount, v_today) END;
-    IF r_owed > 0 AND r_key_admits AND r_balance >= x.amount + r_owed
-       AND (x."dailyEstimate" IS NULL OR r_used + r_held + x."dailyEstimate" <= r_daily_limit) THEN
-      UPDATE credit_shortfalls s SET credits = 0, "updatedAt" = now() WHERE s."userId" = x."userId";
-      UPDATE users u SET credits = u.credits - r_owed WHERE u.id = x."userId";
-      PERFORM record_consumption(jsonb_build_object('userId', x."userId", 'amount', -r_owed,
-        'description', '${COLLECTED}', 'reference', 'shortfall:' || x."requestId"), p_tz);
+    r_key_admits := v_key IS NULL OR api_key_admits(v_key, v_amount, v_today);
+    IF r_owed > 0 AND r_key_admits AND r_balance >= v_amount + r_owed
+       AND (v_estimate IS NULL OR r_used + r_held + v_estimate <= r_daily_limit) THEN
+      UPDATE credit_shortfalls s SET credits = 0, "updatedAt" = now() WHERE s."userId" = v_user;
+      UPDATE users u SET credits = u.credits - r_owed WHERE u.id = v_user;
+      PERFORM record_consumption(jsonb_build_object('userId', v_user, 'amount', -r_owed,
+        'description', '${COLLECTED}', 'reference', 'shortfall:' || v_request), p_tz);
       r_balance := r_balance - r_owed;
       r_owed := 0;
       r_used := COALESCE((SELECT dc.credits FROM daily_consumption dc
-        WHERE dc."userId" = x."userId" AND dc.day = v_today), 0);
+        WHERE dc."userId" = v_user AND dc.day = v_today), 0);
     END IF;
-    IF r_key_admits AND r_owed = 0 AND r_balance >= x.amount
-       AND (x."dailyEstimate" IS NULL OR r_used + r_held + x."dailyEstimate" <= r_daily_limit) THEN
-      UPDATE users u SET credits = u.credits - x.amount WHERE u.id = x."userId";
+    IF r_key_admits AND r_owed = 0 AND r_balance >= v_amount
+       AND (v_estimate IS NULL OR r_used + r_held + v_estimate <= r_daily_limit) THEN
+      UPDATE users u SET credits = u.credits - v_amount WHERE u.id = v_user;
       INSERT INTO credit_holds ("userId", amount, "requestId", "expiresAt", "keyId")
-        VALUES (x."userId", x.amount, x."requestId", now() + make_interval(secs => p_ttl), x."keyId")
+        VALUES (v_user, v_amount, v_request, now() + make_interval(secs => p_ttl), v_key)
         RETURNING credit_holds.id INTO r_hold;
     END IF;
   END $$`;
@@ -101,8 +101,18 @@ const ADMIT_HOLDS = `CREATE FUNCTION admit_holds(p_rows jsonb, p_tz text, p_limi
   LANGUAGE plpgsql VOLATILE AS $$
   DECLARE
     e record;
-    v_single boolean := jsonb_array_length(p_rows) = 1;
+    a record;
   BEGIN
+    IF jsonb_array_length(p_rows) = 1 THEN
+      PERFORM 1 FROM api_keys k WHERE k.id = (p_rows -> 0 ->> 'keyId')::uuid FOR UPDATE;
+      PERFORM 1 FROM users u WHERE u.id = (p_rows -> 0 ->> 'userId')::uuid FOR NO KEY UPDATE;
+      a := admit_hold(p_rows -> 0, p_tz, p_limits, p_default_limit, p_ttl);
+      r_ord := 1; r_found := a.r_found; r_balance := a.r_balance; r_used := a.r_used;
+      r_held := a.r_held; r_daily_limit := a.r_daily_limit; r_resets_at := a.r_resets_at;
+      r_key_admits := a.r_key_admits; r_owed := a.r_owed; r_hold := a.r_hold;
+      RETURN NEXT;
+      RETURN;
+    END IF;
     PERFORM 1 FROM api_keys k
       WHERE k.id IN (SELECT (j ->> 'keyId')::uuid FROM jsonb_array_elements(p_rows) j)
       ORDER BY k.id FOR UPDATE;
@@ -113,19 +123,14 @@ const ADMIT_HOLDS = `CREATE FUNCTION admit_holds(p_rows jsonb, p_tz text, p_limi
         FROM jsonb_array_elements(p_rows) WITH ORDINALITY j ORDER BY j.ordinality
     LOOP
       r_ord := e.ord; r_error_code := NULL; r_error_message := NULL;
-      IF v_single THEN
-        SELECT a.* INTO r_found, r_balance, r_used, r_held, r_daily_limit, r_resets_at,
-            r_key_admits, r_owed, r_hold
-          FROM admit_hold(e.value, p_tz, p_limits, p_default_limit, p_ttl) a;
-      ELSE
-        BEGIN
-          SELECT a.* INTO r_found, r_balance, r_used, r_held, r_daily_limit, r_resets_at,
-              r_key_admits, r_owed, r_hold
-            FROM admit_hold(e.value, p_tz, p_limits, p_default_limit, p_ttl) a;
-        EXCEPTION WHEN OTHERS THEN
-          r_hold := NULL; r_error_code := SQLSTATE; r_error_message := SQLERRM;
-        END;
-      END IF;
+      BEGIN
+        a := admit_hold(e.value, p_tz, p_limits, p_default_limit, p_ttl);
+        r_found := a.r_found; r_balance := a.r_balance; r_used := a.r_used;
+        r_held := a.r_held; r_daily_limit := a.r_daily_limit; r_resets_at := a.r_resets_at;
+        r_key_admits := a.r_key_admits; r_owed := a.r_owed; r_hold := a.r_hold;
+      EXCEPTION WHEN OTHERS THEN
+        r_hold := NULL; r_error_code := SQLSTATE; r_error_message := SQLERRM;
+      END;
       RETURN NEXT;
     END LOOP;
   END $$`;
