@@ -1,28 +1,22 @@
 import { Injectable } from '@nestjs/common';
 import { ConfigService } from '@nestjs/config';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { DatabaseError } from 'pg';
+import { DatabaseError, type QueryResultRow } from 'pg';
 import { DataSource } from 'typeorm';
 import type { AppConfig } from '../config/app.config';
 import { type BatchOutcome, NaturalBatcher } from '../database/natural-batcher';
 import { preparedQuery } from '../database/prepared';
+import type { SqlStatement } from '../database/sql-params';
+import type { StatementPart } from '../database/statement-part';
 import { MetricsService } from '../metrics/metrics.service';
-import { ADMIT_BATCH_SQL, SETTLE_BATCH_SQL } from './credit-hold-batches.sql';
-import { ADMISSION_SQL, DAILY_LIMITS_JSON, SETTLE_SQL } from './credit-holds.sql';
-import { DEFAULT_DAILY_LIMIT } from './pricing';
+import {
+  admitStatement,
+  settleStatement,
+  settleWithPartStatement,
+} from './credit-hold-statements.sql';
+import type { AdmissionInput, SettlementInput, Settlement } from './credit-holds.types';
 
-/** One request's admission, as `CreditHoldsService.hold` asks for it. */
-export interface AdmissionInput {
-  userId: string;
-  /** Credits to hold (integer > 0). */
-  amount: number;
-  requestId: string;
-  /** Credits of the prompt estimate checked against the plan's daily limit; null: none. */
-  dailyEstimate: number | null;
-  keyId: string | null;
-  /** "Now" from the Clock: the day the daily limits count. */
-  now: Date;
-}
+export type { AdmissionInput, SettlementInput } from './credit-holds.types';
 
 /** The admission's answer: today's usage, and the hold when one was made. */
 export interface AdmissionRow {
@@ -33,30 +27,10 @@ export interface AdmissionRow {
   resetsAt: Date;
   /** False when the API key's own daily limit refused the hold. */
   keyAdmits: boolean;
-  /** Credits the user owes (credit_shortfalls); more than 0 refuses the hold. */
+  /** Credits the user still owes (credit_shortfalls); more than 0 refused the hold. */
   owed: number;
   /** The new hold's id; null when none was made. */
   id: string | null;
-}
-
-/** One request's usual settlement (SETTLE_CTES' values, validated by the caller). */
-export interface SettlementInput {
-  holdId: string;
-  userId: string;
-  /** Credits to consume (integer ≥ 0). */
-  cost: number;
-  /** At most 500 characters. */
-  description: string;
-  reference: string;
-  modelId: string | null;
-  promptTokens: number | null;
-  completionTokens: number | null;
-  keyId: string | null;
-  /** Of the tokens: cache reads, cache writes, reasoning; and the cache savings (null: unknown). */
-  cachedTokens: number | null;
-  cacheWriteTokens: number | null;
-  reasoningTokens: number | null;
-  cacheSavings: number | null;
 }
 
 /** A batch row's answer: `ord`, and its SQLSTATE and message when that row failed. */
@@ -67,18 +41,20 @@ interface BatchRow {
 }
 
 /**
- * Runs the two statements of every metered call, the admission and the usual settlement: alone
- * (one statement per request), or with natural batching (BATCH_STATEMENTS, the default): the
- * requests that arrive while one statement is in flight go together as the next one
- * (`admit_holds`, `settle_holds`), each answered on its own. An idle service sends each request
- * at once. The answers are the same either way; a row that fails rejects its own request with a
- * node-postgres DatabaseError (`code` = SQLSTATE), the others commit.
+ * Runs the two statements of every metered call, the admission (`admit_holds`) and the
+ * settlement (`settle_holds`), the PostgreSQL functions that hold their rules. A single request
+ * is a batch of one, through the same statement: alone (BATCH_STATEMENTS=false: each request
+ * sent at once, on its own), or with natural batching (BATCH_STATEMENTS, the default): the
+ * requests that arrive while one statement is in flight go together as the next one, each
+ * answered on its own. An idle service sends each request at once. The answers are the same
+ * either way; a row that fails rejects its own request with a node-postgres DatabaseError
+ * (`code` = SQLSTATE), the others commit.
  */
 @Injectable()
 export class CreditHoldStatements {
   private readonly batched: boolean;
   private readonly admissions: NaturalBatcher<AdmissionInput, AdmissionRow | undefined>;
-  private readonly settlements: NaturalBatcher<SettlementInput, number | null>;
+  private readonly settlements: NaturalBatcher<SettlementInput, Settlement>;
 
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,
@@ -97,58 +73,51 @@ export class CreditHoldStatements {
   }
 
   /**
-   * Admits one request (ADMISSION_SQL's rules): its row, with `id` the new hold or null when
+   * Admits one request (`admit_hold`'s rules): its row, with `id` the new hold or null when
    * refused; undefined when the user does not exist. Rejects with the statement's error.
    */
   admit(input: AdmissionInput): Promise<AdmissionRow | undefined> {
     if (this.batched) return this.admissions.submit(input);
-    return preparedQuery<AdmissionRow>(this.dataSource, ADMISSION_SQL, [
-      input.userId,
-      input.now,
-      this.timezone(),
-      input.amount,
-      input.dailyEstimate,
-      DAILY_LIMITS_JSON,
-      DEFAULT_DAILY_LIMIT,
-      input.requestId,
-      this.holdTtl(),
-      input.keyId,
-    ]).then(([row]) => row);
+    return alone(this.admitBatch([input]));
   }
 
   /**
-   * The usual settlement of one request (SETTLE_SQL's rules): credits charged, or null when the
-   * hold does not cover the cost or is gone (nothing happened; the caller settles in a
-   * transaction). Rejects with the statement's error.
+   * Settles one request (`settle_hold`'s rules): credits charged and the shortfall. Rejects with
+   * the statement's error.
    */
-  settle(input: SettlementInput): Promise<number | null> {
+  settle(input: SettlementInput): Promise<Settlement> {
     if (this.batched) return this.settlements.submit(input);
-    return preparedQuery<{ charged: number | null }>(
-      this.dataSource,
-      SETTLE_SQL,
-      settleParams(input, this.timezone()),
-    ).then(([row]) => row?.charged ?? null);
+    return alone(this.settleBatch([input]));
+  }
+
+  /**
+   * Settles one request and runs `part` (another module's statement part, built for placeholders
+   * from `$first`) in the same statement: one round trip, one commit. Rejects with the
+   * statement's error, and then neither is done.
+   */
+  async settleWith<T>(
+    input: SettlementInput,
+    part: (first: number) => StatementPart<T>,
+  ): Promise<Settlement & { partResult: T }> {
+    const statement = settleWithPartStatement(input, this.timezone(), part);
+    const rows = await this.run<BatchRow & Settlement & { partResult: T }>(statement);
+    return alone(
+      outcomes(1, rows, ({ charged, shortfall, partResult }) => ({
+        charged,
+        shortfall,
+        partResult,
+      })),
+    );
   }
 
   private async admitBatch(
     items: readonly AdmissionInput[],
   ): Promise<BatchOutcome<AdmissionRow | undefined>[]> {
-    const rows = await preparedQuery<BatchRow & AdmissionRow & { found: boolean }>(
-      this.dataSource,
-      ADMIT_BATCH_SQL,
-      [
-        items.map((i) => i.userId),
-        items.map((i) => i.amount),
-        items.map((i) => i.dailyEstimate),
-        items.map((i) => i.requestId),
-        items.map((i) => i.keyId),
-        items.map((i) => i.now),
-        this.timezone(),
-        DAILY_LIMITS_JSON,
-        DEFAULT_DAILY_LIMIT,
-        this.holdTtl(),
-      ],
-    );
+    const statement = admitStatement(items, {
+      timezone: this.timezone(),
+      holdTtlSeconds: this.config.get('credits', { infer: true }).holdTtlSeconds,
+    });
+    const rows = await this.run<BatchRow & AdmissionRow & { found: boolean }>(statement);
     return outcomes(items.length, rows, (row) => {
       if (!row.found) return undefined;
       const { balance, used, held, dailyLimit, resetsAt, keyAdmits, owed, id } = row;
@@ -158,60 +127,27 @@ export class CreditHoldStatements {
 
   private async settleBatch(
     items: readonly SettlementInput[],
-  ): Promise<BatchOutcome<number | null>[]> {
-    const rows = await preparedQuery<BatchRow & { charged: number | null }>(
-      this.dataSource,
-      SETTLE_BATCH_SQL,
-      [
-        items.map((i) => i.holdId),
-        items.map((i) => i.userId),
-        items.map((i) => i.cost),
-        items.map((i) => i.description),
-        items.map((i) => i.reference),
-        items.map((i) => i.modelId),
-        items.map((i) => i.promptTokens),
-        items.map((i) => i.completionTokens),
-        items.map((i) => i.keyId),
-        this.timezone(),
-        items.map((i) => i.cachedTokens),
-        items.map((i) => i.cacheWriteTokens),
-        items.map((i) => i.reasoningTokens),
-        items.map((i) => i.cacheSavings),
-      ],
-    );
-    return outcomes(items.length, rows, (row) => row.charged);
+  ): Promise<BatchOutcome<Settlement>[]> {
+    const rows = await this.run<BatchRow & Settlement>(settleStatement(items, this.timezone()));
+    return outcomes(items.length, rows, ({ charged, shortfall }) => ({ charged, shortfall }));
+  }
+
+  /** Runs a statement as a named prepared statement (planned once per pooled connection). */
+  private run<T extends QueryResultRow>(statement: SqlStatement): Promise<T[]> {
+    return preparedQuery<T>(this.dataSource, statement.sql, statement.params);
   }
 
   /** APP_TIMEZONE: the zone of "today" and of the day counters. */
   private timezone(): string {
     return this.config.get('app', { infer: true }).timezone;
   }
-
-  private holdTtl(): number {
-    return this.config.get('credits', { infer: true }).holdTtlSeconds;
-  }
 }
 
-/**
- * `$1…$13` of SETTLE_CTES for one settlement: hold, cost, description, reference, usage, key,
- * zone, then the kinds of tokens and the cache savings.
- */
-export function settleParams(input: SettlementInput, timezone: string): unknown[] {
-  return [
-    input.holdId,
-    input.cost,
-    input.description,
-    input.reference,
-    input.modelId,
-    input.promptTokens,
-    input.completionTokens,
-    input.keyId,
-    timezone,
-    input.cachedTokens,
-    input.cacheWriteTokens,
-    input.reasoningTokens,
-    input.cacheSavings,
-  ];
+/** The one outcome of a batch of one: its value, or its error thrown. */
+async function alone<R>(flush: Promise<BatchOutcome<R>[]> | BatchOutcome<R>[]): Promise<R> {
+  const [outcome] = await flush;
+  if ('error' in outcome) throw outcome.error;
+  return outcome.value;
 }
 
 /** One outcome per item from a batch's rows (matched by `ord`): a value, or the row's own error. */

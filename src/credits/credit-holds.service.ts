@@ -8,34 +8,35 @@ import { Clock } from '../common/clock/clock';
 import { AppError, ErrorCode } from '../common/errors/app-error';
 import type { AppConfig } from '../config/app.config';
 import {
-  CONSUMPTION_BY_REFERENCE_SQL,
   DELETE_HOLD_SQL,
   HELD_BY_SQL,
   KEY_USAGE_SQL,
-  LOCK_BALANCE_SQL,
   RETURN_CREDITS_SQL,
   SWEEP_SQL,
-  TAKE_CREDITS_SQL,
-  settleWithPartSql,
 } from './credit-holds.sql';
-import {
-  CreditHoldStatements,
-  type SettlementInput,
-  settleParams,
-} from './credit-hold-statements.service';
-import { INSERT_CONSUMPTION_SQL } from './daily-consumption.sql';
-import { collectShortfall, recordShortfall } from './credit-shortfalls';
+import { CreditHoldStatements } from './credit-hold-statements.service';
 import { preparedQuery } from '../database/prepared';
 import { returning } from './sql';
 import type { StatementPart } from '../database/statement-part';
 
 // The shapes live in credit-holds.types.ts; callers keep importing them from here.
 export type { Charge, OpenHold, RecordedUsage, Settlement } from './credit-holds.types';
-import type { Charge, OpenHold, RecordedUsage, Settlement } from './credit-holds.types';
+import type {
+  Charge,
+  LedgerColumns,
+  OpenHold,
+  RecordedUsage,
+  Settlement,
+  SettlementInput,
+} from './credit-holds.types';
 
-/** Model id, tokens of each kind and cache savings of a CONSUMPTION entry (null when unknown). */
-function usageColumns(usage: RecordedUsage | undefined) {
+/**
+ * The ledger columns of a settlement's CONSUMPTION entry: key, model id, tokens of each kind and
+ * cache savings (null when unknown).
+ */
+function ledgerColumns(hold: OpenHold, usage: RecordedUsage | undefined): LedgerColumns {
   return {
+    keyId: hold.keyId ?? null,
     modelId: usage?.modelId.slice(0, 100) ?? null,
     promptTokens: usage?.promptTokens ?? null,
     completionTokens: usage?.completionTokens ?? null,
@@ -53,9 +54,11 @@ function consumptionReference(hold: OpenHold): string {
 
 /**
  * Holds: credits reserved before an AI call so parallel requests cannot overspend
- * (architecture "credits"). `hold` is one conditional UPDATE plus a row in `credit_holds`;
- * `settle` and `release` delete that row in the same transaction as the balance change, so
- * `credits + Σ open holds = Σ ledger` at every commit.
+ * (architecture "credits"). `hold` and `settle` run the money rules, which live only in
+ * PostgreSQL (`admit_hold`, `settle_hold`; a single call is a batch of one, CreditHoldStatements):
+ * `hold` makes the decrement and a row in `credit_holds`; `settle` and `release` delete that row
+ * in the same transaction as the balance change, so `credits + Σ open holds = Σ ledger` at every
+ * commit.
  */
 @Injectable()
 export class CreditHoldsService {
@@ -93,11 +96,11 @@ export class CreditHoldsService {
   ): Promise<OpenHold> {
     if (!Number.isInteger(amount) || amount <= 0) throw new RangeError(`invalid hold: ${amount}`);
     const tz = this.timezone();
-    // One statement, one round trip before the upstream call (alone, or batched with the
-    // admissions that arrive meanwhile): read today's usage, then the conditional decrement and
-    // the hold row, which commit together or not at all. The balance condition is re-checked on
-    // the locked row, so parallel requests cannot overspend. Nothing is awaited before the
-    // statement is submitted: parallel calls reach it in the order they were made.
+    // One statement, one round trip before the upstream call (a batch of one, or batched with
+    // the admissions that arrive meanwhile): `admit_hold` locks the user's row, reads today's
+    // usage, collects a debt the balance covers, then makes the decrement and the hold row, which
+    // commit together or not at all; so parallel requests cannot overspend. Nothing is awaited
+    // before the statement is submitted: parallel calls reach it in the order they were made.
     const now = this.clock.now();
     const input = {
       userId,
@@ -107,14 +110,7 @@ export class CreditHoldsService {
       keyId: keyId ?? null,
       now,
     };
-    let row = await this.statements.admit(input);
-    let owed = row?.owed ?? 0;
-    if (row && !row.id && owed > 0 && this.limitsAdmit(row, dailyEstimate, keyId)) {
-      // A debt from an earlier reply: collected when the balance covers it and this hold.
-      const collected = await collectShortfall(this.dataSource, { userId, amount, requestId, tz });
-      if (collected.admissible) row = await this.statements.admit(input);
-      else owed = collected.owed;
-    }
+    const row = await this.statements.admit(input);
     if (!row) throw new AppError(ErrorCode.USER_NOT_FOUND, 'User not found');
     if (row.id) return { id: row.id, userId, amount, requestId, keyId };
     if (dailyEstimate !== undefined && row.used + row.held + dailyEstimate > row.dailyLimit) {
@@ -140,6 +136,7 @@ export class CreditHoldsService {
         },
       );
     }
+    const owed = row.owed;
     throw new AppError(ErrorCode.INSUFFICIENT_CREDITS, 'Insufficient credits', {
       required: amount + owed,
       balance: row.balance,
@@ -147,32 +144,21 @@ export class CreditHoldsService {
     });
   }
 
-  /** True when a refused admission's row passes the daily and the key's limits. */
-  private limitsAdmit(
-    row: { used: number; held: number; dailyLimit: number; keyAdmits: boolean },
-    dailyEstimate: number | undefined,
-    keyId: string | undefined,
-  ): boolean {
-    const daily =
-      dailyEstimate === undefined || row.used + row.held + dailyEstimate <= row.dailyLimit;
-    return daily && (!keyId || row.keyAdmits);
-  }
-
   /**
-   * Settles a hold: deletes it, consumes `charge.cost` credits (integer ≥ 0) with one CONSUMPTION
-   * entry (reference `consumption:<requestId>`, unique) and returns the rest. Idempotent: a second
-   * settle of the same request charges nothing more. When the cost exceeds the hold (the prompt
-   * estimate undercounted), the difference is taken from the balance down to 0 and any shortfall
-   * is named in the entry's description. `charge.usage` (model and tokens) is written as columns
-   * of the same entry, by the same statement. With BATCH_STATEMENTS the statement carries the
-   * settlements that arrived while the previous one was in flight (CreditHoldStatements); a row
-   * that fails rejects with its own DatabaseError. Throws RangeError for a negative or fractional
-   * cost.
+   * Settles a hold (`settle_hold`, migration SettlementRule): deletes it, consumes `charge.cost`
+   * credits (integer ≥ 0) with one CONSUMPTION entry (reference `consumption:<requestId>`, unique)
+   * and returns the rest. Idempotent: a second settle of the same request charges nothing more and
+   * answers what the first charged. When the cost exceeds the hold (the prompt estimate
+   * undercounted), or the hold is gone, the difference is taken from the balance down to 0; what
+   * the balance cannot cover is the `shortfall`, named in the entry's description, set on its
+   * `shortfall` column and owed (the next admission collects it). `charge.usage` (model and
+   * tokens) is written as columns of the same entry, by the same statement. A single settlement
+   * is a batch of one; with BATCH_STATEMENTS the statement carries the settlements that arrived
+   * while the previous one was in flight (CreditHoldStatements), and a row that fails rejects with
+   * its own DatabaseError. Throws RangeError for a negative or fractional cost.
    */
   async settle(hold: OpenHold, charge: Charge): Promise<Settlement> {
-    const charged = await this.statements.settle(this.settlementInput(hold, charge));
-    if (charged != null) return { charged, shortfall: 0 };
-    return this.settleInTransaction(hold, charge);
+    return this.statements.settle(this.settlementInput(hold, charge));
   }
 
   /**
@@ -186,26 +172,16 @@ export class CreditHoldsService {
     charge: Charge,
     part: (first: number) => StatementPart<T>,
   ): Promise<Settlement & { partResult: T }> {
-    const params = settleParams(this.settlementInput(hold, charge), this.timezone());
-    // The part numbers its placeholders after the settlement's own, whatever their count.
-    const built = part(params.length + 1);
-    let fast: { charged: number | null; partResult: T } | undefined;
+    const input = this.settlementInput(hold, charge);
     try {
-      [fast] = await preparedQuery<{ charged: number | null; partResult: T }>(
-        this.dataSource,
-        settleWithPartSql(built),
-        [...params, ...built.params],
-      );
+      return await this.statements.settleWith(input, part);
     } catch (err) {
       await this.settle(hold, charge);
       throw err;
     }
-    const partResult = fast?.partResult as T;
-    if (fast?.charged != null) return { charged: fast.charged, shortfall: 0, partResult };
-    return { ...(await this.settleInTransaction(hold, charge)), partResult };
   }
 
-  /** The usual settlement's values for `hold` and `charge`. Validates the cost first (RangeError). */
+  /** The settlement's row for `hold` and `charge`. Validates the cost first (RangeError). */
   private settlementInput(hold: OpenHold, charge: Charge): SettlementInput {
     const { cost, description, usage } = charge;
     if (!Number.isInteger(cost) || cost < 0) throw new RangeError(`invalid cost: ${cost}`);
@@ -215,56 +191,13 @@ export class CreditHoldsService {
       cost,
       description: description.slice(0, 500),
       reference: consumptionReference(hold),
-      ...usageColumns(usage),
-      keyId: hold.keyId ?? null,
+      ...ledgerColumns(hold, usage),
     };
   }
 
   /** APP_TIMEZONE: the zone of "today" and of the day counters. */
   private timezone(): string {
     return this.config.get('app', { infer: true }).timezone;
-  }
-
-  /** `settle` when the hold does not cover the cost, or is gone: locks the balance first. */
-  private settleInTransaction(hold: OpenHold, charge: Charge): Promise<Settlement> {
-    const { cost: actualCost, description, usage } = charge;
-    const reference = consumptionReference(hold);
-    const counts = usageColumns(usage);
-
-    return this.dataSource.transaction(async (m) => {
-      const held = await this.deleteHold(m, hold.id);
-      const [done] = await m.query(CONSUMPTION_BY_REFERENCE_SQL, [reference]);
-      if (done) return { charged: Math.max(0, -done.amount), shortfall: 0 }; // never -0
-      const [user] = await m.query(LOCK_BALANCE_SQL, [hold.userId]);
-      if (!user) return { charged: 0, shortfall: actualCost }; // account deleted meanwhile
-      const extra = actualCost - held;
-      const fromBalance = extra > 0 ? Math.min(extra, user.credits) : extra; // < 0: returned
-      const charged = held + fromBalance;
-      const shortfall = actualCost - charged;
-      if (fromBalance !== 0) await m.query(TAKE_CREDITS_SQL, [hold.userId, fromBalance]);
-      const note =
-        shortfall > 0 ? ` (shortfall of ${shortfall} credits not covered by the balance)` : '';
-      // The shortfall is owed: flagged on the entry, and admission collects it before the next hold.
-      const flag =
-        shortfall > 0 ? () => recordShortfall(m, hold.userId, reference, shortfall) : null;
-      await m.query(INSERT_CONSUMPTION_SQL, [
-        hold.userId,
-        charged,
-        (description + note).slice(0, 500),
-        reference,
-        counts.modelId,
-        counts.promptTokens,
-        counts.completionTokens,
-        hold.keyId ?? null,
-        this.timezone(),
-        counts.cachedTokens,
-        counts.cacheWriteTokens,
-        counts.reasoningTokens,
-        counts.cacheSavings,
-      ]);
-      await flag?.();
-      return { charged, shortfall };
-    });
   }
 
   /** Releases a hold with nothing charged (the call failed). Safe to call twice. */

@@ -44,3 +44,49 @@ export interface Settlement {
   /** Credits of the actual cost that the balance could not cover (0 normally). */
   shortfall: number;
 }
+
+/**
+ * The columns of a CONSUMPTION entry that a settlement names beyond its amount, description and
+ * reference. The functions of the money rules read their input by name (`record_consumption`,
+ * migration SettlementRule, takes every key named like a `credit_transactions` column), so a new
+ * ledger column goes here, in the mapping from the caller's charge (`ledgerColumns` in
+ * credit-holds.service.ts) and in that function's INSERT (a migration replacing it): nothing
+ * counts positions.
+ */
+export interface LedgerColumns {
+  /** The API key the request came through; null without one. */
+  keyId: string | null;
+  modelId: string | null;
+  promptTokens: number | null;
+  completionTokens: number | null;
+  /** Of the tokens: cache reads, cache writes, reasoning; and the cache savings (null: unknown). */
+  cachedTokens: number | null;
+  cacheWriteTokens: number | null;
+  reasoningTokens: number | null;
+  cacheSavings: number | null;
+}
+
+/** One request's settlement, as `settle_holds` reads each row (by these names). */
+export interface SettlementInput extends LedgerColumns {
+  holdId: string;
+  userId: string;
+  /** Credits to consume (integer ≥ 0). */
+  cost: number;
+  /** At most 500 characters. */
+  description: string;
+  /** `consumption:<requestId>`, unique: a request is charged once. */
+  reference: string;
+}
+
+/** One request's admission, as `admit_holds` reads each row (by these names). */
+export interface AdmissionInput {
+  userId: string;
+  /** Credits to hold (integer > 0). */
+  amount: number;
+  requestId: string;
+  /** Credits of the prompt estimate checked against the plan's daily limit; null: none. */
+  dailyEstimate: number | null;
+  keyId: string | null;
+  /** "Now" from the Clock: the day the daily limits count. */
+  now: Date;
+}

@@ -18,7 +18,7 @@ import {
   REFERENCE_SEEN_SQL,
   SUM_BY_REFERENCE_PREFIX_SQL,
 } from './credits.sql';
-import { INSERT_CONSUMPTION_SQL } from './daily-consumption.sql';
+import { consumptionStatement } from './daily-consumption.sql';
 import { returning } from './sql';
 
 /** One ledger entry as the API returns it; `amount` in credits, negative for consumption. */
@@ -99,16 +99,9 @@ export class CreditsService {
       }
       if (amount > 0) {
         const tz = this.config.get('app', { infer: true }).timezone;
-        const usage = [null, null, null, null, null]; // reference, model, tokens, key
-        const kinds = [null, null, null, null]; // cache reads, cache writes, reasoning, savings
-        await m.query(INSERT_CONSUMPTION_SQL, [
-          userId,
-          amount,
-          description.slice(0, 500),
-          ...usage,
-          tz,
-          ...kinds,
-        ]);
+        const entry = { userId, charged: amount, description: description.slice(0, 500) };
+        const { sql, params } = consumptionStatement(entry, tz);
+        await m.query(sql, params);
       }
       return rows[0].credits;
     });

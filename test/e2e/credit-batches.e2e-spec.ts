@@ -1,6 +1,8 @@
 import { BatchedHolds1796840000000 } from '../../migrations/1796840000000-BatchedHolds';
 import { TokenKinds1796841500000 } from '../../migrations/1796841500000-TokenKinds';
 import { CreditShortfalls1796843000000 } from '../../migrations/1796843000000-CreditShortfalls';
+import { SettlementRule1796843300000 } from '../../migrations/1796843300000-SettlementRule';
+import { AdmissionRule1796843400000 } from '../../migrations/1796843400000-AdmissionRule';
 import { CreditHoldsService, type OpenHold } from '../../src/credits/credit-holds.service';
 import { MetricsService } from '../../src/metrics/metrics.service';
 import { newUser, type TestUser } from '../support/factories';
@@ -164,7 +166,7 @@ describe('credit statements in batches', () => {
     expect(await stateOf(u)).toEqual({ credits: 7, held: 3, holds: 2, ledger: 10 });
   });
 
-  it('migrations CreditShortfalls, TokenKinds then BatchedHolds: down drops both functions, up creates them again', async () => {
+  it('migrations AdmissionRule, SettlementRule, CreditShortfalls, TokenKinds then BatchedHolds: down drops both functions, up creates them again', async () => {
     const functions = async () =>
       (
         await t.db.query(
@@ -177,6 +179,11 @@ describe('credit statements in batches', () => {
       const migration = new BatchedHolds1796840000000();
       const kinds = new TokenKinds1796841500000();
       const shortfalls = new CreditShortfalls1796843000000();
+      const settlement = new SettlementRule1796843300000();
+      const admission = new AdmissionRule1796843400000();
+      await admission.down(runner); // restores the admit_holds of arrays
+      await settlement.down(runner); // restores the settle_holds of arrays
+      expect(await functions()).toEqual(['admit_holds', 'settle_holds']);
       await shortfalls.down(runner); // restores BatchedHolds' admit_holds
       expect(await functions()).toEqual(['admit_holds', 'settle_holds']);
       await kinds.down(runner);
@@ -186,6 +193,8 @@ describe('credit statements in batches', () => {
       await migration.up(runner);
       await kinds.up(runner);
       await shortfalls.up(runner);
+      await settlement.up(runner);
+      await admission.up(runner);
       expect(await functions()).toEqual(['admit_holds', 'settle_holds']);
     } finally {
       await runner.release();
