@@ -2,7 +2,7 @@ import { Injectable, Logger, type OnApplicationBootstrap, type OnModuleInit } fr
 import { ConfigService } from '@nestjs/config';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
-import { EMBEDDINGS_DESCRIPTION, EmbeddingsService } from '../ai/embeddings.service';
+import { EMBEDDINGS_DESCRIPTION, EmbeddingsService } from '../ai';
 import { ChatExchanges } from '../chats/chat-exchanges.service';
 import { AppError, ErrorCode } from '../common/errors/app-error';
 import type { AppConfig } from '../config/app.config';
