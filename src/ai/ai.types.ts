@@ -8,7 +8,7 @@ import type { ToolBox, ToolResult } from '../plugins/tool.types';
 import type { StoredPreferences } from '../users/preferences/preferences.dto';
 import type { ParameterName } from '../models/dto/model-parameters.dto';
 import type { PlanOutputLimits } from './admission/output-limits';
-import type { ClientTools, ResponseFormat } from './admission/client-tools';
+import type { ClientTools, ResponseFormat } from './providers/client-tools';
 import type { StatementPart } from '../database/statement-part';
 import type {
   CallRequest,

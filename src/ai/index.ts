@@ -25,6 +25,6 @@ export {
   type GenerateMessageDto,
   MAX_CONTENT_CHARS,
 } from './dto/generate.dto';
-export type { ClientTools, ResponseFormat, ToolChoice } from './admission/client-tools';
+export type { ClientTools, ResponseFormat, ToolChoice } from './providers/client-tools';
 export type { PlanOutputLimits } from './admission/output-limits';
 export { parseToolArguments } from './providers/wire/tool-arguments';

@@ -1,7 +1,7 @@
 import { AppError, ErrorCode } from '../../common/errors/app-error';
 import { textTokens } from '../../models/token-estimate';
 import type { ModelDescriptor } from '../../models/model-catalogue';
-import type { ClientTools, ResponseFormat } from './client-tools';
+import type { ClientTools, ResponseFormat } from '../providers/client-tools';
 import { requireCapability } from './message-inputs';
 import type { ProviderMessage } from '../providers/model-provider';
 

@@ -1,6 +1,6 @@
 import type { ModelDescriptor } from '../../models/model-catalogue';
 import { promptTextTokens } from '../../models/token-estimate';
-import type { ClientTools } from './client-tools';
+import type { ClientTools } from '../providers/client-tools';
 import { clientToolTokens } from './client-tools-admission';
 import { IMAGE_TOKENS_WORST_CASE } from './image-tokens';
 import type { InputMessage } from './message-inputs';
