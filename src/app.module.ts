@@ -3,7 +3,7 @@ import type { ConfigType } from '@nestjs/config';
 import { APP_FILTER, APP_GUARD, APP_INTERCEPTOR, APP_PIPE } from '@nestjs/core';
 import { randomUUID } from 'node:crypto';
 import { LoggerModule } from 'nestjs-pino';
-import { AiModule } from './ai/ai.module';
+import { AiModule } from './ai';
 import { AuditModule } from './audit/audit.module';
 import { AuthGithubModule } from './auth-github/auth-github.module';
 import { AuthGoogleModule } from './auth-google/auth-google.module';

@@ -2,13 +2,13 @@ import type { SessionUser } from '../common/auth/session-user';
 import type { OpenHold } from '../credits/credit-holds.service';
 import type { ModelDescriptor } from '../models/model-catalogue';
 import type { GenerateRequest, ModelProvider } from './providers/model-provider';
-import type { ServerTiming } from './server-timing';
-import type { InputMessage } from './message-inputs';
+import type { ServerTiming } from './calls/server-timing';
+import type { InputMessage } from './admission/message-inputs';
 import type { ToolBox, ToolResult } from '../plugins/tool.types';
 import type { StoredPreferences } from '../users/preferences/preferences.dto';
 import type { ParameterName } from '../models/dto/model-parameters.dto';
-import type { PlanOutputLimits } from './output-limits';
-import type { ClientTools, ResponseFormat } from './client-tools';
+import type { PlanOutputLimits } from './admission/output-limits';
+import type { ClientTools, ResponseFormat } from './providers/client-tools';
 import type { StatementPart } from '../database/statement-part';
 import type {
   CallRequest,

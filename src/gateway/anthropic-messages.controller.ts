@@ -1,11 +1,10 @@
 import { Body, Controller, HttpCode, Post, Req, Res } from '@nestjs/common';
 import { ApiOkResponse, ApiSecurity, ApiTags } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
-import { AiService } from '../ai/ai.service';
+import { AiService, ProtocolRunner } from '../ai';
 import { CurrentUser } from '../common/auth/auth.decorators';
 import type { SessionUser } from '../common/auth/session-user';
 import { Endpoint } from '../common/openapi/endpoint.decorator';
-import { ProtocolRunner } from '../ai/protocol-runner.service';
 import { clientToolsOf, toWireGenerateDto, wantsThinking } from './anthropic-messages.mapper';
 import { MESSAGES_PROTOCOL } from './protocols/messages.protocol';
 import { CountTokensResultDto } from './dto/message.dto';

@@ -1,9 +1,7 @@
 // The Anthropic Messages wire as the gateway serves it to clients: an Anthropic request IN to our
 // CallRequest and client tools (the answer OUT is anthropic-message.mapper.ts; the upstream
 // direction is ai/providers/anthropic.provider.ts).
-import type { ClientTools, ToolChoice } from '../ai/client-tools';
-import type { GenerateMessageDto } from '../ai/dto/generate.dto';
-import type { PlanOutputLimits } from '../ai/output-limits';
+import type { ClientTools, ToolChoice, GenerateMessageDto, PlanOutputLimits } from '../ai';
 import { AppError, ErrorCode } from '../common/errors/app-error';
 import { ValidationFailedError } from '../common/validation/validation.pipe';
 import { MAX_STOP_LENGTH, MAX_STOP_SEQUENCES } from '../models/dto/model-parameters.dto';

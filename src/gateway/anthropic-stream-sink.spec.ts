@@ -1,6 +1,6 @@
 import { PassThrough } from 'node:stream';
 import type { Response } from 'express';
-import { ServerTiming } from '../ai/server-timing';
+import { ServerTiming } from '../ai';
 import { AppError, ErrorCode } from '../common/errors/app-error';
 import { AnthropicStreamSink } from './anthropic-stream-sink';
 

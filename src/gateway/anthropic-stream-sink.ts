@@ -1,10 +1,8 @@
 import type { Response } from 'express';
-import type { StreamSink } from '../ai/ai.service';
-import type { ServerTiming } from '../ai/server-timing';
+import { type StreamSink, type ServerTiming, openStream } from '../ai';
 import { anthropicErrorBody } from '../common/errors/anthropic-error';
 import type { PresentedError } from '../common/errors/error-presenter';
 import { anthropicUsageOf, messageId, stopReasonOf } from './anthropic-message.mapper';
-import { openStream } from '../ai/stream-sinks';
 import type { ToolCall } from '../models/call.types';
 
 /**

@@ -1,8 +1,7 @@
 // Tools and answer formats of the Chat Completions wire, as the gateway takes them from
 // clients (`tools`, `tool_choice`, `parallel_tool_calls`, `response_format`, assistant
 // `tool_calls` and `tool` messages) and gives the model's calls back (`tool_calls`).
-import type { ClientTools, ResponseFormat, ToolChoice } from '../ai/client-tools';
-import { parseToolArguments } from '../ai/providers/wire/tool-arguments';
+import { type ClientTools, type ResponseFormat, type ToolChoice, parseToolArguments } from '../ai';
 import { ValidationFailedError } from '../common/validation/validation.pipe';
 import type { ChatCompletionRequestDto } from './dto/chat-completion.dto';
 import { type CompletionToolCallDto, TOOL_NAME } from './dto/completion-tools.dto';

@@ -3,7 +3,7 @@
 // ai/providers/wire/openai-upstream.ts).
 import { randomUUID } from 'node:crypto';
 import { MAX_STOP_LENGTH, MAX_STOP_SEQUENCES } from '../models/dto/model-parameters.dto';
-import type { PlanOutputLimits } from '../ai/output-limits';
+import type { PlanOutputLimits } from '../ai';
 import { AppError, ErrorCode } from '../common/errors/app-error';
 import { ValidationFailedError } from '../common/validation/validation.pipe';
 import { assistantToolCalls, toolCallsOut, toolResult } from './chat-completions-tools';

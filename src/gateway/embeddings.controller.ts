@@ -1,6 +1,6 @@
 import { Body, Controller, HttpCode, Post } from '@nestjs/common';
 import { ApiOkResponse, ApiTags } from '@nestjs/swagger';
-import { EmbeddingsService } from '../ai/embeddings.service';
+import { EmbeddingsService } from '../ai';
 import { CurrentUser } from '../common/auth/auth.decorators';
 import type { SessionUser } from '../common/auth/session-user';
 import { Endpoint } from '../common/openapi/endpoint.decorator';

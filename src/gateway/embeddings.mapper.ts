@@ -1,4 +1,4 @@
-import type { EmbeddingResult } from '../ai/embeddings.service';
+import type { EmbeddingResult } from '../ai';
 import { AppError, ErrorCode } from '../common/errors/app-error';
 import {
   type EmbeddingDto,

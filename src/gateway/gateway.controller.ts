@@ -13,7 +13,7 @@ import {
   OpenAiModelListDto,
 } from './dto/chat-completion.dto';
 import { ApiChatCompletionResponse } from './dto/completion-stream.dto';
-import { ProtocolRunner } from '../ai/protocol-runner.service';
+import { ProtocolRunner } from '../ai';
 import { CHAT_COMPLETIONS_PROTOCOL } from './protocols/chat-completions.protocol';
 
 const LOADED_AT = Math.floor(Date.now() / 1000);

@@ -1,5 +1,5 @@
 import { Module } from '@nestjs/common';
-import { AiModule } from '../ai/ai.module';
+import { AiModule } from '../ai';
 import { ModelsModule } from '../models/models.module';
 import { AnthropicMessagesController } from './anthropic-messages.controller';
 import { EmbeddingsController } from './embeddings.controller';

@@ -1,10 +1,8 @@
 import type { Response } from 'express';
-import type { StreamSink } from '../ai/ai.service';
-import type { ServerTiming } from '../ai/server-timing';
+import { type StreamSink, type ServerTiming, openStream } from '../ai';
 import type { PresentedError } from '../common/errors/error-presenter';
 import { openAiErrorBody } from '../common/errors/openai-error';
 import { completionId, finishReason, usageOf } from './chat-completions.mapper';
-import { openStream } from '../ai/stream-sinks';
 import type { FinishReason, TokenUsage, ToolCall } from '../models/call.types';
 
 /**

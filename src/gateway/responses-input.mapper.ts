@@ -1,8 +1,6 @@
 // The Responses wire IN: an OpenAI Responses request as our CallRequest and the call's
 // client tools and answer format (the answer OUT is responses.mapper.ts).
-import type { ClientTools, ResponseFormat } from '../ai/client-tools';
-import type { GenerateMessageDto } from '../ai/dto/generate.dto';
-import type { PlanOutputLimits } from '../ai/output-limits';
+import type { ClientTools, ResponseFormat, GenerateMessageDto, PlanOutputLimits } from '../ai';
 import { MAX_INPUT_ITEMS, type ResponseCreateDto } from './dto/responses.dto';
 import {
   checkMetadata,

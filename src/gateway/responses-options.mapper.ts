@@ -1,6 +1,6 @@
 // The options of a Responses request (tools, tool_choice, text.format, metadata) as ours, and
 // the refusals the wire mappers share.
-import type { ResponseFormat, ToolChoice } from '../ai/client-tools';
+import type { ResponseFormat, ToolChoice } from '../ai';
 import { AppError, ErrorCode } from '../common/errors/app-error';
 import { ValidationFailedError } from '../common/validation/validation.pipe';
 import { MAX_TOOLS } from './dto/responses.dto';

@@ -1,6 +1,6 @@
 import type { Response } from 'express';
 import { AppError, ErrorCode } from '../common/errors/app-error';
-import { ServerTiming } from '../ai/server-timing';
+import { ServerTiming } from '../ai';
 import { ResponsesStreamSink } from './responses-stream-sink';
 import { echoOf, pendingResponse, type ResponseObject } from './responses.mapper';
 import type { ResponseCreateDto } from './dto/responses.dto';

@@ -1,6 +1,5 @@
 import type { Response } from 'express';
-import type { StreamSink } from '../ai/ai.service';
-import type { ServerTiming } from '../ai/server-timing';
+import { type StreamSink, type ServerTiming, openStream } from '../ai';
 import type { PresentedError } from '../common/errors/error-presenter';
 import {
   finishedResponse,
@@ -10,7 +9,6 @@ import {
   type ResponseObject,
   wireId,
 } from './responses.mapper';
-import { openStream } from '../ai/stream-sinks';
 import type { FinishReason, TokenUsage, ToolCall } from '../models/call.types';
 
 /** The settled reply a stream ends with, as AiService reports it. */

@@ -9,7 +9,7 @@ import type { ConfigType } from '@nestjs/config';
 import { searchConfig } from './search.config';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
-import { EMBEDDINGS_DESCRIPTION, EmbeddingsService } from '../ai/embeddings.service';
+import { EMBEDDINGS_DESCRIPTION, EmbeddingsService } from '../ai';
 import { ChatExchanges } from '../chats/chat-exchanges.service';
 import { AppError, ErrorCode } from '../common/errors/app-error';
 import { CreditsService } from '../credits/credits.service';

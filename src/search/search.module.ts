@@ -1,5 +1,5 @@
 import { Module } from '@nestjs/common';
-import { AiModule } from '../ai/ai.module';
+import { AiModule } from '../ai';
 import { ChatsModule } from '../chats/chats.module';
 import { CreditsModule } from '../credits/credits.module';
 import { JobsModule } from '../jobs/jobs.module';

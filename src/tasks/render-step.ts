@@ -1,4 +1,4 @@
-import { MAX_CONTENT_CHARS } from '../ai/dto/generate.dto';
+import { MAX_CONTENT_CHARS } from '../ai';
 import { AppError, ErrorCode } from '../common/errors/app-error';
 import { codePoints } from '../credits/pricing';
 import type { Task, TaskStep } from './task.entity';

@@ -1,6 +1,6 @@
 import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
-import { AiModule } from '../ai/ai.module';
+import { AiModule } from '../ai';
 import { ModelsModule } from '../models/models.module';
 import { ChatsModule } from '../chats/chats.module';
 import { JobsModule } from '../jobs/jobs.module';

@@ -1,7 +1,7 @@
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { IMAGE_TOKENS_WORST_CASE } from '../../src/ai/image-tokens';
+import { IMAGE_TOKENS_WORST_CASE } from '../../src/ai/admission/image-tokens';
 import { ledgerOf, newTeam, newUser, type TestUser } from '../support/factories';
 import { startProviders, type Providers } from '../support/providers';
 import { createTestApp, type TestApp } from '../support/test-app';

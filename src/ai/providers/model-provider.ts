@@ -1,5 +1,5 @@
 import type { ChatMessageInput } from '../../credits/pricing';
-import type { ClientTools, ResponseFormat } from '../client-tools';
+import type { ClientTools, ResponseFormat } from './client-tools';
 import type { UpstreamTarget } from '../../upstreams/upstream-router.types';
 import type { FinishReason, TokenUsage, ToolCall, ToolDefinition } from '../../models/call.types';
 

@@ -8,8 +8,8 @@ import type { SessionUser } from '../../common/auth/session-user';
 import { Endpoint } from '../../common/openapi/endpoint.decorator';
 import type { AppConfig } from '../../config/app.config';
 import { ApiUiMessageStreamResponse, UI_CHAT_DESCRIPTION } from './ui-chat-stream.dto';
-import type { Protocol } from '../protocol';
-import { ProtocolRunner } from '../protocol-runner.service';
+import type { Protocol } from '../calls/protocol';
+import { ProtocolRunner } from '../calls/protocol-runner.service';
 import { UiChatDto } from './ui-chat.dto';
 import { uiChatProtocol } from './ui-chat.protocol';
 

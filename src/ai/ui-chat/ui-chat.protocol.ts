@@ -2,7 +2,7 @@ import type { ChatsService } from '../../chats/chats.service';
 import { requireScope } from '../../common/auth/require-scope';
 import type { SessionUser } from '../../common/auth/session-user';
 import { AppError, ErrorCode } from '../../common/errors/app-error';
-import type { Protocol } from '../protocol';
+import type { Protocol } from '../calls/protocol';
 import { toChatMessages, type UiChatDto } from './ui-chat.dto';
 import { UiMessageStreamSink } from './ui-message-stream.sink';
 

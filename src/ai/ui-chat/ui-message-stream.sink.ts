@@ -1,10 +1,10 @@
 import type { Response } from 'express';
 import { randomUUID } from 'node:crypto';
-import { ownApiResult } from '../stream-sinks';
+import { ownApiResult } from '../calls/stream-sinks';
 import { pipeUIMessageStreamToResponse, type UIMessageChunk } from 'ai';
-import type { StreamSink } from '../ai.service';
-import type { ServerTiming } from '../server-timing';
-import type { PresentError } from '../stream-sinks';
+import type { StreamSink } from '../calls/ai.service';
+import type { ServerTiming } from '../calls/server-timing';
+import type { PresentError } from '../calls/stream-sinks';
 import type { ParameterName } from '../../models/dto/model-parameters.dto';
 import type { ToolResult } from '../../plugins/tool.types';
 import type { TokenUsage, ToolCall } from '../../models/call.types';

@@ -1,6 +1,6 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { IsDefined, IsIn, IsOptional, IsString, MaxLength, MinLength } from 'class-validator';
-import { MAX_CONTENT_CHARS } from '../../ai/dto/generate.dto';
+import { MAX_CONTENT_CHARS } from '../../ai';
 import { IsOptionalInRange } from '../../models/dto/model-parameters.dto';
 
 /** Most inputs of one `/v1/embeddings` request (OpenAI's own cap is 2048). */

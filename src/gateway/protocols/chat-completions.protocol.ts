@@ -1,4 +1,4 @@
-import type { Protocol, ProtocolCall } from '../../ai/protocol';
+import type { Protocol, ProtocolCall } from '../../ai';
 import { clientToolsOf, responseFormatOf } from '../chat-completions-tools';
 import { completionOf, outputLimitsOf, toGenerateDto } from '../chat-completions.mapper';
 import type { ChatCompletionRequestDto } from '../dto/chat-completion.dto';

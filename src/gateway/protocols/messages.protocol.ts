@@ -1,4 +1,4 @@
-import type { Protocol, ProtocolCall } from '../../ai/protocol';
+import type { Protocol, ProtocolCall } from '../../ai';
 import { anthropicMessageOf } from '../anthropic-message.mapper';
 import {
   clientToolsOf,

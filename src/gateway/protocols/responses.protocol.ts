@@ -1,5 +1,4 @@
-import type { Protocol, ProtocolCall } from '../../ai/protocol';
-import type { RecordedReply } from '../../ai/ai.types';
+import type { Protocol, ProtocolCall, RecordedReply } from '../../ai';
 import type { SessionUser } from '../../common/auth/session-user';
 import { ValidationFailedError } from '../../common/validation/validation.pipe';
 import type { ResponseCreateDto } from '../dto/responses.dto';

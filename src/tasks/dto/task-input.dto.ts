@@ -15,7 +15,7 @@ import {
   ValidateIf,
   ValidateNested,
 } from 'class-validator';
-import { ChatMessageDto } from '../../ai/dto/generate.dto';
+import { ChatMessageDto } from '../../ai';
 import { ModelParametersDto } from '../../models/dto/model-parameters.dto';
 import { IsBoundedString } from '../../common/validation/validators';
 import { TARGET_MODES, type TargetMode } from '../task.entity';

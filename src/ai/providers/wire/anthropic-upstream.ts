@@ -1,6 +1,6 @@
 // Our request TO the Anthropic upstream (Messages API) and its tool calls back.
 import type Anthropic from '@anthropic-ai/sdk';
-import type { ClientTools, ResponseFormat } from '../../client-tools';
+import type { ClientTools, ResponseFormat } from '../client-tools';
 import type { ProviderMessage } from '../model-provider';
 import { parseToolArguments } from './tool-arguments';
 import type { FinishReason, ToolCall, ToolDefinition } from '../../../models/call.types';

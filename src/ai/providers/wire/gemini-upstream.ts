@@ -7,7 +7,7 @@ import {
   type Part,
   type Tool,
 } from '@google/genai';
-import type { ClientTools, ResponseFormat } from '../../client-tools';
+import type { ClientTools, ResponseFormat } from '../client-tools';
 import type { ProviderMessage } from '../model-provider';
 import { newToolCallId } from './tool-arguments';
 import type { FinishReason, ToolCall, ToolDefinition } from '../../../models/call.types';

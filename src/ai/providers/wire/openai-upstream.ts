@@ -5,7 +5,7 @@ import type {
   ChatCompletionMessageParam,
   ChatCompletionTool,
 } from 'openai/resources/chat/completions';
-import type { ClientTools, ResponseFormat } from '../../client-tools';
+import type { ClientTools, ResponseFormat } from '../client-tools';
 import type { ProviderMessage } from '../model-provider';
 import { parseToolArguments } from './tool-arguments';
 import type { FinishReason, ToolCall, ToolDefinition } from '../../../models/call.types';

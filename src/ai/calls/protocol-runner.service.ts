@@ -1,0 +1,47 @@
+import { Injectable } from '@nestjs/common';
+import type { Request, Response } from 'express';
+import type { SessionUser } from '../../common/auth/session-user';
+import { ErrorPresenter } from '../../common/errors/error-presenter';
+import { arrivalOf } from '../../common/http/arrival';
+import { AiService } from './ai.service';
+import type { Protocol, ProtocolCall } from './protocol';
+import { ServerTiming } from './server-timing';
+import { streamTo } from './stream-sinks';
+
+/**
+ * Runs one request of a protocol (see Protocol), the same way for every protocol: the call it
+ * asks for, timed from the request's arrival (`Server-Timing`); a whole reply is generated and
+ * answered as JSON with status 200; a streamed one goes to the protocol's sink while the client
+ * is there (a failure before the sink opened is thrown, answered by the error filter). Then
+ * the protocol's `settled`, if any.
+ */
+@Injectable()
+export class ProtocolRunner {
+  constructor(
+    private readonly ai: AiService,
+    private readonly errors: ErrorPresenter,
+  ) {}
+
+  async run<B, C extends ProtocolCall>(
+    protocol: Protocol<B, C>,
+    user: SessionUser,
+    body: B,
+    req: Request,
+    res: Response,
+  ): Promise<void> {
+    const timing = new ServerTiming(arrivalOf(req));
+    const call = await protocol.toCall(user, body, req);
+    if (call.stream) {
+      const sink = protocol.sink(res, (err) => this.errors.present(err, req), call);
+      await streamTo(res, sink, (signal) =>
+        this.ai.stream(user, call.dto, sink, { ...call.options, timing, signal }),
+      );
+    } else {
+      const reply = await this.ai.generate(user, call.dto, { ...call.options, timing });
+      const answer = protocol.toReply(reply, call);
+      res.setHeader('Server-Timing', timing.header());
+      res.status(200).json(answer);
+    }
+    await protocol.settled?.(call);
+  }
+}
