@@ -1,7 +1,7 @@
 /**
  * The streamed replies in flight in this process, so that shutdown can give them
  * SHUTDOWN_GRACE_MS to finish (a drain after the client left included) and then cut them.
- * `streamTo` (src/ai/stream-sinks.ts) registers each stream under its client signal (aborted when
+ * `streamTo` (src/ai/calls/stream-sinks.ts) registers each stream under its client signal (aborted when
  * the client goes away); each gets its own shutdown cut, which stops the provider call at once,
  * without waiting for a drain: the partial reply is settled and saved.
  */

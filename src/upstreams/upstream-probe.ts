@@ -15,7 +15,7 @@ export type ProbeResult =
 
 /**
  * A one-token call through the adapter of `target.provider` (implemented by the AI module,
- * which this module may not import: `src/ai/upstream-probe.ts` registers itself in UpstreamProbes).
+ * which this module may not import: `src/ai/routing/upstream-probe.ts` registers itself in UpstreamProbes).
  */
 export interface UpstreamProbe {
   /**
