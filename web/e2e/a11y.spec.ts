@@ -7,6 +7,8 @@ const SIGNED_OUT = [
   '/en/auth/signin',
   '/en/auth/signup',
   '/en/auth/verify-email?token=x',
+  '/en/auth/forgot-password',
+  '/en/auth/reset-password?token=x',
   '/en/unauthorized',
   '/zh/auth/signin',
 ];

@@ -17,9 +17,15 @@ import {
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 
 /** The administrators' addresses (ADMIN_EMAILS): one per admin test, signed up by that test. */
-export const ADMINS = ['admin-users', 'admin-payments', 'admin-upstreams', 'admin-pages'].map(
-  (name) => `${name}@example.com`,
-);
+export const ADMINS = [
+  'admin-users',
+  'admin-payments',
+  'admin-upstreams',
+  'admin-pages',
+  'admin-models',
+  'admin-audit',
+  'admin-usage',
+].map((name) => `${name}@example.com`);
 
 /**
  * The local OpenAI-protocol server of the e2e tests; a prompt holding `[stall]` gets one text

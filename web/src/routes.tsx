@@ -5,7 +5,9 @@ import { Loading } from './components/Loading';
 import { isLocale } from './i18n';
 import { AuthLayout } from './layout/AuthLayout';
 import { Shell } from './layout/Shell';
+import { ForgotPassword } from './pages/ForgotPassword';
 import { NotFound } from './pages/NotFound';
+import { ResetPassword } from './pages/ResetPassword';
 import { SignIn } from './pages/SignIn';
 import { SignUp } from './pages/SignUp';
 import { Unauthorized } from './pages/Unauthorized';
@@ -18,6 +20,7 @@ const Chat = lazy(() => import('./pages/Chat'));
 const Settings = lazy(() => import('./pages/Settings'));
 const Billing = lazy(() => import('./pages/Billing'));
 const Teams = lazy(() => import('./pages/Teams'));
+const SharedChat = lazy(() => import('./pages/SharedChat'));
 const AcceptInvitation = lazy(() => import('./pages/AcceptInvitation'));
 const AdminUsers = lazy(() => import('./pages/admin/AdminUsers'));
 const AdminUser = lazy(() => import('./pages/admin/AdminUser'));
@@ -86,8 +89,11 @@ export function AppRoutes() {
             <Route path="signup" element={<SignUp />} />
             <Route path="auth/verify-email" element={<VerifyEmail />} />
             <Route path="auth/verify" element={<VerifyEmail />} />
+            <Route path="auth/forgot-password" element={<ForgotPassword />} />
+            <Route path="auth/reset-password" element={<ResetPassword />} />
             <Route path="auth/confirm-email" element={<VerifyEmail kind="change" />} />
             <Route path="unauthorized" element={<Unauthorized />} />
+            <Route path="share/:token" element={<SharedChat />} />
             <Route path="*" element={<NotFound />} />
           </Route>
           <Route element={<Shell />}>

@@ -1,4 +1,4 @@
-import { Group, NativeSelect, Text, Title } from '@mantine/core';
+import { Grid, Group, NativeSelect, Text, Title } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
 import type { UIMessage } from 'ai';
 import { useState } from 'react';
@@ -8,11 +8,15 @@ import { api, unwrap } from '../api/client';
 import { ErrorNote } from '../components/ErrorNote';
 import { Loading } from '../components/Loading';
 import { useCredits } from '../session';
+import { ChatList } from './ChatList';
+import { ChatParams, type ChatOptions } from './ChatParams';
 import { ChatSession } from './ChatSession';
+import { ChatTools } from './ChatTools';
 
 /**
  * `/{locale}/dashboard/chat` (`?id=` continues one of my chats): the model picker
- * (`GET /api/ai/models`), the balance, and the conversation (ChatSession).
+ * (`GET /api/ai/models`), the balance, the conversation (ChatSession); beside it my chats
+ * (ChatList), and for a saved chat its tags and public link (ChatTools).
  */
 export default function Chat() {
   const { t } = useTranslation();
@@ -22,6 +26,7 @@ export default function Chat() {
   const [newId] = useState(() => crypto.randomUUID());
   const chatId = existing ?? newId;
   const [modelId, setModelId] = useState<string | null>(null);
+  const [options, setOptions] = useState<ChatOptions>({});
   const credits = useCredits();
   const models = useQuery({
     queryKey: ['models'],
@@ -49,27 +54,42 @@ export default function Chat() {
     }));
 
   return (
-    <>
-      <Group justify="space-between" align="end" mb="md">
-        <Title order={1}>{history.data?.title || t('chat.title')}</Title>
-        <Group align="end">
-          <NativeSelect
-            label={t('chat.model')}
-            value={chosen}
-            onChange={(e) => setModelId(e.currentTarget.value)}
-            data={(models.data ?? []).map((m) => ({ value: m.id, label: m.name }))}
-          />
-          <Text fw={700} data-testid="chat-balance" aria-live="polite">
-            {credits.data ? t('chat.balance', { count: credits.data.balance }) : ''}
-          </Text>
+    <Grid>
+      <Grid.Col span={{ base: 12, md: 3 }}>
+        <ChatList />
+      </Grid.Col>
+      <Grid.Col span={{ base: 12, md: 9 }}>
+        <Group justify="space-between" align="end" mb="md">
+          <Title order={1}>{history.data?.title || t('chat.title')}</Title>
+          <Group align="end">
+            <NativeSelect
+              label={t('chat.model')}
+              value={chosen}
+              onChange={(e) => setModelId(e.currentTarget.value)}
+              data={(models.data ?? []).map((m) => ({ value: m.id, label: m.name }))}
+            />
+            <Text fw={700} data-testid="chat-balance" aria-live="polite">
+              {credits.data ? t('chat.balance', { count: credits.data.balance }) : ''}
+            </Text>
+          </Group>
         </Group>
-      </Group>
-      <ErrorNote error={models.error ?? history.error} />
-      {models.data?.length === 0 ? (
-        <Text>{t('chat.noModels')}</Text>
-      ) : (
-        <ChatSession key={chatId} chatId={chatId} modelId={chosen} initial={initial} />
-      )}
-    </>
+        {existing && history.data && (
+          <ChatTools chatId={existing} tagIds={history.data.tags.map((x) => x.id)} />
+        )}
+        <ChatParams value={options} onChange={setOptions} />
+        <ErrorNote error={models.error ?? history.error} />
+        {models.data?.length === 0 ? (
+          <Text>{t('chat.noModels')}</Text>
+        ) : (
+          <ChatSession
+            key={chatId}
+            chatId={chatId}
+            modelId={chosen}
+            initial={initial}
+            options={options}
+          />
+        )}
+      </Grid.Col>
+    </Grid>
   );
 }

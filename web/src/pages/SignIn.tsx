@@ -109,6 +109,11 @@ export function SignIn({ home }: { home?: boolean }) {
               {t('auth.submitSignIn')}
             </Button>
             <Text size="sm">
+              <Anchor component={Link} to={`/${locale}/auth/forgot-password`} c="indigo.9">
+                {t('reset.forgotLink')}
+              </Anchor>
+            </Text>
+            <Text size="sm">
               {t('auth.noAccount')}{' '}
               <Anchor component={Link} to={`/${locale}/auth/signup`} c="indigo.9">
                 {t('app.signUp')}
