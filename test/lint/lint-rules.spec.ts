@@ -116,30 +116,11 @@ describe('the module allow-lists (local/module-imports)', () => {
     expect(await lint(eslint, 'src/gateway/fixture.ts', face)).toEqual([]);
   });
 
-  describe('with the config rule switched on (its exception line removed)', () => {
-    let strict: ESLint;
-    beforeAll(async () => {
-      const config = await eslint.calculateConfigForFile(path.join(root, 'src/gateway/x.ts'));
-      const [level, options] = config.rules['local/module-imports'];
-      const exceptions = { ...options.exceptions, config: [] };
-      const rule: Linter.RuleEntry = [level, { ...options, exceptions }];
-      strict = new ESLint({
-        cwd: root,
-        overrideConfig: { files: ['src/**/*.ts'], rules: { 'local/module-imports': rule } },
-      });
-    });
-
-    it('fails on config importing a feature module', async () => {
-      const code = "import { uploadsConfig } from '../uploads/uploads.config';";
-      const messages = await lint(strict, 'src/config/fixture.ts', code);
-      expect(rulesOf(messages)).toEqual(['local/module-imports']);
-      expect(messages[0].message).toMatch(/src\/config may not import src\/uploads/);
-    });
-
-    it('keeps it off in the configuration as committed, until its exceptions are gone', async () => {
-      const code = "import { uploadsConfig } from '../uploads/uploads.config';";
-      expect(await lint(eslint, 'src/config/fixture.ts', code)).toEqual([]);
-    });
+  it('fails on config importing a feature module', async () => {
+    const code = "import { uploadsConfig } from '../uploads/uploads.config';";
+    const messages = await lint(eslint, 'src/config/fixture.ts', code);
+    expect(rulesOf(messages)).toEqual(['local/module-imports']);
+    expect(messages[0].message).toMatch(/src\/config may not import src\/uploads/);
   });
 });
 
