@@ -111,7 +111,7 @@ describe('scheduled tasks on two instances', () => {
       JOBS_SUPERVISE_INTERVAL_SECONDS: '1',
       TASKS_RUN_HEARTBEAT_SECONDS: '10',
       // A cancel stops the provider call at once, so the partial output shows; the default
-      // (drain: read to the provider's usage) is tested in test/e2e/stream-abort-drain.
+      // (drain: read to the provider's usage) is tested in test/e2e/ai/stream-abort-drain.
       ABORT_MODE: 'cancel',
     };
     await startTwoInstances({ apps, bases }, env, (i) => ({ OPENAI_BASE_URL: servers[i].url }));
