@@ -9,9 +9,6 @@ import { ownApiResult, SseStreamSink, TextStreamSink } from './stream-sinks';
 export const GENERATE_PROTOCOL: Protocol<GenerateDto> = {
   toCall: (_user, dto) => ({ dto, options: {}, stream: false }),
   toReply: (reply) => ownApiResult(reply),
-  sink: () => {
-    throw new Error('POST /api/ai/generate answers whole');
-  },
 };
 
 /** A `/api/ai/stream` call: SSE or plain text. */
@@ -39,9 +36,6 @@ export function streamProtocol(
         sse = stored?.streamFormat === 'sse';
       }
       return { dto, options: { preferences: stored }, stream: true, sse };
-    },
-    toReply: () => {
-      throw new Error('POST /api/ai/stream streams');
     },
     sink: (res, present, call) =>
       call.sse ? new SseStreamSink(res, present, pingMs) : new TextStreamSink(res, present),

@@ -32,13 +32,18 @@ export class ProtocolRunner {
     const timing = new ServerTiming(arrivalOf(req));
     const call = await protocol.toCall(user, body, req);
     if (call.stream) {
+      if (!protocol.sink)
+        throw new TypeError('this protocol answers whole: its call cannot stream');
       const sink = protocol.sink(res, (err) => this.errors.present(err, req), call);
       await streamTo(res, sink, (signal) =>
         this.ai.stream(user, call.dto, sink, { ...call.options, timing, signal }),
       );
     } else {
+      // Checked before the call: a whole reply is never generated (and charged) unanswerable.
+      const toReply = protocol.toReply;
+      if (!toReply) throw new TypeError('this protocol streams: its call cannot be whole');
       const reply = await this.ai.generate(user, call.dto, { ...call.options, timing });
-      const answer = protocol.toReply(reply, call);
+      const answer = toReply(reply, call);
       res.setHeader('Server-Timing', timing.header());
       res.status(200).json(answer);
     }

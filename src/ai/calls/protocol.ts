@@ -16,10 +16,13 @@ export interface Protocol<B, C extends ProtocolCall = ProtocolCall> {
    * the caller's preferences) and refuse the request (thrown: answered with its status).
    */
   toCall(user: SessionUser, body: B, req: Request): C | Promise<C>;
-  /** The JSON answer (status 200) of a whole reply. */
-  toReply(reply: GenerateReply, call: C): object;
-  /** Where a streamed reply goes; `present` says an error as the error filter would. */
-  sink(res: Response, present: (err: unknown) => PresentedError, call: C): OpenableSink;
+  /** The JSON answer (status 200) of a whole reply; absent when the protocol only streams. */
+  toReply?(reply: GenerateReply, call: C): object;
+  /**
+   * Where a streamed reply goes; `present` says an error as the error filter would. Absent when
+   * the protocol only answers whole.
+   */
+  sink?(res: Response, present: (err: unknown) => PresentedError, call: C): OpenableSink;
   /** After the answer of a settled call (a correction of what the protocol recorded). */
   settled?(call: C): Promise<void>;
 }

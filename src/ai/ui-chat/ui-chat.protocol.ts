@@ -20,9 +20,6 @@ export function uiChatProtocol(chats: ChatsService, pingMs: number): Protocol<Ui
       const dto = { ...parameters, messages, chatId: existing ? id : undefined };
       return { dto, options: { newChatId: body.id }, stream: true };
     },
-    toReply: () => {
-      throw new Error('POST /api/ai/chat streams');
-    },
     sink: (res, present) => new UiMessageStreamSink(res, present, pingMs),
   };
 }
