@@ -2,7 +2,6 @@ import { Body, Controller, Get, HttpCode, Inject, Post, Req, Res, UseGuards } fr
 import type { ConfigType } from '@nestjs/config';
 import { appSettingsConfig } from '../config/app-settings.config';
 import { sharedConfig } from '../config/shared.config';
-import { oauthConfig } from '../social/social.config';
 import {
   ApiCreatedResponse,
   ApiExtraModels,
@@ -20,14 +19,7 @@ import { mapUser } from '../users/dto/user.dto';
 import type { User } from '../users/user.entity';
 import { AuthThrottlerGuard } from './auth-throttler.guard';
 import { AuthService } from './auth.service';
-import {
-  AuthProviderDto,
-  AuthProvidersDto,
-  AuthResultDto,
-  LoginDto,
-  SessionDto,
-  SignupDto,
-} from './dto/auth.dto';
+import { AuthResultDto, LoginDto, SessionDto, SignupDto } from './dto/auth.dto';
 import { LocalAuthGuard } from './local.strategy';
 import { MfaChallengeDto } from './two-factor/dto/two-factor.dto';
 import { TwoFactorLoginService } from './two-factor/two-factor-login.service';
@@ -43,7 +35,6 @@ export class AuthController {
     @Inject(appSettingsConfig.KEY)
     private readonly appSettings: ConfigType<typeof appSettingsConfig>,
     @Inject(sharedConfig.KEY) private readonly shared: ConfigType<typeof sharedConfig>,
-    @Inject(oauthConfig.KEY) private readonly oauth: ConfigType<typeof oauthConfig>,
     private readonly twoFactorLogin: TwoFactorLoginService,
     private readonly sessions: SessionsService,
   ) {}
@@ -128,34 +119,6 @@ export class AuthController {
     if (!user) return {};
     const expires = user.exp ? new Date(user.exp * 1000).toISOString() : undefined;
     return { user: { id: user.id, email: user.email, name: user.name, role: user.role }, expires };
-  }
-
-  @Get('providers')
-  @Endpoint({ summary: 'The configured sign-in methods', access: 'public', database: false })
-  @ApiOkResponse({ type: AuthProvidersDto })
-  providers(): Record<string, AuthProviderDto> {
-    const base = this.baseUrl;
-    const oauth = this.oauth;
-    // A social provider is listed only with both its client id and secret.
-    const social = (['google', 'github'] as const)
-      .filter((id) => oauth[id].clientId && oauth[id].clientSecret)
-      .map((id) => ({
-        id,
-        name: id === 'google' ? 'Google' : 'GitHub',
-        type: 'oauth',
-        signinUrl: `${base}/api/auth/signin/${id}`,
-        callbackUrl: `${base}/api/auth/callback/${id}`,
-      }));
-    return {
-      credentials: {
-        id: 'credentials',
-        name: 'Credentials',
-        type: 'credentials',
-        signinUrl: `${base}/api/auth/login`,
-        callbackUrl: `${base}/api/auth/callback/credentials`,
-      },
-      ...Object.fromEntries(social.map((p) => [p.id, p])),
-    };
   }
 
   private get baseUrl(): string {

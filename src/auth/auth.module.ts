@@ -9,7 +9,6 @@ import { SecretBox } from '../common/crypto/secret-box';
 import { ConfigSliceModule } from '../config/config-slice.module';
 import { sharedConfig } from '../config/shared.config';
 import { CreditsModule } from '../credits/credits.module';
-import { oauthConfig } from '../social/social.config';
 import { JobsModule } from '../jobs/jobs.module';
 import { KeysModule } from '../keys/keys.module';
 import { MailModule } from '../mail/mail.module';
@@ -53,8 +52,7 @@ import { TwoFactorService } from './two-factor/two-factor.service';
 
 @Module({
   imports: [
-    // `oauth` (social login's slice) only for the sign-in options AuthController lists.
-    ConfigSliceModule.forFeature(authConfig, twoFactorConfig, oauthConfig),
+    ConfigSliceModule.forFeature(authConfig, twoFactorConfig),
     UsersModule,
     ReferralsModule,
     CreditsModule,

@@ -1,4 +1,5 @@
-import { codePoints, cost, dailyLimit, estimate, estimateTokens, holdAmount } from './pricing';
+import { codePoints } from '../common/text/code-points';
+import { cost, dailyLimit, estimate, estimateTokens, holdAmount } from './pricing';
 
 describe('pricing', () => {
   it('charges ceil((prompt + completion) * costPerToken * 1000)', () => {

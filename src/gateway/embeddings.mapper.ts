@@ -1,5 +1,6 @@
 import type { EmbeddingResult } from '../ai';
 import { AppError, ErrorCode } from '../common/errors/app-error';
+import { codePoints } from '../common/text/code-points';
 import {
   type EmbeddingDto,
   type EmbeddingsResponseDto,
@@ -7,11 +8,6 @@ import {
   MAX_EMBEDDING_CHARS,
   MAX_EMBEDDING_INPUTS,
 } from './dto/embeddings.dto';
-
-/** Unicode code points of `text` (a surrogate pair counts once). */
-function codePoints(text: string): number {
-  return text.length - (text.match(/[\uD800-\uDBFF][\uDC00-\uDFFF]/g)?.length ?? 0);
-}
 
 const invalid = (message: string, param = 'input') =>
   new AppError(ErrorCode.VALIDATION_FAILED, message, { param });

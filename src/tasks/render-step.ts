@@ -1,6 +1,6 @@
 import { MAX_CONTENT_CHARS } from '../ai';
 import { AppError, ErrorCode } from '../common/errors/app-error';
-import { codePoints } from '../credits/pricing';
+import { codePoints } from '../common/text/code-points';
 import type { Task, TaskStep } from './task.entity';
 import { render, renderedLength, RenderTooLargeError } from './templating';
 

@@ -1,7 +1,7 @@
 import { lookup } from 'node:dns/promises';
 import { BlockList, isIP } from 'node:net';
 import { AppError, ErrorCode } from '../common/errors/app-error';
-import { type AddressClass, classifyAddress } from '../plugins/ssrf/address-policy';
+import { type AddressClass, classifyAddress } from '../common/http/address-policy';
 
 /**
  * What an upstream's `baseUrl` may reach besides public addresses (UPSTREAM_ALLOW_PRIVATE): the

@@ -1,5 +1,5 @@
 import { AppError, ErrorCode } from '../../common/errors/app-error';
-import { codePoints } from '../../credits/pricing';
+import { codePoints } from '../../common/text/code-points';
 import { MAX_CONTENT_CHARS, type GenerateMessageDto } from '../dto/generate.dto';
 import { type ImageSource, MAX_IMAGES_PER_REQUEST, splitContent } from '../dto/message-content';
 import type { ModelDescriptor } from '../../models/model-catalogue';

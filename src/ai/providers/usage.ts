@@ -1,4 +1,5 @@
-import { codePoints, type ChatMessageInput } from '../../credits/pricing';
+import { codePoints } from '../../common/text/code-points';
+import type { ChatMessageInput } from '../../credits/pricing';
 import type { TokenUsage } from '../../models/call.types';
 
 /**

@@ -1,7 +1,13 @@
 import type { Locale } from '../../i18n/locale';
-import type { StoredPreferences } from '../../users/preferences/preferences.dto';
 import type { Role } from '../../users/user.entity';
 import type { ApiScope } from './api-scopes';
+
+/**
+ * The stored preferences' shape. Empty here: the users module, which owns preferences, declares
+ * its fields by module augmentation (as Passport's `Express.User`), so common names no feature.
+ */
+// eslint-disable-next-line @typescript-eslint/no-empty-object-type
+export interface SessionPreferences {}
 
 /** Spec "Session user": the authenticated caller, attached to the request by the JWT guard. */
 export interface SessionUser {
@@ -22,7 +28,7 @@ export interface SessionUser {
    * The stored preferences (null: none yet), read with the session in the same statement, so
    * metered requests need no query of their own for them. Absent for API-key callers.
    */
-  preferences?: StoredPreferences | null;
+  preferences?: SessionPreferences | null;
   /** The session's id (`sid`, a row of `sessions`); absent for API-key callers. */
   sessionId?: string;
   /** Set when the caller authenticated with a personal API key instead of a session. */

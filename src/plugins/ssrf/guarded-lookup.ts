@@ -1,6 +1,6 @@
 import { lookup as dnsLookup, type LookupAddress } from 'node:dns';
 import type { LookupFunction } from 'node:net';
-import { classifyAddress } from './address-policy';
+import { classifyAddress } from '../../common/http/address-policy';
 import { forbidden } from './url-guard';
 
 /**

@@ -1,5 +1,5 @@
 import { AppError, ErrorCode } from '../../common/errors/app-error';
-import { classifyAddress } from './address-policy';
+import { classifyAddress } from '../../common/http/address-policy';
 import { guardedLookup } from './guarded-lookup';
 import { checkPluginUrl } from './url-guard';
 

@@ -1,6 +1,6 @@
 import { isIP } from 'node:net';
 import { AppError, ErrorCode } from '../../common/errors/app-error';
-import { classifyAddress } from './address-policy';
+import { classifyAddress } from '../../common/http/address-policy';
 
 /** What `checkPluginUrl` found allowed: the parsed URL and whether its host is allow-listed. */
 export interface CheckedUrl {

@@ -88,6 +88,12 @@ export type StoredPreferences = {
   [K in keyof UpdatePreferencesDto]?: NonNullable<UpdatePreferencesDto[K]>;
 };
 
+// The session user carries the stored preferences (read with the session): their shape is ours.
+declare module '../../common/auth/session-user' {
+  // eslint-disable-next-line @typescript-eslint/no-empty-object-type
+  interface SessionPreferences extends StoredPreferences {}
+}
+
 /** GET/PUT /api/user/preferences answer: every field, defaults where nothing is stored. */
 export class PreferencesDto {
   @ApiProperty({

@@ -284,23 +284,6 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/api/auth/providers": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /** The configured sign-in methods */
-        get: operations["AuthController_providers"];
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
     "/api/protected": {
         parameters: {
             query?: never;
@@ -2007,6 +1990,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/auth/providers": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The configured sign-in methods */
+        get: operations["SignInOptionsController_providers"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -2480,23 +2480,6 @@ export interface components {
              * @description when the session expires
              */
             expires?: string;
-        };
-        AuthProviderDto: {
-            /** @example credentials */
-            id: string;
-            /** @example Credentials */
-            name: string;
-            /** @enum {string} */
-            type: "credentials" | "oauth";
-            /** @example http://localhost:3000/api/auth/login */
-            signinUrl: string;
-            /** @example http://localhost:3000/api/auth/callback/credentials */
-            callbackUrl: string;
-        };
-        AuthProvidersDto: {
-            credentials: components["schemas"]["AuthProviderDto"];
-            google?: components["schemas"]["AuthProviderDto"];
-            github?: components["schemas"]["AuthProviderDto"];
         };
         ProtectedMessageDto: {
             /** @example You are signed in as ada@example.com */
@@ -4986,6 +4969,23 @@ export interface components {
              */
             location?: string;
         };
+        AuthProviderDto: {
+            /** @example credentials */
+            id: string;
+            /** @example Credentials */
+            name: string;
+            /** @enum {string} */
+            type: "credentials" | "oauth";
+            /** @example http://localhost:3000/api/auth/login */
+            signinUrl: string;
+            /** @example http://localhost:3000/api/auth/callback/credentials */
+            callbackUrl: string;
+        };
+        AuthProvidersDto: {
+            credentials: components["schemas"]["AuthProviderDto"];
+            google?: components["schemas"]["AuthProviderDto"];
+            github?: components["schemas"]["AuthProviderDto"];
+        };
     };
     responses: never;
     parameters: never;
@@ -6476,53 +6476,6 @@ export interface operations {
             };
             /** @description The database cannot be reached (`code`: SERVICE_UNAVAILABLE); retry shortly */
             503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorDto"];
-                };
-            };
-        };
-    };
-    AuthController_providers: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description OK */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["AuthProvidersDto"];
-                };
-            };
-            /** @description Invalid input or unreadable body (`code`: VALIDATION_FAILED, MALFORMED_JSON) */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorDto"];
-                };
-            };
-            /** @description Body over 1 MB, or an upload over UPLOAD_MAX_BYTES (`code`: PAYLOAD_TOO_LARGE) */
-            413: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorDto"];
-                };
-            };
-            /** @description Unexpected or upstream failure (`code`: INTERNAL_ERROR, ...) */
-            500: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -16866,6 +16819,53 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["RouteAccessDto"];
+                };
+            };
+            /** @description Invalid input or unreadable body (`code`: VALIDATION_FAILED, MALFORMED_JSON) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Body over 1 MB, or an upload over UPLOAD_MAX_BYTES (`code`: PAYLOAD_TOO_LARGE) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Unexpected or upstream failure (`code`: INTERNAL_ERROR, ...) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+        };
+    };
+    SignInOptionsController_providers: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AuthProvidersDto"];
                 };
             };
             /** @description Invalid input or unreadable body (`code`: VALIDATION_FAILED, MALFORMED_JSON) */

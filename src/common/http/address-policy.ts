@@ -1,6 +1,9 @@
 import { BlockList, isIP } from 'node:net';
 
-/** Why an address is refused as a plugin server (SSRF guard, docs/plugins.md). */
+/**
+ * Why an address is refused as an outbound target (SSRF guard): a plugin server (docs/plugins.md)
+ * or an upstream base URL (docs/upstreams.md). Pure: no I/O.
+ */
 export type AddressClass =
   | 'unspecified'
   | 'loopback'
