@@ -3,7 +3,6 @@
 // one database per file, and fault tests (test/faults: database down, crashes, provider faults,
 // bad input).
 const transform = { '^.+\\.ts$': ['ts-jest', { diagnostics: false }] };
-const PENDING_SLICES_SPEC = 'src/credits/credits.config.spec.ts';
 
 module.exports = {
   projects: [
@@ -12,17 +11,6 @@ module.exports = {
       testEnvironment: 'node',
       roots: ['<rootDir>/src', '<rootDir>/test/lint'],
       testMatch: ['**/*.spec.ts'],
-      testPathIgnorePatterns: ['/node_modules/', PENDING_SLICES_SPEC],
-      transform,
-    },
-    {
-      // Until credits defines its own slice (src/pending-config-slices.ts): its config test reads
-      // the slices of the modules not moved yet through buildConfig, so they are loaded first.
-      displayName: 'unit',
-      testEnvironment: 'node',
-      roots: ['<rootDir>/src'],
-      testMatch: [`<rootDir>/${PENDING_SLICES_SPEC}`],
-      setupFiles: ['<rootDir>/src/pending-config-slices.ts'],
       transform,
     },
     {

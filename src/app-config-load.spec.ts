@@ -4,10 +4,9 @@ import { join, resolve } from 'node:path';
 import { buildConfig } from './config/app.config';
 import { registeredSlices } from './config/config-slice';
 import { SharedEnvironment } from './config/shared.config';
-import './pending-config-slices';
 
 // Every slice of the app: each lives in a module's `*.config.ts` (loading AppModule would load
-// the same files, and the whole app with them), and those of the modules not moved yet.
+// the same files, and the whole app with them).
 for (const file of readdirSync(__dirname, { recursive: true, encoding: 'utf8' }))
   // eslint-disable-next-line @typescript-eslint/no-require-imports -- files found at run time
   if (file.endsWith('.config.ts')) require(join(__dirname, file));
@@ -43,7 +42,6 @@ describe("the app's configuration", () => {
     expect(lines).toHaveLength(8);
     for (const name of ['PORT', 'UPLOAD_QUOTA_BYTES', 'PLUGIN_ALLOWED_HOSTS', 'API_KEY_RPM'])
       expect(lines.some((l) => l.startsWith(`  ${name}: `))).toBe(true);
-    // Read by the shared slice and (until it moves) by credits': named once.
     expect(lines.filter((l) => l.startsWith('  CREDITS_PER_USD: '))).toHaveLength(1);
     expect(lines).toContain('  APP_TIMEZONE: Mars/Olympus is not an IANA time zone');
   });
@@ -63,6 +61,11 @@ describe("the app's configuration", () => {
       SHUTDOWN_GRACE_MS: '5',
       OPENAI_API_KEY: 'k',
       PURCHASE_MAX_CNY: '70',
+      SIGNUP_CREDITS: '7',
+      EMBEDDINGS_MODEL: 'text-embedding-3-small',
+      MODELS_FILE: 'models.json',
+      HOLD_TTL_SECONDS: '30',
+      ANTHROPIC_PROMPT_CACHE: 'true',
     });
     expect(config.shared).toMatchObject({ sessionMaxAge: 600, creditsPerUsd: 100 });
     expect(config.shared.providers.openai).toEqual({ apiKey: 'k', baseUrl: undefined });
@@ -70,9 +73,19 @@ describe("the app's configuration", () => {
     expect(config.keys).toEqual({ apiKeyRpm: 9 });
     expect(config.lifecycle).toEqual({ shutdownGraceMs: 5 });
     expect(config.billing).toMatchObject({ purchaseMaxCny: 70, purchaseMaxUsd: 1000 });
-    // The older view of the modules not yet moved to their own slices.
-    expect(config.openai).toEqual({ apiKey: 'k', baseUrl: undefined });
-    expect(config.credits).toMatchObject({ purchaseMaxCny: 70, creditsPerCny: 14 });
+    // Values two modules read are shared: the sign-up grant (auth, ai) and the embeddings model
+    // of search (search, ai).
+    expect(config.shared).toMatchObject({
+      signupCredits: 7,
+      embeddings: { model: 'text-embedding-3-small', dimensions: 256 },
+    });
+    expect(config.models).toEqual({ modelsFile: 'models.json', maxOutputTokens: 1000 });
+    expect(config.credits).toMatchObject({ holdTtlSeconds: 30, batchStatements: true });
+    expect(config.ai).toMatchObject({ anthropicPromptCache: true, ssePingMs: 15_000 });
+    // Each slice holds only its own variables.
+    expect(config.auth).not.toHaveProperty('signupCredits');
+    expect(config.search).toEqual({ indexDelaySeconds: 5 });
+    expect(config.credits).not.toHaveProperty('purchaseMaxCny');
   });
 
   it('documents every variable of every slice in .env.example', () => {

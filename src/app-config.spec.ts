@@ -1,9 +1,11 @@
 import { buildConfig } from './config/app.config';
 // The slices these tests read, registered as the app registers them: by loading their files.
+import './ai/ai.config';
+import './credits/credits.config';
 import './lifecycle/lifecycle.config';
 import './mail/mail.config';
 import './metrics/metrics.config';
-import './pending-config-slices';
+import './models/models.config';
 import './plugins/plugins.config';
 import './social/social.config';
 import './uploads/uploads.config';
@@ -260,17 +262,17 @@ describe('base address', () => {
 /** Output-token caps: MAX_OUTPUT_TOKENS (spec routes) and PLAN_MAX_OUTPUT_TOKENS (wire routes). */
 describe('output-token caps', () => {
   it('defaults to the spec limit of 1000 and FREE 4096, BASIC 16384, PRO the model maximum', () => {
-    const { ai } = buildConfig({});
-    expect(ai.maxOutputTokens).toBe(1000);
+    const { ai, models } = buildConfig({});
+    expect(models.maxOutputTokens).toBe(1000);
     expect(ai.planMaxOutputTokens).toEqual({ FREE: 4096, BASIC: 16384, PRO: null });
   });
 
   it('reads PLAN:tokens entries over the defaults; an empty value lifts the plan cap', () => {
-    const { ai } = buildConfig({
+    const { ai, models } = buildConfig({
       MAX_OUTPUT_TOKENS: '8000',
       PLAN_MAX_OUTPUT_TOKENS: ' FREE: 2048 , BASIC:',
     });
-    expect(ai.maxOutputTokens).toBe(8000);
+    expect(models.maxOutputTokens).toBe(8000);
     expect(ai.planMaxOutputTokens).toEqual({ FREE: 2048, BASIC: null, PRO: null });
   });
 
@@ -293,5 +295,13 @@ describe('statement batching configuration', () => {
     expect(buildConfig({ BATCH_STATEMENTS: 'false' }).credits.batchStatements).toBe(false);
     expect(buildConfig({ BATCH_STATEMENTS: 'true' }).credits.batchStatements).toBe(true);
     expect(error({ BATCH_STATEMENTS: '' })).toBe('');
+  });
+});
+
+/** ANTHROPIC_PROMPT_CACHE: cache breakpoints on requests to Anthropic. */
+describe('Anthropic prompt caching configuration', () => {
+  it('is off by default, and on with true', () => {
+    expect(buildConfig({}).ai.anthropicPromptCache).toBe(false);
+    expect(buildConfig({ ANTHROPIC_PROMPT_CACHE: 'true' }).ai.anthropicPromptCache).toBe(true);
   });
 });

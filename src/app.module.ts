@@ -43,7 +43,6 @@ import { UploadsModule } from './uploads/uploads.module';
 import { UpstreamsModule } from './upstreams/upstreams.module';
 import { UsersModule } from './users/users.module';
 import { WebhooksModule } from './webhooks/webhooks.module';
-import './pending-config-slices';
 
 /**
  * The whole service. `forRoot(env)` merges `env` over process.env (tests use it for ports and

@@ -1,8 +1,7 @@
-import { registerAs } from '@nestjs/config';
 import { Transform } from 'class-transformer';
-import { IsIn, IsInt, IsOptional, IsString, Matches, Max, Min } from 'class-validator';
-import { MAX_OUTPUT_TOKENS, MAX_OUTPUT_TOKENS_CEILING } from '../common/limits';
-import { emptyToUndefined, featureEnvironment, list, toInt } from '../config/feature-environment';
+import { IsBoolean, IsIn, IsInt, IsOptional, Matches, Max, Min } from 'class-validator';
+import { defineConfigSlice } from '../config/config-slice';
+import { emptyToUndefined, list, toBool, toInt } from '../config/feature-environment';
 import { PLANS, type Plan } from '../users/user.entity';
 
 // `PLAN:tokens` entries, comma-separated; an empty value means "the model's maximum".
@@ -20,15 +19,12 @@ export const DEFAULT_PLAN_MAX_OUTPUT_TOKENS: Readonly<Record<Plan, number | null
 export const ABORT_MODES = ['drain', 'cancel'] as const;
 export type AbortMode = (typeof ABORT_MODES)[number];
 
-/** The model catalogue file, output-token caps, upstream retries and the SSE heartbeat. */
+/**
+ * The plans' output caps on `/v1`, upstream retries, the SSE heartbeat, cut streams and
+ * Anthropic's prompt cache. The providers' keys and base URLs are in the shared slice; the model
+ * catalogue (MODELS_FILE, MAX_OUTPUT_TOKENS) is the models module's.
+ */
 export class AiEnvironment {
-  @IsOptional() @Transform(emptyToUndefined) @IsString() MODELS_FILE?: string;
-  @IsOptional()
-  @Transform(toInt)
-  @IsInt()
-  @Min(1)
-  @Max(MAX_OUTPUT_TOKENS_CEILING)
-  MAX_OUTPUT_TOKENS?: number;
   @IsOptional()
   @Transform(emptyToUndefined)
   @Matches(PLAN_CAPS, {
@@ -41,17 +37,11 @@ export class AiEnvironment {
   @IsOptional() @Transform(toInt) @IsInt() @Min(10) AI_SSE_PING_MS?: number;
   @IsOptional() @Transform(toInt) @IsInt() @Min(0) @Max(600_000) ABORT_DRAIN_MS?: number;
   @IsOptional() @Transform(emptyToUndefined) @IsIn(ABORT_MODES) ABORT_MODE?: AbortMode;
+  @IsOptional() @Transform(toBool) @IsBoolean() ANTHROPIC_PROMPT_CACHE?: boolean;
 }
 
-/** The `ai` slice of AppConfig. */
+/** The `ai` slice. */
 export interface AiConfig {
-  /** JSON catalogue replacing the default models. */
-  modelsFile?: string;
-  /**
-   * MAX_OUTPUT_TOKENS: the most output tokens a request of the spec's routes (`/api/ai/*`) may
-   * ask for, within each model's own maximum (default 1000, the spec's limit).
-   */
-  maxOutputTokens: number;
   /**
    * PLAN_MAX_OUTPUT_TOKENS: the most output tokens a wire-protocol request (`/v1`) may ask for,
    * per plan, within the model's maximum; null: the model's maximum alone. Default FREE 4096,
@@ -71,6 +61,11 @@ export interface AiConfig {
   abortMode: AbortMode;
   /** ABORT_DRAIN_MS: the longest drain after the client left (default 30000 ms). */
   abortDrainMs: number;
+  /**
+   * ANTHROPIC_PROMPT_CACHE (default false): cache breakpoints on the system prompt and the
+   * conversation prefix, so the next turn of a chat reads them from Anthropic's cache.
+   */
+  anthropicPromptCache: boolean;
 }
 
 /** `FREE:4096,PRO:` (validated) over the defaults: an empty value is null (no plan cap). */
@@ -86,18 +81,19 @@ export function parsePlanCaps(value: string | undefined): Record<Plan, number | 
 /** The `ai` slice from validated variables. */
 export function buildAiConfig(env: AiEnvironment): AiConfig {
   return {
-    modelsFile: env.MODELS_FILE,
-    maxOutputTokens: env.MAX_OUTPUT_TOKENS ?? MAX_OUTPUT_TOKENS,
     planMaxOutputTokens: parsePlanCaps(env.PLAN_MAX_OUTPUT_TOKENS),
     retryAttempts: env.AI_RETRY_ATTEMPTS ?? 3,
     retryBaseDelayMs: env.AI_RETRY_BASE_DELAY_MS ?? 1000,
     ssePingMs: env.AI_SSE_PING_MS ?? 15_000,
     abortMode: env.ABORT_MODE ?? 'drain',
     abortDrainMs: env.ABORT_DRAIN_MS ?? 30_000,
+    anthropicPromptCache: env.ANTHROPIC_PROMPT_CACHE ?? false,
   };
 }
 
-/** The `ai` namespace, built alone from process.env (AppModule registers it from AppConfig). */
-export const aiConfig = registerAs('ai', (): AiConfig =>
-  buildAiConfig(featureEnvironment(AiEnvironment)),
-);
+/** The `ai` slice, read by its module with `@Inject(aiConfig.KEY)`. */
+export const aiConfig = defineConfigSlice({
+  name: 'ai',
+  environment: AiEnvironment,
+  build: buildAiConfig,
+});

@@ -1,4 +1,6 @@
 import { Module } from '@nestjs/common';
+import { ConfigSliceModule } from '../config/config-slice.module';
+import { aiConfig } from './ai.config';
 import { ChatsModule } from '../chats/chats.module';
 import { UsersModule } from '../users/users.module';
 import { UploadsModule } from '../uploads/uploads.module';
@@ -25,6 +27,7 @@ import { UpstreamsModule } from '../upstreams/upstreams.module';
 
 @Module({
   imports: [
+    ConfigSliceModule.forFeature(aiConfig),
     CreditsModule,
     ChatsModule,
     SharesModule,

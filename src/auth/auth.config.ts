@@ -4,8 +4,9 @@ import { defineConfigSlice } from '../config/config-slice';
 import { emptyToUndefined, toBool, toInt } from '../config/feature-environment';
 
 /**
- * Sign-in rate limits (and where their counters live), e-mail rules and the sign-up grant. The
- * secrets and the session lifetime are in the shared slice (src/config/shared.config.ts).
+ * Sign-in rate limits (and where their counters live) and e-mail rules. The secrets, the session
+ * lifetime and the sign-up grant (SIGNUP_CREDITS) are in the shared slice
+ * (src/config/shared.config.ts).
  */
 export class AuthEnvironment {
   @IsOptional() @Transform(toInt) @IsInt() @Min(1) AUTH_RATE_LIMIT_PER_MINUTE?: number;
@@ -16,7 +17,6 @@ export class AuthEnvironment {
   REDIS_URL?: string;
   @IsOptional() @Transform(emptyToUndefined) @IsString() REDIS_KEY_PREFIX?: string;
   @IsOptional() @Transform(toBool) @IsBoolean() REQUIRE_EMAIL_VERIFICATION?: boolean;
-  @IsOptional() @Transform(toInt) @IsInt() @Min(0) SIGNUP_CREDITS?: number;
   @IsOptional() @Transform(toInt) @IsInt() @Min(1) EMAIL_CHANGE_PER_DAY?: number;
 }
 
@@ -27,8 +27,6 @@ export interface AuthConfig {
   redisUrl?: string;
   /** Prefix of those Redis keys (REDIS_KEY_PREFIX, default `throttler:`). */
   redisKeyPrefix: string;
-  /** BONUS credits granted once, when the address is verified (SIGNUP_CREDITS, default 100). */
-  signupCredits: number;
   /** REQUIRE_EMAIL_VERIFICATION (default false): password login of an unverified address is 403. */
   requireEmailVerification: boolean;
   /**
@@ -44,7 +42,6 @@ export function buildAuthConfig(env: AuthEnvironment): AuthConfig {
     rateLimitPerMinute: env.AUTH_RATE_LIMIT_PER_MINUTE ?? 10,
     redisUrl: env.REDIS_URL,
     redisKeyPrefix: env.REDIS_KEY_PREFIX ?? 'throttler:',
-    signupCredits: env.SIGNUP_CREDITS ?? 100,
     requireEmailVerification: env.REQUIRE_EMAIL_VERIFICATION ?? false,
     emailChangePerDay: env.EMAIL_CHANGE_PER_DAY ?? 5,
   };

@@ -6,9 +6,7 @@ import { buildSharedConfig, type SharedConfig, SharedEnvironment } from './share
 /**
  * The whole configuration, by slice name: what `ConfigService` holds. Config knows only its own
  * two slices; a module's slice joins the object when its `*.config.ts` is loaded. Modules read
- * their own slice with `@Inject(slice.KEY)`; reading `ConfigService<AppConfig, true>` is the
- * older way, kept for the modules that still use it (their slices' types are added to this
- * interface by declaration merging, in src/pending-config-slices.ts).
+ * their own slice with `@Inject(slice.KEY)`, never through ConfigService.
  */
 export interface AppConfig {
   app: AppSettings;

@@ -6,6 +6,8 @@ import {
   IsString,
   IsUrl,
   Matches,
+  Max,
+  MaxLength,
   Min,
   MinLength,
   ValidateIf,
@@ -20,8 +22,10 @@ import {
 
 /**
  * The values several modules need, and only those: the service's secrets, the session lifetime,
- * the credit prices and the model providers' credentials. A value one module reads stays in
- * that module's slice.
+ * the credit prices, the sign-up grant (auth grants it, ai's admission explains a refusal with
+ * it), the model providers' credentials (ai calls them, models knows which are keyed) and the
+ * embeddings model of chat search (search is on with it, ai embeds with it). A value one module
+ * reads stays in that module's slice.
  */
 export class SharedEnvironment implements WithNodeEnv {
   /** Read for the production rules; validated by AppEnvironment. */
@@ -45,12 +49,15 @@ export class SharedEnvironment implements WithNodeEnv {
   @IsOptional() @Transform(toInt) @IsInt() @Min(60) AUTH_SESSION_MAX_AGE?: number;
   @IsOptional() @Transform(toInt) @IsInt() @Min(1) CREDITS_PER_USD?: number;
   @IsOptional() @Transform(toInt) @IsInt() @Min(1) CREDITS_PER_CNY?: number;
+  @IsOptional() @Transform(toInt) @IsInt() @Min(0) SIGNUP_CREDITS?: number;
   @IsOptional() @Transform(emptyToUndefined) @IsString() OPENAI_API_KEY?: string;
   @IsOptional() @Transform(emptyToUndefined) @IsUrl(HTTP_URL) OPENAI_BASE_URL?: string;
   @IsOptional() @Transform(emptyToUndefined) @IsString() ANTHROPIC_API_KEY?: string;
   @IsOptional() @Transform(emptyToUndefined) @IsUrl(HTTP_URL) ANTHROPIC_BASE_URL?: string;
   @IsOptional() @Transform(emptyToUndefined) @IsString() GEMINI_API_KEY?: string;
   @IsOptional() @Transform(emptyToUndefined) @IsUrl(HTTP_URL) GEMINI_BASE_URL?: string;
+  @IsOptional() @Transform(emptyToUndefined) @IsString() @MaxLength(200) EMBEDDINGS_MODEL?: string;
+  @IsOptional() @Transform(toInt) @IsInt() @Min(8) @Max(3072) EMBEDDINGS_DIMENSIONS?: number;
 }
 
 /** API key and optional base URL (a local server in tests) of one model provider. */
@@ -76,11 +83,20 @@ export interface SharedConfig {
   /** Most credits one USD (CREDITS_PER_USD, default 100) and one CNY (CREDITS_PER_CNY, 14) buy. */
   creditsPerUsd: number;
   creditsPerCny: number;
+  /** BONUS credits granted once, when the address is verified (SIGNUP_CREDITS, default 100). */
+  signupCredits: number;
   /** OPENAI_*, ANTHROPIC_*, GEMINI_*: each model provider's key and base URL. */
   providers: {
     openai: ProviderCredentials;
     anthropic: ProviderCredentials;
     gemini: ProviderCredentials;
+  };
+  /** The embeddings of chat search (docs/search.md). */
+  embeddings: {
+    /** EMBEDDINGS_MODEL: catalogue id of an `embedding` model; unset: semantic search is off. */
+    model?: string;
+    /** EMBEDDINGS_DIMENSIONS: vector length asked of the provider (default 256). */
+    dimensions: number;
   };
 }
 
@@ -95,11 +111,13 @@ export function buildSharedConfig(env: SharedEnvironment): SharedConfig {
     sessionMaxAge: env.AUTH_SESSION_MAX_AGE ?? 2592000,
     creditsPerUsd: env.CREDITS_PER_USD ?? 100,
     creditsPerCny: env.CREDITS_PER_CNY ?? 14,
+    signupCredits: env.SIGNUP_CREDITS ?? 100,
     providers: {
       openai: { apiKey: env.OPENAI_API_KEY, baseUrl: env.OPENAI_BASE_URL },
       anthropic: { apiKey: env.ANTHROPIC_API_KEY, baseUrl: env.ANTHROPIC_BASE_URL },
       gemini: { apiKey: env.GEMINI_API_KEY, baseUrl: env.GEMINI_BASE_URL },
     },
+    embeddings: { model: env.EMBEDDINGS_MODEL, dimensions: env.EMBEDDINGS_DIMENSIONS ?? 256 },
   };
 }
 

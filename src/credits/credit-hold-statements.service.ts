@@ -1,9 +1,10 @@
-import { Injectable } from '@nestjs/common';
-import { ConfigService } from '@nestjs/config';
+import { Inject, Injectable } from '@nestjs/common';
+import type { ConfigType } from '@nestjs/config';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DatabaseError, type QueryResultRow } from 'pg';
 import { DataSource } from 'typeorm';
-import type { AppConfig } from '../config/app.config';
+import { appSettingsConfig } from '../config/app-settings.config';
+import { creditsConfig } from './credits.config';
 import { type BatchOutcome, NaturalBatcher } from '../database/natural-batcher';
 import { preparedQuery } from '../database/prepared';
 import type { SqlStatement } from '../database/sql-params';
@@ -58,10 +59,11 @@ export class CreditHoldStatements {
 
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,
-    private readonly config: ConfigService<AppConfig, true>,
+    @Inject(appSettingsConfig.KEY) private readonly app: ConfigType<typeof appSettingsConfig>,
+    @Inject(creditsConfig.KEY) private readonly settings: ConfigType<typeof creditsConfig>,
     metrics: MetricsService,
   ) {
-    this.batched = config.get('credits', { infer: true }).batchStatements;
+    this.batched = settings.batchStatements;
     const observe = (statement: string) => (size: number) =>
       metrics.statementBatchSize.observe({ statement }, size);
     this.admissions = new NaturalBatcher((items) => this.admitBatch(items), {
@@ -115,7 +117,7 @@ export class CreditHoldStatements {
   ): Promise<BatchOutcome<AdmissionRow | undefined>[]> {
     const statement = admitStatement(items, {
       timezone: this.timezone(),
-      holdTtlSeconds: this.config.get('credits', { infer: true }).holdTtlSeconds,
+      holdTtlSeconds: this.settings.holdTtlSeconds,
     });
     const rows = await this.run<BatchRow & AdmissionRow & { found: boolean }>(statement);
     return outcomes(items.length, rows, (row) => {
@@ -139,7 +141,7 @@ export class CreditHoldStatements {
 
   /** APP_TIMEZONE: the zone of "today" and of the day counters. */
   private timezone(): string {
-    return this.config.get('app', { infer: true }).timezone;
+    return this.app.timezone;
   }
 }
 

@@ -1,12 +1,12 @@
 import { MetricsService } from '../metrics/metrics.service';
 import { Traced } from '../telemetry/spans';
-import { Injectable, Logger } from '@nestjs/common';
-import { ConfigService } from '@nestjs/config';
+import { Inject, Injectable, Logger } from '@nestjs/common';
+import type { ConfigType } from '@nestjs/config';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
 import { Clock } from '../common/clock/clock';
 import { AppError, ErrorCode } from '../common/errors/app-error';
-import type { AppConfig } from '../config/app.config';
+import { appSettingsConfig } from '../config/app-settings.config';
 import {
   DELETE_HOLD_SQL,
   HELD_BY_SQL,
@@ -66,7 +66,7 @@ export class CreditHoldsService {
 
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,
-    private readonly config: ConfigService<AppConfig, true>,
+    @Inject(appSettingsConfig.KEY) private readonly app: ConfigType<typeof appSettingsConfig>,
     private readonly clock: Clock,
     private readonly metrics: MetricsService,
     private readonly statements: CreditHoldStatements,
@@ -197,7 +197,7 @@ export class CreditHoldsService {
 
   /** APP_TIMEZONE: the zone of "today" and of the day counters. */
   private timezone(): string {
-    return this.config.get('app', { infer: true }).timezone;
+    return this.app.timezone;
   }
 
   /** Releases a hold with nothing charged (the call failed). Safe to call twice. */

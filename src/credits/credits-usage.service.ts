@@ -1,10 +1,10 @@
-import { Injectable } from '@nestjs/common';
-import { ConfigService } from '@nestjs/config';
+import { Inject, Injectable } from '@nestjs/common';
+import type { ConfigType } from '@nestjs/config';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { Clock } from '../common/clock/clock';
 import { AppError, ErrorCode } from '../common/errors/app-error';
-import type { AppConfig } from '../config/app.config';
+import { appSettingsConfig } from '../config/app-settings.config';
 import { CREDIT_SUMMARY_SQL } from './daily-usage.sql';
 import { dailyLimit } from './pricing';
 
@@ -31,12 +31,12 @@ export class CreditsUsageService {
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,
     private readonly clock: Clock,
-    private readonly config: ConfigService<AppConfig, true>,
+    @Inject(appSettingsConfig.KEY) private readonly app: ConfigType<typeof appSettingsConfig>,
   ) {}
 
   /** Throws USER_NOT_FOUND. */
   async summary(userId: string): Promise<CreditSummary> {
-    const tz = this.config.get('app', { infer: true }).timezone;
+    const tz = this.app.timezone;
     const [row] = await this.dataSource.query(CREDIT_SUMMARY_SQL, [userId, this.clock.now(), tz]);
     if (!row) throw new AppError(ErrorCode.USER_NOT_FOUND, 'User not found');
     return {

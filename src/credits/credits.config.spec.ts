@@ -1,4 +1,8 @@
-import { buildConfig } from '../config/app.config';
+import { buildConfig, sliceOf } from '../config/app.config';
+import { creditsConfig } from './credits.config';
+
+/** The `credits` slice built from `raw` with every registered slice, as at boot. */
+const credits = (raw: Record<string, string>) => sliceOf(buildConfig(raw), creditsConfig);
 
 /** The boot-time error message for `raw` environment variables, or '' when they are valid. */
 const error = (raw: Record<string, string>): string => {
@@ -13,18 +17,19 @@ const error = (raw: Record<string, string>): string => {
 /** CREDIT_PRICING and CREDIT_MARKUP: how a call's credits are computed. */
 describe('credit pricing configuration', () => {
   it('defaults to the spec formula at markup 1', () => {
-    expect(buildConfig({}).credits.pricing).toEqual({ mode: 'spec', markup: '1' });
-    expect(buildConfig({ CREDIT_PRICING: '', CREDIT_MARKUP: '' }).credits.pricing).toEqual({
+    expect(credits({}).pricing).toEqual({ mode: 'spec', markup: '1' });
+    expect(credits({ CREDIT_PRICING: '', CREDIT_MARKUP: '' }).pricing).toEqual({
       mode: 'spec',
       markup: '1',
     });
   });
 
   it('reads tokens mode and a decimal markup, kept as written', () => {
-    expect(
-      buildConfig({ CREDIT_PRICING: 'tokens', CREDIT_MARKUP: '1.25' }).credits.pricing,
-    ).toEqual({ mode: 'tokens', markup: '1.25' });
-    expect(buildConfig({ CREDIT_MARKUP: '0.5' }).credits.pricing.markup).toBe('0.5');
+    expect(credits({ CREDIT_PRICING: 'tokens', CREDIT_MARKUP: '1.25' }).pricing).toEqual({
+      mode: 'tokens',
+      markup: '1.25',
+    });
+    expect(credits({ CREDIT_MARKUP: '0.5' }).pricing.markup).toBe('0.5');
   });
 
   it('stops the start on another mode, or a markup that is not a decimal > 0', () => {
@@ -35,10 +40,5 @@ describe('credit pricing configuration', () => {
         expect.stringContaining('CREDIT_MARKUP'),
       ]);
     }
-  });
-
-  it('reads ANTHROPIC_PROMPT_CACHE, off by default', () => {
-    expect(buildConfig({}).anthropic.promptCache).toBe(false);
-    expect(buildConfig({ ANTHROPIC_PROMPT_CACHE: 'true' }).anthropic.promptCache).toBe(true);
   });
 });

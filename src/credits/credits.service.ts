@@ -1,10 +1,10 @@
 import { MetricsService } from '../metrics/metrics.service';
-import { Injectable } from '@nestjs/common';
-import { ConfigService } from '@nestjs/config';
+import { Inject, Injectable } from '@nestjs/common';
+import type { ConfigType } from '@nestjs/config';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
 import { AppError, ErrorCode } from '../common/errors/app-error';
-import type { AppConfig } from '../config/app.config';
+import { appSettingsConfig } from '../config/app-settings.config';
 import { CreditTransaction, type CreditTransactionType } from './credit-transaction.entity';
 import { decodeCursor, pageSize, toPage } from '../common/pagination/pagination';
 import {
@@ -43,7 +43,7 @@ export class CreditsService {
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,
     private readonly metrics: MetricsService,
-    private readonly config: ConfigService<AppConfig, true>,
+    @Inject(appSettingsConfig.KEY) private readonly app: ConfigType<typeof appSettingsConfig>,
   ) {}
 
   /**
@@ -98,7 +98,7 @@ export class CreditsService {
         });
       }
       if (amount > 0) {
-        const tz = this.config.get('app', { infer: true }).timezone;
+        const tz = this.app.timezone;
         const entry = { userId, charged: amount, description: description.slice(0, 500) };
         const { sql, params } = consumptionStatement(entry, tz);
         await m.query(sql, params);

@@ -1,12 +1,13 @@
 import {
+  Inject,
   Injectable,
   Logger,
   type OnApplicationBootstrap,
   type OnApplicationShutdown,
   type OnModuleInit,
 } from '@nestjs/common';
-import { ConfigService } from '@nestjs/config';
-import type { AppConfig } from '../config/app.config';
+import type { ConfigType } from '@nestjs/config';
+import { creditsConfig } from './credits.config';
 import { JobsService } from '../jobs/jobs.service';
 import type { NoData } from '../jobs/jobs.types';
 import { declareQueue } from '../jobs/queue-registry';
@@ -39,7 +40,7 @@ export class HoldSweep implements OnModuleInit, OnApplicationBootstrap, OnApplic
   constructor(
     private readonly holds: CreditHoldsService,
     private readonly jobs: JobsService,
-    private readonly config: ConfigService<AppConfig, true>,
+    @Inject(creditsConfig.KEY) private readonly settings: ConfigType<typeof creditsConfig>,
   ) {}
 
   async onModuleInit(): Promise<void> {
@@ -55,7 +56,7 @@ export class HoldSweep implements OnModuleInit, OnApplicationBootstrap, OnApplic
       await this.jobs.schedule(HOLD_SWEEP_QUEUE, '* * * * *', {});
       return;
     }
-    const every = this.config.get('credits', { infer: true }).holdSweepIntervalMs;
+    const every = this.settings.holdSweepIntervalMs;
     this.timer = setInterval(() => {
       this.pass().catch(() => undefined); // logged by pass
     }, every);

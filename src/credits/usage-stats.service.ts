@@ -1,10 +1,10 @@
-import { Injectable } from '@nestjs/common';
-import { ConfigService } from '@nestjs/config';
+import { Inject, Injectable } from '@nestjs/common';
+import type { ConfigType } from '@nestjs/config';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { Clock } from '../common/clock/clock';
 import { AppError, ErrorCode } from '../common/errors/app-error';
-import type { AppConfig } from '../config/app.config';
+import { appSettingsConfig } from '../config/app-settings.config';
 import { preparedQuery } from '../database/prepared';
 import type { UsageGroup, UsageRowDto, UsageStatsDto } from './dto/usage-stats.dto';
 import {
@@ -49,7 +49,7 @@ export class UsageStatsService {
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,
     private readonly clock: Clock,
-    private readonly config: ConfigService<AppConfig, true>,
+    @Inject(appSettingsConfig.KEY) private readonly app: ConfigType<typeof appSettingsConfig>,
   ) {}
 
   /**
@@ -61,7 +61,7 @@ export class UsageStatsService {
     userId: string,
     q: { from?: string; to?: string; groupBy?: UsageGroup },
   ): Promise<UsageStatsDto> {
-    const timezone = this.config.get('app', { infer: true }).timezone;
+    const timezone = this.app.timezone;
     const to = q.to ?? localDate(this.clock.now(), timezone);
     const from = q.from ?? dateOf(dayNumber(to) - (DEFAULT_USAGE_DAYS - 1));
     const days = dayNumber(to) - dayNumber(from) + 1;

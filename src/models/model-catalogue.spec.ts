@@ -1,6 +1,5 @@
 import { DEFAULT_MODELS } from './default-models';
-import type { ConfigService } from '@nestjs/config';
-import type { AppConfig } from '../config/app.config';
+import { buildSharedConfig } from '../config/shared.config';
 import {
   maxOutputTokensOf,
   maxReplyTokens,
@@ -8,6 +7,7 @@ import {
   validateCatalogue,
 } from './model-catalogue';
 import { PROVIDER_IDS } from './model-entry';
+import { buildModelsConfig } from './models.config';
 
 const reasoningOf = (m: { reasoningBudget?: number }) => m.reasoningBudget ?? 0;
 
@@ -128,14 +128,10 @@ describe('model catalogue', () => {
 
   it('makes chat and embedding models available while an upstream row serves them, or their provider has a key', () => {
     // The default catalogue with an OpenAI key only.
-    const slices: Record<string, object> = {
-      ai: { maxOutputTokens: 4096 },
-      openai: { apiKey: 'sk-test' },
-      anthropic: {},
-      gemini: {},
-    };
-    const config = { get: (ns: string) => slices[ns] } as unknown as ConfigService<AppConfig, true>;
-    const catalogue = new ModelCatalogue(config);
+    const catalogue = new ModelCatalogue(
+      buildModelsConfig({ MAX_OUTPUT_TOKENS: 4096 }),
+      buildSharedConfig({ OPENAI_API_KEY: 'sk-test' }),
+    );
     const gemini = () => catalogue.embeddingModel('gemini-embedding-001')!.available;
     const openai = () => catalogue.embeddingModel('text-embedding-3-small')!.available;
     expect([gemini(), openai()]).toEqual([false, true]);

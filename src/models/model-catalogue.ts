@@ -1,13 +1,14 @@
-import { Injectable } from '@nestjs/common';
-import { ConfigService } from '@nestjs/config';
+import { Inject, Injectable } from '@nestjs/common';
+import type { ConfigType } from '@nestjs/config';
 import { plainToInstance } from 'class-transformer';
 import { validateSync } from 'class-validator';
 import Decimal from 'decimal.js';
 import { readFileSync } from 'node:fs';
 import { AppError, ErrorCode } from '../common/errors/app-error';
-import type { AppConfig } from '../config/app.config';
+import { sharedConfig } from '../config/shared.config';
 import { DEFAULT_MODELS } from './default-models';
 import { parameterRules, type ParameterRules } from './model-parameters';
+import { modelsConfig } from './models.config';
 import {
   type Capability,
   DEFAULT_MAX_OUTPUT_TOKENS,
@@ -119,15 +120,19 @@ export class ModelCatalogue {
   private readonly byId: Map<string, ModelDescriptor>;
   private readonly embeddings: Map<string, ModelDescriptor>;
 
-  constructor(config: ConfigService<AppConfig, true>) {
-    const { modelsFile: file, maxOutputTokens } = config.get('ai', { infer: true });
+  constructor(
+    @Inject(modelsConfig.KEY) settings: ConfigType<typeof modelsConfig>,
+    @Inject(sharedConfig.KEY) shared: ConfigType<typeof sharedConfig>,
+  ) {
+    const { modelsFile: file, maxOutputTokens } = settings;
     const entries = file
       ? validateCatalogue(JSON.parse(readFileSync(file, 'utf8')), file)
       : DEFAULT_MODELS;
+    const { providers } = shared;
     const keyed: Record<ProviderId, boolean> = {
-      openai: !!config.get('openai', { infer: true }).apiKey,
-      anthropic: !!config.get('anthropic', { infer: true }).apiKey,
-      google: !!config.get('gemini', { infer: true }).apiKey,
+      openai: !!providers.openai.apiKey,
+      anthropic: !!providers.anthropic.apiKey,
+      google: !!providers.gemini.apiKey,
     };
     this.keyed = keyed;
     const all = entries.map(({ kind, ...m }) => ({

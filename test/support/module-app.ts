@@ -8,8 +8,6 @@ import { DataSource, getMetadataArgsStorage } from 'typeorm';
 import { AuditModule } from '../../src/audit/audit.module';
 import { Clock, ClockModule } from '../../src/common/clock/clock';
 import { ConfigSliceModule } from '../../src/config/config-slice.module';
-// The slices of the modules that do not register their own yet (ai, credits).
-import '../../src/pending-config-slices';
 import { DatabaseModule } from '../../src/database/database.module';
 import { MetricsModule } from '../../src/metrics/metrics.module';
 import { TEST_AUTH_SECRET, TEST_ENCRYPTION_KEY } from './test-env';

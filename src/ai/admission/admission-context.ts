@@ -1,6 +1,6 @@
-import { Injectable } from '@nestjs/common';
-import { ConfigService } from '@nestjs/config';
-import type { AppConfig } from '../../config/app.config';
+import { Inject, Injectable } from '@nestjs/common';
+import type { ConfigType } from '@nestjs/config';
+import { sharedConfig } from '../../config/shared.config';
 import { AppError, ErrorCode } from '../../common/errors/app-error';
 import { UsersService } from '../../users/users.service';
 import type { Chat } from '../../chats/chat.entity';
@@ -29,7 +29,7 @@ export class AdmissionContext {
     private readonly toolBoxes: ToolBoxes,
     private readonly shares: SharesService,
     private readonly users: UsersService,
-    private readonly config: ConfigService<AppConfig, true>,
+    @Inject(sharedConfig.KEY) private readonly shared: ConfigType<typeof sharedConfig>,
   ) {}
 
   /**
@@ -41,7 +41,7 @@ export class AdmissionContext {
    */
   async explainRefusal(user: SessionUser, err: unknown): Promise<never> {
     if (!(err instanceof AppError) || err.code !== ErrorCode.INSUFFICIENT_CREDITS) throw err;
-    const credits = this.config.get('auth', { infer: true }).signupCredits;
+    const credits = this.shared.signupCredits;
     if (credits <= 0 || (await this.users.get(user.id)).emailVerifiedAt) throw err;
     const hint = { key: 'VERIFY_EMAIL_FOR_SIGNUP_CREDITS', args: { credits } };
     throw new AppError(ErrorCode.INSUFFICIENT_CREDITS, err.message, { ...err.details, hint });

@@ -1,7 +1,8 @@
-import { Injectable, Logger } from '@nestjs/common';
+import { Inject, Injectable, Logger } from '@nestjs/common';
 import { checkClientTools, checkThinking, clientToolTokens } from './client-tools-admission';
-import { ConfigService } from '@nestjs/config';
-import type { AppConfig } from '../../config/app.config';
+import type { ConfigType } from '@nestjs/config';
+import { appSettingsConfig } from '../../config/app-settings.config';
+import { CreditPrices } from '../../credits/credit-prices';
 import { randomUUID } from 'node:crypto';
 import type { SessionUser } from '../../common/auth/session-user';
 import { CreditHoldsService, type OpenHold } from '../../credits/credit-holds.service';
@@ -69,10 +70,11 @@ export class AiAdmissions {
     private readonly images: UploadImages,
     private readonly context: AdmissionContext,
     private readonly outputLimits: OutputLimits,
-    config: ConfigService<AppConfig, true>,
+    @Inject(appSettingsConfig.KEY) app: ConfigType<typeof appSettingsConfig>,
+    prices: CreditPrices,
   ) {
-    this.ownOrigin = new URL(config.get('app', { infer: true }).baseUrl).origin;
-    this.pricing = config.get('credits', { infer: true }).pricing;
+    this.ownOrigin = new URL(app.baseUrl).origin;
+    this.pricing = prices.pricing;
   }
 
   /** CREDIT_PRICING and CREDIT_MARKUP: how the hold and the daily estimate are priced. */

@@ -1,10 +1,11 @@
-import { Body, Controller, HttpCode, Post } from '@nestjs/common';
+import { Body, Controller, HttpCode, Inject, Post } from '@nestjs/common';
 import { ApiOkResponse, ApiProperty, ApiTags, PickType } from '@nestjs/swagger';
 import { IsString, MaxLength } from 'class-validator';
 import { Endpoint } from '../../common/openapi/endpoint.decorator';
 import { type CreditPricing, estimate, estimateTokens } from '../../credits/pricing';
-import { ConfigService } from '@nestjs/config';
-import type { AppConfig } from '../../config/app.config';
+import type { ConfigType } from '@nestjs/config';
+import { appSettingsConfig } from '../../config/app-settings.config';
+import { CreditPrices } from '../../credits/credit-prices';
 import { catalogueCandidates, dearestEstimate } from './fallback-models';
 import { IMAGE_TOKENS_WORST_CASE } from './image-tokens';
 import { readInputs } from './message-inputs';
@@ -42,10 +43,11 @@ export class EstimateController {
   constructor(
     private readonly catalogue: ModelCatalogue,
     private readonly strategy: ProviderStrategy,
-    config: ConfigService<AppConfig, true>,
+    @Inject(appSettingsConfig.KEY) app: ConfigType<typeof appSettingsConfig>,
+    prices: CreditPrices,
   ) {
-    this.ownOrigin = new URL(config.get('app', { infer: true }).baseUrl).origin;
-    this.pricing = config.get('credits', { infer: true }).pricing;
+    this.ownOrigin = new URL(app.baseUrl).origin;
+    this.pricing = prices.pricing;
   }
 
   private readonly ownOrigin: string;

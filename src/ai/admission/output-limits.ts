@@ -1,7 +1,7 @@
-import { Injectable } from '@nestjs/common';
-import { ConfigService } from '@nestjs/config';
+import { Inject, Injectable } from '@nestjs/common';
+import type { ConfigType } from '@nestjs/config';
+import { aiConfig } from '../ai.config';
 import { ValidationFailedError } from '../../common/validation/validation.pipe';
-import type { AppConfig } from '../../config/app.config';
 import type { ParameterName, ParameterValues } from '../../models/dto/model-parameters.dto';
 import {
   maxReplyTokens,
@@ -36,10 +36,10 @@ export class OutputLimits {
   private readonly planCaps: Record<Plan, number | null>;
 
   constructor(
-    config: ConfigService<AppConfig, true>,
+    @Inject(aiConfig.KEY) ai: ConfigType<typeof aiConfig>,
     private readonly users: UsersService,
   ) {
-    this.planCaps = config.get('ai', { infer: true }).planMaxOutputTokens;
+    this.planCaps = ai.planMaxOutputTokens;
   }
 
   /**

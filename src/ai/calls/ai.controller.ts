@@ -1,8 +1,8 @@
-import { Body, Controller, Get, HttpCode, Post, Req, Res } from '@nestjs/common';
+import { Body, Controller, Get, HttpCode, Inject, Post, Req, Res } from '@nestjs/common';
 import { ApiOkResponse, ApiTags } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
-import { ConfigService } from '@nestjs/config';
-import type { AppConfig } from '../../config/app.config';
+import type { ConfigType } from '@nestjs/config';
+import { aiConfig } from '../ai.config';
 import { CurrentUser } from '../../common/auth/auth.decorators';
 import type { SessionUser } from '../../common/auth/session-user';
 import { Endpoint, type EndpointOptions } from '../../common/openapi/endpoint.decorator';
@@ -67,9 +67,9 @@ export class AiController {
     private readonly runner: ProtocolRunner,
     private readonly catalogue: ModelCatalogue,
     preferences: PreferencesService,
-    config: ConfigService<AppConfig, true>,
+    @Inject(aiConfig.KEY) ai: ConfigType<typeof aiConfig>,
   ) {
-    this.streamProtocol = streamProtocol(preferences, config.get('ai', { infer: true }).ssePingMs);
+    this.streamProtocol = streamProtocol(preferences, ai.ssePingMs);
   }
 
   private readonly streamProtocol: ReturnType<typeof streamProtocol>;

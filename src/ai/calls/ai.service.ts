@@ -1,6 +1,7 @@
-import { Injectable } from '@nestjs/common';
-import { ConfigService } from '@nestjs/config';
-import type { AppConfig } from '../../config/app.config';
+import { Inject, Injectable } from '@nestjs/common';
+import type { ConfigType } from '@nestjs/config';
+import { aiConfig } from '../ai.config';
+import { CreditPrices } from '../../credits/credit-prices';
 import { ChatExchanges } from '../../chats/chat-exchanges.service';
 import type { SessionUser } from '../../common/auth/session-user';
 import { CreditHoldsService } from '../../credits/credit-holds.service';
@@ -58,12 +59,12 @@ export class AiService {
     private readonly admissions: AiAdmissions,
     private readonly holds: CreditHoldsService,
     private readonly exchanges: ChatExchanges,
-    config: ConfigService<AppConfig, true>,
+    @Inject(aiConfig.KEY) ai: ConfigType<typeof aiConfig>,
+    prices: CreditPrices,
     private readonly metrics: MetricsService,
   ) {
-    const ai = config.get('ai', { infer: true });
     this.retry = { attempts: ai.retryAttempts, baseDelayMs: ai.retryBaseDelayMs };
-    this.pricing = config.get('credits', { infer: true }).pricing;
+    this.pricing = prices.pricing;
     this.abortPolicy = { mode: ai.abortMode, drainMs: ai.abortDrainMs };
   }
 

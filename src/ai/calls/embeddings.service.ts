@@ -1,9 +1,11 @@
-import { Injectable } from '@nestjs/common';
-import { ConfigService } from '@nestjs/config';
+import { Inject, Injectable } from '@nestjs/common';
+import type { ConfigType } from '@nestjs/config';
+import { sharedConfig } from '../../config/shared.config';
+import { aiConfig } from '../ai.config';
+import { CreditPrices } from '../../credits/credit-prices';
 import { randomUUID } from 'node:crypto';
 import { AppError, ErrorCode } from '../../common/errors/app-error';
 import { StartupError } from '../../common/errors/startup-error';
-import type { AppConfig } from '../../config/app.config';
 import { CreditHoldsService } from '../../credits/credit-holds.service';
 import { cost, type CreditPricing, estimateTokens } from '../../credits/pricing';
 import { type ModelDescriptor, ModelCatalogue } from '../../models/model-catalogue';
@@ -57,22 +59,21 @@ export class EmbeddingsService {
     private readonly catalogue: ModelCatalogue,
     private readonly strategy: ProviderStrategy,
     private readonly holds: CreditHoldsService,
-    config: ConfigService<AppConfig, true>,
+    prices: CreditPrices,
+    @Inject(sharedConfig.KEY) shared: ConfigType<typeof sharedConfig>,
+    @Inject(aiConfig.KEY) ai: ConfigType<typeof aiConfig>,
   ) {
-    const search = config.get('search', { infer: true });
-    const model = search.embeddingsModel
-      ? catalogue.embeddingModel(search.embeddingsModel)
-      : undefined;
-    if (search.embeddingsModel && !model) {
+    const { embeddings } = shared;
+    const model = embeddings.model ? catalogue.embeddingModel(embeddings.model) : undefined;
+    if (embeddings.model && !model) {
       throw new StartupError(
-        `EMBEDDINGS_MODEL=${search.embeddingsModel} is not an embedding model of the catalogue (kind "embedding")`,
+        `EMBEDDINGS_MODEL=${embeddings.model} is not an embedding model of the catalogue (kind "embedding")`,
       );
     }
     this.configured = model;
-    this.dimensions = search.dimensions;
-    const ai = config.get('ai', { infer: true });
+    this.dimensions = embeddings.dimensions;
     this.retry = { attempts: ai.retryAttempts, baseDelayMs: ai.retryBaseDelayMs };
-    this.pricing = config.get('credits', { infer: true }).pricing;
+    this.pricing = prices.pricing;
   }
 
   /**

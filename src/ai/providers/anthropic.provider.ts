@@ -1,7 +1,8 @@
 import Anthropic from '@anthropic-ai/sdk';
-import { Injectable } from '@nestjs/common';
-import { ConfigService } from '@nestjs/config';
-import type { AppConfig } from '../../config/app.config';
+import { Inject, Injectable } from '@nestjs/common';
+import type { ConfigType } from '@nestjs/config';
+import { sharedConfig } from '../../config/shared.config';
+import { aiConfig } from '../ai.config';
 import type { UpstreamTarget } from '../../upstreams/upstream-router.types';
 import type { GenerateRequest, GenerateResult, ModelProvider, StreamChunk } from './model-provider';
 import { incompleteStream, notConfigured, toProviderError } from './sdk-errors';
@@ -44,9 +45,12 @@ export class AnthropicProvider implements ModelProvider {
       }),
   );
 
-  constructor(config: ConfigService<AppConfig, true>) {
-    this.promptCache = config.get('anthropic', { infer: true }).promptCache;
-    const { apiKey, baseUrl } = config.get('anthropic', { infer: true });
+  constructor(
+    @Inject(sharedConfig.KEY) shared: ConfigType<typeof sharedConfig>,
+    @Inject(aiConfig.KEY) ai: ConfigType<typeof aiConfig>,
+  ) {
+    this.promptCache = ai.anthropicPromptCache;
+    const { apiKey, baseUrl } = shared.providers.anthropic;
     // An explicit apiKey also stops the SDK from looking for credentials in env or on disk.
     this.client = apiKey
       ? new Anthropic({ apiKey, baseURL: baseUrl, maxRetries: 0, timeout: 120_000 })

@@ -5,9 +5,9 @@ import {
   type GenerateContentResponse,
   GoogleGenAI,
 } from '@google/genai';
-import { Injectable } from '@nestjs/common';
-import { ConfigService } from '@nestjs/config';
-import type { AppConfig } from '../../config/app.config';
+import { Inject, Injectable } from '@nestjs/common';
+import type { ConfigType } from '@nestjs/config';
+import { sharedConfig } from '../../config/shared.config';
 import type { UpstreamTarget } from '../../upstreams/upstream-router.types';
 import {
   type EmbeddingProvider,
@@ -51,8 +51,8 @@ export class GoogleProvider implements ModelProvider, EmbeddingProvider {
     geminiClient(t.apiKey ?? NO_KEY, t.baseUrl),
   );
 
-  constructor(config: ConfigService<AppConfig, true>) {
-    const { apiKey, baseUrl } = config.get('gemini', { infer: true });
+  constructor(@Inject(sharedConfig.KEY) shared: ConfigType<typeof sharedConfig>) {
+    const { apiKey, baseUrl } = shared.providers.gemini;
     this.client = apiKey ? geminiClient(apiKey, baseUrl) : undefined;
   }
 

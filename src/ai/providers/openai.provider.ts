@@ -1,7 +1,7 @@
-import { Injectable } from '@nestjs/common';
-import { ConfigService } from '@nestjs/config';
+import { Inject, Injectable } from '@nestjs/common';
+import type { ConfigType } from '@nestjs/config';
+import { sharedConfig } from '../../config/shared.config';
 import OpenAI from 'openai';
-import type { AppConfig } from '../../config/app.config';
 import type { UpstreamTarget } from '../../upstreams/upstream-router.types';
 import type {
   EmbeddingProvider,
@@ -46,8 +46,8 @@ export class OpenAiProvider implements ModelProvider, EmbeddingProvider {
       }),
   );
 
-  constructor(config: ConfigService<AppConfig, true>) {
-    const { apiKey, baseUrl } = config.get('openai', { infer: true });
+  constructor(@Inject(sharedConfig.KEY) shared: ConfigType<typeof sharedConfig>) {
+    const { apiKey, baseUrl } = shared.providers.openai;
     this.client = apiKey
       ? new OpenAI({ apiKey, baseURL: baseUrl, maxRetries: 0, timeout: 120_000 })
       : undefined;

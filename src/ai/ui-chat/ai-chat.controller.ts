@@ -1,12 +1,12 @@
-import { Body, Controller, Post, Req, Res } from '@nestjs/common';
-import { ConfigService } from '@nestjs/config';
+import { Body, Controller, Inject, Post, Req, Res } from '@nestjs/common';
+import type { ConfigType } from '@nestjs/config';
+import { aiConfig } from '../ai.config';
 import { ApiTags } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
 import { ChatsService } from '../../chats/chats.service';
 import { CurrentUser } from '../../common/auth/auth.decorators';
 import type { SessionUser } from '../../common/auth/session-user';
 import { Endpoint } from '../../common/openapi/endpoint.decorator';
-import type { AppConfig } from '../../config/app.config';
 import { ApiUiMessageStreamResponse, UI_CHAT_DESCRIPTION } from './ui-chat-stream.dto';
 import type { Protocol } from '../calls/protocol';
 import { ProtocolRunner } from '../calls/protocol-runner.service';
@@ -25,9 +25,9 @@ export class AiChatController {
   constructor(
     private readonly runner: ProtocolRunner,
     chats: ChatsService,
-    config: ConfigService<AppConfig, true>,
+    @Inject(aiConfig.KEY) ai: ConfigType<typeof aiConfig>,
   ) {
-    this.protocol = uiChatProtocol(chats, config.get('ai', { infer: true }).ssePingMs);
+    this.protocol = uiChatProtocol(chats, ai.ssePingMs);
   }
 
   @Post('chat')

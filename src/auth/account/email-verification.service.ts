@@ -1,7 +1,7 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import type { ConfigType } from '@nestjs/config';
-import { authConfig } from '../auth.config';
 import { appSettingsConfig } from '../../config/app-settings.config';
+import { sharedConfig } from '../../config/shared.config';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, type EntityManager } from 'typeorm';
 import { CreditsService } from '../../credits/credits.service';
@@ -38,7 +38,7 @@ export class EmailVerificationService {
     private readonly credits: CreditsService,
     private readonly referrals: ReferralsService,
     private readonly mail: MailService,
-    @Inject(authConfig.KEY) private readonly auth: ConfigType<typeof authConfig>,
+    @Inject(sharedConfig.KEY) private readonly shared: ConfigType<typeof sharedConfig>,
     @Inject(appSettingsConfig.KEY)
     private readonly appSettings: ConfigType<typeof appSettingsConfig>,
   ) {}
@@ -50,7 +50,7 @@ export class EmailVerificationService {
   async markVerified(userId: string, m: EntityManager): Promise<boolean> {
     const user = await this.addresses.markEmailVerified(userId, m);
     if (!user) return false;
-    const { signupCredits } = this.auth;
+    const { signupCredits } = this.shared;
     if (signupCredits > 0)
       await this.credits.grant(
         userId,

@@ -1,4 +1,4 @@
-import { ConfigService } from '@nestjs/config';
+import { buildAiConfig } from '../../../src/ai/ai.config';
 import { AnthropicProvider } from '../../../src/ai/providers/anthropic.provider';
 import { GoogleProvider } from '../../../src/ai/providers/google.provider';
 import type {
@@ -7,7 +7,7 @@ import type {
   StreamChunk,
 } from '../../../src/ai/providers/model-provider';
 import { OpenAiProvider } from '../../../src/ai/providers/openai.provider';
-import type { AppConfig } from '../../../src/config/app.config';
+import { buildSharedConfig, type SharedConfig } from '../../../src/config/shared.config';
 import { AnthropicTestServer } from '../../servers/anthropic-server';
 import { GeminiTestServer } from '../../servers/gemini-server';
 import { OpenAiTestServer } from '../../servers/openai-server';
@@ -17,12 +17,18 @@ import { OpenAiTestServer } from '../../servers/openai-server';
 const openai = new OpenAiTestServer();
 const anthropic = new AnthropicTestServer();
 const gemini = new GeminiTestServer();
-const config = () =>
-  new ConfigService<AppConfig, true>({
-    openai: { apiKey: 'k', baseUrl: openai.url },
-    anthropic: { apiKey: 'k', baseUrl: anthropic.url },
-    gemini: { apiKey: 'k', baseUrl: gemini.url },
+/** The shared slice: every provider's key and its local server as base URL. */
+const config = (): SharedConfig =>
+  buildSharedConfig({
+    OPENAI_API_KEY: 'k',
+    OPENAI_BASE_URL: openai.url,
+    ANTHROPIC_API_KEY: 'k',
+    ANTHROPIC_BASE_URL: anthropic.url,
+    GEMINI_API_KEY: 'k',
+    GEMINI_BASE_URL: gemini.url,
   });
+/** The ai slice's defaults (no prompt caching). */
+const AI = buildAiConfig({});
 
 const lookup = {
   name: 'lookup',
@@ -76,7 +82,7 @@ describe('client tool rules, per provider', () => {
 
   it('Anthropic: tool_choice tool / none, disable_parallel_tool_use', async () => {
     anthropic.reply = { toolCalls: calls };
-    const p: ModelProvider = new AnthropicProvider(config());
+    const p: ModelProvider = new AnthropicProvider(config(), AI);
     const result = await p.generate(withRules({ name: 'lookup' }));
     expect(anthropic.requests[0].body.tool_choice).toEqual({
       type: 'tool',
@@ -129,7 +135,7 @@ describe('JSON answers, per provider', () => {
 
   it('Anthropic: the forced answer tool, its input returned as text (whole and streamed)', async () => {
     anthropic.reply = { json };
-    const p = new AnthropicProvider(config());
+    const p = new AnthropicProvider(config(), AI);
     const whole = await p.generate(request({ responseFormat: format }));
     expect(whole).toEqual(
       expect.objectContaining({ text: '{"answer":"yes"}', finishReason: 'stop' }),

@@ -1,4 +1,4 @@
-import { ConfigService } from '@nestjs/config';
+import { buildAiConfig } from '../../../src/ai/ai.config';
 import { AnthropicProvider } from '../../../src/ai/providers/anthropic.provider';
 import { GoogleProvider } from '../../../src/ai/providers/google.provider';
 import {
@@ -8,7 +8,7 @@ import {
   type StreamChunk,
 } from '../../../src/ai/providers/model-provider';
 import { OpenAiProvider } from '../../../src/ai/providers/openai.provider';
-import type { AppConfig } from '../../../src/config/app.config';
+import { buildSharedConfig, type SharedConfig } from '../../../src/config/shared.config';
 import { AnthropicTestServer } from '../../servers/anthropic-server';
 import { GeminiTestServer } from '../../servers/gemini-server';
 import { OpenAiTestServer } from '../../servers/openai-server';
@@ -21,18 +21,24 @@ const openai = new OpenAiTestServer();
 const anthropic = new AnthropicTestServer();
 const gemini = new GeminiTestServer();
 
-function config(apiKey: string | undefined): ConfigService<AppConfig, true> {
-  return new ConfigService({
-    openai: { apiKey, baseUrl: openai.url },
-    anthropic: { apiKey, baseUrl: anthropic.url },
-    gemini: { apiKey, baseUrl: gemini.url },
+/** The shared slice: every provider's key (`apiKey`) and its local server as base URL. */
+function config(apiKey: string | undefined): SharedConfig {
+  return buildSharedConfig({
+    OPENAI_API_KEY: apiKey,
+    OPENAI_BASE_URL: openai.url,
+    ANTHROPIC_API_KEY: apiKey,
+    ANTHROPIC_BASE_URL: anthropic.url,
+    GEMINI_API_KEY: apiKey,
+    GEMINI_BASE_URL: gemini.url,
   });
 }
+/** The ai slice's defaults (no prompt caching). */
+const AI = buildAiConfig({});
 
 interface Case {
   name: string;
   server: WireTestServer<WireReply>;
-  make: (c: ConfigService<AppConfig, true>) => ModelProvider;
+  make: (c: SharedConfig) => ModelProvider;
   model: string;
   /** Server-side usage giving 1000 prompt and 500 completion tokens. */
   usage: object;
@@ -49,7 +55,7 @@ const cases: Case[] = [
   {
     name: 'Anthropic',
     server: anthropic,
-    make: (c) => new AnthropicProvider(c),
+    make: (c) => new AnthropicProvider(c, AI),
     model: 'claude-haiku-4-5',
     usage: { input_tokens: 1000, output_tokens: 500 },
   },
@@ -295,7 +301,7 @@ describe('OpenAI wire details', () => {
 
 describe('Anthropic wire details', () => {
   it('sends system messages as the top-level system param, with the key', async () => {
-    await new AnthropicProvider(config(KEY)).generate(request('claude-haiku-4-5'));
+    await new AnthropicProvider(config(KEY), AI).generate(request('claude-haiku-4-5'));
     const sent = anthropic.requests[0];
     expect(sent.path).toBe('/v1/messages');
     expect(sent.headers.authorization).toBe(`Bearer ${KEY}`); // SDK 1.12: not x-api-key
@@ -326,7 +332,9 @@ describe('Anthropic wire details', () => {
       usage: { input_tokens: 30, output_tokens: 20 },
       outputTokenSteps: [5, 12, 20],
     };
-    const chunks = await collect(new AnthropicProvider(config(KEY)).stream(request('claude-x')));
+    const chunks = await collect(
+      new AnthropicProvider(config(KEY), AI).stream(request('claude-x')),
+    );
     const usages = chunks.flatMap((c) => (c.usage ? [c.usage.completionTokens] : []));
     expect(usages).toEqual([5, 12, 20]); // message_start's output_tokens (1) is not added either
     expect(lastUsage(chunks)).toEqual({ promptTokens: 30, completionTokens: 20 });
