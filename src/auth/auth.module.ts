@@ -28,7 +28,7 @@ import { AuthController } from './auth.controller';
 import { AuthService } from './auth.service';
 import { JwtStrategy } from './jwt.strategy';
 import { LocalAuthGuard, LocalStrategy } from './local.strategy';
-import { RedisThrottlerStorage } from './redis-throttler.storage';
+import type { RedisThrottlerStorage } from './redis-throttler.storage';
 import { ProtectedController } from './protected.controller';
 import { PasswordController } from './password.controller';
 import { SessionIssuer } from './session-issuer.service';
@@ -78,7 +78,7 @@ import { TwoFactorService } from './two-factor/two-factor.service';
         const { rateLimitPerMinute: limit, redisUrl, redisKeyPrefix } = auth;
         return {
           // Several instances share counters through Redis; one instance keeps them in memory.
-          storage: redisUrl ? new RedisThrottlerStorage(redisUrl, redisKeyPrefix) : undefined,
+          storage: redisUrl ? new (redisStorage())(redisUrl, redisKeyPrefix) : undefined,
           throttlers: [
             { name: 'default', ttl: 60_000, limit },
             { name: EMAIL_THROTTLER, ttl: 60_000, limit, getTracker: emailTracker },
@@ -118,7 +118,7 @@ import { TwoFactorService } from './two-factor/two-factor.service';
       inject: [ThrottlerStorage, Clock, authConfig.KEY],
       useFactory: (storage: unknown, clock: Clock, auth: ConfigType<typeof authConfig>) => {
         const memory = new MemoryFailureCounter(clock);
-        if (!(storage instanceof RedisThrottlerStorage)) return memory;
+        if (!auth.redisUrl || !(storage instanceof redisStorage())) return memory;
         const prefix = auth.redisKeyPrefix;
         return new RedisFailureCounter(storage.redis, prefix, memory);
       },
@@ -147,3 +147,10 @@ import { TwoFactorService } from './two-factor/two-factor.service';
   ],
 })
 export class AuthModule {}
+
+/** The Redis storage class, loaded only when REDIS_URL is set (ioredis stays out otherwise). */
+function redisStorage(): typeof RedisThrottlerStorage {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  return (require('./redis-throttler.storage') as typeof import('./redis-throttler.storage'))
+    .RedisThrottlerStorage;
+}

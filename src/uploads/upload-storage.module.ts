@@ -2,7 +2,6 @@ import { Logger, Module } from '@nestjs/common';
 import type { ConfigType } from '@nestjs/config';
 import { ConfigSliceModule } from '../config/config-slice.module';
 import { LocalDiskStorage } from './local-disk.storage';
-import { createS3Client, S3Storage } from './s3.storage';
 import { UploadLinks } from './upload-links';
 import { UploadStorage } from './upload-storage';
 import { uploadsConfig } from './uploads.config';
@@ -25,6 +24,10 @@ import { uploadsConfig } from './uploads.config';
           // The origin only: an endpoint URL could carry user info.
           const where = s3.endpoint ? `at ${new URL(s3.endpoint).origin}` : `in ${s3.region}`;
           logger.log(`Uploads go to S3 bucket ${s3.bucket} ${where}, key prefix "${s3.keyPrefix}"`);
+          // Loaded only for this driver: the AWS SDK is the heaviest import of the app.
+          const { createS3Client, S3Storage } =
+            // eslint-disable-next-line @typescript-eslint/no-require-imports
+            require('./s3.storage') as typeof import('./s3.storage');
           return new S3Storage(createS3Client(s3), s3.bucket, s3.keyPrefix);
         }
         logger.log(`Uploads go to ${uploads.dir}`);

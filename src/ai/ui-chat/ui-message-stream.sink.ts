@@ -1,7 +1,7 @@
 import type { Response } from 'express';
 import { randomUUID } from 'node:crypto';
 import { ownApiResult } from '../calls/stream-sinks';
-import { pipeUIMessageStreamToResponse, type UIMessageChunk } from 'ai';
+import type { UIMessageChunk } from 'ai';
 import type { StreamSink } from '../calls/ai.service';
 import type { ServerTiming } from '../calls/server-timing';
 import type { PresentError } from '../calls/stream-sinks';
@@ -48,6 +48,9 @@ export class UiMessageStreamSink implements StreamSink {
       start: (controller) => void (this.chunks = controller),
       cancel: () => void (this.closed = true), // the client went away
     });
+    // The AI SDK is loaded by the first UI-chat reply, not by every boot.
+    // eslint-disable-next-line @typescript-eslint/no-require-imports
+    const { pipeUIMessageStreamToResponse } = require('ai') as typeof import('ai');
     void pipeUIMessageStreamToResponse({
       response: this.res,
       stream,

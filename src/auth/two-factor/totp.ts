@@ -1,5 +1,4 @@
 import { Secret, TOTP } from 'otpauth';
-import { toDataURL } from 'qrcode';
 
 /** RFC 6238 defaults every authenticator app understands: SHA-1, 6 digits, 30 s steps. */
 export const TOTP_PERIOD_SECONDS = 30;
@@ -25,8 +24,10 @@ export function otpauthUrl(secret: string, issuer: string, account: string): str
   }).toString();
 }
 
-/** `url` as a QR code, a `data:image/png;base64,...` URL. */
+/** `url` as a QR code, a `data:image/png;base64,...` URL (qrcode is loaded on the first one). */
 export function qrCodeDataUrl(url: string): Promise<string> {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  const { toDataURL } = require('qrcode') as typeof import('qrcode');
   return toDataURL(url, { type: 'image/png', errorCorrectionLevel: 'M', margin: 2 });
 }
 
