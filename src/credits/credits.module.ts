@@ -1,6 +1,8 @@
 import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { JobsModule } from '../jobs/jobs.module';
+import { AdminUsageController } from './admin-usage.controller';
+import { AdminUsageService } from './admin-usage.service';
 import { CreditHold } from './credit-hold.entity';
 import { CreditShortfall } from './credit-shortfall.entity';
 import { CreditHoldStatements } from './credit-hold-statements.service';
@@ -16,13 +18,19 @@ import { UsageStatsService } from './usage-stats.service';
 /** Owns balances, holds and the ledger; other modules change credits only through it. */
 @Module({
   imports: [TypeOrmModule.forFeature([CreditTransaction, CreditHold, CreditShortfall]), JobsModule],
-  controllers: [CreditsController, UsageStatsController, UserUsageStatsController],
+  controllers: [
+    CreditsController,
+    UsageStatsController,
+    UserUsageStatsController,
+    AdminUsageController,
+  ],
   providers: [
     CreditsService,
     CreditHoldsService,
     CreditHoldStatements,
     CreditsUsageService,
     UsageStatsService,
+    AdminUsageService,
     HoldSweep,
   ],
   exports: [CreditsService, CreditHoldsService, CreditsUsageService],
