@@ -2,6 +2,8 @@ import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { ConfigSliceModule } from '../config/config-slice.module';
 import { JobsModule } from '../jobs/jobs.module';
+import { AdminUsageController } from './admin-usage.controller';
+import { AdminUsageService } from './admin-usage.service';
 import { CreditHold } from './credit-hold.entity';
 import { CreditShortfall } from './credit-shortfall.entity';
 import { CreditPrices } from './credit-prices';
@@ -26,13 +28,19 @@ import { UsageStatsService } from './usage-stats.service';
     JobsModule,
     ConfigSliceModule.forFeature(creditsConfig),
   ],
-  controllers: [CreditsController, UsageStatsController, UserUsageStatsController],
+  controllers: [
+    CreditsController,
+    UsageStatsController,
+    UserUsageStatsController,
+    AdminUsageController,
+  ],
   providers: [
     CreditsService,
     CreditHoldsService,
     CreditHoldStatements,
     CreditsUsageService,
     UsageStatsService,
+    AdminUsageService,
     HoldSweep,
     CreditPrices,
   ],

@@ -62,12 +62,7 @@ export class UsageStatsService {
     q: { from?: string; to?: string; groupBy?: UsageGroup },
   ): Promise<UsageStatsDto> {
     const timezone = this.app.timezone;
-    const to = q.to ?? localDate(this.clock.now(), timezone);
-    const from = q.from ?? dateOf(dayNumber(to) - (DEFAULT_USAGE_DAYS - 1));
-    const days = dayNumber(to) - dayNumber(from) + 1;
-    if (days < 1) throw new AppError(ErrorCode.VALIDATION_FAILED, 'from must not be after to');
-    if (days > MAX_USAGE_DAYS)
-      throw new AppError(ErrorCode.VALIDATION_FAILED, `at most ${MAX_USAGE_DAYS} days`);
+    const { from, to } = usageRange(q, this.clock.now(), timezone);
     const groupBy = q.groupBy ?? 'day';
     const rows = await preparedQuery<Row>(this.dataSource, SQL_BY_GROUP[groupBy], [
       userId,
@@ -116,6 +111,25 @@ export class UsageStatsService {
     if (!found) throw new AppError(ErrorCode.USER_NOT_FOUND, 'User not found');
     return this.usage(userId, q);
   }
+}
+
+/**
+ * The local days `from`..`to` (inclusive, `YYYY-MM-DD` in `timeZone`) a usage query asks for:
+ * `to` defaults to today at `now`, `from` to 29 days before `to`. Throws VALIDATION_FAILED (400)
+ * when `from` is after `to` or the range is over 366 days.
+ */
+export function usageRange(
+  q: { from?: string; to?: string },
+  now: Date,
+  timeZone: string,
+): { from: string; to: string } {
+  const to = q.to ?? localDate(now, timeZone);
+  const from = q.from ?? dateOf(dayNumber(to) - (DEFAULT_USAGE_DAYS - 1));
+  const days = dayNumber(to) - dayNumber(from) + 1;
+  if (days < 1) throw new AppError(ErrorCode.VALIDATION_FAILED, 'from must not be after to');
+  if (days > MAX_USAGE_DAYS)
+    throw new AppError(ErrorCode.VALIDATION_FAILED, `at most ${MAX_USAGE_DAYS} days`);
+  return { from, to };
 }
 
 /** The local calendar date (`YYYY-MM-DD`) of `at` in `timeZone`. */

@@ -1,9 +1,8 @@
 import { expect, type Page, test } from '@playwright/test';
-import { readFile } from 'node:fs/promises';
 import { ADMINS } from './global-setup';
 import { newEmail, pageOf, screenshot, signUpVerified } from './support';
 
-const [, , , , MODELS_ADMIN, AUDIT_ADMIN, USAGE_ADMIN] = ADMINS;
+const [, , , , MODELS_ADMIN, AUDIT_ADMIN] = ADMINS;
 
 /** The signed-in user's id, by the session of `page`'s browser context. */
 async function userId(page: Page): Promise<string> {
@@ -54,37 +53,5 @@ test('the audit log filtered by actor and action', async ({ page, browser }) => 
   await expect(rows).toHaveCount(1);
   await expect(rows.first()).toContainText('api_key.revoke');
   await screenshot(admin, 'admin-audit');
-  await admin.context().close();
-});
-
-/** One user's usage by model: the chart and the table, and the CSV holds the table's rows. */
-test('the usage explorer shows a user’s usage and exports it as CSV', async ({ page, browser }) => {
-  const email = newEmail('usage');
-  await signUpVerified(page, email);
-  await page.goto('/en/dashboard/chat');
-  await page.getByLabel('Model').selectOption('gpt-4o-mini');
-  await page.getByLabel('Message').fill('Count my usage');
-  await page.getByRole('button', { name: 'Send' }).click();
-  await expect(page.getByTestId('message-assistant').getByTestId('cost')).toBeVisible();
-
-  const admin = await pageOf(browser, USAGE_ADMIN);
-  await admin.goto('/en/admin/usage');
-  await admin.getByRole('combobox', { name: 'User' }).fill(email);
-  await admin.getByRole('option', { name: email }).click();
-  await admin.getByText('Model', { exact: true }).click();
-  await expect(admin.getByRole('img', { name: 'Credits used' })).toBeVisible();
-  const table = admin.getByTestId('usage-table');
-  await expect(table.locator('tbody tr')).toHaveCount(1);
-  await expect(table.locator('tbody tr')).toContainText('gpt-4o-mini');
-  await screenshot(admin, 'admin-usage');
-
-  const saved = admin.waitForEvent('download');
-  await admin.getByRole('button', { name: 'Export CSV' }).click();
-  const file = await saved;
-  expect(file.suggestedFilename()).toMatch(/^usage-model-.*\.csv$/);
-  const lines = (await readFile((await file.path())!, 'utf8')).trim().split('\r\n');
-  expect(lines[0]).toBe('label,requests,promptTokens,completionTokens,cachedTokens,credits');
-  expect(lines).toHaveLength(2);
-  expect(lines[1]).toMatch(/^gpt-4o-mini,1,\d+,\d+,\d+,\d+$/);
   await admin.context().close();
 });

@@ -76,8 +76,14 @@ const PIXEL = Buffer.from(
   'base64',
 );
 
-/** The parameters, the chosen plugins and an attached image go with the message. */
-test('parameters, plugins and an image go with the message', async ({ page }) => {
+/**
+ * The parameters, the chosen plugins and an attached image go with the message; the image is
+ * an upload, so the reopened chat shows it again, and the parameters are saved to the chat and
+ * restored when it is reopened.
+ */
+test('parameters, plugins and an image go with the message and come back with the chat', async ({
+  page,
+}) => {
   await signUpVerified(page, newEmail('params'));
   await page.goto('/en/dashboard/chat');
   await page.getByLabel('Model').selectOption('gpt-4o-mini');
@@ -96,15 +102,71 @@ test('parameters, plugins and an image go with the message', async ({ page }) =>
   });
   await page.getByLabel('Message').fill('What is in this picture?');
   const sent = page.waitForRequest((r) => r.url().endsWith('/api/ai/chat'));
+  const saved = page.waitForResponse(
+    (r) => r.request().method() === 'PATCH' && /\/api\/chats\/[\w-]+$/.test(r.url()),
+  );
   await page.getByRole('button', { name: 'Send' }).click();
   const body = (await sent).postDataJSON();
   expect(body).toMatchObject({ temperature: 0.3, topP: 0.9, maxTokens: 200 });
   expect(body.plugins).toEqual(['calculator']);
+  // The image went to the uploads first, and the message names it by its signed link.
   expect(body.messages.at(-1).parts).toContainEqual(
-    expect.objectContaining({ type: 'file', mediaType: 'image/png', filename: 'pixel.png' }),
+    expect.objectContaining({
+      type: 'file',
+      mediaType: 'image/png',
+      filename: 'pixel.png',
+      url: expect.stringMatching(/^\/uploads\/[^?]+-pixel\.png\?exp=\d+&sig=/),
+    }),
   );
   await expect(
     page.getByTestId('message-user').getByRole('img', { name: 'pixel.png' }),
   ).toBeVisible();
   await expect(page.getByTestId('message-assistant').getByTestId('cost')).toBeVisible();
+  // Once the reply has created the chat, what the message was sent with is its settings.
+  expect((await saved).status()).toBe(200);
+  const chatId = body.id as string;
+  const stored = await (await page.request.get(`/api/chats/${chatId}`)).json();
+  expect(stored.data.settings).toEqual({
+    modelId: 'gpt-4o-mini',
+    temperature: 0.3,
+    topP: 0.9,
+    maxTokens: 200,
+    plugins: ['calculator'],
+  });
+
+  // Reopened later: the image and every parameter are back.
+  await page.goto('/en/dashboard');
+  await page.goto(`/en/dashboard/chat?id=${chatId}`);
+  const image = page.getByTestId('message-user').getByRole('img', { name: 'pixel.png' });
+  await expect(image).toBeVisible();
+  expect(await image.evaluate((img: HTMLImageElement) => img.naturalWidth)).toBe(1);
+  await expect(page.getByLabel('Model')).toHaveValue('gpt-4o-mini');
+  await expect(page.getByLabel('Temperature')).toHaveValue('0.3');
+  await expect(page.getByLabel('Top-p')).toHaveValue('0.9');
+  await expect(page.getByLabel('Maximum length (tokens)')).toHaveValue('200');
+  await expect(page.getByRole('group', { name: 'Parameters' })).toContainText('calculator');
+  expect(await seriousViolations(page)).toEqual([]);
+});
+
+/** A change to the parameters of a saved chat is saved as it is made, and is there next time. */
+test('a saved chat keeps a parameter changed on its page', async ({ page }) => {
+  await signUpVerified(page, newEmail('chat-settings'));
+  const created = await page.request.post('/api/chats', { data: { title: 'Settings kept' } });
+  expect(created.status()).toBe(201);
+  const chatId = (await created.json()).data.id as string;
+  await page.goto(`/en/dashboard/chat?id=${chatId}`);
+  await expect(page.getByRole('heading', { name: 'Settings kept', level: 1 })).toBeVisible();
+  // The save that carries the last change (an earlier one may carry only the model).
+  const changed = page.waitForResponse(
+    (r) =>
+      r.request().method() === 'PATCH' &&
+      r.url().endsWith(`/api/chats/${chatId}`) &&
+      r.request().postDataJSON()?.settings?.temperature === 0.7,
+  );
+  await page.getByLabel('Model').selectOption('gpt-4o-mini');
+  await page.getByLabel('Temperature').fill('0.7');
+  expect((await changed).status()).toBe(200);
+  await page.reload();
+  await expect(page.getByLabel('Temperature')).toHaveValue('0.7');
+  await expect(page.getByLabel('Model')).toHaveValue('gpt-4o-mini');
 });

@@ -126,6 +126,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/admin/usage": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Usage by user, team, model, API key or day (admin)
+         * @description From the ledger's CONSUMPTION entries over local days `from`..`to` in APP_TIMEZONE (at most 366; `from` after `to` is 400), optionally one user's (`userId`) or one team's members' since each joined (`teamId`). A team's usage is its members' consumption, in any chat. A page of groups (`limit`, `cursor`), with the totals of the whole range.
+         */
+        get: operations["AdminUsageController_list"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/users": {
         parameters: {
             query?: never;
@@ -2312,6 +2332,43 @@ export interface components {
             /** @description by day: every day, oldest first; by model: most credits first */
             data: components["schemas"]["UsageRowDto"][];
             totals: components["schemas"]["UsageTotalsDto"];
+        };
+        AdminUsageRowDto: {
+            /** @description metered AI requests */
+            requests: number;
+            promptTokens: number;
+            completionTokens: number;
+            /** @description of promptTokens, those read from the provider prompt cache (as reported) */
+            cachedTokens: number;
+            /** @description credits the cache reads saved: what they would have cost at the full input price, less what they cost (CREDIT_PRICING=tokens; always 0 with spec pricing, one price per token) */
+            cacheSavings: number;
+            /** @description credits consumed */
+            credits: number;
+            /** @description the group: a user id, team id, model id, API key id or local day (`YYYY-MM-DD`); null for model entries recorded before models were, or for requests made without a key */
+            key: string | null;
+            /** @description what to show: the user's email, the team's or key's name, the model id or the day; null when the group is null or its user, team or key was deleted */
+            label: string | null;
+        };
+        AdminUsageDto: {
+            /** Format: date */
+            from: string;
+            /** Format: date */
+            to: string;
+            /** @enum {string} */
+            groupBy: "user" | "team" | "model" | "key" | "day";
+            /**
+             * @description APP_TIMEZONE, in which days are counted
+             * @example Europe/Lisbon
+             */
+            timezone: string;
+            /** @description a page of groups: by day every day of the range, oldest first (days without use included); otherwise most credits first */
+            data: components["schemas"]["AdminUsageRowDto"][];
+            /** @description groups in the whole range, on every page */
+            groups: number;
+            /** @description sums over every matching entry (every page). By team, a member of two teams counts in both rows and a user in no team in none, so rows need not add up to the totals */
+            totals: components["schemas"]["UsageTotalsDto"];
+            /** @description cursor of the next page */
+            nextCursor: string | null;
         };
         AdminUserDto: {
             /** Format: uuid */
@@ -5525,6 +5582,99 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelopeBDto"];
+                };
+            };
+        };
+    };
+    AdminUsageController_list: {
+        parameters: {
+            query?: {
+                /**
+                 * @description first local day; default 29 days before `to`
+                 * @example 2026-01-01
+                 */
+                from?: string;
+                /**
+                 * @description last local day, included; default today
+                 * @example 2026-01-07
+                 */
+                to?: string;
+                limit?: number;
+                /** @description nextCursor of the previous page */
+                cursor?: string;
+                groupBy?: "user" | "team" | "model" | "key" | "day";
+                /** @description only this user's consumption */
+                userId?: string;
+                /** @description only the consumption of this team's members, each since they joined */
+                teamId?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AdminUsageDto"];
+                };
+            };
+            /** @description Invalid input or unreadable body (`code`: VALIDATION_FAILED, MALFORMED_JSON) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description No valid session (`code`: UNAUTHORIZED or INVALID_CREDENTIALS), or a revoked, expired or unknown API key (INVALID_API_KEY) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Role not allowed (`code`: FORBIDDEN), or an API key without the route's scope (INSUFFICIENT_SCOPE) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Body over 1 MB, or an upload over UPLOAD_MAX_BYTES (`code`: PAYLOAD_TOO_LARGE) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Unexpected or upstream failure (`code`: INTERNAL_ERROR, ...) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description The database cannot be reached (`code`: SERVICE_UNAVAILABLE); retry shortly */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
                 };
             };
         };

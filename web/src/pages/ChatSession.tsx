@@ -4,6 +4,7 @@ import { useQueryClient } from '@tanstack/react-query';
 import { DefaultChatTransport, type FileUIPart, type UIMessage } from 'ai';
 import { useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
+import { api, unwrap } from '../api/client';
 import { ErrorNote } from '../components/ErrorNote';
 import { BookmarkButton } from './ChatBookmarks';
 import type { ChatOptions } from './ChatParams';
@@ -18,22 +19,26 @@ interface ReplyMetadata {
 /** Text of a UI message: its text parts joined. */
 const textOf = (m: UIMessage) => m.parts.map((p) => (p.type === 'text' ? p.text : '')).join('');
 
-/** Files as the AI SDK's file parts, each a data URL. */
-async function filesOf(files: File[]): Promise<FileUIPart[]> {
-  const read = (f: File) =>
-    new Promise<string>((done, fail) => {
-      const reader = new FileReader();
-      reader.onload = () => done(String(reader.result));
-      reader.onerror = () => fail(reader.error);
-      reader.readAsDataURL(f);
-    });
+/**
+ * Uploads the images (`POST /api/upload`) and returns them as the AI SDK's file parts holding
+ * their signed links: the service reads an upload's link as that image and saves it with the
+ * message, so the chat shows it again when reopened.
+ */
+async function uploaded(files: File[]): Promise<FileUIPart[]> {
   return Promise.all(
-    files.map(async (f) => ({
-      type: 'file',
-      mediaType: f.type,
-      filename: f.name,
-      url: await read(f),
-    })),
+    files.map(async (file) => {
+      const { data } = unwrap(
+        await api.POST('/api/upload', {
+          body: { file: file as unknown as string },
+          bodySerializer: (body) => {
+            const form = new FormData();
+            form.append('file', body.file as unknown as File);
+            return form;
+          },
+        }),
+      );
+      return { type: 'file' as const, mediaType: file.type, filename: file.name, url: data.url };
+    }),
   );
 }
 
@@ -48,31 +53,46 @@ export function ChatSession(props: {
   modelId: string;
   initial: UIMessage[];
   options?: ChatOptions;
+  /** Called when a reply has ended, stopped or not (the chat exists from then on). */
+  onReply?: () => void;
 }) {
   const { t } = useTranslation();
   const queryClient = useQueryClient();
   const [input, setInput] = useState('');
   const [images, setImages] = useState<File[]>([]);
+  const [uploadError, setUploadError] = useState<unknown>(null);
+  const [uploading, setUploading] = useState(false);
   const { messages, sendMessage, status, stop, error } = useChat<UIMessage<ReplyMetadata>>({
     id: props.chatId,
     messages: props.initial as UIMessage<ReplyMetadata>[],
     transport: new DefaultChatTransport({ api: '/api/ai/chat', credentials: 'same-origin' }),
-    onFinish: () => {
+    onFinish: ({ isError }) => {
       void queryClient.invalidateQueries({ queryKey: ['credits'] });
       void queryClient.invalidateQueries({ queryKey: ['chats'] });
       void queryClient.invalidateQueries({ queryKey: ['usage'] });
+      if (!isError) props.onReply?.();
     },
   });
-  const busy = status === 'submitted' || status === 'streaming';
+  const busy = uploading || status === 'submitted' || status === 'streaming';
 
   const submit = async (e: FormEvent<HTMLFormElement>) => {
     e.preventDefault();
     const text = input.trim();
     if (!text || busy) return;
+    setUploadError(null);
+    let files: FileUIPart[] | undefined;
+    setUploading(true);
+    try {
+      files = images.length ? await uploaded(images) : undefined;
+    } catch (failure) {
+      // Nothing is sent: the text and the images stay for another try.
+      setUploadError(failure);
+      return;
+    } finally {
+      setUploading(false);
+    }
     setInput('');
     setImages([]);
-    // Images go as file parts (data URLs), which the service reads as the user's images.
-    const files = images.length ? await filesOf(images) : undefined;
     void sendMessage({ text, files }, { body: { modelId: props.modelId, ...props.options } });
   };
 
@@ -108,7 +128,7 @@ export function ChatSession(props: {
           </Paper>
         ))}
       </Stack>
-      <ErrorNote error={error} />
+      <ErrorNote error={error ?? uploadError} />
       <form onSubmit={(e) => void submit(e)}>
         <Stack gap="xs">
           <Textarea
@@ -138,7 +158,7 @@ export function ChatSession(props: {
             <Button type="submit" disabled={busy || !props.modelId}>
               {t('chat.send')}
             </Button>
-            {busy && (
+            {(status === 'submitted' || status === 'streaming') && (
               <Button variant="outline" color="red.9" onClick={() => void stop()}>
                 {t('chat.stop')}
               </Button>

@@ -8,6 +8,7 @@ import { api, unwrap } from '../api/client';
 import { ErrorNote } from '../components/ErrorNote';
 import { Loading } from '../components/Loading';
 import { useCredits } from '../session';
+import { LimitsCard } from './LimitsCard';
 
 /** One figure with its label, in a card. */
 function Figure({ label, value, testId }: { label: string; value: string; testId?: string }) {
@@ -24,9 +25,10 @@ function Figure({ label, value, testId }: { label: string; value: string; testId
 }
 
 /**
- * `/{locale}/dashboard`: the balance and today's use (`GET /api/credits`), credits used per day
- * over the last 30 days (`GET /api/credits/usage`, the service's default window, by day) as a
- * bar chart, and the five most recent chats (`GET /api/chats`).
+ * `/{locale}/dashboard`: the balance and today's use (`GET /api/credits`), the credits left in
+ * each limit's window (LimitsCard), credits used per day over the last 30 days
+ * (`GET /api/credits/usage`, the service's default window, by day) as a bar chart, and the five
+ * most recent chats (`GET /api/chats`).
  */
 export default function Dashboard() {
   const { t, i18n } = useTranslation();
@@ -51,7 +53,7 @@ export default function Dashboard() {
       </Title>
       <ErrorNote error={credits.error ?? usage.error ?? chats.error} />
       {credits.data ? (
-        <SimpleGrid cols={{ base: 1, sm: 4 }} mb="lg">
+        <SimpleGrid cols={{ base: 1, sm: 3 }} mb="lg">
           <Figure
             label={t('dashboard.balance')}
             value={t('dashboard.credits', { count: credits.data.balance })}
@@ -59,14 +61,11 @@ export default function Dashboard() {
           />
           <Figure label={t('dashboard.plan')} value={credits.data.plan} />
           <Figure label={t('dashboard.usedToday')} value={number.format(credits.data.usedToday)} />
-          <Figure
-            label={t('dashboard.dailyLimit')}
-            value={number.format(credits.data.dailyLimit)}
-          />
         </SimpleGrid>
       ) : (
         <Loading />
       )}
+      <LimitsCard />
 
       <Card withBorder mb="lg">
         <Title order={2} size="h3" mb="xs">
