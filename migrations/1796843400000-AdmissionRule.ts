@@ -29,7 +29,8 @@ export class AdmissionRule1796843400000 implements MigrationInterface {
 }
 
 /** Description of the CONSUMPTION entry that collects a debt. */
-export const COLLECTED = 'Shortfall of earlier replies collected (their usage exceeded hold and balance)';
+export const COLLECTED =
+  'Shortfall of earlier replies collected (their usage exceeded hold and balance)';
 
 // Per request, its user's (and key's) row locked by the caller (admit_holds): "used today" is one
 // row of the day counter, `held` the user's open holds, the plan's daily limit from `p_limits`

@@ -28,7 +28,8 @@ export interface SetBudget {
   timezone?: string;
   /** Soft thresholds, percent (1–99), each at most once. */
   thresholds?: number[];
-  windows: BudgetWindow[];
+  /** `hours`: an `hours` window's length (required there, ignored elsewhere). */
+  windows: (Omit<BudgetWindow, 'hours'> & { hours?: number | null })[];
 }
 
 const forbidden = (message: string) => new AppError(ErrorCode.FORBIDDEN, message);
@@ -72,7 +73,10 @@ export class BudgetsService {
       ...owner,
       timezone,
       thresholds: [...(input.thresholds ?? [])].sort((a, b) => a - b),
-      windows: input.windows.map((w) => ({ ...w, hours: w.window === 'hours' ? w.hours : null })),
+      windows: input.windows.map((w) => ({
+        ...w,
+        hours: w.window === 'hours' ? (w.hours ?? null) : null,
+      })),
     });
     const id = await this.dataSource
       .transaction(async (m) => {

@@ -1,5 +1,6 @@
 import { ThrottlerModule } from '@nestjs/throttler';
 import { randomUUID } from 'node:crypto';
+import { BudgetAlertsService } from '../../src/budgets/budget-alerts.service';
 import { BudgetsModule } from '../../src/budgets/budgets.module';
 import { BudgetsService, type SetBudget } from '../../src/budgets/budgets.service';
 import type { SessionUser } from '../../src/common/auth/session-user';
@@ -9,6 +10,7 @@ import { CreditsService } from '../../src/credits/credits.service';
 import { ApiKeysService } from '../../src/keys/api-keys.service';
 import { TeamsService } from '../../src/teams/teams.service';
 import { HandClock } from '../support/hand-clock';
+import { waitFor } from '../support/wait';
 import { bootModule, type ModuleApp } from '../support/module-app';
 import { budgetMismatches, moveLedger } from '../support/budgets';
 
@@ -187,6 +189,35 @@ describe('Budgets (admission and settlement)', () => {
     );
     expect(row.spent).toBe(230);
     expect(await budgetMismatches(t.db)).toEqual([]);
+  });
+
+  it('crossing soft thresholds makes one alert per window and threshold, even in parallel', async () => {
+    const u = await newUser();
+    const budget = await set(u, { scope: 'user', thresholds: [50, 80], windows: [day(100)] });
+    await Promise.all(Array.from({ length: 10 }, () => spend(u, 9)));
+    const crossed = await t.db.query(
+      `SELECT threshold, used FROM budget_alerts WHERE "budgetId" = $1 ORDER BY threshold`,
+      [budget.id],
+    );
+    expect(crossed.map((r: { threshold: number }) => r.threshold)).toEqual([50, 80]);
+    // Told once: by this call or by the scheduled run, whichever claims them first.
+    await t.app.get(BudgetAlertsService).sendPending();
+    const told = async () =>
+      Number(
+        (
+          await t.db.query(
+            `SELECT count(*) FROM audit_events WHERE action = 'budget.threshold' AND "targetId" = $1`,
+            [budget.id],
+          )
+        )[0].count,
+      );
+    expect(await waitFor(async () => (await told()) === 2)).toBe(true);
+    expect(await t.app.get(BudgetAlertsService).sendPending()).toBe(0);
+    const [{ mails }] = await t.db.query(
+      `SELECT count(*)::int AS mails FROM pgboss.job WHERE name = 'mail-send' AND data ->> 'to' = $1`,
+      [u.email],
+    );
+    expect(mails).toBe(2);
   });
 
   describe('windows', () => {
