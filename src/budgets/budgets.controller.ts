@@ -1,21 +1,11 @@
-import {
-  Body,
-  Controller,
-  Delete,
-  Get,
-  HttpCode,
-  Param,
-  ParseUUIDPipe,
-  Put,
-  Query,
-} from '@nestjs/common';
-import { ApiNoContentResponse, ApiOkResponse, ApiTags } from '@nestjs/swagger';
+import { Body, Controller, Delete, Get, Param, ParseUUIDPipe, Put, Query } from '@nestjs/common';
+import { ApiOkResponse, ApiTags } from '@nestjs/swagger';
 import { CurrentUser } from '../common/auth/auth.decorators';
 import type { SessionUser } from '../common/auth/session-user';
 import { Endpoint } from '../common/openapi/endpoint.decorator';
 import { BudgetLimitsService } from './budget-limits.service';
 import { BudgetsService } from './budgets.service';
-import { BudgetDto, SetBudgetDto, toBudgetDto } from './dto/budget.dto';
+import { BudgetDto, DeletedBudgetDto, SetBudgetDto, toBudgetDto } from './dto/budget.dto';
 import { LimitsDto, NearLimitQueryDto } from './dto/limits.dto';
 
 const EXAMPLE: SetBudgetDto = {
@@ -64,15 +54,18 @@ export class BudgetsController {
   }
 
   @Delete(':id')
-  @HttpCode(204)
   @Endpoint({
     summary: 'Delete a budget',
     access: 'session',
     errors: [{ status: 404, description: 'No such budget' }],
   })
-  @ApiNoContentResponse()
-  remove(@CurrentUser() user: SessionUser, @Param('id', ParseUUIDPipe) id: string): Promise<void> {
-    return this.budgets.remove(user, id);
+  @ApiOkResponse({ type: DeletedBudgetDto })
+  async remove(
+    @CurrentUser() user: SessionUser,
+    @Param('id', ParseUUIDPipe) id: string,
+  ): Promise<DeletedBudgetDto> {
+    await this.budgets.remove(user, id);
+    return { id, deleted: true };
   }
 }
 

@@ -37,7 +37,7 @@ export class LimitsController {
 }
 
 /** GET /v1/key: the API key's usage and limits in OpenRouter's key shape. */
-@ApiTags('openai')
+@ApiTags('openai-compatible')
 @Controller('v1/key')
 export class KeyInfoController {
   constructor(private readonly limits: BudgetLimitsService) {}

@@ -117,6 +117,12 @@ export class BudgetDto {
   @ApiProperty({ format: 'date-time' }) updatedAt: string;
 }
 
+/** DELETE /api/budgets/{id}. */
+export class DeletedBudgetDto {
+  @ApiProperty({ format: 'uuid' }) id: string;
+  @ApiProperty({ enum: [true] }) deleted: true;
+}
+
 /** A budget as answered. */
 export function toBudgetDto(b: Budget): BudgetDto {
   return {

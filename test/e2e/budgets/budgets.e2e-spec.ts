@@ -53,7 +53,8 @@ describe('Budgets (routes)', () => {
       windows: [{ window: 'week', limit: 900 }],
     });
     expect((await list(u)).map((b) => b.id)).toEqual([res.body.id]);
-    await t.http.delete(`/api/budgets/${res.body.id}`).set(u.auth).expect(204);
+    const gone = await t.http.delete(`/api/budgets/${res.body.id}`).set(u.auth).expect(200);
+    expect(gone.body).toEqual({ id: res.body.id, deleted: true });
     expect(await list(u)).toEqual([]);
   });
 

@@ -3142,6 +3142,12 @@ export interface components {
             /** Format: date-time */
             updatedAt: string;
         };
+        DeletedBudgetDto: {
+            /** Format: uuid */
+            id: string;
+            /** @enum {boolean} */
+            deleted: true;
+        };
         LimitDto: {
             /** @enum {string} */
             scope: "key" | "member" | "team" | "user" | "plan";
@@ -10372,12 +10378,14 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description No Content */
-            204: {
+            /** @description OK */
+            200: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["DeletedBudgetDto"];
+                };
             };
             /** @description Invalid input or unreadable body (`code`: VALIDATION_FAILED, MALFORMED_JSON) */
             400: {
