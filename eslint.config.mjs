@@ -75,6 +75,8 @@ const MAY_IMPORT = {
   gateway: ['ai', 'models'],
   tasks: ['ai', 'chats', 'users', 'jobs', 'models'],
   search: ['ai', 'chats', 'credits', 'jobs', 'plugins', 'app.module'], // app.module: the reindex CLI
+  // Budgets ride in credits' admission and settlement statements; keys and teams say whose they are.
+  budgets: ['credits', 'teams', 'keys', 'audit', 'mail', 'jobs', 'metrics', 'i18n'],
 };
 
 /** Modules with one public face: other modules import only these files of them. */

@@ -9,6 +9,7 @@ import { AuthGithubModule } from './auth-github/auth-github.module';
 import { AuthGoogleModule } from './auth-google/auth-google.module';
 import { GatewayModule } from './gateway/gateway.module';
 import { KeysModule } from './keys/keys.module';
+import { BudgetsModule } from './budgets/budgets.module';
 import { AuthModule } from './auth/auth.module';
 import { BillingModule } from './billing/billing.module';
 import { BookmarksModule } from './bookmarks/bookmarks.module';
@@ -109,6 +110,7 @@ export class AppModule {
         AuthGoogleModule,
         AuthGithubModule,
         TeamsModule,
+        BudgetsModule,
         ChatsModule,
         TagsModule,
         BookmarksModule,

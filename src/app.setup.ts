@@ -78,6 +78,10 @@ const TAGS: [name: string, description: string][] = [
   ['tasks', 'Scheduled tasks and workflows, their runs, metered in credits'],
   ['credits', 'Balance, daily usage, ledger and cost estimates'],
   ['api keys', 'Personal API keys for scripts and apps (`Authorization: Bearer sk-…`)'],
+  [
+    'budgets',
+    'Spend caps per key, team member, team and user over day, week, month, session and total windows',
+  ],
   ['openai-compatible', 'The OpenAI Chat Completions wire protocol under /v1, metered in credits'],
   [
     'anthropic-compatible',

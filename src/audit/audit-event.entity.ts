@@ -24,6 +24,9 @@ export const AUDIT_ACTIONS = [
   'upstream.create',
   'upstream.update',
   'upstream.delete',
+  'budget.set',
+  'budget.delete',
+  'budget.threshold',
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 
@@ -34,6 +37,7 @@ export const AUDIT_TARGET_TYPES = [
   'team',
   'plugin',
   'upstream',
+  'budget',
 ] as const;
 export type AuditTargetType = (typeof AUDIT_TARGET_TYPES)[number];
 

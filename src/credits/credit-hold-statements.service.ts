@@ -15,7 +15,12 @@ import {
   settleStatement,
   settleWithPartStatement,
 } from './credit-hold-statements.sql';
-import type { AdmissionInput, SettlementInput, Settlement } from './credit-holds.types';
+import type {
+  AdmissionInput,
+  BudgetRefusal,
+  SettlementInput,
+  Settlement,
+} from './credit-holds.types';
 
 export type { AdmissionInput, SettlementInput } from './credit-holds.types';
 
@@ -28,6 +33,8 @@ export interface AdmissionRow {
   resetsAt: Date;
   /** False when the API key's own daily limit refused the hold. */
   keyAdmits: boolean;
+  /** The budget window that refused the hold (`budgets_admit`); null when none did. */
+  budget: BudgetRefusal | null;
   /** Credits the user still owes (credit_shortfalls); more than 0 refused the hold. */
   owed: number;
   /** The new hold's id; null when none was made. */
@@ -122,8 +129,8 @@ export class CreditHoldStatements {
     const rows = await this.run<BatchRow & AdmissionRow & { found: boolean }>(statement);
     return outcomes(items.length, rows, (row) => {
       if (!row.found) return undefined;
-      const { balance, used, held, dailyLimit, resetsAt, keyAdmits, owed, id } = row;
-      return { balance, used, held, dailyLimit, resetsAt, keyAdmits, owed, id };
+      const { balance, used, held, dailyLimit, resetsAt, keyAdmits, budget, owed, id } = row;
+      return { balance, used, held, dailyLimit, resetsAt, keyAdmits, budget, owed, id };
     });
   }
 

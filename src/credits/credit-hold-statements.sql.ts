@@ -23,7 +23,8 @@ export interface AdmissionSettings {
 /**
  * Admits `rows` in order (`admit_holds`). One answer row per request: `ord` (1-based), `found`
  * (false: no such user), `balance`, `used` (today's day counter), `held` (open holds),
- * `dailyLimit`, `resetsAt`, `keyAdmits` (false: the key's own limit refused), `owed` (what the
+ * `dailyLimit`, `resetsAt`, `keyAdmits` (false: the key's own limit refused), `budget` (the budget window that
+ * refused, or null), `owed` (what the
  * user still owes after the row; more than 0 refused it), `id` (the new hold, null when
  * refused), or `errorCode` (SQLSTATE) and `errorMessage` when that row failed (undone; the others
  * commit). A batch of one raises its error as the statement's own.
@@ -36,7 +37,7 @@ export function admitStatement(
   const sql = `SELECT r_ord AS ord, r_found AS found, r_balance AS balance, r_used AS used,
        r_held AS held, r_daily_limit AS "dailyLimit", r_resets_at AS "resetsAt",
        r_key_admits AS "keyAdmits", r_owed AS owed, r_hold AS id, r_error_code AS "errorCode",
-       r_error_message AS "errorMessage"
+       r_error_message AS "errorMessage", r_budget AS budget
      FROM admit_holds(p_rows => ${p.add(JSON.stringify(rows))}::jsonb,
        p_tz => ${p.add(settings.timezone)}::text, p_limits => ${p.add(DAILY_LIMITS_JSON)}::jsonb,
        p_default_limit => ${p.add(DEFAULT_DAILY_LIMIT)}::int,

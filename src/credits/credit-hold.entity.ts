@@ -35,6 +35,8 @@ export class CreditHold {
 
   /** The API key the request came through, counted against its daily limit. */
   @Column({ type: 'uuid', nullable: true }) keyId: string | null;
+  /** The team whose pool pays (its team and member budgets count it); null without one. */
+  @Column({ type: 'uuid', nullable: true }) teamId: string | null;
 
   @CreateDateColumn({ type: 'timestamptz', precision: 3 }) createdAt: Date;
 

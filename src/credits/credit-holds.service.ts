@@ -1,6 +1,6 @@
 import { MetricsService } from '../metrics/metrics.service';
 import { Traced } from '../telemetry/spans';
-import { Inject, Injectable, Logger } from '@nestjs/common';
+import { HttpStatus, Inject, Injectable, Logger } from '@nestjs/common';
 import type { ConfigType } from '@nestjs/config';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
@@ -22,6 +22,7 @@ import type { StatementPart } from '../database/statement-part';
 // The shapes live in credit-holds.types.ts; callers keep importing them from here.
 export type { Charge, OpenHold, RecordedUsage, Settlement } from './credit-holds.types';
 import type {
+  BudgetRefusal,
   Charge,
   LedgerColumns,
   OpenHold,
@@ -37,6 +38,7 @@ import type {
 function ledgerColumns(hold: OpenHold, usage: RecordedUsage | undefined): LedgerColumns {
   return {
     keyId: hold.keyId ?? null,
+    teamId: hold.teamId ?? null,
     modelId: usage?.modelId.slice(0, 100) ?? null,
     promptTokens: usage?.promptTokens ?? null,
     completionTokens: usage?.completionTokens ?? null,
@@ -45,6 +47,34 @@ function ledgerColumns(hold: OpenHold, usage: RecordedUsage | undefined): Ledger
     reasoningTokens: usage?.reasoningTokens ?? null,
     cacheSavings: usage?.cacheSavings ?? null,
   };
+}
+
+/**
+ * BUDGET_EXCEEDED for the budget window that refused: 429 for a window that resets (the filter
+ * answers `Retry-After` from `resetsAt`), 402 for a `total` one; details {scope, scopeId,
+ * window, limit, used, held, resetsAt} (and `teamId`, `hours` when set).
+ */
+export function budgetRefusal(b: BudgetRefusal): AppError {
+  const { scope, scopeId, teamId, window, hours, limit, used, held } = b;
+  const resetsAt = b.resetsAt ? new Date(b.resetsAt).toISOString() : null;
+  const details = {
+    scope,
+    scopeId,
+    ...(teamId ? { teamId } : {}),
+    window,
+    ...(hours ? { hours } : {}),
+    limit,
+    used,
+    held,
+    resetsAt,
+  };
+  const message = `Budget exceeded: the ${scope} budget's ${window} window allows ${limit} credits`;
+  return new AppError(
+    ErrorCode.BUDGET_EXCEEDED,
+    message,
+    details,
+    resetsAt ? undefined : HttpStatus.PAYMENT_REQUIRED,
+  );
 }
 
 /** The unique reference of a request's CONSUMPTION entry (a request is charged once). */
@@ -84,7 +114,10 @@ export class CreditHoldsService {
    * owes a shortfall (an earlier reply's usage beyond its hold and the balance) is admitted only
    * when the balance covers the debt plus `amount`: the debt is then collected (its own
    * CONSUMPTION entry) and the hold made; else INSUFFICIENT_CREDITS with `required` = `amount` +
-   * the debt and `shortfall` = the debt.
+   * the debt and `shortfall` = the debt. With `teamId` (the team whose pool pays) the team's and
+   * the member's budgets apply besides the key's and the user's (migration Budgets): a budget
+   * window that would pass its limit (used + held + `amount`) refuses first with BUDGET_EXCEEDED
+   * (429 with `resetsAt`, or 402 for a `total` window; `budgetRefusal`).
    */
   @Traced('credits.admit')
   async hold(
@@ -93,6 +126,7 @@ export class CreditHoldsService {
     requestId: string,
     dailyEstimate?: number,
     keyId?: string,
+    teamId?: string,
   ): Promise<OpenHold> {
     if (!Number.isInteger(amount) || amount <= 0) throw new RangeError(`invalid hold: ${amount}`);
     const tz = this.timezone();
@@ -108,11 +142,13 @@ export class CreditHoldsService {
       requestId,
       dailyEstimate: dailyEstimate ?? null,
       keyId: keyId ?? null,
+      teamId: teamId ?? null,
       now,
     };
     const row = await this.statements.admit(input);
     if (!row) throw new AppError(ErrorCode.USER_NOT_FOUND, 'User not found');
-    if (row.id) return { id: row.id, userId, amount, requestId, keyId };
+    if (row.id) return { id: row.id, userId, amount, requestId, keyId, teamId };
+    if (row.budget) throw budgetRefusal(row.budget);
     if (dailyEstimate !== undefined && row.used + row.held + dailyEstimate > row.dailyLimit) {
       throw new AppError(ErrorCode.DAILY_LIMIT_REACHED, 'Daily usage limit reached', {
         dailyLimit: row.dailyLimit,

@@ -11,6 +11,8 @@ export interface OpenHold {
   requestId: string;
   /** The API key the request came through; its CONSUMPTION entry records it. */
   keyId?: string;
+  /** The team whose pool pays (its team and member budgets apply); its entry records it. */
+  teamId?: string;
 }
 
 /** What a settled request used, recorded on its CONSUMPTION entry for usage statistics. */
@@ -56,6 +58,8 @@ export interface Settlement {
 export interface LedgerColumns {
   /** The API key the request came through; null without one. */
   keyId: string | null;
+  /** The team whose pool pays; null without one. */
+  teamId: string | null;
   modelId: string | null;
   promptTokens: number | null;
   completionTokens: number | null;
@@ -78,6 +82,25 @@ export interface SettlementInput extends LedgerColumns {
   reference: string;
 }
 
+/**
+ * The budget window that refused an admission (`budgets_admit`, migration Budgets): `scope`
+ * (`key`, `member`, `team`, `user`), `scopeId` (the key, team or user), `teamId` (member and
+ * team scopes), `window` (`day`, `week`, `month`, `hours`, `total`), `hours` (an `hours` window's
+ * length), `limit`, `used` and `held` (credits), `resetsAt` (ISO time; null for `total`).
+ */
+export interface BudgetRefusal {
+  scope: 'key' | 'member' | 'team' | 'user';
+  scopeId: string;
+  teamId: string | null;
+  budgetId: string;
+  window: 'day' | 'week' | 'month' | 'hours' | 'total';
+  hours: number | null;
+  limit: number;
+  used: number;
+  held: number;
+  resetsAt: string | null;
+}
+
 /** One request's admission, as `admit_holds` reads each row (by these names). */
 export interface AdmissionInput {
   userId: string;
@@ -87,6 +110,8 @@ export interface AdmissionInput {
   /** Credits of the prompt estimate checked against the plan's daily limit; null: none. */
   dailyEstimate: number | null;
   keyId: string | null;
+  /** The team whose pool pays (its team and member budgets apply); null: none. */
+  teamId: string | null;
   /** "Now" from the Clock: the day the daily limits count. */
   now: Date;
 }

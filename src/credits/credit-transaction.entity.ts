@@ -58,6 +58,8 @@ export class CreditTransaction {
   @Column({ type: 'integer', nullable: true }) shortfall: number | null;
   /** CONSUMPTION through an API key: the key's id. */
   @Column({ type: 'uuid', nullable: true }) keyId: string | null;
+  /** The team whose pool pays (its team and member budgets count it); null without one. */
+  @Column({ type: 'uuid', nullable: true }) teamId: string | null;
 
   @CreateDateColumn({ type: 'timestamptz', precision: 3 }) createdAt: Date;
 }

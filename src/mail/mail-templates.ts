@@ -114,6 +114,22 @@ const TEMPLATES: Record<MailTemplate, Record<Locale, Texts>> = {
       ],
     },
   },
+  'budget-threshold': {
+    en: {
+      subject: 'A spending budget is nearly used',
+      body: (p) => [
+        `The ${p.budget?.scope} budget's ${p.budget?.window} window has used ${p.budget?.used} of its ${p.budget?.limit} credits (${p.budget?.threshold} % or more).`,
+        'Calls go on until the limit; then they are refused until the window resets. This mail is sent once per window.',
+      ],
+    },
+    zh: {
+      subject: '预算即将用完',
+      body: (p) => [
+        `${p.budget?.scope} 预算的 ${p.budget?.window} 窗口已使用 ${p.budget?.used} / ${p.budget?.limit} 积分（达到 ${p.budget?.threshold}% 或以上）。`,
+        '在达到上限之前调用照常进行；达到上限后将被拒绝，直到窗口重置。每个窗口只发送一次此邮件。',
+      ],
+    },
+  },
 };
 
 /** One sentence per kind of access removed (none when nothing was). */

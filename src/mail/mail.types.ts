@@ -7,7 +7,8 @@ export type MailTemplate =
   | 'password-changed'
   | 'email-change-confirm'
   | 'email-change-notice'
-  | 'unproven-setup-removed';
+  | 'unproven-setup-removed'
+  | 'budget-threshold';
 
 /** What a credential change or a first proof of the address removed, told in the mail. */
 export interface RemovedAccess {
@@ -30,6 +31,21 @@ export interface MailParams {
   newEmail?: string;
   /** What was removed from the account (password-changed, unproven-setup-removed). */
   removed?: RemovedAccess;
+  /** budget-threshold: the budget window and how much of it is used. */
+  budget?: BudgetThreshold;
+}
+
+/** A soft threshold of a budget window crossed (budget-threshold). */
+export interface BudgetThreshold {
+  /** `user`, `key`, `team` or `member`. */
+  scope: string;
+  /** `day`, `week`, `month`, `hours` or `total`. */
+  window: string;
+  /** Percent of the limit. */
+  threshold: number;
+  /** Credits. */
+  used: number;
+  limit: number;
 }
 
 /** One mail to send: what `MailService.send` is asked for. */

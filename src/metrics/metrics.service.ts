@@ -96,6 +96,12 @@ export class MetricsService {
     labelNames: ['type'] as const,
     registers: [this.registry],
   });
+  readonly budgetThresholds = new Counter({
+    name: 'budget_thresholds_crossed_total',
+    help: 'Soft budget thresholds crossed (one per budget window and threshold), by scope and window',
+    labelNames: ['scope', 'window'] as const,
+    registers: [this.registry],
+  });
   readonly holdsSwept = new Counter({
     name: 'credit_holds_swept_total',
     help: 'Expired credit holds returned by the sweep (left by crashed requests)',

@@ -23,7 +23,11 @@ import { renderMessages, stepsOf } from './render-step';
 const RUN_RETRY_LIMIT = 2;
 
 /** Admission refusals that make a run `skipped` rather than `failed`: the owner cannot afford it now. */
-const SKIP_CODES = new Set<string>([ErrorCode.INSUFFICIENT_CREDITS, ErrorCode.DAILY_LIMIT_REACHED]);
+const SKIP_CODES = new Set<string>([
+  ErrorCode.INSUFFICIENT_CREDITS,
+  ErrorCode.DAILY_LIMIT_REACHED,
+  ErrorCode.BUDGET_EXCEEDED,
+]);
 
 /**
  * Executes a run (the handler of the `tasks.run` queue, on whichever instance takes the job):

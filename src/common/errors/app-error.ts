@@ -114,6 +114,12 @@ export enum ErrorCode {
    * after every upstream and retry was tried.
    */
   UPSTREAM_UNREACHABLE = 'UPSTREAM_UNREACHABLE',
+  /**
+   * Budgets: a budget window of the call's key, member, team or user would be exceeded
+   * (`scope`, `scopeId`, `window`, `limit`, `used`, `held`, `resetsAt`): 429 with Retry-After
+   * for a window that resets, 402 for a `total` window.
+   */
+  BUDGET_EXCEEDED = 'BUDGET_EXCEEDED',
 }
 
 /** The one exhaustive mapping from code to HTTP status (a new code cannot go unmapped). */
@@ -186,6 +192,8 @@ export const ERROR_STATUS: Record<ErrorCode, HttpStatus> = {
   UPSTREAM_URL_FORBIDDEN: HttpStatus.BAD_REQUEST,
   UPSTREAM_KEY_REQUIRED: HttpStatus.BAD_REQUEST,
   UPSTREAM_UNREACHABLE: HttpStatus.BAD_GATEWAY,
+  // A window that resets; a `total` window answers 402 (status override).
+  BUDGET_EXCEEDED: HttpStatus.TOO_MANY_REQUESTS,
 };
 
 /** A domain error: services throw it, the global filter maps `code` to a status and body. */

@@ -28,8 +28,51 @@ export class ErrorDto {
   dailyLimit?: number;
   @ApiPropertyOptional({ type: 'integer', description: 'DAILY_LIMIT_REACHED: used today' })
   usedToday?: number;
-  @ApiPropertyOptional({ format: 'date-time', description: 'DAILY_LIMIT_REACHED: next reset' })
-  resetsAt?: string;
+  @ApiPropertyOptional({
+    type: String,
+    format: 'date-time',
+    nullable: true,
+    description: 'DAILY_LIMIT_REACHED, BUDGET_EXCEEDED: next reset (null: a total budget)',
+  })
+  resetsAt?: string | null;
+  @ApiPropertyOptional({
+    enum: ['key', 'member', 'team', 'user'],
+    description: 'BUDGET_EXCEEDED: the scope of the budget that refused',
+  })
+  scope?: string;
+  @ApiPropertyOptional({
+    format: 'uuid',
+    description: 'BUDGET_EXCEEDED: the key, team or user it caps',
+  })
+  scopeId?: string;
+  @ApiPropertyOptional({
+    format: 'uuid',
+    description: 'BUDGET_EXCEEDED: the team (member and team scopes)',
+  })
+  teamId?: string;
+  @ApiPropertyOptional({
+    enum: ['day', 'week', 'month', 'hours', 'total'],
+    description: 'BUDGET_EXCEEDED: the window that would be exceeded',
+  })
+  window?: string;
+  @ApiPropertyOptional({
+    type: 'integer',
+    description: "BUDGET_EXCEEDED: an hours window's length",
+  })
+  hours?: number;
+  @ApiPropertyOptional({
+    type: 'integer',
+    description: "BUDGET_EXCEEDED: the window's limit (credits)",
+  })
+  limit?: number;
+  @ApiPropertyOptional({
+    type: 'integer',
+    description: 'BUDGET_EXCEEDED: credits used in the window',
+  })
+  used?: number;
+  @ApiPropertyOptional({ type: 'integer', description: 'BUDGET_EXCEEDED: credits of open holds' })
+  held?: number;
+
   @ApiPropertyOptional({
     type: 'integer',
     nullable: true,
@@ -120,8 +163,51 @@ export class OpenAiErrorBodyDto {
   dailyCreditLimit?: number | null;
   @ApiPropertyOptional({ type: 'integer', description: 'the daily limits: credits used today' })
   usedToday?: number;
-  @ApiPropertyOptional({ format: 'date-time', description: 'the daily limits: next reset' })
-  resetsAt?: string;
+  @ApiPropertyOptional({
+    type: String,
+    format: 'date-time',
+    nullable: true,
+    description: 'the daily limits and budget_exceeded: next reset (null: a total budget)',
+  })
+  resetsAt?: string | null;
+  @ApiPropertyOptional({
+    enum: ['key', 'member', 'team', 'user'],
+    description: 'budget_exceeded: the scope of the budget that refused',
+  })
+  scope?: string;
+  @ApiPropertyOptional({
+    format: 'uuid',
+    description: 'budget_exceeded: the key, team or user it caps',
+  })
+  scopeId?: string;
+  @ApiPropertyOptional({
+    format: 'uuid',
+    description: 'budget_exceeded: the team (member and team scopes)',
+  })
+  teamId?: string;
+  @ApiPropertyOptional({
+    enum: ['day', 'week', 'month', 'hours', 'total'],
+    description: 'budget_exceeded: the window that would be exceeded',
+  })
+  window?: string;
+  @ApiPropertyOptional({
+    type: 'integer',
+    description: "budget_exceeded: an hours window's length",
+  })
+  hours?: number;
+  @ApiPropertyOptional({
+    type: 'integer',
+    description: "budget_exceeded: the window's limit (credits)",
+  })
+  limit?: number;
+  @ApiPropertyOptional({
+    type: 'integer',
+    description: 'budget_exceeded: credits used in the window',
+  })
+  used?: number;
+  @ApiPropertyOptional({ type: 'integer', description: 'budget_exceeded: credits of open holds' })
+  held?: number;
+
   @ApiPropertyOptional({ description: 'insufficient_scope: the scope needed' })
   requiredScope?: string;
 }

@@ -209,6 +209,7 @@ describe('one settlement rule on every path', () => {
     expect(alone.rows.ledger).toContainEqual({
       type: 'CONSUMPTION',
       keyId: null,
+      teamId: null,
       amount: -30,
       userId: 'user beyond the balance',
       modelId: 'gpt-4o-mini',

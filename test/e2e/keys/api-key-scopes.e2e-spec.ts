@@ -41,6 +41,8 @@ const SCOPED: Record<string, ApiScope> = {
   'GET /api/credits': 'credits:read',
   'GET /api/credits/transactions': 'credits:read',
   'GET /api/credits/usage': 'credits:read',
+  'GET /api/credits/limits': 'credits:read',
+  'GET /v1/key': 'ai',
 };
 
 /** Prefixes a key must never reach, whatever its scopes: account, keys, 2FA, payments, admin. */
