@@ -36,7 +36,7 @@ export class SettlementRule1796843300000 implements MigrationInterface {
 // Entry and day counters commit together. The day is the local date (`p_tz`) of the entry's own
 // `createdAt`, so a day's counter always equals the ledger's sum over that day; a zero charge
 // counts nothing. Returns the credits charged (-amount).
-const RECORD_CONSUMPTION = `CREATE FUNCTION record_consumption(p_entry jsonb, p_tz text)
+export const RECORD_CONSUMPTION = `CREATE FUNCTION record_consumption(p_entry jsonb, p_tz text)
   RETURNS integer LANGUAGE plpgsql VOLATILE AS $$
   DECLARE
     v_user uuid;
@@ -75,7 +75,7 @@ const RECORD_CONSUMPTION = `CREATE FUNCTION record_consumption(p_entry jsonb, p_
 //   to what the user owes (credit_shortfalls), which the next admission collects;
 // - the user is gone: nothing is charged, the whole cost is the shortfall (nothing recorded).
 // The entry's reference is unique: a hold whose reference is taken fails (23505), undone.
-const SETTLE_HOLD = `CREATE FUNCTION settle_hold(p_row jsonb, p_tz text,
+export const SETTLE_HOLD = `CREATE FUNCTION settle_hold(p_row jsonb, p_tz text,
     OUT charged integer, OUT shortfall integer)
   LANGUAGE plpgsql VOLATILE AS $$
   DECLARE
@@ -129,7 +129,7 @@ const SETTLE_HOLD = `CREATE FUNCTION settle_hold(p_row jsonb, p_tz text,
 // batch are decided as two statements one after the other. In a batch of several, each row runs
 // in its own subtransaction: a failed row answers its SQLSTATE and message, undone, and the
 // others commit. A batch of one raises its error as the statement's own (no subtransaction).
-const SETTLE_HOLDS = `CREATE FUNCTION settle_holds(p_rows jsonb, p_tz text)
+export const SETTLE_HOLDS = `CREATE FUNCTION settle_holds(p_rows jsonb, p_tz text)
   RETURNS TABLE (r_ord integer, r_charged integer, r_shortfall integer, r_error_code text,
     r_error_message text)
   LANGUAGE plpgsql VOLATILE AS $$

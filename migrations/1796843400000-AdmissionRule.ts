@@ -40,7 +40,7 @@ const COLLECTED = 'Shortfall of earlier replies collected (their usage exceeded 
 // `amount` first pays the debt: its own CONSUMPTION entry (reference `shortfall:<requestId>`,
 // counted in the day counters), then is decided again on the new balance and day counter.
 // Otherwise nothing changes and the row tells why (`r_hold` null); `r_found` false: no such user.
-const ADMIT_HOLD = `CREATE FUNCTION admit_hold(p_row jsonb, p_tz text, p_limits jsonb,
+export const ADMIT_HOLD = `CREATE FUNCTION admit_hold(p_row jsonb, p_tz text, p_limits jsonb,
     p_default_limit integer, p_ttl integer,
     OUT r_found boolean, OUT r_balance integer, OUT r_used integer, OUT r_held integer,
     OUT r_daily_limit integer, OUT r_resets_at timestamptz, OUT r_key_admits boolean,
@@ -93,7 +93,7 @@ const ADMIT_HOLD = `CREATE FUNCTION admit_hold(p_row jsonb, p_tz text, p_limits 
 // the first's hold. In a batch of several, each row runs in its own subtransaction: a failed row
 // answers its SQLSTATE and message, undone, and the others commit. A batch of one raises its
 // error as the statement's own (no subtransaction).
-const ADMIT_HOLDS = `CREATE FUNCTION admit_holds(p_rows jsonb, p_tz text, p_limits jsonb,
+export const ADMIT_HOLDS = `CREATE FUNCTION admit_holds(p_rows jsonb, p_tz text, p_limits jsonb,
     p_default_limit integer, p_ttl integer)
   RETURNS TABLE (r_ord integer, r_found boolean, r_balance integer, r_used integer,
     r_held integer, r_daily_limit integer, r_resets_at timestamptz, r_key_admits boolean,

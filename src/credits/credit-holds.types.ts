@@ -11,6 +11,8 @@ export interface OpenHold {
   requestId: string;
   /** The API key the request came through; its CONSUMPTION entry records it. */
   keyId?: string;
+  /** The team whose pool holds and pays (a call in the team's context); absent: the user's own. */
+  teamId?: string;
 }
 
 /** What a settled request used, recorded on its CONSUMPTION entry for usage statistics. */
@@ -56,6 +58,8 @@ export interface Settlement {
 export interface LedgerColumns {
   /** The API key the request came through; null without one. */
   keyId: string | null;
+  /** The team whose pool pays (the entry is the pool's, `userId` its member); null: the user's own. */
+  teamId: string | null;
   modelId: string | null;
   promptTokens: number | null;
   completionTokens: number | null;
@@ -87,6 +91,12 @@ export interface AdmissionInput {
   /** Credits of the prompt estimate checked against the plan's daily limit; null: none. */
   dailyEstimate: number | null;
   keyId: string | null;
+  /**
+   * The team whose pool pays, or null (the user's own balance). The admission checks in the same
+   * statement that `userId` is a member (else SQLSTATE TM404) and holds from the pool; the plan's
+   * daily limit and the user's debt do not apply to a pool's call.
+   */
+  teamId: string | null;
   /** "Now" from the Clock: the day the daily limits count. */
   now: Date;
 }

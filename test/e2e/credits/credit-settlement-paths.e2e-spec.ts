@@ -221,6 +221,8 @@ describe('one settlement rule on every path', () => {
       reasoningTokens: 9,
       cacheWriteTokens: null,
       completionTokens: 45,
+      teamId: null,
+      memberId: null,
     });
     // Collected: the debt's own entry, and nothing owed any more.
     expect(alone.rows.ledger).toContainEqual(
