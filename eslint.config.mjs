@@ -35,6 +35,7 @@ const MAY_IMPORT = {
   users: ['credits', 'uploads', 'models', 'audit', 'i18n'],
   credits: ['users/user.entity', 'models', 'jobs', 'metrics', 'telemetry'],
   teams: ['users/user.entity', 'audit'],
+  pools: ['credits', 'teams'], // a team's pool: the ledger of credits, the roles of teams
   chats: [
     'teams',
     'models',

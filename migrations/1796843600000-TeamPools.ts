@@ -197,17 +197,11 @@ const LOCK_TEAMS = `
       ORDER BY t.id FOR NO KEY UPDATE; -- team pools`;
 
 const SETTLE_HOLDS_V2 = edited(SETTLE_HOLDS, [
-  [
-    `      ORDER BY u.id FOR NO KEY UPDATE;`,
-    `      ORDER BY u.id FOR NO KEY UPDATE;${LOCK_TEAMS}`,
-  ],
+  [`      ORDER BY u.id FOR NO KEY UPDATE;`, `      ORDER BY u.id FOR NO KEY UPDATE;${LOCK_TEAMS}`],
 ]);
 
 const ADMIT_HOLDS_V2 = edited(ADMIT_HOLDS, [
-  [
-    `      ORDER BY u.id FOR NO KEY UPDATE;`,
-    `      ORDER BY u.id FOR NO KEY UPDATE;${LOCK_TEAMS}`,
-  ],
+  [`      ORDER BY u.id FOR NO KEY UPDATE;`, `      ORDER BY u.id FOR NO KEY UPDATE;${LOCK_TEAMS}`],
 ]);
 
 const ADMIT_HOLD_V2 = edited(ADMIT_HOLD, [

@@ -10,6 +10,7 @@ import { CreditsUsageService } from './credits-usage.service';
 import { CreditsController } from './credits.controller';
 import { CreditsService } from './credits.service';
 import { HoldSweep } from './hold-sweep.service';
+import { TeamLedgerService } from './team-ledger.service';
 import { UsageStatsController, UserUsageStatsController } from './usage-stats.controller';
 import { UsageStatsService } from './usage-stats.service';
 
@@ -24,7 +25,8 @@ import { UsageStatsService } from './usage-stats.service';
     CreditsUsageService,
     UsageStatsService,
     HoldSweep,
+    TeamLedgerService,
   ],
-  exports: [CreditsService, CreditHoldsService, CreditsUsageService],
+  exports: [CreditsService, CreditHoldsService, CreditsUsageService, TeamLedgerService],
 })
 export class CreditsModule {}

@@ -20,6 +20,12 @@ export class ErrorDto {
   })
   shortfall?: number;
   @ApiPropertyOptional({
+    format: 'uuid',
+    description:
+      "INSUFFICIENT_CREDITS: the team whose pool was short (a call in the team's context); `balance` is the pool's",
+  })
+  teamId?: string;
+  @ApiPropertyOptional({
     description:
       'INSUFFICIENT_CREDITS: what would help, e.g. that verifying the email grants the sign-up credits',
   })

@@ -874,6 +874,57 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/teams/{id}/credits": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Read the team's credit pool and my use of it */
+        get: operations["TeamPoolsController_get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/teams/{id}/credits/usage": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Every member's use of the team's pool */
+        get: operations["TeamPoolsController_usage"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/teams/{id}/credits/transfers": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Move credits from my balance to the team's pool */
+        post: operations["TeamPoolsController_transfer"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/chats": {
         parameters: {
             query?: never;
@@ -2024,6 +2075,11 @@ export interface components {
             balance?: number;
             /** @description INSUFFICIENT_CREDITS: credits owed from earlier replies whose usage exceeded hold and balance (part of `required`) */
             shortfall?: number;
+            /**
+             * Format: uuid
+             * @description INSUFFICIENT_CREDITS: the team whose pool was short (a call in the team's context); `balance` is the pool's
+             */
+            teamId?: string;
             /** @description INSUFFICIENT_CREDITS: what would help, e.g. that verifying the email grants the sign-up credits */
             hint?: string;
             /** @description DAILY_LIMIT_REACHED: the plan's limit */
@@ -2078,6 +2134,11 @@ export interface components {
             balance?: number;
             /** @description INSUFFICIENT_CREDITS: credits owed from earlier replies whose usage exceeded hold and balance (part of `required`) */
             shortfall?: number;
+            /**
+             * Format: uuid
+             * @description INSUFFICIENT_CREDITS: the team whose pool was short (a call in the team's context); `balance` is the pool's
+             */
+            teamId?: string;
             /** @description INSUFFICIENT_CREDITS: what would help, e.g. that verifying the email grants the sign-up credits */
             hint?: string;
             /** @description DAILY_LIMIT_REACHED: the plan's limit */
@@ -2245,7 +2306,7 @@ export interface components {
             /** @example -3 */
             amount: number;
             /** @enum {string} */
-            type: "CONSUMPTION" | "PURCHASE" | "BONUS" | "ADJUSTMENT" | "REFUND";
+            type: "CONSUMPTION" | "PURCHASE" | "BONUS" | "ADJUSTMENT" | "REFUND" | "TRANSFER";
             /** @example gpt-4o-mini: 120 + 80 tokens */
             description: string;
             /**
@@ -2889,6 +2950,60 @@ export interface components {
             /** @description the one-time token from the invitation */
             token: string;
         };
+        PoolMemberUsageDto: {
+            /**
+             * Format: uuid
+             * @description the member (user id)
+             */
+            userId: string;
+            /** @description credits the pool paid for the member's calls */
+            spent: number;
+            /** @description metered calls the pool paid for */
+            calls: number;
+            /** @description credits the member put in (transfers, purchases) */
+            funded: number;
+        };
+        TeamPoolDto: {
+            /** Format: uuid */
+            teamId: string;
+            /** @description the pool's balance in credits */
+            credits: number;
+            /** @description credits reserved by calls in progress */
+            held: number;
+            /**
+             * @description the caller's role in the team
+             * @enum {string}
+             */
+            role: "OWNER" | "ADMIN" | "MEMBER";
+            /**
+             * Format: date-time
+             * @description start of the usage period
+             */
+            since: string;
+            /** @description the caller's own use of the pool */
+            mine: components["schemas"]["PoolMemberUsageDto"];
+        };
+        TeamPoolUsageDto: {
+            /** Format: uuid */
+            teamId: string;
+            /**
+             * Format: date-time
+             * @description start of the usage period
+             */
+            since: string;
+            /** @description members (current and former) with any entry in the period, most spent first */
+            members: components["schemas"]["PoolMemberUsageDto"][];
+        };
+        PoolTransferResultDto: {
+            /** @description the pool's new balance */
+            credits: number;
+            /** @description the caller's own new balance */
+            balance: number;
+        };
+        PoolTransferDto: {
+            /** @example 500 */
+            amount: number;
+        };
         ChatSettingsDto: {
             /**
              * @description else the chat's settings, else the preferred `defaultModelId` (400 if none)
@@ -3447,6 +3562,11 @@ export interface components {
              */
             chatId?: string;
             /**
+             * Format: uuid
+             * @description spend from this team's credit pool (a member only, else 404); null: from my own balance even in a team chat; absent: the API key's team, else the chat's team, else my own balance
+             */
+            teamId?: string | null;
+            /**
              * @description plugins whose tools the model may call (`GET /api/plugins`); the model needs the `tools` capability. A request's list (even `[]`) replaces the chat's
              * @example [
              *       "calculator"
@@ -3656,6 +3776,11 @@ export interface components {
              *     ]
              */
             stop?: string[];
+            /**
+             * Format: uuid
+             * @description spend from this team's credit pool (a member only, else 404); null: from my own balance even in a team chat; absent: the API key's team, else the chat's team, else my own balance
+             */
+            teamId?: string | null;
             /**
              * @description plugins whose tools the model may call (`GET /api/plugins`); the model needs the `tools` capability. A request's list (even `[]`) replaces the chat's
              * @example [
@@ -9872,6 +9997,302 @@ export interface operations {
             };
             /** @description Unexpected or upstream failure (`code`: INTERNAL_ERROR, ...) */
             500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeBDto"];
+                };
+            };
+            /** @description The database cannot be reached (`code`: SERVICE_UNAVAILABLE); retry shortly */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeBDto"];
+                };
+            };
+        };
+    };
+    TeamPoolsController_get: {
+        parameters: {
+            query?: {
+                days?: number;
+            };
+            header?: never;
+            path: {
+                /** @example 3fa85f64-5717-4562-b3fc-2c963f66afa6 */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description any member */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: components["schemas"]["TeamPoolDto"];
+                    };
+                };
+            };
+            /** @description Invalid input or unreadable body (`code`: VALIDATION_FAILED, MALFORMED_JSON) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeBDto"];
+                };
+            };
+            /** @description No valid session (`code`: UNAUTHORIZED or INVALID_CREDENTIALS), or a revoked, expired or unknown API key (INVALID_API_KEY) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeBDto"];
+                };
+            };
+            /** @description Role not allowed (`code`: FORBIDDEN), or an API key without the route's scope (INSUFFICIENT_SCOPE) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeBDto"];
+                };
+            };
+            /** @description Not found, or not yours (`code`: NOT_FOUND / USER_NOT_FOUND) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeBDto"];
+                };
+            };
+            /** @description Body over 1 MB, or an upload over UPLOAD_MAX_BYTES (`code`: PAYLOAD_TOO_LARGE) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeBDto"];
+                };
+            };
+            /** @description Unexpected or upstream failure (`code`: INTERNAL_ERROR, ...) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeBDto"];
+                };
+            };
+            /** @description The database cannot be reached (`code`: SERVICE_UNAVAILABLE); retry shortly */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeBDto"];
+                };
+            };
+        };
+    };
+    TeamPoolsController_usage: {
+        parameters: {
+            query?: {
+                days?: number;
+            };
+            header?: never;
+            path: {
+                /** @example 3fa85f64-5717-4562-b3fc-2c963f66afa6 */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OWNER or ADMIN */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: components["schemas"]["TeamPoolUsageDto"];
+                    };
+                };
+            };
+            /** @description Invalid input or unreadable body (`code`: VALIDATION_FAILED, MALFORMED_JSON) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeBDto"];
+                };
+            };
+            /** @description No valid session (`code`: UNAUTHORIZED or INVALID_CREDENTIALS), or a revoked, expired or unknown API key (INVALID_API_KEY) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeBDto"];
+                };
+            };
+            /** @description Role not allowed (`code`: FORBIDDEN), or an API key without the route's scope (INSUFFICIENT_SCOPE) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeBDto"];
+                };
+            };
+            /** @description Not found, or not yours (`code`: NOT_FOUND / USER_NOT_FOUND) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeBDto"];
+                };
+            };
+            /** @description Body over 1 MB, or an upload over UPLOAD_MAX_BYTES (`code`: PAYLOAD_TOO_LARGE) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeBDto"];
+                };
+            };
+            /** @description Unexpected or upstream failure (`code`: INTERNAL_ERROR, ...) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeBDto"];
+                };
+            };
+            /** @description The database cannot be reached (`code`: SERVICE_UNAVAILABLE); retry shortly */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeBDto"];
+                };
+            };
+        };
+    };
+    TeamPoolsController_transfer: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @example 3fa85f64-5717-4562-b3fc-2c963f66afa6 */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PoolTransferDto"];
+            };
+        };
+        responses: {
+            /** @description OWNER or ADMIN; one transaction, an entry on each side */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: components["schemas"]["PoolTransferResultDto"];
+                    };
+                };
+            };
+            /** @description Invalid input or unreadable body (`code`: VALIDATION_FAILED, MALFORMED_JSON) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeBDto"];
+                };
+            };
+            /** @description No valid session (`code`: UNAUTHORIZED or INVALID_CREDENTIALS), or a revoked, expired or unknown API key (INVALID_API_KEY) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeBDto"];
+                };
+            };
+            /** @description Insufficient credits (`code`: INSUFFICIENT_CREDITS) */
+            402: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeBDto"];
+                };
+            };
+            /** @description Role not allowed (`code`: FORBIDDEN), or an API key without the route's scope (INSUFFICIENT_SCOPE) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeBDto"];
+                };
+            };
+            /** @description Not found, or not yours (`code`: NOT_FOUND / USER_NOT_FOUND) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeBDto"];
+                };
+            };
+            /** @description Body over 1 MB, or an upload over UPLOAD_MAX_BYTES (`code`: PAYLOAD_TOO_LARGE) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeBDto"];
+                };
+            };
+            /** @description Unexpected or upstream failure (`code`: INTERNAL_ERROR, ...) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeBDto"];
+                };
+            };
+            /** @description No upstream of the model gave an HTTP answer: connection refused, reset or timed out (`UPSTREAM_UNREACHABLE`) */
+            502: {
                 headers: {
                     [name: string]: unknown;
                 };
