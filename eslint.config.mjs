@@ -53,7 +53,7 @@ const MAY_IMPORT = {
   social: ['auth', 'users', 'referrals', 'audit', 'i18n'],
   'auth-google': ['social'],
   'auth-github': ['social'],
-  billing: ['users', 'credits/sql', 'audit', 'i18n'], // credits/sql reads RETURNING rows, writes nothing
+  billing: ['users', 'teams', 'credits/sql', 'audit', 'i18n'], // credits/sql reads RETURNING rows, writes nothing
   referrals: ['credits', 'users', 'i18n'],
   webhooks: ['billing', 'credits', 'users', 'referrals', 'audit', 'metrics', 'telemetry'],
   pages: ['billing', 'auth'],

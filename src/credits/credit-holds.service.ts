@@ -156,7 +156,9 @@ export class CreditHoldsService {
       required: amount + owed,
       balance: row.balance,
       ...(owed > 0 ? { shortfall: owed } : {}),
-      ...(teamId ? { teamId } : {}),
+      ...(teamId
+        ? { teamId, hint: { key: 'TEAM_POOL_SHORT', args: { balance: row.balance } } }
+        : {}),
     });
   }
 

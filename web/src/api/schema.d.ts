@@ -4928,6 +4928,11 @@ export interface components {
              * @enum {string}
              */
             currency?: "usd" | "cny";
+            /**
+             * Format: uuid
+             * @description buy for this team's credit pool (its OWNER or ADMIN only: 403 for a MEMBER, 404 for anyone else); the webhook grants the pool, once
+             */
+            teamId?: string;
         };
         PurchaseCreatedDto: {
             clientSecret: string;
@@ -16144,6 +16149,15 @@ export interface operations {
             };
             /** @description Role not allowed (`code`: FORBIDDEN), or an API key without the route's scope (INSUFFICIENT_SCOPE) */
             403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Not found, or not yours (`code`: NOT_FOUND / USER_NOT_FOUND) */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };
