@@ -48,7 +48,7 @@ const MAY_IMPORT = {
   tags: ['chats', 'users/user.entity'],
   bookmarks: ['chats', 'teams', 'users/user.entity'],
   shares: ['chats'],
-  keys: ['users/user.entity', 'audit', 'i18n'],
+  keys: ['users/user.entity', 'teams', 'audit', 'i18n'], // teams: who may make a team's key
   auth: ['users', 'credits', 'referrals', 'mail', 'jobs', 'audit', 'i18n'],
   social: ['auth', 'users', 'referrals', 'audit', 'i18n'],
   'auth-google': ['social'],

@@ -239,6 +239,50 @@ describe('team credit pools', () => {
     });
   });
 
+  describe("a team's API key", () => {
+    const keyFor = (u: TestUser, teamId: string) =>
+      t.http.post('/api/keys').set(u.auth).send({ name: 'team key', teamId });
+
+    it('is made by OWNERs and ADMINs only, and its calls spend from the pool on every route', async () => {
+      const { owner, admin, member, team } = await teamWithPool(300);
+      const stranger = await newUser(t);
+      expect((await keyFor(member, team.id).expect(403)).body.code).toBe('FORBIDDEN');
+      await keyFor(stranger, team.id).expect(404);
+      const created = await keyFor(admin, team.id).expect(201);
+      expect(created.body.teamId).toBe(team.id);
+      const bearer = { Authorization: `Bearer ${created.body.key}` };
+      await t.http.post('/api/ai/generate').set(bearer).send(ask).expect(200);
+      await t.http
+        .post('/v1/chat/completions')
+        .set(bearer)
+        .send({ model: 'gpt-4o-mini', messages: [{ role: 'user', content: 'Hello' }] })
+        .expect(200);
+      expect(await poolOf(team.id)).toMatchObject({ credits: 300 - 2 * 66, held: 0 });
+      expect((await ledgerOf(t, admin.user.id)).credits).toBe(0);
+      const [entry] = await t.db.query(
+        `SELECT "keyId", "memberId" FROM credit_transactions
+         WHERE "teamId" = $1 AND type = 'CONSUMPTION' LIMIT 1`,
+        [team.id],
+      );
+      expect(entry).toEqual({ keyId: created.body.id, memberId: admin.user.id });
+      // The key's team binds: naming another team is refused, nothing held.
+      const other = await newTeam(t, admin);
+      await t.http
+        .post('/api/ai/generate')
+        .set(bearer)
+        .send({ ...ask, teamId: other.id })
+        .expect(400);
+      // Its maker removed from the team: the key spends nothing more.
+      await t.http
+        .delete(`/api/teams/${team.id}/members/${admin.user.id}`)
+        .set(owner.auth)
+        .expect(200);
+      const before = await poolOf(team.id);
+      await t.http.post('/api/ai/generate').set(bearer).send(ask).expect(404);
+      expect(await poolOf(team.id)).toEqual(before);
+    });
+  });
+
   describe('what members see', () => {
     it("shows the pool and my use to members, every member's use to OWNERs and ADMINs", async () => {
       const { owner, admin, member, team } = await teamWithPool(200);

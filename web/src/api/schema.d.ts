@@ -2762,6 +2762,11 @@ export interface components {
             expiresAt?: string;
             /** @description credits this key may consume per local day (APP_TIMEZONE); none: no own cap */
             dailyCreditLimit?: number | null;
+            /**
+             * Format: uuid
+             * @description a team's key: its calls spend from this team's credit pool (OWNER or ADMIN of the team only: 403 for a MEMBER, 404 for anyone else); refused once its maker leaves the team
+             */
+            teamId?: string;
         };
         CreatedApiKeyDto: {
             /** Format: uuid */
@@ -2777,6 +2782,11 @@ export interface components {
             /** Format: date-time */
             expiresAt: string | null;
             dailyCreditLimit: number | null;
+            /**
+             * Format: uuid
+             * @description a team's key: the team whose pool its calls spend from; null: personal
+             */
+            teamId: string | null;
             /** Format: date-time */
             lastUsedAt: string | null;
             /** Format: date-time */
@@ -2801,6 +2811,11 @@ export interface components {
             /** Format: date-time */
             expiresAt: string | null;
             dailyCreditLimit: number | null;
+            /**
+             * Format: uuid
+             * @description a team's key: the team whose pool its calls spend from; null: personal
+             */
+            teamId: string | null;
             /** Format: date-time */
             lastUsedAt: string | null;
             /** Format: date-time */
@@ -8355,8 +8370,17 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorDto"];
                 };
             };
-            /** @description The address is not verified (`EMAIL_NOT_VERIFIED`) */
+            /** @description The address is not verified (`EMAIL_NOT_VERIFIED`), or a team's key asked by a MEMBER */
             403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description `teamId` names a team the caller is not a member of */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };
