@@ -35,6 +35,7 @@ const MAY_IMPORT = {
   users: ['credits', 'uploads', 'models', 'audit', 'i18n'],
   credits: ['users/user.entity', 'models', 'jobs', 'metrics', 'telemetry'],
   teams: ['users/user.entity', 'audit'],
+  pools: ['credits', 'teams'], // a team's pool: the ledger of credits, the roles of teams
   chats: [
     'teams',
     'models',
@@ -47,12 +48,12 @@ const MAY_IMPORT = {
   tags: ['chats', 'users/user.entity'],
   bookmarks: ['chats', 'teams', 'users/user.entity'],
   shares: ['chats'],
-  keys: ['users/user.entity', 'audit', 'i18n'],
+  keys: ['users/user.entity', 'teams', 'audit', 'i18n'], // teams: who may make a team's key
   auth: ['users', 'keys', 'credits', 'referrals', 'mail', 'jobs', 'audit', 'i18n'], // keys: a credential change revokes the user's API keys
   social: ['auth', 'users', 'referrals', 'audit', 'i18n'],
   'auth-google': ['social'],
   'auth-github': ['social'],
-  billing: ['users', 'credits/sql', 'audit', 'i18n'], // credits/sql reads RETURNING rows, writes nothing
+  billing: ['users', 'teams', 'credits/sql', 'audit', 'i18n'], // credits/sql reads RETURNING rows, writes nothing
   referrals: ['credits', 'users', 'i18n'],
   webhooks: ['billing', 'credits', 'users', 'referrals', 'audit', 'metrics', 'telemetry'],
   pages: ['billing', 'auth'],

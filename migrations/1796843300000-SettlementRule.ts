@@ -75,7 +75,7 @@ export const RECORD_CONSUMPTION = `CREATE FUNCTION record_consumption(p_entry js
 //   to what the user owes (credit_shortfalls), which the next admission collects;
 // - the user is gone: nothing is charged, the whole cost is the shortfall (nothing recorded).
 // The entry's reference is unique: a hold whose reference is taken fails (23505), undone.
-const SETTLE_HOLD = `CREATE FUNCTION settle_hold(p_row jsonb, p_tz text,
+export const SETTLE_HOLD = `CREATE FUNCTION settle_hold(p_row jsonb, p_tz text,
     OUT charged integer, OUT shortfall integer)
   LANGUAGE plpgsql VOLATILE AS $$
   DECLARE

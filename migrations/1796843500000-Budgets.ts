@@ -64,7 +64,7 @@ const orReplace = (sql: string) => sql.replace('CREATE FUNCTION', 'CREATE OR REP
 
 // admit_hold of migration AdmissionRule with the budgets: the team on the hold, and
 // `budgets_admit` before the hold is made (its refusal answered as `r_budget`).
-const ADMIT_HOLD = `CREATE FUNCTION admit_hold(p_row jsonb, p_tz text, p_limits jsonb,
+export const ADMIT_HOLD = `CREATE FUNCTION admit_hold(p_row jsonb, p_tz text, p_limits jsonb,
     p_default_limit integer, p_ttl integer,
     OUT r_found boolean, OUT r_balance integer, OUT r_used integer, OUT r_held integer,
     OUT r_daily_limit integer, OUT r_resets_at timestamptz, OUT r_key_admits boolean,
@@ -115,7 +115,7 @@ const ADMIT_HOLD = `CREATE FUNCTION admit_hold(p_row jsonb, p_tz text, p_limits 
 
 // admit_holds of migration AdmissionRule, locking the batch's budgets after its users and
 // answering `r_budget`.
-const ADMIT_HOLDS = `CREATE FUNCTION admit_holds(p_rows jsonb, p_tz text, p_limits jsonb,
+export const ADMIT_HOLDS = `CREATE FUNCTION admit_holds(p_rows jsonb, p_tz text, p_limits jsonb,
     p_default_limit integer, p_ttl integer)
   RETURNS TABLE (r_ord integer, r_found boolean, r_balance integer, r_used integer,
     r_held integer, r_daily_limit integer, r_resets_at timestamptz, r_key_admits boolean,
@@ -164,7 +164,7 @@ const ADMIT_HOLDS = `CREATE FUNCTION admit_holds(p_rows jsonb, p_tz text, p_limi
 
 // record_consumption of migration SettlementRule, writing the entry's team and adding the charge
 // to the budget counters (`budgets_record`), with the day counters.
-const RECORD_CONSUMPTION = `CREATE OR REPLACE FUNCTION record_consumption(p_entry jsonb, p_tz text)
+export const RECORD_CONSUMPTION = `CREATE OR REPLACE FUNCTION record_consumption(p_entry jsonb, p_tz text)
   RETURNS integer LANGUAGE plpgsql VOLATILE AS $$
   DECLARE
     v_user uuid;
@@ -199,7 +199,7 @@ const RECORD_CONSUMPTION = `CREATE OR REPLACE FUNCTION record_consumption(p_entr
   END $$`;
 
 // settle_holds of migration SettlementRule, locking the batch's budgets after its users.
-const SETTLE_HOLDS = `CREATE OR REPLACE FUNCTION settle_holds(p_rows jsonb, p_tz text)
+export const SETTLE_HOLDS = `CREATE OR REPLACE FUNCTION settle_holds(p_rows jsonb, p_tz text)
   RETURNS TABLE (r_ord integer, r_charged integer, r_shortfall integer, r_error_code text,
     r_error_message text)
   LANGUAGE plpgsql VOLATILE AS $$

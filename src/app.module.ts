@@ -40,6 +40,7 @@ import { SharesModule } from './shares/shares.module';
 import { TagsModule } from './tags/tags.module';
 import { TasksModule } from './tasks/tasks.module';
 import { TeamsModule } from './teams/teams.module';
+import { PoolsModule } from './pools/pools.module';
 import { UploadsModule } from './uploads/uploads.module';
 import { UpstreamsModule } from './upstreams/upstreams.module';
 import { UsersModule } from './users/users.module';
@@ -111,6 +112,7 @@ export class AppModule {
         AuthGithubModule,
         TeamsModule,
         BudgetsModule,
+        PoolsModule,
         ChatsModule,
         TagsModule,
         BookmarksModule,

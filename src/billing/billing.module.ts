@@ -1,5 +1,6 @@
 import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
+import { TeamsModule } from '../teams/teams.module';
 import { UsersModule } from '../users/users.module';
 import { BillingController } from './billing.controller';
 import { CreditPurchasesService } from './credit-purchases.service';
@@ -23,6 +24,7 @@ import { billingConfig } from './billing.config';
     ConfigSliceModule.forFeature(billingConfig),
     TypeOrmModule.forFeature([Subscription, Purchase]),
     UsersModule,
+    TeamsModule, // who may buy for a team's pool
   ],
   controllers: [PaymentController, CreditsPurchaseController, BillingController],
   providers: [

@@ -18,6 +18,7 @@ import { CREDIT_PURCHASE } from './payments.service';
 import type { PaymentMethod, PurchaseCurrency } from './purchase.entity';
 import { insertPurchaseSql, PURCHASE_BY_INTENT_SQL } from './purchases.sql';
 import { StripeClient } from './stripe.client';
+import { TeamsService } from '../teams/teams.service';
 
 /**
  * `POST /api/credits/purchase` (spec Payments rule 3): a payment intent for card,
@@ -32,11 +33,13 @@ export class CreditPurchasesService {
     @Inject(appSettingsConfig.KEY)
     private readonly appSettings: ConfigType<typeof appSettingsConfig>,
     @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly teams: TeamsService,
   ) {}
 
   /**
    * Creates the intent with `payment_method_types: [method]` and metadata `{userId, credits,
-   * type: 'credit_purchase', purchaseId}`. Alipay and WeChat Pay are confirmed here (Alipay with
+   * type: 'credit_purchase', purchaseId}`, and `teamId` for a purchase for a team's pool (the
+   * caller its OWNER or ADMIN: 404 for a non-member, 403 for a MEMBER, checked first). Alipay and WeChat Pay are confirmed here (Alipay with
    * `return_url` = `{APP_BASE_URL}/{locale}/payment/success?purchase=<id>`, WeChat Pay with
    * `client: web`) so the answer carries `nextAction`; card is confirmed by Stripe.js.
    * Throws 400 VALIDATION_FAILED for a currency the method does not take, an amount above the
@@ -50,6 +53,7 @@ export class CreditPurchasesService {
   ): Promise<PurchaseCreatedDto> {
     const method: PaymentMethod = dto.paymentMethod ?? 'card';
     const currency: PurchaseCurrency = dto.currency ?? (method === 'card' ? 'usd' : 'cny');
+    if (dto.teamId) await this.teams.requireTeamRole(user, dto.teamId, 'ADMIN');
     if (method !== 'card' && currency !== 'cny')
       throw new AppError(ErrorCode.VALIDATION_FAILED, `${method} is paid in cny only`);
     this.checkBounds(dto, currency);
@@ -66,7 +70,12 @@ export class CreditPurchasesService {
       currency,
       payment_method_types: [method],
       description: `${dto.credits} credits for ${formatMajor(amount)} ${currency.toUpperCase()}`,
-      metadata: { userId: user.id, credits: String(dto.credits), type: CREDIT_PURCHASE },
+      metadata: {
+        userId: user.id,
+        credits: String(dto.credits),
+        type: CREDIT_PURCHASE,
+        ...(dto.teamId ? { teamId: dto.teamId } : {}),
+      },
     };
     if (method !== 'card') {
       Object.assign(params, {
@@ -88,6 +97,7 @@ export class CreditPurchasesService {
       currency,
       amount,
       credits: dto.credits,
+      teamId: dto.teamId ?? null,
     });
     await this.dataSource.query(insert.sql, insert.params);
     const [row] = await this.dataSource.query(PURCHASE_BY_INTENT_SQL, [intent.id]);

@@ -41,7 +41,7 @@ export class CreditsPurchaseController {
       'Creates a payment intent (card, Alipay or WeChat Pay) and a purchase record; the credits ' +
       'arrive with its `succeeded` webhook.',
     access: 'session',
-    errors: paymentErrors(400, 402, 409, 502, 503),
+    errors: paymentErrors(400, 402, 404, 409, 502, 503),
     body: {
       type: PurchaseCreditsDto,
       example: { amount: 19.99, credits: 279, paymentMethod: 'wechat_pay', currency: 'cny' },

@@ -47,6 +47,8 @@ export class Purchase {
   @Column({ type: 'varchar', length: 20, default: 'pending' }) status: PurchaseStatus;
   @Column({ type: 'integer', default: 0 }) refundedAmount: number;
   @Column({ type: 'jsonb', default: () => `'[]'` }) appliedRefunds: string[];
+  /** A purchase for this team's pool (granted into it); null: for the buyer's own balance. */
+  @Column({ type: 'uuid', nullable: true }) teamId: string | null;
   @CreateDateColumn({ type: 'timestamptz', precision: 3 }) createdAt: Date;
   @UpdateDateColumn({ type: 'timestamptz', precision: 3 }) updatedAt: Date;
 }

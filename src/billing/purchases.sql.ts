@@ -16,10 +16,12 @@ export function insertPurchaseSql(row: {
   currency: PurchaseCurrency;
   amount: number;
   credits: number;
+  /** A purchase for this team's pool; null: for the buyer's own balance. */
+  teamId: string | null;
 }): SqlStatement {
   const p = new SqlParams();
-  const sql = `INSERT INTO purchases (id, "userId", "paymentIntentId", method, currency, amount, credits)
-       VALUES (${p.add(row.id)}, ${p.add(row.userId)}, ${p.add(row.paymentIntentId)}, ${p.add(row.method)}, ${p.add(row.currency)}, ${p.add(row.amount)}, ${p.add(row.credits)}) ON CONFLICT DO NOTHING`;
+  const sql = `INSERT INTO purchases (id, "userId", "paymentIntentId", method, currency, amount, credits, "teamId")
+       VALUES (${p.add(row.id)}, ${p.add(row.userId)}, ${p.add(row.paymentIntentId)}, ${p.add(row.method)}, ${p.add(row.currency)}, ${p.add(row.amount)}, ${p.add(row.credits)}, ${p.add(row.teamId)}) ON CONFLICT DO NOTHING`;
   return { sql, params: p.values };
 }
 

@@ -1,11 +1,11 @@
-import { Injectable } from '@nestjs/common';
-import { ConfigService } from '@nestjs/config';
+import { Inject, Injectable } from '@nestjs/common';
+import type { ConfigType } from '@nestjs/config';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { Clock } from '../common/clock/clock';
 import type { SessionUser } from '../common/auth/session-user';
 import { AppError, ErrorCode } from '../common/errors/app-error';
-import type { AppConfig } from '../config/app.config';
+import { appSettingsConfig } from '../config/app-settings.config';
 import { CreditsUsageService } from '../credits/credits-usage.service';
 import { ApiKeysService } from '../keys/api-keys.service';
 import { TeamsService } from '../teams/teams.service';
@@ -50,7 +50,7 @@ export class BudgetLimitsService {
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,
     private readonly clock: Clock,
-    private readonly config: ConfigService<AppConfig, true>,
+    @Inject(appSettingsConfig.KEY) private readonly app: ConfigType<typeof appSettingsConfig>,
     private readonly teams: TeamsService,
     private readonly keys: ApiKeysService,
     private readonly usage: CreditsUsageService,
@@ -92,7 +92,7 @@ export class BudgetLimitsService {
     if (!keyId)
       throw new AppError(ErrorCode.FORBIDDEN, 'GET /v1/key describes an API key: call it with one');
     const now = this.clock.now();
-    const tz = this.config.get('app', { infer: true }).timezone;
+    const tz = this.app.timezone;
     const key = (await this.keys.list(user.id)).find((k) => k.id === keyId);
     const [[usage], rows] = await Promise.all([
       this.dataSource.query(KEY_USAGE_SQL, [keyId, now, tz]),

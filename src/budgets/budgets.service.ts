@@ -1,10 +1,10 @@
-import { Injectable } from '@nestjs/common';
+import { Inject, Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import type { SessionUser } from '../common/auth/session-user';
 import { AppError, ErrorCode } from '../common/errors/app-error';
-import { ConfigService } from '@nestjs/config';
-import type { AppConfig } from '../config/app.config';
+import type { ConfigType } from '@nestjs/config';
+import { appSettingsConfig } from '../config/app-settings.config';
 import { ApiKeysService } from '../keys/api-keys.service';
 import { TeamsService } from '../teams/teams.service';
 import { hasTeamRole } from '../teams/team-role';
@@ -44,7 +44,7 @@ const invalid = (message: string) => new AppError(ErrorCode.VALIDATION_FAILED, m
 export class BudgetsService {
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,
-    private readonly config: ConfigService<AppConfig, true>,
+    @Inject(appSettingsConfig.KEY) private readonly app: ConfigType<typeof appSettingsConfig>,
     private readonly teams: TeamsService,
     private readonly keys: ApiKeysService,
     private readonly audit: AuditService,
@@ -60,7 +60,7 @@ export class BudgetsService {
    */
   async set(actor: SessionUser, input: SetBudget): Promise<Budget> {
     const owner = await this.authorize(actor, input.scope, input);
-    const timezone = input.timezone ?? this.config.get('app', { infer: true }).timezone;
+    const timezone = input.timezone ?? this.app.timezone;
     const seen = new Set(input.windows.map((w) => `${w.window}:${w.hours ?? 0}`));
     if (seen.size !== input.windows.length)
       throw invalid('windows: each kind (and length of an hours window) may appear once');

@@ -7,13 +7,7 @@ import { DataSource, EntityManager } from 'typeorm';
 import { Clock } from '../common/clock/clock';
 import { AppError, ErrorCode } from '../common/errors/app-error';
 import { appSettingsConfig } from '../config/app-settings.config';
-import {
-  DELETE_HOLD_SQL,
-  HELD_BY_SQL,
-  KEY_USAGE_SQL,
-  RETURN_CREDITS_SQL,
-  SWEEP_SQL,
-} from './credit-holds.sql';
+import { HELD_BY_SQL, KEY_USAGE_SQL, RELEASE_HOLD_SQL, SWEEP_SQL } from './credit-holds.sql';
 import { CreditHoldStatements } from './credit-hold-statements.service';
 import { preparedQuery } from '../database/prepared';
 import { returning } from './sql';
@@ -77,6 +71,19 @@ export function budgetRefusal(b: BudgetRefusal): AppError {
   );
 }
 
+/** SQLSTATE of `team_pool_balance`: the caller is not a member of the team whose pool pays. */
+const NOT_A_MEMBER = 'TM404';
+
+/**
+ * The admission's refusal of a non-member (someone else's team, a member removed or gone): 404,
+ * as any team the caller does not belong to. Other errors pass unchanged.
+ */
+function notAMember(err: unknown): never {
+  if ((err as { code?: unknown }).code === NOT_A_MEMBER)
+    throw new AppError(ErrorCode.NOT_FOUND, 'Team not found');
+  throw err;
+}
+
 /** The unique reference of a request's CONSUMPTION entry (a request is charged once). */
 function consumptionReference(hold: OpenHold): string {
   return `consumption:${hold.requestId}`;
@@ -114,10 +121,14 @@ export class CreditHoldsService {
    * owes a shortfall (an earlier reply's usage beyond its hold and the balance) is admitted only
    * when the balance covers the debt plus `amount`: the debt is then collected (its own
    * CONSUMPTION entry) and the hold made; else INSUFFICIENT_CREDITS with `required` = `amount` +
-   * the debt and `shortfall` = the debt. With `teamId` (the team whose pool pays) the team's and
-   * the member's budgets apply besides the key's and the user's (migration Budgets): a budget
-   * window that would pass its limit (used + held + `amount`) refuses first with BUDGET_EXCEEDED
-   * (429 with `resetsAt`, or 402 for a `total` window; `budgetRefusal`).
+   * the debt and `shortfall` = the debt. With `teamId` (a call in a team's context), the team's
+   * pool holds instead of the user's balance: the same statement checks that the user is a
+   * member (else NOT_FOUND, 404) and INSUFFICIENT_CREDITS tells the pool's balance (`teamId` in
+   * its details); the plan's daily limit and the user's debt are their own balance's and do not
+   * apply, the key's limit does, and so do the team's and the member's budgets besides the key's
+   * and the user's (migration Budgets): a budget window that would pass its limit (used + held +
+   * `amount`) refuses first with BUDGET_EXCEEDED (429 with `resetsAt`, or 402 for a `total`
+   * window; `budgetRefusal`).
    */
   @Traced('credits.admit')
   async hold(
@@ -129,6 +140,7 @@ export class CreditHoldsService {
     teamId?: string,
   ): Promise<OpenHold> {
     if (!Number.isInteger(amount) || amount <= 0) throw new RangeError(`invalid hold: ${amount}`);
+    if (teamId) dailyEstimate = undefined;
     const tz = this.timezone();
     // One statement, one round trip before the upstream call (a batch of one, or batched with
     // the admissions that arrive meanwhile): `admit_hold` locks the user's row, reads today's
@@ -145,7 +157,7 @@ export class CreditHoldsService {
       teamId: teamId ?? null,
       now,
     };
-    const row = await this.statements.admit(input);
+    const row = await this.statements.admit(input).catch(notAMember);
     if (!row) throw new AppError(ErrorCode.USER_NOT_FOUND, 'User not found');
     if (row.id) return { id: row.id, userId, amount, requestId, keyId, teamId };
     if (row.budget) throw budgetRefusal(row.budget);
@@ -177,6 +189,9 @@ export class CreditHoldsService {
       required: amount + owed,
       balance: row.balance,
       ...(owed > 0 ? { shortfall: owed } : {}),
+      ...(teamId
+        ? { teamId, hint: { key: 'TEAM_POOL_SHORT', args: { balance: row.balance } } }
+        : {}),
     });
   }
 
@@ -238,10 +253,7 @@ export class CreditHoldsService {
 
   /** Releases a hold with nothing charged (the call failed). Safe to call twice. */
   async release(hold: OpenHold): Promise<void> {
-    await this.dataSource.transaction(async (m) => {
-      const held = await this.deleteHold(m, hold.id);
-      if (held > 0) await m.query(RETURN_CREDITS_SQL, [hold.userId, held]);
-    });
+    await this.dataSource.query(RELEASE_HOLD_SQL, [hold.id]);
   }
 
   /**
@@ -249,8 +261,7 @@ export class CreditHoldsService {
    * `SKIP LOCKED` lets every instance run it at once. Returns the number of holds swept.
    */
   async sweepExpiredHolds(): Promise<number> {
-    const rows = await returning<{ id: string }>(this.dataSource.manager, SWEEP_SQL, []);
-    const swept = rows.reduce((n, r) => n + (r as unknown as { holds: number }).holds, 0);
+    const [{ swept }] = await returning<{ swept: number }>(this.dataSource.manager, SWEEP_SQL, []);
     if (swept) this.logger.warn(`Returned ${swept} expired credit holds`);
     this.metrics.holdsSwept.inc(swept);
     return swept;
@@ -260,10 +271,5 @@ export class CreditHoldsService {
   async heldBy(userId: string, manager?: EntityManager): Promise<number> {
     const [row] = await (manager ?? this.dataSource.manager).query(HELD_BY_SQL, [userId]);
     return row.held;
-  }
-
-  private async deleteHold(m: EntityManager, id: string): Promise<number> {
-    const [row] = await returning<{ amount: number }>(m, DELETE_HOLD_SQL, [id]);
-    return row?.amount ?? 0;
   }
 }

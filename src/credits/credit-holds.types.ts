@@ -11,7 +11,7 @@ export interface OpenHold {
   requestId: string;
   /** The API key the request came through; its CONSUMPTION entry records it. */
   keyId?: string;
-  /** The team whose pool pays (its team and member budgets apply); its entry records it. */
+  /** The team whose pool holds and pays (a call in the team's context; its team and member budgets apply); absent: the user's own. */
   teamId?: string;
 }
 
@@ -58,7 +58,7 @@ export interface Settlement {
 export interface LedgerColumns {
   /** The API key the request came through; null without one. */
   keyId: string | null;
-  /** The team whose pool pays; null without one. */
+  /** The team whose pool pays (the entry is the pool's, `userId` its member); null: the user's own. */
   teamId: string | null;
   modelId: string | null;
   promptTokens: number | null;
@@ -110,7 +110,11 @@ export interface AdmissionInput {
   /** Credits of the prompt estimate checked against the plan's daily limit; null: none. */
   dailyEstimate: number | null;
   keyId: string | null;
-  /** The team whose pool pays (its team and member budgets apply); null: none. */
+  /**
+   * The team whose pool pays, or null (the user's own balance). The admission checks in the same
+   * statement that `userId` is a member (else SQLSTATE TM404) and holds from the pool; the plan's
+   * daily limit and the user's debt do not apply to a pool's call; its team and member budgets do.
+   */
   teamId: string | null;
   /** "Now" from the Clock: the day the daily limits count. */
   now: Date;

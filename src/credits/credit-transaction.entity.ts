@@ -1,4 +1,5 @@
 import {
+  Check,
   Column,
   CreateDateColumn,
   Entity,
@@ -14,18 +15,28 @@ export const CREDIT_TRANSACTION_TYPES = [
   'BONUS',
   'ADJUSTMENT',
   'REFUND',
+  'TRANSFER',
 ] as const;
 export type CreditTransactionType = (typeof CREDIT_TRANSACTION_TYPES)[number];
 
 /**
  * One ledger entry (spec "CreditTransaction"): `amount` in credits, negative for consumption.
- * For every user, `users.credits` equals the sum of their entries at every commit.
+ * An entry belongs to one account: a user's own balance (`userId`) or a team's pool (`teamId`).
+ * For every user, `users.credits` equals the sum of their entries at every commit, and for every
+ * team `teams.credits` the sum of its entries (open holds aside). TRANSFER: credits moved from a
+ * member's balance to the pool, one entry on each side, in one transaction.
  */
 @Entity('credit_transactions')
+@Check('CHK_credit_transactions_account', '("userId" IS NULL) <> ("teamId" IS NULL)')
 @Index('IDX_credit_transactions_user_created', ['userId', 'createdAt'])
 export class CreditTransaction {
   @PrimaryGeneratedColumn('uuid') id: string;
-  @Column({ type: 'uuid' }) userId: string;
+  /** The user whose own balance the entry belongs to; null for a team pool's entry. */
+  @Column({ type: 'uuid', nullable: true }) userId: string | null;
+  /** The team whose pool the entry belongs to; null for a user's own entry. */
+  @Column({ type: 'uuid', nullable: true }) teamId: string | null;
+  /** A pool's entry: the member who spent, bought or transferred (null once that user is gone). */
+  @Column({ type: 'uuid', nullable: true }) memberId: string | null;
 
   @ManyToOne(() => User, { onDelete: 'CASCADE' })
   user?: User;
@@ -58,8 +69,6 @@ export class CreditTransaction {
   @Column({ type: 'integer', nullable: true }) shortfall: number | null;
   /** CONSUMPTION through an API key: the key's id. */
   @Column({ type: 'uuid', nullable: true }) keyId: string | null;
-  /** The team whose pool pays (its team and member budgets count it); null without one. */
-  @Column({ type: 'uuid', nullable: true }) teamId: string | null;
 
   @CreateDateColumn({ type: 'timestamptz', precision: 3 }) createdAt: Date;
 }

@@ -15,6 +15,7 @@ import { creditsConfig } from './credits.config';
 import { CreditsController } from './credits.controller';
 import { CreditsService } from './credits.service';
 import { HoldSweep } from './hold-sweep.service';
+import { TeamLedgerService } from './team-ledger.service';
 import { UsageStatsController, UserUsageStatsController } from './usage-stats.controller';
 import { UsageStatsService } from './usage-stats.service';
 
@@ -43,7 +44,14 @@ import { UsageStatsService } from './usage-stats.service';
     AdminUsageService,
     HoldSweep,
     CreditPrices,
+    TeamLedgerService,
   ],
-  exports: [CreditsService, CreditHoldsService, CreditsUsageService, CreditPrices],
+  exports: [
+    CreditsService,
+    CreditHoldsService,
+    CreditsUsageService,
+    CreditPrices,
+    TeamLedgerService,
+  ],
 })
 export class CreditsModule {}

@@ -172,8 +172,9 @@ export class CreditsService {
   }
 
   /**
-   * The entry recorded under `reference` (e.g. the PURCHASE of a payment intent id), or null.
-   * `amount` in credits.
+   * The user's entry recorded under `reference` (e.g. the PURCHASE of a payment intent id), or
+   * null. `amount` in credits. A team pool's entry under it throws PoolEntryError: its refunds
+   * and disputes are not taken back from a user's balance.
    */
   async findByReference(
     reference: string,
@@ -182,6 +183,7 @@ export class CreditsService {
     const [row] = await (manager ?? this.dataSource.manager).query(ENTRY_BY_REFERENCE_SQL, [
       reference,
     ]);
+    if (row && row.teamId) throw new PoolEntryError(reference, row.teamId);
     return row ?? null;
   }
 
@@ -253,4 +255,17 @@ export class CreditsService {
 function assertPositiveInteger(amount: number): void {
   if (!Number.isInteger(amount) || amount <= 0)
     throw new RangeError(`credit amount must be a positive integer: ${amount}`);
+}
+
+/**
+ * The entry under a reference is a team pool's (a purchase for the team): a refund or dispute of
+ * it is not applied to any user's balance automatically (an admin adjusts the pool).
+ */
+export class PoolEntryError extends Error {
+  constructor(
+    readonly reference: string,
+    readonly teamId: string,
+  ) {
+    super(`The entry ${reference} is team ${teamId}'s pool's: not taken back automatically`);
+  }
 }

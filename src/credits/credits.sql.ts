@@ -41,6 +41,6 @@ export const REFERENCE_SEEN_SQL = 'SELECT 1 FROM credit_transactions WHERE refer
 export const SUM_BY_REFERENCE_PREFIX_SQL = `SELECT COALESCE(SUM(amount), 0)::int AS total FROM credit_transactions
        WHERE "userId" = $1 AND reference LIKE $2`;
 
-/** `{userId, amount, type}` of the entry recorded under reference $1. */
+/** `{userId, teamId, amount, type}` of the entry recorded under reference $1. */
 export const ENTRY_BY_REFERENCE_SQL =
-  'SELECT "userId", amount, type FROM credit_transactions WHERE reference = $1';
+  'SELECT "userId", "teamId", amount, type FROM credit_transactions WHERE reference = $1';

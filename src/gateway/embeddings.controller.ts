@@ -62,6 +62,7 @@ export class EmbeddingsController {
     const result = await this.embeddings.embed(model, {
       userId: user.id,
       apiKeyId: user.apiKey?.id,
+      teamId: user.apiKey?.teamId,
       texts,
       dimensions: body.dimensions,
     });

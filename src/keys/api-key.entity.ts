@@ -18,6 +18,11 @@ export class ApiKey {
   @Column({ type: 'text', array: true }) scopes: ApiScope[];
   /** Credits (integer > 0) this key may consume per local day; null: only the plan's limit. */
   @Column({ type: 'integer', nullable: true }) dailyCreditLimit: number | null;
+  /**
+   * A team's key (made by an OWNER or ADMIN of it, who stays its `userId`): every call through it
+   * spends from the team's pool, while its maker is a member. Null: a personal key.
+   */
+  @Column({ type: 'uuid', nullable: true }) teamId: string | null;
   @Column({ type: 'timestamptz', precision: 3, nullable: true }) expiresAt: Date | null;
   @Column({ type: 'timestamptz', precision: 3, nullable: true }) lastUsedAt: Date | null;
   @Column({ type: 'timestamptz', precision: 3, nullable: true }) revokedAt: Date | null;

@@ -24,6 +24,8 @@ interface KeyRow {
   scopes: ApiScope[];
   expiresAt: Date | null;
   lastUsedAt: Date | null;
+  /** A team's key: its calls spend from that team's pool. */
+  teamId: string | null;
   userId: string;
   email: string;
   name: string | null;
@@ -79,7 +81,7 @@ export class ApiKeyStrategy extends PassportStrategy(Strategy, 'api-key') {
       role: row.role,
       plan: row.plan,
       locale: row.locale ?? undefined,
-      apiKey: { id: row.id, scopes: row.scopes },
+      apiKey: { id: row.id, scopes: row.scopes, ...(row.teamId ? { teamId: row.teamId } : {}) },
     };
   }
 

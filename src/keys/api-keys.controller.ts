@@ -27,7 +27,12 @@ export class ApiKeysController {
     summary: 'Create an API key (the secret is shown only in this answer)',
     access: 'session',
     errors: [
-      { status: 403, description: 'The address is not verified (`EMAIL_NOT_VERIFIED`)' },
+      {
+        status: 403,
+        description:
+          "The address is not verified (`EMAIL_NOT_VERIFIED`), or a team's key asked by a MEMBER",
+      },
+      { status: 404, description: '`teamId` names a team the caller is not a member of' },
       { status: 409, description: '20 active keys already (`code`: LIMIT_REACHED)' },
     ],
     body: {
@@ -40,7 +45,7 @@ export class ApiKeysController {
     @CurrentUser() user: SessionUser,
     @Body() dto: CreateApiKeyDto,
   ): Promise<CreatedApiKeyDto> {
-    return this.keys.create(user.id, dto);
+    return this.keys.create(user, dto);
   }
 
   @Get()

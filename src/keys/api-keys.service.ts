@@ -1,3 +1,5 @@
+import type { SessionUser } from '../common/auth/session-user';
+import { TeamsService } from '../teams/teams.service';
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { type EntityManager, IsNull, Repository } from 'typeorm';
@@ -25,23 +27,29 @@ export class ApiKeysService {
     @InjectRepository(ApiKey) private readonly keys: Repository<ApiKey>,
     private readonly clock: Clock,
     private readonly audit: AuditService,
+    private readonly teams: TeamsService,
   ) {}
 
   /**
    * Creates a key. Throws EMAIL_NOT_VERIFIED (403) while the owner's address is not proven (a key
    * would outlive the day its real owner takes the account back), VALIDATION_FAILED (400) for an
    * `expiresAt` not in the future, LIMIT_REACHED (409) at MAX_ACTIVE_KEYS; a per-user advisory
-   * lock makes the count and the insert one decision.
+   * lock makes the count and the insert one decision. With `teamId`, a team's key: the caller
+   * must be an OWNER or ADMIN of the team (404 for a non-member, 403 for a MEMBER, checked first);
+   * its calls spend from the team's pool.
    */
   async create(
-    userId: string,
+    user: SessionUser,
     input: {
       name: string;
       scopes?: ApiScope[];
       expiresAt?: string;
       dailyCreditLimit?: number | null;
+      teamId?: string;
     },
   ): Promise<CreatedApiKeyDto> {
+    const userId = user.id;
+    if (input.teamId) await this.teams.requireTeamRole(user, input.teamId, 'ADMIN');
     const now = this.clock.now();
     const expiresAt = input.expiresAt ? new Date(input.expiresAt) : null;
     if (expiresAt && expiresAt <= now)
@@ -67,6 +75,7 @@ export class ApiKeysService {
           scopes: input.scopes ?? DEFAULT_API_SCOPES,
           expiresAt,
           dailyCreditLimit: input.dailyCreditLimit ?? null,
+          teamId: input.teamId ?? null,
         }),
       );
       // The prefix is what the owner sees in lists; never the secret or its hash.
@@ -74,7 +83,12 @@ export class ApiKeysService {
         action: 'api_key.create',
         targetType: 'api_key',
         targetId: created.id,
-        details: { name: created.name, prefix: created.prefix, scopes: created.scopes },
+        details: {
+          name: created.name,
+          prefix: created.prefix,
+          scopes: created.scopes,
+          ...(created.teamId ? { teamId: created.teamId } : {}),
+        },
       });
       return created;
     });
@@ -139,6 +153,7 @@ export function mapKey(k: ApiKey): ApiKeyDto {
     scopes: k.scopes,
     expiresAt: k.expiresAt?.toISOString() ?? null,
     dailyCreditLimit: k.dailyCreditLimit,
+    teamId: k.teamId,
     lastUsedAt: k.lastUsedAt?.toISOString() ?? null,
     createdAt: k.createdAt.toISOString(),
   };

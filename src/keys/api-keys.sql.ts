@@ -2,10 +2,10 @@
 
 /**
  * The candidate keys of public prefix $1 with their owner, in one round trip:
- * `{id, keyHash, scopes, expiresAt, lastUsedAt, userId, email, name, role, plan, locale}`. Revoked
+ * `{id, keyHash, scopes, expiresAt, lastUsedAt, teamId, userId, email, name, role, plan, locale}`. Revoked
  * keys are never candidates; the caller compares the hash and the expiry.
  */
-export const KEY_SQL = `SELECT k.id, k."keyHash", k.scopes, k."expiresAt", k."lastUsedAt",
+export const KEY_SQL = `SELECT k.id, k."keyHash", k.scopes, k."expiresAt", k."lastUsedAt", k."teamId",
     u.id AS "userId", u.email, u.name, u.role, u.plan, u.preferences->>'locale' AS locale
   FROM api_keys k JOIN users u ON u.id = k."userId"
   WHERE k.prefix = $1 AND k."revokedAt" IS NULL`;

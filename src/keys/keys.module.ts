@@ -1,3 +1,4 @@
+import { TeamsModule } from '../teams/teams.module';
 import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { ApiKey } from './api-key.entity';
@@ -13,7 +14,11 @@ import { keysConfig } from './keys.config';
  * credits like any other (the key's id rides on the session user).
  */
 @Module({
-  imports: [ConfigSliceModule.forFeature(keysConfig), TypeOrmModule.forFeature([ApiKey])],
+  imports: [
+    ConfigSliceModule.forFeature(keysConfig),
+    TypeOrmModule.forFeature([ApiKey]),
+    TeamsModule, // who may make a team's key
+  ],
   controllers: [ApiKeysController],
   providers: [ApiKeysService, ApiKeyStrategy],
   exports: [ApiKeysService],

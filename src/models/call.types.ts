@@ -79,6 +79,11 @@ export interface CallRequest extends ModelParametersDto {
   messages: (CallInputMessage | WireMessage)[];
   /** The chat continued (else a new chat is saved). */
   chatId?: string;
+  /**
+   * The team whose pool pays (the caller must be a member); null: the caller's own balance even
+   * in a team chat; absent: the API key's team, else the chat's team, else the caller's own.
+   */
+  teamId?: string | null;
   /** The plugins whose tools the model may call (run on the server). */
   plugins?: string[];
   /** Model calls of the tool loop at most. */

@@ -8,6 +8,7 @@ import { CREDIT_PURCHASE } from '../billing/payments.service';
 import { StripeClient } from '../billing/stripe.client';
 import { AppError, ErrorCode } from '../common/errors/app-error';
 import { CreditsService } from '../credits/credits.service';
+import { TeamLedgerService } from '../credits/team-ledger.service';
 import { ReferralRewardsService } from '../referrals/referral-rewards.service';
 import { UsersService } from '../users/users.service';
 import { DisputesHandler } from './disputes.handler';
@@ -18,6 +19,8 @@ import { REFUND_LOCK_SQL } from './webhooks.sql';
 /** A paid credit purchase as carried by a payment intent or a checkout session. */
 export interface PaidPurchase {
   userId?: string | null;
+  /** Metadata `teamId`: a purchase for that team's pool (granted into it, the buyer its member). */
+  teamId?: string | null;
   /** Metadata `credits`: a decimal integer string. */
   credits?: string;
   /** The payment intent id (or the session id when there is none): the grant's unique key. */
@@ -47,6 +50,7 @@ const idOf = (v: string | { id: string } | null | undefined): string | null =>
 export class CreditPurchaseHandler {
   constructor(
     private readonly credits: CreditsService,
+    private readonly teamLedger: TeamLedgerService,
     private readonly users: UsersService,
     private readonly stripe: StripeClient,
     private readonly referralRewards: ReferralRewardsService,
@@ -60,6 +64,7 @@ export class CreditPurchaseHandler {
     return this.grant(
       {
         userId: pi.metadata.userId,
+        teamId: pi.metadata.teamId,
         credits: pi.metadata.credits,
         reference: pi.id,
         amount: pi.amount_received || pi.amount,
@@ -89,19 +94,15 @@ export class CreditPurchaseHandler {
       );
     await this.disputes.lockPayment(p.reference, m);
     const paid = `${formatMajor(p.amount)} ${p.currency.toUpperCase()}`;
-    const granted = await this.credits.grant(
-      p.userId,
-      credits,
-      'PURCHASE',
-      `Purchase of ${credits} credits (${paid}, ${p.reference})`,
-      p.reference,
-      m,
-    );
+    const description = `Purchase of ${credits} credits (${paid}, ${p.reference})`;
+    const granted = p.teamId
+      ? await this.grantPool(p, p.userId, credits, description, m)
+      : await this.credits.grant(p.userId, credits, 'PURCHASE', description, p.reference, m);
     if (!granted) return 'duplicate';
     await this.audit.record(m, {
       action: 'credits.purchase.grant',
-      targetType: 'user',
-      targetId: p.userId,
+      targetType: p.teamId ? 'team' : 'user',
+      targetId: p.teamId ?? p.userId,
       actor: WEBHOOK_ACTOR,
       details: { credits, reference: p.reference, amount: p.amount, currency: p.currency },
     });
@@ -109,6 +110,36 @@ export class CreditPurchaseHandler {
     await this.referralRewards.onPaymentSucceeded(p.userId, payment, m);
     await this.disputes.onLateGrant(p.reference, m);
     return 'granted';
+  }
+
+  /**
+   * A purchase for a team's pool: granted into the pool once (keyed by the payment), the buyer
+   * named as its member. A team that is gone (or a malformed id) makes the event unappliable.
+   */
+  private async grantPool(
+    p: PaidPurchase,
+    buyer: string,
+    credits: number,
+    description: string,
+    m: EntityManager,
+  ): Promise<boolean> {
+    const gone = () =>
+      new UnappliableEventError(`Paid credit purchase ${p.reference} names no existing team`);
+    if (!p.teamId || !isUUID(p.teamId)) throw gone();
+    try {
+      return await this.teamLedger.grant(
+        p.teamId,
+        buyer,
+        credits,
+        'PURCHASE',
+        description,
+        p.reference,
+        m,
+      );
+    } catch (err) {
+      if (err instanceof AppError && err.code === ErrorCode.NOT_FOUND) throw gone();
+      throw err;
+    }
   }
 
   /**

@@ -254,6 +254,7 @@ export class WebhooksService {
       outcome = await this.purchases.grant(
         {
           userId,
+          teamId: session.metadata?.teamId,
           credits: session.metadata?.credits,
           reference: idOf(session.payment_intent) ?? session.id,
           amount: session.amount_total ?? 0,

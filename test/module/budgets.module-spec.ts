@@ -7,6 +7,7 @@ import type { SessionUser } from '../../src/common/auth/session-user';
 import { AppError } from '../../src/common/errors/app-error';
 import { CreditHoldsService } from '../../src/credits/credit-holds.service';
 import { CreditsService } from '../../src/credits/credits.service';
+import { TeamLedgerService } from '../../src/credits/team-ledger.service';
 import { ApiKeysService } from '../../src/keys/api-keys.service';
 import { TeamsService } from '../../src/teams/teams.service';
 import { HandClock } from '../support/hand-clock';
@@ -48,7 +49,7 @@ describe('Budgets (admission and settlement)', () => {
     return { id, email, name: 'B', role: 'USER' } as SessionUser;
   }
   const newKey = async (u: SessionUser) =>
-    (await t.app.get(ApiKeysService).create(u.id, { name: 'script' })).id;
+    (await t.app.get(ApiKeysService).create(u, { name: 'script' })).id;
   const set = (u: SessionUser, b: SetBudget) => budgets.set(u, b);
   const day = (limit: number) => ({ window: 'day' as const, hours: null, limit });
 
@@ -109,6 +110,8 @@ describe('Budgets (admission and settlement)', () => {
     const owner = await newUser();
     const member = await newUser();
     const team = await t.app.get(TeamsService).create(owner, { name: 'Pool' });
+    // A call in the team's context spends from the team's pool: the owner funds it.
+    await t.app.get(TeamLedgerService).transfer(owner.id, team.team.id, 5_000);
     await t.db.query(
       `INSERT INTO team_members ("teamId", "userId", role) VALUES ($1, $2, 'MEMBER')`,
       [team.team.id, member.id],
@@ -164,6 +167,7 @@ describe('Budgets (admission and settlement)', () => {
   it('refuses with one check per window: 40 parallel calls never pass any limit', async () => {
     const owner = await newUser();
     const team = (await t.app.get(TeamsService).create(owner, { name: 'Busy' })).team;
+    await t.app.get(TeamLedgerService).transfer(owner.id, team.id, 5_000);
     const members = await Promise.all([1, 2, 3, 4].map(() => newUser()));
     for (const m of members)
       await t.db.query(
@@ -184,7 +188,8 @@ describe('Budgets (admission and settlement)', () => {
     expect(refused.every((o) => o?.code === 'BUDGET_EXCEEDED')).toBe(true);
     expect(outcomes.length - refused.length).toBe(23);
     const [row] = await t.db.query(
-      `SELECT -SUM(amount)::int AS spent FROM credit_transactions WHERE "teamId" = $1`,
+      `SELECT -SUM(amount)::int AS spent FROM credit_transactions
+        WHERE "teamId" = $1 AND type = 'CONSUMPTION'`,
       [team.id],
     );
     expect(row.spent).toBe(230);

@@ -1,5 +1,5 @@
 import * as bcrypt from 'bcrypt';
-import { randomBytes } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
 import { DataSource } from 'typeorm';
 import { EmailVerificationService } from '../../src/auth/account/email-verification.service';
 import { AuthService } from '../../src/auth/auth.service';
@@ -7,6 +7,7 @@ import { ChatsService } from '../../src/chats/chats.service';
 import type { Chat } from '../../src/chats/chat.entity';
 import type { SessionUser } from '../../src/common/auth/session-user';
 import { CreditsService } from '../../src/credits/credits.service';
+import { TeamLedgerService } from '../../src/credits/team-ledger.service';
 import { TeamInvitationsService } from '../../src/teams/team-invitations.service';
 import type { TeamRole } from '../../src/teams/team-role';
 import type { Team } from '../../src/teams/team.entity';
@@ -102,6 +103,16 @@ export async function newTeam(
     await invitations.accept(sessionOf(member), token);
   }
   return team;
+}
+
+/**
+ * Grants `credits` to the team's credit pool (an ADJUSTMENT entry of the pool, no member's
+ * balance involved), so that calls in the team's context (a team chat) can be paid.
+ */
+export async function fundPool(t: TestApp, teamId: string, credits = 1000): Promise<void> {
+  await t.app
+    .get(TeamLedgerService)
+    .grant(teamId, null, credits, 'ADJUSTMENT', 'test pool', `test-pool:${randomUUID()}`);
 }
 
 /** Σ ledger amounts and the stored balance of one user: equal at every commit. */

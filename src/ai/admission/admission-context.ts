@@ -41,6 +41,7 @@ export class AdmissionContext {
    */
   async explainRefusal(user: SessionUser, err: unknown): Promise<never> {
     if (!(err instanceof AppError) || err.code !== ErrorCode.INSUFFICIENT_CREDITS) throw err;
+    if (err.details?.teamId) throw err; // a team's pool was short, not the caller's balance
     const credits = this.shared.signupCredits;
     if (credits <= 0 || (await this.users.get(user.id)).emailVerifiedAt) throw err;
     const hint = { key: 'VERIFY_EMAIL_FOR_SIGNUP_CREDITS', args: { credits } };

@@ -28,6 +28,7 @@ import {
 import type { ParameterName } from '../../models/dto/model-parameters.dto';
 import { fitParameters, noModelError, resolveParameters } from '../../models/model-parameters';
 import { OutputLimits } from './output-limits';
+import { payingTeam } from './paying-team';
 import { ProviderStrategy } from '../routing/provider-strategy.service';
 import type { GenerateRequest, ProviderMessage } from '../providers/model-provider';
 import type { CallRequest, ToolStep } from '../../models/call.types';
@@ -51,6 +52,8 @@ interface ResolvedCall {
   messages: ProviderMessage[];
   /** Prompt tokens of the client tools' JSON (see clientToolTokens). */
   toolTokens: number;
+  /** The team whose pool pays (see payingTeam); undefined: the caller's own balance. */
+  teamId?: string;
 }
 
 /**
@@ -183,6 +186,7 @@ export class AiAdmissions {
     checkClientTools(model, options, !!toolBox);
     const messages = toProviderMessages(inputs, values.systemPrompt);
     return {
+      teamId: payingTeam(user, dto, chat?.teamId ?? null),
       inputs,
       images,
       model,
@@ -210,7 +214,7 @@ export class AiAdmissions {
     call: ResolvedCall,
   ): Promise<{ hold: OpenHold; messages: ProviderMessage[] }> {
     const { model, values, toolTokens, images } = call;
-    const hold = await this.holdWorstCase(user, [model, ...call.fallbacks], {
+    const hold = await this.holdWorstCase(user, [model, ...call.fallbacks], call.teamId, {
       messages: call.messages,
       maxTokens: values.maxTokens,
       images: images.length,
@@ -234,17 +238,20 @@ export class AiAdmissions {
    * One hold of a call's worst case over the models that may answer it (see worstCase: the
    * prompt estimate plus `maxTokens` with each model's reasoning budget plus the images' and
    * client tools' tokens, priced for each, the largest held). The same statement checks the
-   * daily limit against the prompt estimate and the key's limit against the whole hold. Throws
-   * DAILY_LIMIT_REACHED, KEY_DAILY_LIMIT_REACHED (429), INSUFFICIENT_CREDITS (402, explainRefusal).
+   * daily limit against the prompt estimate and the key's limit against the whole hold; with
+   * `teamId`, the team's pool holds (members only, else NOT_FOUND) and the plan's daily limit
+   * does not apply. Throws DAILY_LIMIT_REACHED, KEY_DAILY_LIMIT_REACHED (429),
+   * INSUFFICIENT_CREDITS (402, explainRefusal).
    */
   private holdWorstCase(
     user: SessionUser,
     models: ModelDescriptor[],
+    teamId: string | undefined,
     call: Parameters<typeof worstCase>[1],
   ): Promise<OpenHold> {
     const { amount, estimate } = worstCase(models, call, this.pricing);
     return this.holds
-      .hold(user.id, amount, randomUUID(), estimate, user.apiKey?.id)
+      .hold(user.id, amount, randomUUID(), estimate, user.apiKey?.id, teamId)
       .catch((err: unknown) => this.context.explainRefusal(user, err));
   }
 
@@ -271,7 +278,7 @@ export class AiAdmissions {
     messages: ProviderMessage[],
     steps: ToolStep[],
   ): Promise<Admission> {
-    const hold = await this.holdWorstCase(a.user, [a.model, ...a.fallbacks], {
+    const hold = await this.holdWorstCase(a.user, [a.model, ...a.fallbacks], a.hold.teamId, {
       messages,
       maxTokens: a.request.maxTokens,
       images: a.imageCount,

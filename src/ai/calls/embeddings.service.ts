@@ -22,6 +22,8 @@ export interface MeteredEmbedding {
   userId: string;
   /** The API key the request came through (its daily limit applies, its id goes on the entry). */
   apiKeyId?: string;
+  /** The team whose pool pays (a team's API key); the caller must be a member (else 404). */
+  teamId?: string;
   /** Non-empty texts, one vector each. */
   texts: string[];
   /** Vector length; undefined: the model's own. */
@@ -169,7 +171,14 @@ export class EmbeddingsService {
   async embed(model: ModelDescriptor, call: MeteredEmbedding): Promise<EmbeddingResult> {
     const tokens = call.texts.reduce((sum, text) => sum + this.tokens(text), 0);
     const price = this.cost(tokens, model);
-    const hold = await this.holds.hold(call.userId, price, randomUUID(), price, call.apiKeyId);
+    const hold = await this.holds.hold(
+      call.userId,
+      price,
+      randomUUID(),
+      price,
+      call.apiKeyId,
+      call.teamId,
+    );
     let vectors: number[][];
     try {
       const embedder = this.strategy.embedderFor(model);

@@ -83,6 +83,18 @@ export class GenerateDto extends ModelParametersDto {
   @IsUUID()
   chatId?: string;
 
+  @ApiPropertyOptional({
+    type: String,
+    format: 'uuid',
+    nullable: true,
+    description:
+      "spend from this team's credit pool (a member only, else 404); null: from my own balance " +
+      "even in a team chat; absent: the API key's team, else the chat's team, else my own balance",
+  })
+  @IsOptional()
+  @IsUUID()
+  teamId?: string | null;
+
   @PluginNames()
   plugins?: string[];
 

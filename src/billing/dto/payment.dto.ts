@@ -11,6 +11,7 @@ import {
   MaxLength,
   MinLength,
   ValidateBy,
+  IsUUID,
 } from 'class-validator';
 import Decimal from 'decimal.js';
 import type Stripe from 'stripe';
@@ -93,6 +94,16 @@ export class PurchaseCreditsDto {
   @IsOptional()
   @IsIn(PURCHASE_CURRENCIES)
   currency?: PurchaseCurrency;
+
+  @ApiPropertyOptional({
+    format: 'uuid',
+    description:
+      "buy for this team's credit pool (its OWNER or ADMIN only: 403 for a MEMBER, 404 for " +
+      'anyone else); the webhook grants the pool, once',
+  })
+  @IsOptional()
+  @IsUUID()
+  teamId?: string;
 }
 
 /** `POST /api/payment/refund`: the whole payment without `amount`, else `amount` major units. */

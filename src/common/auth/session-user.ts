@@ -31,8 +31,11 @@ export interface SessionUser {
   preferences?: SessionPreferences | null;
   /** The session's id (`sid`, a row of `sessions`); absent for API-key callers. */
   sessionId?: string;
-  /** Set when the caller authenticated with a personal API key instead of a session. */
-  apiKey?: { id: string; scopes: ApiScope[] };
+  /**
+   * Set when the caller authenticated with an API key instead of a session; `teamId` when it is
+   * a team's key (its calls spend from that team's pool).
+   */
+  apiKey?: { id: string; scopes: ApiScope[]; teamId?: string };
 }
 
 /**

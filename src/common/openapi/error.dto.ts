@@ -20,6 +20,12 @@ export class ErrorDto {
   })
   shortfall?: number;
   @ApiPropertyOptional({
+    format: 'uuid',
+    description:
+      "INSUFFICIENT_CREDITS: the team whose pool was short (a call in the team's context; `balance` is the pool's); BUDGET_EXCEEDED: the team (member and team scopes)",
+  })
+  teamId?: string;
+  @ApiPropertyOptional({
     description:
       'INSUFFICIENT_CREDITS: what would help, e.g. that verifying the email grants the sign-up credits',
   })
@@ -45,11 +51,6 @@ export class ErrorDto {
     description: 'BUDGET_EXCEEDED: the key, team or user it caps',
   })
   scopeId?: string;
-  @ApiPropertyOptional({
-    format: 'uuid',
-    description: 'BUDGET_EXCEEDED: the team (member and team scopes)',
-  })
-  teamId?: string;
   @ApiPropertyOptional({
     enum: ['day', 'week', 'month', 'hours', 'total'],
     description: 'BUDGET_EXCEEDED: the window that would be exceeded',

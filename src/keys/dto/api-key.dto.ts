@@ -11,6 +11,7 @@ import {
   Max,
   Min,
   ValidateIf,
+  IsUUID,
 } from 'class-validator';
 import { API_SCOPES, type ApiScope } from '../../common/auth/api-scopes';
 import { IsBoundedString } from '../../common/validation/validators';
@@ -52,6 +53,16 @@ export class CreateApiKeyDto {
   @Min(1)
   @Max(MAX_KEY_DAILY_LIMIT)
   dailyCreditLimit?: number | null;
+
+  @ApiPropertyOptional({
+    format: 'uuid',
+    description:
+      "a team's key: its calls spend from this team's credit pool (OWNER or ADMIN of the team " +
+      'only: 403 for a MEMBER, 404 for anyone else); refused once its maker leaves the team',
+  })
+  @IsOptional()
+  @IsUUID()
+  teamId?: string;
 }
 
 /** PATCH /api/keys/{id}: either field; `dailyCreditLimit: null` removes the key's own cap. */
@@ -80,6 +91,13 @@ export class ApiKeyDto {
   @ApiProperty({ enum: API_SCOPES, isArray: true }) scopes: ApiScope[];
   @ApiProperty({ type: String, format: 'date-time', nullable: true }) expiresAt: string | null;
   @ApiProperty({ type: 'integer', nullable: true }) dailyCreditLimit: number | null;
+  @ApiProperty({
+    type: String,
+    format: 'uuid',
+    nullable: true,
+    description: "a team's key: the team whose pool its calls spend from; null: personal",
+  })
+  teamId: string | null;
   @ApiProperty({ type: String, format: 'date-time', nullable: true }) lastUsedAt: string | null;
   @ApiProperty({ format: 'date-time' }) createdAt: string;
 }

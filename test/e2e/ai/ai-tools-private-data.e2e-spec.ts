@@ -1,4 +1,4 @@
-import { newChat, newTeam, newUser, type TestUser } from '../../support/factories';
+import { newChat, newTeam, newUser, type TestUser, fundPool } from '../../support/factories';
 import { startProviders, type Providers } from '../../support/providers';
 import { createTestApp, type TestApp } from '../../support/test-app';
 
@@ -51,6 +51,7 @@ describe('Private-data tools run only for the caller, into chats only the caller
         [member, 'MEMBER'],
       ],
     });
+    await fundPool(t, team.id); // the pool pays for calls in the team's chat
     await newChat(t, member, { title: 'Notes', messages: [`My ${SECRET}`] });
     const shared = await newChat(t, owner, { title: 'Team room', teamId: team.id });
     return { owner, admin, member, team, shared };

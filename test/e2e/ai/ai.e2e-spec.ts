@@ -1,5 +1,5 @@
 import { KEYS, startProviders, type Providers } from '../../support/providers';
-import { ledgerOf, newChat, newTeam, newUser } from '../../support/factories';
+import { ledgerOf, newChat, newTeam, newUser, fundPool } from '../../support/factories';
 import { createTestApp, type TestApp } from '../../support/test-app';
 
 describe('AI generate: three providers, metered and saved', () => {
@@ -189,7 +189,7 @@ describe('AI generate: three providers, metered and saved', () => {
     expect((await ledgerOf(t, other.user.id)).credits).toBe(100);
   });
 
-  it("charges a team member who continues a shared chat to the member's own credits", async () => {
+  it("charges a member's call in a shared chat to the team's pool, or with teamId null to their own credits", async () => {
     const owner = await newUser(t);
     const member = await newUser(t);
     const outsider = await newUser(t);
@@ -206,8 +206,17 @@ describe('AI generate: three providers, metered and saved', () => {
       chatId: chat.id,
       messages: [{ role: 'user', content: 'me too' }],
     };
+    await fundPool(t, team.id, 50);
     await t.http.post('/api/ai/generate').set(member.auth).send(body).expect(200);
     await t.http.post('/api/ai/generate').set(outsider.auth).send(body).expect(404);
+    const [pool] = await t.db.query('SELECT credits FROM teams WHERE id = $1', [team.id]);
+    expect(pool.credits).toBe(40);
+    expect((await ledgerOf(t, member.user.id)).credits).toBe(100);
+    await t.http
+      .post('/api/ai/generate')
+      .set(member.auth)
+      .send({ ...body, teamId: null })
+      .expect(200);
     expect((await ledgerOf(t, member.user.id)).credits).toBe(90);
     expect((await ledgerOf(t, owner.user.id)).credits).toBe(100);
     expect((await ledgerOf(t, outsider.user.id)).credits).toBe(100);

@@ -209,7 +209,6 @@ describe('one settlement rule on every path', () => {
     expect(alone.rows.ledger).toContainEqual({
       type: 'CONSUMPTION',
       keyId: null,
-      teamId: null,
       amount: -30,
       userId: 'user beyond the balance',
       modelId: 'gpt-4o-mini',
@@ -222,6 +221,8 @@ describe('one settlement rule on every path', () => {
       reasoningTokens: 9,
       cacheWriteTokens: null,
       completionTokens: 45,
+      teamId: null,
+      memberId: null,
     });
     // Collected: the debt's own entry, and nothing owed any more.
     expect(alone.rows.ledger).toContainEqual(

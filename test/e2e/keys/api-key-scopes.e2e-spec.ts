@@ -3,7 +3,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { API_SCOPES, type ApiScope } from '../../../src/common/auth/api-scopes';
-import { newChat, newTeam, newUser, type TestUser } from '../../support/factories';
+import { newChat, newTeam, newUser, type TestUser, fundPool } from '../../support/factories';
 import { startProviders, type Providers } from '../../support/providers';
 import { createTestApp, type TestApp } from '../../support/test-app';
 import { PNG_BYTES } from '../../support/uploads';
@@ -198,6 +198,7 @@ describe('API key scopes over the resources a request touches', () => {
 
   it('an `ai`-only key: INSUFFICIENT_SCOPE for chatId (own or foreign), foreign uploads and search_my_chats; a key with the scopes works', async () => {
     const team = await newTeam(t, other, { members: [[u, 'MEMBER']] });
+    await fundPool(t, team.id); // the pool pays for calls in the team's chat
     const teamChat = await newChat(t, other, { title: 'Team', teamId: team.id });
     const strangerChat = await newChat(t, other, { title: 'Private' });
     const ownChat = await newChat(t, u, { title: 'Mine', messages: ['hello'] });

@@ -1,6 +1,13 @@
 import { randomUUID } from 'node:crypto';
 import { startProviders, type Providers } from '../../support/providers';
-import { ledgerOf, newChat, newTeam, newUser, type TestUser } from '../../support/factories';
+import {
+  ledgerOf,
+  newChat,
+  newTeam,
+  newUser,
+  type TestUser,
+  fundPool,
+} from '../../support/factories';
 import { createTestApp, type TestApp } from '../../support/test-app';
 
 // Request > chat settings > preferences > default, as each provider received it.
@@ -282,6 +289,7 @@ describe('Custom model parameters: precedence, per-provider rules, what the SDK 
           [member, 'MEMBER'],
         ],
       });
+      await fundPool(t, team.id); // the pool pays for calls in the team's chat
       const chat = await newChat(t, owner, { teamId: team.id });
       await patch(admin, chat.id, { settings: { modelId: 'gpt-4o', temperature: 0.15 } }).expect(
         200,

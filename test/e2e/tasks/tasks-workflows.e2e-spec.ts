@@ -1,7 +1,14 @@
 import { TICK_QUEUE } from '../../../src/tasks/task-scheduler';
 import { TeamMembersService } from '../../../src/teams/team-members.service';
 import { UsersService } from '../../../src/users/users.service';
-import { newChat, newTeam, newUser, sessionOf, type TestUser } from '../../support/factories';
+import {
+  newChat,
+  newTeam,
+  newUser,
+  sessionOf,
+  type TestUser,
+  fundPool,
+} from '../../support/factories';
 import { startProviders, type Providers } from '../../support/providers';
 import { createTestApp, type TestApp } from '../../support/test-app';
 import { waitFor } from '../../support/wait';
@@ -232,6 +239,7 @@ describe('Workflows, cancellation and team targets', () => {
     const owner = await proUser();
     const member = await proUser();
     const team = await newTeam(t, owner, { members: [[member, 'MEMBER']] });
+    await fundPool(t, team.id); // the pool pays for calls in the team's chat
     const chat = await newChat(t, owner, { title: 'Team notes', teamId: team.id });
     const task = await createTask(
       t,

@@ -126,26 +126,6 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/api/admin/usage": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /**
-         * Usage by user, team, model, API key or day (admin)
-         * @description From the ledger's CONSUMPTION entries over local days `from`..`to` in APP_TIMEZONE (at most 366; `from` after `to` is 400), optionally one user's (`userId`) or one team's members' since each joined (`teamId`). A team's usage is its members' consumption, in any chat. A page of groups (`limit`, `cursor`), with the totals of the whole range.
-         */
-        get: operations["AdminUsageController_list"];
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
     "/api/users": {
         parameters: {
             query?: never;
@@ -296,6 +276,23 @@ export interface paths {
         };
         /** The current session */
         get: operations["AuthController_session"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/auth/providers": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The configured sign-in methods */
+        get: operations["AuthController_providers"];
         put?: never;
         post?: never;
         delete?: never;
@@ -877,23 +874,16 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/api/budgets": {
+    "/api/teams/{id}/credits": {
         parameters: {
             query?: never;
             header?: never;
             path?: never;
             cookie?: never;
         };
-        /**
-         * Budgets I set or am capped by
-         * @description Mine, my keys', and those of the teams I own or administer.
-         */
-        get: operations["BudgetsController_list"];
-        /**
-         * Create or replace a budget
-         * @description One budget per scope and owner: `user` (yourself; admins anyone), `key` (your key), `team` and `member` (owners and admins of the team). Windows kept by kind keep their usage. See docs/budgets.md.
-         */
-        put: operations["BudgetsController_set"];
+        /** Read the team's credit pool and my use of it */
+        get: operations["TeamPoolsController_get"];
+        put?: never;
         post?: never;
         delete?: never;
         options?: never;
@@ -901,7 +891,24 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/api/budgets/{id}": {
+    "/api/teams/{id}/credits/usage": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Every member's use of the team's pool */
+        get: operations["TeamPoolsController_usage"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/teams/{id}/credits/transfers": {
         parameters: {
             query?: never;
             header?: never;
@@ -910,72 +917,8 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        post?: never;
-        /** Delete a budget */
-        delete: operations["BudgetsController_remove"];
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/admin/budgets/near-limit": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /**
-         * Budget windows near their limit (admin)
-         * @description Windows whose used + held is at least `ratio` of the limit, fullest first.
-         */
-        get: operations["AdminBudgetsController_near"];
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/credits/limits": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /**
-         * Every window that applies to me, and what is left in it
-         * @description My user budget, the budgets of my teams and my member caps there, then the plan's daily limit (scope `plan`): used, held, remaining, `resetsAt` and the pace (the window's projected total at the current rate). Changes nothing.
-         *
-         *     Reachable with an API key that has the `credits:read` scope.
-         */
-        get: operations["LimitsController_mine"];
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/v1/key": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /**
-         * The calling API key's usage and limits (OpenRouter's key shape)
-         * @description `data.{label, usage, limit, limit_remaining, usage_daily, usage_weekly, usage_monthly}` as OpenRouter's `GET /api/v1/key` answers, in credits, plus `windows` (the key's budget windows, then its user's). Free; changes nothing. 403 with a session instead of a key.
-         *
-         *     Reachable with an API key that has the `ai` scope.
-         */
-        get: operations["KeyInfoController_key"];
-        put?: never;
-        post?: never;
+        /** Move credits from my balance to the team's pool */
+        post: operations["TeamPoolsController_transfer"];
         delete?: never;
         options?: never;
         head?: never;
@@ -2115,29 +2058,12 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/api/auth/providers": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /** The configured sign-in methods */
-        get: operations["SignInOptionsController_providers"];
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
         /** @enum {string} */
-        ErrorCode: "VALIDATION_FAILED" | "MALFORMED_JSON" | "PAYLOAD_TOO_LARGE" | "UNAUTHORIZED" | "INVALID_CREDENTIALS" | "FORBIDDEN" | "NOT_FOUND" | "EMAIL_TAKEN" | "CONFLICT" | "RATE_LIMITED" | "UNKNOWN_MODEL" | "INSUFFICIENT_CREDITS" | "DAILY_LIMIT_REACHED" | "INVALID_API_KEY" | "RATE_LIMIT" | "UNKNOWN_ERROR" | "PAYMENTS_NOT_CONFIGURED" | "PAYMENT_FAILED" | "PAYMENT_PROVIDER_ERROR" | "PAYMENT_REQUEST_INVALID" | "WEBHOOK_SIGNATURE_INVALID" | "WEBHOOK_HANDLER_FAILED" | "USER_NOT_FOUND" | "PROVIDER_ERROR" | "SERVICE_UNAVAILABLE" | "NOT_READY" | "INTERNAL_ERROR" | "LAST_OWNER" | "ALREADY_MEMBER" | "INVITATION_EMAIL_MISMATCH" | "INVITATION_GONE" | "UNSUPPORTED_MEDIA_TYPE" | "TWO_FACTOR_CODE_INVALID" | "MFA_TOKEN_INVALID" | "TWO_FACTOR_ALREADY_ENABLED" | "TWO_FACTOR_NOT_ENABLED" | "TWO_FACTOR_SETUP_REQUIRED" | "PASSWORD_NOT_SET" | "LIMIT_REACHED" | "TAG_NAME_TAKEN" | "UNSUPPORTED_PARAMETER" | "INSUFFICIENT_SCOPE" | "KEY_DAILY_LIMIT_REACHED" | "TASK_LIMIT_REACHED" | "SCHEDULE_TOO_FREQUENT" | "SEMANTIC_SEARCH_UNAVAILABLE" | "MODEL_CAPABILITY_MISSING" | "UNKNOWN_PLUGIN" | "PLUGIN_UNREACHABLE" | "PLUGIN_URL_FORBIDDEN" | "PLUGIN_NOT_ALLOWED" | "UPLOAD_QUOTA_EXCEEDED" | "EMAIL_NOT_VERIFIED" | "INVALID_TOKEN" | "EMAIL_CHANGE_LIMIT_REACHED" | "MODEL_NOT_FOUND" | "PREVIOUS_RESPONSE_NOT_FOUND" | "UPSTREAM_READ_ONLY" | "UPSTREAM_URL_FORBIDDEN" | "UPSTREAM_KEY_REQUIRED" | "UPSTREAM_UNREACHABLE" | "BUDGET_EXCEEDED";
+        ErrorCode: "VALIDATION_FAILED" | "MALFORMED_JSON" | "PAYLOAD_TOO_LARGE" | "UNAUTHORIZED" | "INVALID_CREDENTIALS" | "FORBIDDEN" | "NOT_FOUND" | "EMAIL_TAKEN" | "CONFLICT" | "RATE_LIMITED" | "UNKNOWN_MODEL" | "INSUFFICIENT_CREDITS" | "DAILY_LIMIT_REACHED" | "INVALID_API_KEY" | "RATE_LIMIT" | "UNKNOWN_ERROR" | "PAYMENTS_NOT_CONFIGURED" | "PAYMENT_FAILED" | "PAYMENT_PROVIDER_ERROR" | "PAYMENT_REQUEST_INVALID" | "WEBHOOK_SIGNATURE_INVALID" | "WEBHOOK_HANDLER_FAILED" | "USER_NOT_FOUND" | "PROVIDER_ERROR" | "SERVICE_UNAVAILABLE" | "NOT_READY" | "INTERNAL_ERROR" | "LAST_OWNER" | "ALREADY_MEMBER" | "INVITATION_EMAIL_MISMATCH" | "INVITATION_GONE" | "UNSUPPORTED_MEDIA_TYPE" | "TWO_FACTOR_CODE_INVALID" | "MFA_TOKEN_INVALID" | "TWO_FACTOR_ALREADY_ENABLED" | "TWO_FACTOR_NOT_ENABLED" | "TWO_FACTOR_SETUP_REQUIRED" | "PASSWORD_NOT_SET" | "LIMIT_REACHED" | "TAG_NAME_TAKEN" | "UNSUPPORTED_PARAMETER" | "INSUFFICIENT_SCOPE" | "KEY_DAILY_LIMIT_REACHED" | "TASK_LIMIT_REACHED" | "SCHEDULE_TOO_FREQUENT" | "SEMANTIC_SEARCH_UNAVAILABLE" | "MODEL_CAPABILITY_MISSING" | "UNKNOWN_PLUGIN" | "PLUGIN_UNREACHABLE" | "PLUGIN_URL_FORBIDDEN" | "PLUGIN_NOT_ALLOWED" | "UPLOAD_QUOTA_EXCEEDED" | "EMAIL_NOT_VERIFIED" | "INVALID_TOKEN" | "EMAIL_CHANGE_LIMIT_REACHED" | "MODEL_NOT_FOUND" | "PREVIOUS_RESPONSE_NOT_FOUND" | "UPSTREAM_READ_ONLY" | "UPSTREAM_URL_FORBIDDEN" | "UPSTREAM_KEY_REQUIRED" | "UPSTREAM_UNREACHABLE";
         ErrorDto: {
             /** @example Authentication required */
             error: string;
@@ -2149,6 +2075,11 @@ export interface components {
             balance?: number;
             /** @description INSUFFICIENT_CREDITS: credits owed from earlier replies whose usage exceeded hold and balance (part of `required`) */
             shortfall?: number;
+            /**
+             * Format: uuid
+             * @description INSUFFICIENT_CREDITS: the team whose pool was short (a call in the team's context); `balance` is the pool's
+             */
+            teamId?: string;
             /** @description INSUFFICIENT_CREDITS: what would help, e.g. that verifying the email grants the sign-up credits */
             hint?: string;
             /** @description DAILY_LIMIT_REACHED: the plan's limit */
@@ -2157,37 +2088,9 @@ export interface components {
             usedToday?: number;
             /**
              * Format: date-time
-             * @description DAILY_LIMIT_REACHED, BUDGET_EXCEEDED: next reset (null: a total budget)
+             * @description DAILY_LIMIT_REACHED: next reset
              */
-            resetsAt?: string | null;
-            /**
-             * @description BUDGET_EXCEEDED: the scope of the budget that refused
-             * @enum {string}
-             */
-            scope?: "key" | "member" | "team" | "user";
-            /**
-             * Format: uuid
-             * @description BUDGET_EXCEEDED: the key, team or user it caps
-             */
-            scopeId?: string;
-            /**
-             * Format: uuid
-             * @description BUDGET_EXCEEDED: the team (member and team scopes)
-             */
-            teamId?: string;
-            /**
-             * @description BUDGET_EXCEEDED: the window that would be exceeded
-             * @enum {string}
-             */
-            window?: "day" | "week" | "month" | "hours" | "total";
-            /** @description BUDGET_EXCEEDED: an hours window's length */
-            hours?: number;
-            /** @description BUDGET_EXCEEDED: the window's limit (credits) */
-            limit?: number;
-            /** @description BUDGET_EXCEEDED: credits used in the window */
-            used?: number;
-            /** @description BUDGET_EXCEEDED: credits of open holds */
-            held?: number;
+            resetsAt?: string;
             /** @description KEY_DAILY_LIMIT_REACHED: the API key's own daily limit */
             dailyCreditLimit?: number | null;
             /** @description INSUFFICIENT_SCOPE: the scope the route needs */
@@ -2231,6 +2134,11 @@ export interface components {
             balance?: number;
             /** @description INSUFFICIENT_CREDITS: credits owed from earlier replies whose usage exceeded hold and balance (part of `required`) */
             shortfall?: number;
+            /**
+             * Format: uuid
+             * @description INSUFFICIENT_CREDITS: the team whose pool was short (a call in the team's context); `balance` is the pool's
+             */
+            teamId?: string;
             /** @description INSUFFICIENT_CREDITS: what would help, e.g. that verifying the email grants the sign-up credits */
             hint?: string;
             /** @description DAILY_LIMIT_REACHED: the plan's limit */
@@ -2239,37 +2147,9 @@ export interface components {
             usedToday?: number;
             /**
              * Format: date-time
-             * @description DAILY_LIMIT_REACHED, BUDGET_EXCEEDED: next reset (null: a total budget)
+             * @description DAILY_LIMIT_REACHED: next reset
              */
-            resetsAt?: string | null;
-            /**
-             * @description BUDGET_EXCEEDED: the scope of the budget that refused
-             * @enum {string}
-             */
-            scope?: "key" | "member" | "team" | "user";
-            /**
-             * Format: uuid
-             * @description BUDGET_EXCEEDED: the key, team or user it caps
-             */
-            scopeId?: string;
-            /**
-             * Format: uuid
-             * @description BUDGET_EXCEEDED: the team (member and team scopes)
-             */
-            teamId?: string;
-            /**
-             * @description BUDGET_EXCEEDED: the window that would be exceeded
-             * @enum {string}
-             */
-            window?: "day" | "week" | "month" | "hours" | "total";
-            /** @description BUDGET_EXCEEDED: an hours window's length */
-            hours?: number;
-            /** @description BUDGET_EXCEEDED: the window's limit (credits) */
-            limit?: number;
-            /** @description BUDGET_EXCEEDED: credits used in the window */
-            used?: number;
-            /** @description BUDGET_EXCEEDED: credits of open holds */
-            held?: number;
+            resetsAt?: string;
             /** @description KEY_DAILY_LIMIT_REACHED: the API key's own daily limit */
             dailyCreditLimit?: number | null;
             /** @description INSUFFICIENT_SCOPE: the scope the route needs */
@@ -2331,37 +2211,9 @@ export interface components {
             usedToday?: number;
             /**
              * Format: date-time
-             * @description the daily limits and budget_exceeded: next reset (null: a total budget)
+             * @description the daily limits: next reset
              */
-            resetsAt?: string | null;
-            /**
-             * @description budget_exceeded: the scope of the budget that refused
-             * @enum {string}
-             */
-            scope?: "key" | "member" | "team" | "user";
-            /**
-             * Format: uuid
-             * @description budget_exceeded: the key, team or user it caps
-             */
-            scopeId?: string;
-            /**
-             * Format: uuid
-             * @description budget_exceeded: the team (member and team scopes)
-             */
-            teamId?: string;
-            /**
-             * @description budget_exceeded: the window that would be exceeded
-             * @enum {string}
-             */
-            window?: "day" | "week" | "month" | "hours" | "total";
-            /** @description budget_exceeded: an hours window's length */
-            hours?: number;
-            /** @description budget_exceeded: the window's limit (credits) */
-            limit?: number;
-            /** @description budget_exceeded: credits used in the window */
-            used?: number;
-            /** @description budget_exceeded: credits of open holds */
-            held?: number;
+            resetsAt?: string;
             /** @description insufficient_scope: the scope needed */
             requiredScope?: string;
         };
@@ -2404,9 +2256,9 @@ export interface components {
             /** @enum {string} */
             actorType: "user" | "admin" | "system" | "webhook" | "api_key";
             /** @enum {string} */
-            action: "user.role.change" | "user.plan.change" | "user.credits.adjust" | "user.email.change" | "user.social_takeover" | "payment.refund" | "credits.purchase.grant" | "credits.refund.clawback" | "credits.dispute.clawback" | "credits.dispute.restore" | "two_factor.reset" | "api_key.create" | "api_key.revoke" | "team.ownership.change" | "plugin.register" | "upstream.create" | "upstream.update" | "upstream.delete" | "budget.set" | "budget.delete" | "budget.threshold";
+            action: "user.role.change" | "user.plan.change" | "user.credits.adjust" | "user.email.change" | "user.social_takeover" | "payment.refund" | "credits.purchase.grant" | "credits.refund.clawback" | "credits.dispute.clawback" | "credits.dispute.restore" | "two_factor.reset" | "api_key.create" | "api_key.revoke" | "team.ownership.change" | "plugin.register" | "upstream.create" | "upstream.update" | "upstream.delete";
             /** @enum {string} */
-            targetType: "user" | "payment" | "api_key" | "team" | "plugin" | "upstream" | "budget";
+            targetType: "user" | "payment" | "api_key" | "team" | "plugin" | "upstream";
             targetId: string | null;
             /**
              * @example {
@@ -2454,7 +2306,7 @@ export interface components {
             /** @example -3 */
             amount: number;
             /** @enum {string} */
-            type: "CONSUMPTION" | "PURCHASE" | "BONUS" | "ADJUSTMENT" | "REFUND";
+            type: "CONSUMPTION" | "PURCHASE" | "BONUS" | "ADJUSTMENT" | "REFUND" | "TRANSFER";
             /** @example gpt-4o-mini: 120 + 80 tokens */
             description: string;
             /**
@@ -2521,43 +2373,6 @@ export interface components {
             /** @description by day: every day, oldest first; by model: most credits first */
             data: components["schemas"]["UsageRowDto"][];
             totals: components["schemas"]["UsageTotalsDto"];
-        };
-        AdminUsageRowDto: {
-            /** @description metered AI requests */
-            requests: number;
-            promptTokens: number;
-            completionTokens: number;
-            /** @description of promptTokens, those read from the provider prompt cache (as reported) */
-            cachedTokens: number;
-            /** @description credits the cache reads saved: what they would have cost at the full input price, less what they cost (CREDIT_PRICING=tokens; always 0 with spec pricing, one price per token) */
-            cacheSavings: number;
-            /** @description credits consumed */
-            credits: number;
-            /** @description the group: a user id, team id, model id, API key id or local day (`YYYY-MM-DD`); null for model entries recorded before models were, or for requests made without a key */
-            key: string | null;
-            /** @description what to show: the user's email, the team's or key's name, the model id or the day; null when the group is null or its user, team or key was deleted */
-            label: string | null;
-        };
-        AdminUsageDto: {
-            /** Format: date */
-            from: string;
-            /** Format: date */
-            to: string;
-            /** @enum {string} */
-            groupBy: "user" | "team" | "model" | "key" | "day";
-            /**
-             * @description APP_TIMEZONE, in which days are counted
-             * @example Europe/Lisbon
-             */
-            timezone: string;
-            /** @description a page of groups: by day every day of the range, oldest first (days without use included); otherwise most credits first */
-            data: components["schemas"]["AdminUsageRowDto"][];
-            /** @description groups in the whole range, on every page */
-            groups: number;
-            /** @description sums over every matching entry (every page). By team, a member of two teams counts in both rows and a user in no team in none, so rows need not add up to the totals */
-            totals: components["schemas"]["UsageTotalsDto"];
-            /** @description cursor of the next page */
-            nextCursor: string | null;
         };
         AdminUserDto: {
             /** Format: uuid */
@@ -2726,6 +2541,23 @@ export interface components {
              * @description when the session expires
              */
             expires?: string;
+        };
+        AuthProviderDto: {
+            /** @example credentials */
+            id: string;
+            /** @example Credentials */
+            name: string;
+            /** @enum {string} */
+            type: "credentials" | "oauth";
+            /** @example http://localhost:3000/api/auth/login */
+            signinUrl: string;
+            /** @example http://localhost:3000/api/auth/callback/credentials */
+            callbackUrl: string;
+        };
+        AuthProvidersDto: {
+            credentials: components["schemas"]["AuthProviderDto"];
+            google?: components["schemas"]["AuthProviderDto"];
+            github?: components["schemas"]["AuthProviderDto"];
         };
         ProtectedMessageDto: {
             /** @example You are signed in as ada@example.com */
@@ -2930,6 +2762,11 @@ export interface components {
             expiresAt?: string;
             /** @description credits this key may consume per local day (APP_TIMEZONE); none: no own cap */
             dailyCreditLimit?: number | null;
+            /**
+             * Format: uuid
+             * @description a team's key: its calls spend from this team's credit pool (OWNER or ADMIN of the team only: 403 for a MEMBER, 404 for anyone else); refused once its maker leaves the team
+             */
+            teamId?: string;
         };
         CreatedApiKeyDto: {
             /** Format: uuid */
@@ -2945,6 +2782,11 @@ export interface components {
             /** Format: date-time */
             expiresAt: string | null;
             dailyCreditLimit: number | null;
+            /**
+             * Format: uuid
+             * @description a team's key: the team whose pool its calls spend from; null: personal
+             */
+            teamId: string | null;
             /** Format: date-time */
             lastUsedAt: string | null;
             /** Format: date-time */
@@ -2969,6 +2811,11 @@ export interface components {
             /** Format: date-time */
             expiresAt: string | null;
             dailyCreditLimit: number | null;
+            /**
+             * Format: uuid
+             * @description a team's key: the team whose pool its calls spend from; null: personal
+             */
+            teamId: string | null;
             /** Format: date-time */
             lastUsedAt: string | null;
             /** Format: date-time */
@@ -3118,131 +2965,59 @@ export interface components {
             /** @description the one-time token from the invitation */
             token: string;
         };
-        BudgetWindowDto: {
+        PoolMemberUsageDto: {
             /**
-             * @description `day`, `week` (ISO, Monday), `month`: local to the budget's time zone; `hours`: a session opened by the first charge, `hours` long; `total`: never resets
+             * Format: uuid
+             * @description the member (user id)
+             */
+            userId: string;
+            /** @description credits the pool paid for the member's calls */
+            spent: number;
+            /** @description metered calls the pool paid for */
+            calls: number;
+            /** @description credits the member put in (transfers, purchases) */
+            funded: number;
+        };
+        TeamPoolDto: {
+            /** Format: uuid */
+            teamId: string;
+            /** @description the pool's balance in credits */
+            credits: number;
+            /** @description credits reserved by calls in progress */
+            held: number;
+            /**
+             * @description the caller's role in the team
              * @enum {string}
              */
-            window: "day" | "week" | "month" | "hours" | "total";
-            /** @description an `hours` window's length (required there, ignored elsewhere) */
-            hours?: number | null;
-            /** @description credits */
-            limit: number;
-        };
-        SetBudgetDto: {
-            /** @enum {string} */
-            scope: "user" | "team" | "member" | "key";
-            /**
-             * Format: uuid
-             * @description `user`: default the caller (admins: anyone); `member`: the member
-             */
-            userId?: string;
-            /**
-             * Format: uuid
-             * @description `team` and `member`
-             */
-            teamId?: string;
-            /**
-             * Format: uuid
-             * @description `key`: one of the caller's keys
-             */
-            keyId?: string;
-            /**
-             * @description IANA zone; default APP_TIMEZONE
-             * @example Asia/Shanghai
-             */
-            timezone?: string;
-            /**
-             * @description soft thresholds, percent of each window's limit (1–99): one mail per window
-             * @example [
-             *       80
-             *     ]
-             */
-            thresholds?: number[];
-            /** @description one per kind (and length of `hours`) */
-            windows: components["schemas"]["BudgetWindowDto"][];
-        };
-        BudgetDto: {
-            /** Format: uuid */
-            id: string;
-            /** @enum {string} */
-            scope: "user" | "team" | "member" | "key";
-            /** Format: uuid */
-            userId: string | null;
-            /** Format: uuid */
-            teamId: string | null;
-            /** Format: uuid */
-            keyId: string | null;
-            /** @example UTC */
-            timezone: string;
-            thresholds: number[];
-            windows: components["schemas"]["BudgetWindowDto"][];
-            /** Format: date-time */
-            createdAt: string;
-            /** Format: date-time */
-            updatedAt: string;
-        };
-        DeletedBudgetDto: {
-            /** Format: uuid */
-            id: string;
-            /** @enum {boolean} */
-            deleted: true;
-        };
-        LimitDto: {
-            /** @enum {string} */
-            scope: "key" | "member" | "team" | "user" | "plan";
-            /**
-             * Format: uuid
-             * @description the key, team or user capped
-             */
-            scopeId: string;
-            /** Format: uuid */
-            teamId: string | null;
-            /** @enum {string} */
-            window: "day" | "week" | "month" | "hours" | "total";
-            hours: number | null;
-            /** @description credits */
-            limit: number;
-            /** @description credits consumed in the window */
-            used: number;
-            /** @description credits of open holds */
-            held: number;
-            /** @description limit − used − held, at least 0 */
-            remaining: number;
+            role: "OWNER" | "ADMIN" | "MEMBER";
             /**
              * Format: date-time
-             * @description null for `total` and for an `hours` window with no session open
+             * @description start of the usage period
              */
-            resetsAt: string | null;
-            /** @description the projected total of the window at the rate since it started */
-            pace: number | null;
+            since: string;
+            /** @description the caller's own use of the pool */
+            mine: components["schemas"]["PoolMemberUsageDto"];
         };
-        LimitsDto: {
-            data: components["schemas"]["LimitDto"][];
-        };
-        KeyInfoDataDto: {
-            /** @example CI script (sk-ab12…) */
-            label: string;
-            /** @description credits the key consumed, ever */
-            usage: number;
-            usage_daily: number;
-            usage_weekly: number;
-            usage_monthly: number;
-            /** @description the key budget's tightest window limit; null without a key budget */
-            limit: number | null;
-            limit_remaining: number | null;
+        TeamPoolUsageDto: {
+            /** Format: uuid */
+            teamId: string;
             /**
-             * @description that window's reset interval: daily, weekly, monthly, hours or never
-             * @example daily
+             * Format: date-time
+             * @description start of the usage period
              */
-            limit_reset: string | null;
-            /** @description always false: credits, not a free tier */
-            is_free_tier: boolean;
-            /** @description the key's windows, then its user's */
-            windows: components["schemas"]["LimitDto"][];
+            since: string;
+            /** @description members (current and former) with any entry in the period, most spent first */
+            members: components["schemas"]["PoolMemberUsageDto"][];
         };
-        KeyInfoDto: {
-            data: components["schemas"]["KeyInfoDataDto"];
+        PoolTransferResultDto: {
+            /** @description the pool's new balance */
+            credits: number;
+            /** @description the caller's own new balance */
+            balance: number;
+        };
+        PoolTransferDto: {
+            /** @example 500 */
+            amount: number;
         };
         ChatSettingsDto: {
             /**
@@ -3802,6 +3577,11 @@ export interface components {
              */
             chatId?: string;
             /**
+             * Format: uuid
+             * @description spend from this team's credit pool (a member only, else 404); null: from my own balance even in a team chat; absent: the API key's team, else the chat's team, else my own balance
+             */
+            teamId?: string | null;
+            /**
              * @description plugins whose tools the model may call (`GET /api/plugins`); the model needs the `tools` capability. A request's list (even `[]`) replaces the chat's
              * @example [
              *       "calculator"
@@ -4011,6 +3791,11 @@ export interface components {
              *     ]
              */
             stop?: string[];
+            /**
+             * Format: uuid
+             * @description spend from this team's credit pool (a member only, else 404); null: from my own balance even in a team chat; absent: the API key's team, else the chat's team, else my own balance
+             */
+            teamId?: string | null;
             /**
              * @description plugins whose tools the model may call (`GET /api/plugins`); the model needs the `tools` capability. A request's list (even `[]`) replaces the chat's
              * @example [
@@ -5158,6 +4943,11 @@ export interface components {
              * @enum {string}
              */
             currency?: "usd" | "cny";
+            /**
+             * Format: uuid
+             * @description buy for this team's credit pool (its OWNER or ADMIN only: 403 for a MEMBER, 404 for anyone else); the webhook grants the pool, once
+             */
+            teamId?: string;
         };
         PurchaseCreatedDto: {
             clientSecret: string;
@@ -5341,23 +5131,6 @@ export interface components {
              */
             location?: string;
         };
-        AuthProviderDto: {
-            /** @example credentials */
-            id: string;
-            /** @example Credentials */
-            name: string;
-            /** @enum {string} */
-            type: "credentials" | "oauth";
-            /** @example http://localhost:3000/api/auth/login */
-            signinUrl: string;
-            /** @example http://localhost:3000/api/auth/callback/credentials */
-            callbackUrl: string;
-        };
-        AuthProvidersDto: {
-            credentials: components["schemas"]["AuthProviderDto"];
-            google?: components["schemas"]["AuthProviderDto"];
-            github?: components["schemas"]["AuthProviderDto"];
-        };
     };
     responses: never;
     parameters: never;
@@ -5375,10 +5148,10 @@ export interface operations {
                 cursor?: string;
                 /** @description the acting user or administrator */
                 actorId?: string;
-                targetType?: "user" | "payment" | "api_key" | "team" | "plugin" | "upstream" | "budget";
+                targetType?: "user" | "payment" | "api_key" | "team" | "plugin" | "upstream";
                 /** @description a user, key or team id, or a payment intent id */
                 targetId?: string;
-                action?: "user.role.change" | "user.plan.change" | "user.credits.adjust" | "user.email.change" | "user.social_takeover" | "payment.refund" | "credits.purchase.grant" | "credits.refund.clawback" | "credits.dispute.clawback" | "credits.dispute.restore" | "two_factor.reset" | "api_key.create" | "api_key.revoke" | "team.ownership.change" | "plugin.register" | "upstream.create" | "upstream.update" | "upstream.delete" | "budget.set" | "budget.delete" | "budget.threshold";
+                action?: "user.role.change" | "user.plan.change" | "user.credits.adjust" | "user.email.change" | "user.social_takeover" | "payment.refund" | "credits.purchase.grant" | "credits.refund.clawback" | "credits.dispute.clawback" | "credits.dispute.restore" | "two_factor.reset" | "api_key.create" | "api_key.revoke" | "team.ownership.change" | "plugin.register" | "upstream.create" | "upstream.update" | "upstream.delete";
                 /** @description at or after (inclusive) */
                 from?: string;
                 /** @description before (exclusive) */
@@ -5897,99 +5670,6 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelopeBDto"];
-                };
-            };
-        };
-    };
-    AdminUsageController_list: {
-        parameters: {
-            query?: {
-                /**
-                 * @description first local day; default 29 days before `to`
-                 * @example 2026-01-01
-                 */
-                from?: string;
-                /**
-                 * @description last local day, included; default today
-                 * @example 2026-01-07
-                 */
-                to?: string;
-                limit?: number;
-                /** @description nextCursor of the previous page */
-                cursor?: string;
-                groupBy?: "user" | "team" | "model" | "key" | "day";
-                /** @description only this user's consumption */
-                userId?: string;
-                /** @description only the consumption of this team's members, each since they joined */
-                teamId?: string;
-            };
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description OK */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["AdminUsageDto"];
-                };
-            };
-            /** @description Invalid input or unreadable body (`code`: VALIDATION_FAILED, MALFORMED_JSON) */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorDto"];
-                };
-            };
-            /** @description No valid session (`code`: UNAUTHORIZED or INVALID_CREDENTIALS), or a revoked, expired or unknown API key (INVALID_API_KEY) */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorDto"];
-                };
-            };
-            /** @description Role not allowed (`code`: FORBIDDEN), or an API key without the route's scope (INSUFFICIENT_SCOPE) */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorDto"];
-                };
-            };
-            /** @description Body over 1 MB, or an upload over UPLOAD_MAX_BYTES (`code`: PAYLOAD_TOO_LARGE) */
-            413: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorDto"];
-                };
-            };
-            /** @description Unexpected or upstream failure (`code`: INTERNAL_ERROR, ...) */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorDto"];
-                };
-            };
-            /** @description The database cannot be reached (`code`: SERVICE_UNAVAILABLE); retry shortly */
-            503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorDto"];
                 };
             };
         };
@@ -6941,6 +6621,53 @@ export interface operations {
             };
             /** @description The database cannot be reached (`code`: SERVICE_UNAVAILABLE); retry shortly */
             503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+        };
+    };
+    AuthController_providers: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AuthProvidersDto"];
+                };
+            };
+            /** @description Invalid input or unreadable body (`code`: VALIDATION_FAILED, MALFORMED_JSON) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Body over 1 MB, or an upload over UPLOAD_MAX_BYTES (`code`: PAYLOAD_TOO_LARGE) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Unexpected or upstream failure (`code`: INTERNAL_ERROR, ...) */
+            500: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -8643,8 +8370,17 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorDto"];
                 };
             };
-            /** @description The address is not verified (`EMAIL_NOT_VERIFIED`) */
+            /** @description The address is not verified (`EMAIL_NOT_VERIFIED`), or a team's key asked by a MEMBER */
             403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description `teamId` names a team the caller is not a member of */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -10308,170 +10044,11 @@ export interface operations {
             };
         };
     };
-    BudgetsController_list: {
+    TeamPoolsController_get: {
         parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description OK */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["BudgetDto"][];
-                };
+            query?: {
+                days?: number;
             };
-            /** @description Invalid input or unreadable body (`code`: VALIDATION_FAILED, MALFORMED_JSON) */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorDto"];
-                };
-            };
-            /** @description No valid session (`code`: UNAUTHORIZED or INVALID_CREDENTIALS), or a revoked, expired or unknown API key (INVALID_API_KEY) */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorDto"];
-                };
-            };
-            /** @description Role not allowed (`code`: FORBIDDEN), or an API key without the route's scope (INSUFFICIENT_SCOPE) */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorDto"];
-                };
-            };
-            /** @description Body over 1 MB, or an upload over UPLOAD_MAX_BYTES (`code`: PAYLOAD_TOO_LARGE) */
-            413: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorDto"];
-                };
-            };
-            /** @description Unexpected or upstream failure (`code`: INTERNAL_ERROR, ...) */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorDto"];
-                };
-            };
-            /** @description The database cannot be reached (`code`: SERVICE_UNAVAILABLE); retry shortly */
-            503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorDto"];
-                };
-            };
-        };
-    };
-    BudgetsController_set: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                "application/json": components["schemas"]["SetBudgetDto"];
-            };
-        };
-        responses: {
-            /** @description OK */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["BudgetDto"];
-                };
-            };
-            /** @description Invalid input or unreadable body (`code`: VALIDATION_FAILED, MALFORMED_JSON) */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorDto"];
-                };
-            };
-            /** @description No valid session (`code`: UNAUTHORIZED or INVALID_CREDENTIALS), or a revoked, expired or unknown API key (INVALID_API_KEY) */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorDto"];
-                };
-            };
-            /** @description Role not allowed (`code`: FORBIDDEN), or an API key without the route's scope (INSUFFICIENT_SCOPE) */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorDto"];
-                };
-            };
-            /** @description An admin named no such user, team or key */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorDto"];
-                };
-            };
-            /** @description Body over 1 MB, or an upload over UPLOAD_MAX_BYTES (`code`: PAYLOAD_TOO_LARGE) */
-            413: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorDto"];
-                };
-            };
-            /** @description Unexpected or upstream failure (`code`: INTERNAL_ERROR, ...) */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorDto"];
-                };
-            };
-            /** @description The database cannot be reached (`code`: SERVICE_UNAVAILABLE); retry shortly */
-            503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorDto"];
-                };
-            };
-        };
-    };
-    BudgetsController_remove: {
-        parameters: {
-            query?: never;
             header?: never;
             path: {
                 /** @example 3fa85f64-5717-4562-b3fc-2c963f66afa6 */
@@ -10481,13 +10058,17 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description OK */
+            /** @description any member */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["DeletedBudgetDto"];
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: components["schemas"]["TeamPoolDto"];
+                    };
                 };
             };
             /** @description Invalid input or unreadable body (`code`: VALIDATION_FAILED, MALFORMED_JSON) */
@@ -10496,7 +10077,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorDto"];
+                    "application/json": components["schemas"]["ErrorEnvelopeBDto"];
                 };
             };
             /** @description No valid session (`code`: UNAUTHORIZED or INVALID_CREDENTIALS), or a revoked, expired or unknown API key (INVALID_API_KEY) */
@@ -10505,7 +10086,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorDto"];
+                    "application/json": components["schemas"]["ErrorEnvelopeBDto"];
                 };
             };
             /** @description Role not allowed (`code`: FORBIDDEN), or an API key without the route's scope (INSUFFICIENT_SCOPE) */
@@ -10514,16 +10095,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorDto"];
+                    "application/json": components["schemas"]["ErrorEnvelopeBDto"];
                 };
             };
-            /** @description No such budget */
+            /** @description Not found, or not yours (`code`: NOT_FOUND / USER_NOT_FOUND) */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorDto"];
+                    "application/json": components["schemas"]["ErrorEnvelopeBDto"];
                 };
             };
             /** @description Body over 1 MB, or an upload over UPLOAD_MAX_BYTES (`code`: PAYLOAD_TOO_LARGE) */
@@ -10532,7 +10113,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorDto"];
+                    "application/json": components["schemas"]["ErrorEnvelopeBDto"];
                 };
             };
             /** @description Unexpected or upstream failure (`code`: INTERNAL_ERROR, ...) */
@@ -10541,7 +10122,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorDto"];
+                    "application/json": components["schemas"]["ErrorEnvelopeBDto"];
                 };
             };
             /** @description The database cannot be reached (`code`: SERVICE_UNAVAILABLE); retry shortly */
@@ -10550,30 +10131,36 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorDto"];
+                    "application/json": components["schemas"]["ErrorEnvelopeBDto"];
                 };
             };
         };
     };
-    AdminBudgetsController_near: {
+    TeamPoolsController_usage: {
         parameters: {
             query?: {
-                ratio?: number;
-                limit?: number;
+                days?: number;
             };
             header?: never;
-            path?: never;
+            path: {
+                /** @example 3fa85f64-5717-4562-b3fc-2c963f66afa6 */
+                id: string;
+            };
             cookie?: never;
         };
         requestBody?: never;
         responses: {
-            /** @description OK */
+            /** @description OWNER or ADMIN */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["LimitsDto"];
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: components["schemas"]["TeamPoolUsageDto"];
+                    };
                 };
             };
             /** @description Invalid input or unreadable body (`code`: VALIDATION_FAILED, MALFORMED_JSON) */
@@ -10582,7 +10169,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorDto"];
+                    "application/json": components["schemas"]["ErrorEnvelopeBDto"];
                 };
             };
             /** @description No valid session (`code`: UNAUTHORIZED or INVALID_CREDENTIALS), or a revoked, expired or unknown API key (INVALID_API_KEY) */
@@ -10591,7 +10178,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorDto"];
+                    "application/json": components["schemas"]["ErrorEnvelopeBDto"];
                 };
             };
             /** @description Role not allowed (`code`: FORBIDDEN), or an API key without the route's scope (INSUFFICIENT_SCOPE) */
@@ -10600,7 +10187,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorDto"];
+                    "application/json": components["schemas"]["ErrorEnvelopeBDto"];
+                };
+            };
+            /** @description Not found, or not yours (`code`: NOT_FOUND / USER_NOT_FOUND) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeBDto"];
                 };
             };
             /** @description Body over 1 MB, or an upload over UPLOAD_MAX_BYTES (`code`: PAYLOAD_TOO_LARGE) */
@@ -10609,7 +10205,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorDto"];
+                    "application/json": components["schemas"]["ErrorEnvelopeBDto"];
                 };
             };
             /** @description Unexpected or upstream failure (`code`: INTERNAL_ERROR, ...) */
@@ -10618,7 +10214,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorDto"];
+                    "application/json": components["schemas"]["ErrorEnvelopeBDto"];
                 };
             };
             /** @description The database cannot be reached (`code`: SERVICE_UNAVAILABLE); retry shortly */
@@ -10627,27 +10223,38 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorDto"];
+                    "application/json": components["schemas"]["ErrorEnvelopeBDto"];
                 };
             };
         };
     };
-    LimitsController_mine: {
+    TeamPoolsController_transfer: {
         parameters: {
             query?: never;
             header?: never;
-            path?: never;
+            path: {
+                /** @example 3fa85f64-5717-4562-b3fc-2c963f66afa6 */
+                id: string;
+            };
             cookie?: never;
         };
-        requestBody?: never;
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PoolTransferDto"];
+            };
+        };
         responses: {
-            /** @description OK */
-            200: {
+            /** @description OWNER or ADMIN; one transaction, an entry on each side */
+            201: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["LimitsDto"];
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: components["schemas"]["PoolTransferResultDto"];
+                    };
                 };
             };
             /** @description Invalid input or unreadable body (`code`: VALIDATION_FAILED, MALFORMED_JSON) */
@@ -10656,7 +10263,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorDto"];
+                    "application/json": components["schemas"]["ErrorEnvelopeBDto"];
                 };
             };
             /** @description No valid session (`code`: UNAUTHORIZED or INVALID_CREDENTIALS), or a revoked, expired or unknown API key (INVALID_API_KEY) */
@@ -10665,7 +10272,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorDto"];
+                    "application/json": components["schemas"]["ErrorEnvelopeBDto"];
+                };
+            };
+            /** @description Insufficient credits (`code`: INSUFFICIENT_CREDITS) */
+            402: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeBDto"];
                 };
             };
             /** @description Role not allowed (`code`: FORBIDDEN), or an API key without the route's scope (INSUFFICIENT_SCOPE) */
@@ -10674,7 +10290,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorDto"];
+                    "application/json": components["schemas"]["ErrorEnvelopeBDto"];
+                };
+            };
+            /** @description Not found, or not yours (`code`: NOT_FOUND / USER_NOT_FOUND) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeBDto"];
                 };
             };
             /** @description Body over 1 MB, or an upload over UPLOAD_MAX_BYTES (`code`: PAYLOAD_TOO_LARGE) */
@@ -10683,16 +10308,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorDto"];
-                };
-            };
-            /** @description Rate limited (`code`: RATE_LIMITED), see Retry-After */
-            429: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorDto"];
+                    "application/json": components["schemas"]["ErrorEnvelopeBDto"];
                 };
             };
             /** @description Unexpected or upstream failure (`code`: INTERNAL_ERROR, ...) */
@@ -10701,7 +10317,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorDto"];
+                    "application/json": components["schemas"]["ErrorEnvelopeBDto"];
+                };
+            };
+            /** @description No upstream of the model gave an HTTP answer: connection refused, reset or timed out (`UPSTREAM_UNREACHABLE`) */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeBDto"];
                 };
             };
             /** @description The database cannot be reached (`code`: SERVICE_UNAVAILABLE); retry shortly */
@@ -10710,90 +10335,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorDto"];
-                };
-            };
-        };
-    };
-    KeyInfoController_key: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description OK */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["KeyInfoDto"];
-                };
-            };
-            /** @description Invalid input or unreadable body (`code`: VALIDATION_FAILED, MALFORMED_JSON) */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["OpenAiErrorDto"];
-                };
-            };
-            /** @description No valid session (`code`: UNAUTHORIZED or INVALID_CREDENTIALS), or a revoked, expired or unknown API key (INVALID_API_KEY) */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["OpenAiErrorDto"];
-                };
-            };
-            /** @description Role not allowed (`code`: FORBIDDEN), or an API key without the route's scope (INSUFFICIENT_SCOPE) */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["OpenAiErrorDto"];
-                };
-            };
-            /** @description Body over 1 MB, or an upload over UPLOAD_MAX_BYTES (`code`: PAYLOAD_TOO_LARGE) */
-            413: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["OpenAiErrorDto"];
-                };
-            };
-            /** @description Rate limited (`code`: RATE_LIMITED), see Retry-After */
-            429: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["OpenAiErrorDto"];
-                };
-            };
-            /** @description Unexpected or upstream failure (`code`: INTERNAL_ERROR, ...) */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["OpenAiErrorDto"];
-                };
-            };
-            /** @description The database cannot be reached (`code`: SERVICE_UNAVAILABLE); retry shortly */
-            503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["OpenAiErrorDto"];
+                    "application/json": components["schemas"]["ErrorEnvelopeBDto"];
                 };
             };
         };
@@ -16638,6 +16180,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorDto"];
                 };
             };
+            /** @description Not found, or not yours (`code`: NOT_FOUND / USER_NOT_FOUND) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
             /** @description Idempotency-Key reused with other parameters (`code`: CONFLICT) */
             409: {
                 headers: {
@@ -17774,53 +17325,6 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["RouteAccessDto"];
-                };
-            };
-            /** @description Invalid input or unreadable body (`code`: VALIDATION_FAILED, MALFORMED_JSON) */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorDto"];
-                };
-            };
-            /** @description Body over 1 MB, or an upload over UPLOAD_MAX_BYTES (`code`: PAYLOAD_TOO_LARGE) */
-            413: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorDto"];
-                };
-            };
-            /** @description Unexpected or upstream failure (`code`: INTERNAL_ERROR, ...) */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorDto"];
-                };
-            };
-        };
-    };
-    SignInOptionsController_providers: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description OK */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["AuthProvidersDto"];
                 };
             };
             /** @description Invalid input or unreadable body (`code`: VALIDATION_FAILED, MALFORMED_JSON) */
