@@ -22,6 +22,7 @@ import { GoogleProvider } from './providers/google.provider';
 import { OpenAiProvider } from './providers/openai.provider';
 import { AiUpstreamProbe } from './routing/upstream-probe';
 import { UpstreamsModule } from '../upstreams/upstreams.module';
+import { PricesModule } from '../prices/prices.module';
 
 @Module({
   imports: [
@@ -33,6 +34,7 @@ import { UpstreamsModule } from '../upstreams/upstreams.module';
     UploadsModule,
     PluginsModule,
     UpstreamsModule,
+    PricesModule,
   ],
   controllers: [AiController, AiChatController, EstimateController],
   providers: [

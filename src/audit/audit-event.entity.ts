@@ -24,6 +24,10 @@ export const AUDIT_ACTIONS = [
   'upstream.create',
   'upstream.update',
   'upstream.delete',
+  'price.apply',
+  'price.hold',
+  'price.reject',
+  'price.missing',
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 
@@ -34,6 +38,7 @@ export const AUDIT_TARGET_TYPES = [
   'team',
   'plugin',
   'upstream',
+  'model',
 ] as const;
 export type AuditTargetType = (typeof AUDIT_TARGET_TYPES)[number];
 

@@ -6,6 +6,8 @@ import { randomUUID } from 'node:crypto';
 import type { SessionUser } from '../../common/auth/session-user';
 import { CreditHoldsService, type OpenHold } from '../../credits/credit-holds.service';
 import type { CreditPricing } from '../../credits/pricing';
+import { PriceBook } from '../../prices/price-book.service';
+import type { Tariff } from '../../prices/tariff';
 import { MetricsService } from '../../metrics/metrics.service';
 import type { ToolBox } from '../../plugins/tool.types';
 import { type ResolvedImage, UploadImages } from '../../uploads/upload-images.service';
@@ -37,8 +39,10 @@ interface ResolvedCall {
   /** The request's images in order: uploads the caller may read, or inline data. */
   images: ResolvedImage[];
   model: Admission['model'];
-  /** The models tried after `model` when its upstreams fail (see fallbackModels). */
+  /** The models tried after `model` when its upstreams fail (see fallbackModels), priced. */
   fallbacks: ModelDescriptor[];
+  /** The tariff of `model` and of each fallback, by id (see `priceCall`). */
+  tariffs: Record<string, Tariff>;
   /** The effective parameter values (request > chat > preferences > default). */
   values: ReturnType<typeof resolveParameters>['values'];
   /** Inherited parameters the model does not take, passed over (see `fitParameters`). */
@@ -69,6 +73,7 @@ export class AiAdmissions {
     private readonly images: UploadImages,
     private readonly context: AdmissionContext,
     private readonly outputLimits: OutputLimits,
+    private readonly prices: PriceBook,
     config: ConfigService<AppConfig, true>,
   ) {
     this.ownOrigin = new URL(config.get('app', { infer: true }).baseUrl).origin;
@@ -94,7 +99,8 @@ export class AiAdmissions {
    * that the model does not take, or above the output limits, see OutputLimits; inherited ones
    * are skipped, see `fitParameters`), MODEL_CAPABILITY_MISSING (400, vision, then tools),
    * INSUFFICIENT_SCOPE or PLUGIN_NOT_ALLOWED (403, a plugin's scope; a plugin reading the
-   * caller's private data in a chat others can read); then DAILY_LIMIT_REACHED (429),
+   * caller's private data in a chat others can read), MODEL_NOT_PRICED (400, CREDIT_PRICING=tokens
+   * and the model has no price in force nor a fallback price); then DAILY_LIMIT_REACHED (429),
    * KEY_DAILY_LIMIT_REACHED (429), INSUFFICIENT_CREDITS (402). Each image adds its provider's
    * worst case to the hold.
    */
@@ -125,6 +131,7 @@ export class AiAdmissions {
       model,
       provider: this.strategy.for(model, call.fallbacks),
       fallbacks: call.fallbacks,
+      tariffs: call.tariffs,
       imageCount: call.images.length,
       request,
       hold,
@@ -180,15 +187,18 @@ export class AiAdmissions {
     const toolBox = await this.context.toolBox(user, dto, chat, model);
     checkClientTools(model, options, !!toolBox);
     const messages = toProviderMessages(inputs, values.systemPrompt);
+    const candidates = fallbacksNeeding(this.catalogue, model, requested, values, {
+      vision: images.length > 0,
+      tools: !!toolBox || !!options.clientTools,
+      structured_output: !!options.responseFormat,
+    });
+    const { tariffs, fallbacks } = await this.priceCall(user, model, candidates);
     return {
       inputs,
       images,
       model,
-      fallbacks: fallbacksNeeding(this.catalogue, model, requested, values, {
-        vision: images.length > 0,
-        tools: !!toolBox || !!options.clientTools,
-        structured_output: !!options.responseFormat,
-      }),
+      fallbacks,
+      tariffs,
       values,
       skippedParameters: skipped,
       budget: reasoningBudget(model),
@@ -196,6 +206,30 @@ export class AiAdmissions {
       messages,
       toolTokens: clientToolTokens(options, messages),
     };
+  }
+
+  /**
+   * The tariff of each model that may answer, chosen now (the price version in force at
+   * admission, the caller's plan's markup): `model`'s, or AppError MODEL_NOT_PRICED (400) before
+   * anything is held or sent; a fallback without a price is left out of the fallbacks.
+   */
+  private async priceCall(
+    user: SessionUser,
+    model: ModelDescriptor,
+    candidates: ModelDescriptor[],
+  ): Promise<{ tariffs: Record<string, Tariff>; fallbacks: ModelDescriptor[] }> {
+    await this.prices.fresh();
+    const opts = { at: new Date(), plan: user.plan, pricing: this.pricing };
+    const tariffs: Record<string, Tariff> = { [model.id]: this.prices.tariff(model, opts) };
+    const fallbacks = candidates.filter((m) => {
+      try {
+        tariffs[m.id] = this.prices.tariff(m, opts);
+        return true;
+      } catch {
+        return false;
+      }
+    });
+    return { tariffs, fallbacks };
   }
 
   /**
@@ -208,7 +242,7 @@ export class AiAdmissions {
     call: ResolvedCall,
   ): Promise<{ hold: OpenHold; messages: ProviderMessage[] }> {
     const { model, values, toolTokens, images } = call;
-    const hold = await this.holdWorstCase(user, [model, ...call.fallbacks], {
+    const hold = await this.holdWorstCase(user, [model, ...call.fallbacks], call.tariffs, {
       messages: call.messages,
       maxTokens: values.maxTokens,
       images: images.length,
@@ -238,9 +272,10 @@ export class AiAdmissions {
   private holdWorstCase(
     user: SessionUser,
     models: ModelDescriptor[],
+    tariffs: Record<string, Tariff>,
     call: Parameters<typeof worstCase>[1],
   ): Promise<OpenHold> {
-    const { amount, estimate } = worstCase(models, call, this.pricing);
+    const { amount, estimate } = worstCase(models, call, (m) => tariffs[m.id]);
     return this.holds
       .hold(user.id, amount, randomUUID(), estimate, user.apiKey?.id)
       .catch((err: unknown) => this.context.explainRefusal(user, err));
@@ -269,7 +304,8 @@ export class AiAdmissions {
     messages: ProviderMessage[],
     steps: ToolStep[],
   ): Promise<Admission> {
-    const hold = await this.holdWorstCase(a.user, [a.model, ...a.fallbacks], {
+    // Each step is held at the tariffs chosen when the request was admitted.
+    const hold = await this.holdWorstCase(a.user, [a.model, ...a.fallbacks], a.tariffs, {
       messages,
       maxTokens: a.request.maxTokens,
       images: a.imageCount,
