@@ -5,7 +5,7 @@ import Decimal from 'decimal.js';
 import type { DataSource } from 'typeorm';
 import { AppError, ErrorCode } from '../common/errors/app-error';
 import type { ModelDescriptor } from '../models/model-catalogue';
-import type { KindPrices } from './price-kinds';
+import { fullPrices, type KindPrices, type PriceKind } from './price-kinds';
 import { pricesConfig } from './prices.config';
 import { LIST_VERSIONS_SQL } from './prices.sql';
 import type { Tariff } from './tariff';
@@ -25,6 +25,16 @@ export interface PriceVersion {
 export interface PricingMode {
   mode: 'spec' | 'tokens';
   markup: string | number;
+}
+
+/** What the catalogue answers of a model's price now (see PriceBook.shown). */
+export interface ShownPrices {
+  /** The price version's id (`catalogue`, `fallback`, a stored version's uuid; `spec`). */
+  version: string;
+  /** The markup applied on top of these prices (the caller's plan's, else CREDIT_MARKUP). */
+  markup: string;
+  /** Every kind, fallbacks applied, USD per million tokens (before the markup). */
+  perMillion: Record<PriceKind, string>;
 }
 
 /** Entry prices per thousand tokens (the catalogue's unit) → per million, as exact decimals. */
@@ -133,6 +143,37 @@ export class PriceBook implements OnModuleInit {
   /** The markup of `plan`: CREDIT_MARKUP_PLANS' when it names the plan, else `defaultMarkup`. */
   markupFor(plan: string | undefined, defaultMarkup: string | number): string {
     return (plan && this.config.planMarkups[plan.toUpperCase()]) || String(defaultMarkup);
+  }
+
+  /** CREDIT_MARKUP_PLANS: the markup of each named plan. */
+  planMarkups(): Record<string, string> {
+    return { ...this.config.planMarkups };
+  }
+
+  /**
+   * What the catalogue shows of `model`'s price now, from this instance's copy (no query): in
+   * `spec` mode every kind at costPerToken (as USD per million); in `tokens` mode the version in
+   * force and the plan's markup; null for a model without a price (MODEL_NOT_PRICED).
+   */
+  shown(
+    model: ModelDescriptor,
+    opts: { plan?: string; pricing: PricingMode; embedding?: boolean },
+  ): ShownPrices | null {
+    if (opts.pricing.mode === 'spec') {
+      const each = new Decimal(model.costPerToken).times(1e6).toString();
+      return {
+        version: 'spec',
+        markup: '1',
+        perMillion: fullPrices({ input: each, output: each }),
+      };
+    }
+    const v = this.versionAt(model, new Date(), opts.embedding);
+    if (!v) return null;
+    return {
+      version: v.id,
+      markup: this.markupFor(opts.plan, opts.pricing.markup),
+      perMillion: fullPrices(v.prices),
+    };
   }
 
   /**
