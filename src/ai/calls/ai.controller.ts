@@ -1,3 +1,4 @@
+import { PriceBook, type PricingMode } from '../../prices/price-book.service';
 import { Body, Controller, Get, HttpCode, Post, Req, Res } from '@nestjs/common';
 import { ApiOkResponse, ApiTags } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
@@ -66,11 +67,16 @@ export class AiController {
   constructor(
     private readonly runner: ProtocolRunner,
     private readonly catalogue: ModelCatalogue,
+    private readonly prices: PriceBook,
     preferences: PreferencesService,
     config: ConfigService<AppConfig, true>,
   ) {
     this.streamProtocol = streamProtocol(preferences, config.get('ai', { infer: true }).ssePingMs);
+    this.pricing = config.get('credits', { infer: true }).pricing;
   }
+
+  /** CREDIT_PRICING and CREDIT_MARKUP: how the catalogue's prices are shown. */
+  private readonly pricing: PricingMode;
 
   private readonly streamProtocol: ReturnType<typeof streamProtocol>;
 
@@ -78,7 +84,14 @@ export class AiController {
   @Endpoint({ summary: 'List the available models', access: 'public', database: false })
   @ApiOkResponse({ type: ModelsDto })
   models(): ModelsDto {
-    return { models: this.catalogue.list() };
+    const pricing = this.pricing;
+    return {
+      models: this.catalogue.list().map((m) => {
+        const prices = this.prices.shown(m, { pricing });
+        return prices ? { ...m, prices } : m;
+      }),
+      markups: { default: String(pricing.markup), plans: this.prices.planMarkups() },
+    };
   }
 
   @Post('generate')
