@@ -59,6 +59,7 @@ const MAY_IMPORT = {
   pages: ['billing', 'auth'],
   plugins: ['models', 'audit'],
   upstreams: ['models', 'audit', 'metrics'],
+  prices: ['models', 'jobs', 'audit'], // price versions per kind of token, the sync job
   // The modules that serve AI calls, on top.
   ai: [
     'credits',
@@ -68,12 +69,13 @@ const MAY_IMPORT = {
     'plugins',
     'uploads',
     'upstreams',
+    'prices',
     'shares',
     'lifecycle',
     'metrics',
     'telemetry',
   ],
-  gateway: ['ai', 'models'],
+  gateway: ['ai', 'models', 'prices'], // /v1/models answers each model's prices
   tasks: ['ai', 'chats', 'users', 'jobs', 'models'],
   search: ['ai', 'chats', 'credits', 'jobs', 'plugins', 'app.module'], // app.module: the reindex CLI
   // Budgets ride in credits' admission and settlement statements; keys and teams say whose they are.

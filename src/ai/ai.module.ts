@@ -1,4 +1,5 @@
 import { Module } from '@nestjs/common';
+import { CreditPrices } from '../credits/credit-prices';
 import { ConfigSliceModule } from '../config/config-slice.module';
 import { aiConfig } from './ai.config';
 import { ChatsModule } from '../chats/chats.module';
@@ -24,6 +25,7 @@ import { GoogleProvider } from './providers/google.provider';
 import { OpenAiProvider } from './providers/openai.provider';
 import { AiUpstreamProbe } from './routing/upstream-probe';
 import { UpstreamsModule } from '../upstreams/upstreams.module';
+import { PricesModule } from '../prices/prices.module';
 
 @Module({
   imports: [
@@ -36,6 +38,7 @@ import { UpstreamsModule } from '../upstreams/upstreams.module';
     UploadsModule,
     PluginsModule,
     UpstreamsModule,
+    PricesModule,
   ],
   controllers: [AiController, AiChatController, EstimateController],
   providers: [
@@ -54,6 +57,7 @@ import { UpstreamsModule } from '../upstreams/upstreams.module';
   ],
   // AiService and ProtocolRunner: the /v1 gateway; AiRunner: metered generations outside a request (scheduled tasks);
   // EmbeddingsService: chat search.
-  exports: [AiService, AiRunner, ProtocolRunner, EmbeddingsService],
+  // CreditPrices: credits' pricing mode, for the modules above that show prices (gateway).
+  exports: [AiService, AiRunner, ProtocolRunner, EmbeddingsService, CreditPrices],
 })
 export class AiModule {}

@@ -10,6 +10,7 @@ import type { ParameterName } from '../models/dto/model-parameters.dto';
 import type { PlanOutputLimits } from './admission/output-limits';
 import type { ClientTools, ResponseFormat } from './providers/client-tools';
 import type { StatementPart } from '../database/statement-part';
+import type { Tariff } from '../prices/tariff';
 import type {
   CallRequest,
   FinishReason,
@@ -28,6 +29,12 @@ export interface Admission {
    * (the request's `models`, else the catalogue's `fallbacks`); the hold covers the dearest.
    */
   fallbacks: ModelDescriptor[];
+  /**
+   * The price of `model` and of each fallback, by model id, chosen at admission (the price
+   * version in force then, and the caller's plan's markup): the settlement charges the answering
+   * model's, so a price change after admission does not touch this call.
+   */
+  tariffs: Record<string, Tariff>;
   /** `model` over its upstreams, then the fallbacks (see RoutedProvider). */
   provider: ModelProvider;
   request: GenerateRequest;

@@ -28,3 +28,6 @@ export {
 export type { ClientTools, ResponseFormat, ToolChoice } from './providers/client-tools';
 export type { PlanOutputLimits } from './admission/output-limits';
 export { parseToolArguments } from './providers/wire/tool-arguments';
+
+/** How calls are priced in credits (CREDIT_PRICING, CREDIT_MARKUP), for showing prices. */
+export { CreditPrices } from '../credits/credit-prices';

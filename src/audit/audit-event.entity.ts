@@ -27,6 +27,10 @@ export const AUDIT_ACTIONS = [
   'budget.set',
   'budget.delete',
   'budget.threshold',
+  'price.apply',
+  'price.hold',
+  'price.reject',
+  'price.missing',
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 
@@ -38,6 +42,7 @@ export const AUDIT_TARGET_TYPES = [
   'plugin',
   'upstream',
   'budget',
+  'model',
 ] as const;
 export type AuditTargetType = (typeof AUDIT_TARGET_TYPES)[number];
 

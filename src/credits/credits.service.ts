@@ -29,6 +29,18 @@ export interface LedgerEntry {
   description: string;
   /** The API key a CONSUMPTION came through; null otherwise. */
   keyId: string | null;
+  /** A CONSUMPTION's model and tokens as settled; null on other entries and when not reported. */
+  modelId: string | null;
+  promptTokens: number | null;
+  completionTokens: number | null;
+  /** Of promptTokens, read from the provider's prompt cache. */
+  cachedTokens: number | null;
+  /** Of promptTokens, written to the provider's prompt cache (every lifetime together). */
+  cacheWriteTokens: number | null;
+  /** Of completionTokens, the reasoning (thinking) tokens. */
+  reasoningTokens: number | null;
+  /** Credits the cache reads saved (CREDIT_PRICING=tokens). */
+  cacheSavings: number | null;
   createdAt: string;
 }
 
@@ -212,6 +224,13 @@ export class CreditsService {
         type: t.type,
         description: t.description,
         keyId: t.keyId,
+        modelId: t.modelId,
+        promptTokens: t.promptTokens,
+        completionTokens: t.completionTokens,
+        cachedTokens: t.cachedTokens,
+        cacheWriteTokens: t.cacheWriteTokens,
+        reasoningTokens: t.reasoningTokens,
+        cacheSavings: t.cacheSavings,
         createdAt: t.createdAt.toISOString(),
       })),
       nextCursor: page.nextCursor,

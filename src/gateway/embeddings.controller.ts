@@ -22,8 +22,9 @@ export class EmbeddingsController {
     summary: 'Create embeddings (OpenAI Embeddings API)',
     description:
       'One vector per input, in order, from an embedding model of the catalogue. Metered in ' +
-      'credits like a model call (one CONSUMPTION entry "embeddings"): `usage` counts ' +
-      'ceil(characters / 4) tokens per input, `cost` is the credits charged.',
+      'credits like a model call (one CONSUMPTION entry "embeddings"): `usage` is the count the ' +
+      'provider reported (ceil(characters / 4) per input when it reports none), charged as such; ' +
+      '`cost` is the credits charged.',
     access: 'session',
     scope: 'ai',
     errors: [
@@ -32,7 +33,8 @@ export class EmbeddingsController {
         description:
           'Invalid input (`param: "input"`: empty, over the caps, or longer than the model takes), ' +
           'a chat model (`model_capability_missing`), an unknown or unavailable model ' +
-          '(`unknown_model`), or token arrays as input (`unsupported_parameter`)',
+          '(`unknown_model`), a model without a price (`model_not_priced`), or token arrays as ' +
+          'input (`unsupported_parameter`)',
       },
       402,
       {
@@ -63,6 +65,7 @@ export class EmbeddingsController {
       userId: user.id,
       apiKeyId: user.apiKey?.id,
       teamId: user.apiKey?.teamId,
+      plan: user.plan,
       texts,
       dimensions: body.dimensions,
     });

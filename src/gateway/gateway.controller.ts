@@ -2,6 +2,8 @@ import { Body, Controller, Get, HttpCode, Param, Post, Req, Res } from '@nestjs/
 import { ApiExtraModels, ApiOkResponse, ApiParam, ApiTags } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
 import { type ModelDescriptor, ModelCatalogue } from '../models/model-catalogue';
+import { PriceBook, type PricingMode, type ShownPrices } from '../prices/price-book.service';
+import { openRouterPricing } from '../prices/openrouter-pricing';
 import { CurrentUser } from '../common/auth/auth.decorators';
 import type { SessionUser } from '../common/auth/session-user';
 import { AppError, ErrorCode } from '../common/errors/app-error';
@@ -13,14 +15,20 @@ import {
   OpenAiModelListDto,
 } from './dto/chat-completion.dto';
 import { ApiChatCompletionResponse } from './dto/completion-stream.dto';
-import { ProtocolRunner } from '../ai';
+import { CreditPrices, ProtocolRunner } from '../ai';
 import { CHAT_COMPLETIONS_PROTOCOL } from './protocols/chat-completions.protocol';
 
 const LOADED_AT = Math.floor(Date.now() / 1000);
 
 /** A catalogue model as OpenAI's model object; `owned_by` is its provider. */
-function openAiModelOf(m: ModelDescriptor): OpenAiModelDto {
-  return { id: m.id, object: 'model', created: LOADED_AT, owned_by: m.providerId };
+function openAiModelOf(m: ModelDescriptor, shown?: ShownPrices | null): OpenAiModelDto {
+  return {
+    id: m.id,
+    object: 'model',
+    created: LOADED_AT,
+    owned_by: m.providerId,
+    ...(shown ? { pricing: openRouterPricing(shown) } : {}),
+  };
 }
 
 /**
@@ -35,7 +43,14 @@ export class GatewayController {
   constructor(
     private readonly runner: ProtocolRunner,
     private readonly catalogue: ModelCatalogue,
-  ) {}
+    private readonly prices: PriceBook,
+    creditPrices: CreditPrices,
+  ) {
+    this.pricing = creditPrices.pricing;
+  }
+
+  /** CREDIT_PRICING and CREDIT_MARKUP: how `pricing` is shown. */
+  private readonly pricing: PricingMode;
 
   @Get('models')
   @Endpoint({
@@ -44,13 +59,14 @@ export class GatewayController {
     scope: 'ai',
   })
   @ApiOkResponse({ type: OpenAiModelListDto })
-  models(): OpenAiModelListDto {
+  models(@CurrentUser() user: SessionUser): OpenAiModelListDto {
+    const opts = { plan: user.plan, pricing: this.pricing };
     return {
       object: 'list',
       data: this.catalogue
         .list()
         .filter((m) => m.available)
-        .map(openAiModelOf),
+        .map((m) => openAiModelOf(m, this.prices.shown(m, opts))),
     };
   }
 

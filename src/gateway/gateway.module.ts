@@ -1,3 +1,4 @@
+import { PricesModule } from '../prices/prices.module';
 import { Module } from '@nestjs/common';
 import { AiModule } from '../ai';
 import { ModelsModule } from '../models/models.module';
@@ -13,7 +14,7 @@ import { StoredResponses } from './stored-responses.service';
  * `/v1/responses` answers.
  */
 @Module({
-  imports: [AiModule, ModelsModule],
+  imports: [AiModule, ModelsModule, PricesModule],
   controllers: [
     GatewayController,
     EmbeddingsController,

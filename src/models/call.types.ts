@@ -31,8 +31,17 @@ export interface TokenUsage {
   reasoningTokens?: number;
   /** Of `promptTokens`, the tokens read from the provider's prompt cache, when it reports them. */
   cachedTokens?: number;
-  /** Of `promptTokens`, the tokens written to the provider's prompt cache, when it reports them. */
+  /**
+   * Of `promptTokens`, the tokens written to the provider's prompt cache, when it reports them
+   * (every lifetime: 5-minute and 1-hour writes together).
+   */
   cacheWriteTokens?: number;
+  /** Of `cacheWriteTokens`, those written for one hour (Anthropic `ephemeral_1h_input_tokens`). */
+  cacheWrite1hTokens?: number;
+  /** Of `promptTokens`, the uncached image input tokens, when the provider reports them apart. */
+  imageTokens?: number;
+  /** Of `promptTokens`, the uncached audio input tokens, when the provider reports them apart. */
+  audioTokens?: number;
 }
 
 /** Why a reply ended, in our terms; each protocol maps it (OpenAI finish_reason, Anthropic stop_reason, Responses status). */

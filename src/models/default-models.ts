@@ -11,7 +11,7 @@ import type { ModelEntry } from './model-entry';
  * providers' cache prices as we knew them in late 2025, not re-read from the November 2026 lists:
  * OpenAI cached input at 0.5× input for GPT-4o and GPT-4o mini, 0.25× for GPT-4.1 mini, 0.1× for
  * the GPT-5 family (cache writes cost nothing extra: no write price); Anthropic cache reads at
- * 0.1× input and 5-minute cache writes at 1.25× input; Gemini cached content at 0.1× input
+ * 0.1× input, 5-minute cache writes at 1.25× input and 1-hour cache writes at 2× input; Gemini cached content at 0.1× input
  * (its storage per hour is not charged here, and writes are plain input: no write price). The
  * later models (GPT-5.4/5.5, Claude 5.5 and Opus 5, Gemini 3.x) are given their family's ratios,
  * an assumption to check against the current lists. No model states a `reasoningPrice`: every
@@ -123,6 +123,7 @@ export const DEFAULT_MODELS: ModelEntry[] = [
     outputPrice: 0.005,
     cachedInputPrice: 0.0001,
     cacheWritePrice: 0.00125,
+    cacheWrite1hPrice: 0.002,
     capabilities: ['vision', 'tools', 'structured_output'],
   },
   {
@@ -137,6 +138,7 @@ export const DEFAULT_MODELS: ModelEntry[] = [
     outputPrice: 0.015,
     cachedInputPrice: 0.0003,
     cacheWritePrice: 0.00375,
+    cacheWrite1hPrice: 0.006,
     capabilities: ['vision', 'tools', 'structured_output'],
   },
   {
@@ -151,6 +153,7 @@ export const DEFAULT_MODELS: ModelEntry[] = [
     outputPrice: 0.0005,
     cachedInputPrice: 0.00001,
     cacheWritePrice: 0.000125,
+    cacheWrite1hPrice: 0.0002,
     capabilities: ['vision', 'tools', 'structured_output'],
   },
   {
@@ -165,6 +168,7 @@ export const DEFAULT_MODELS: ModelEntry[] = [
     outputPrice: 0.01,
     cachedInputPrice: 0.0002,
     cacheWritePrice: 0.0025,
+    cacheWrite1hPrice: 0.004,
     capabilities: ['vision', 'tools', 'structured_output'],
   },
   {
@@ -179,6 +183,7 @@ export const DEFAULT_MODELS: ModelEntry[] = [
     outputPrice: 0.025,
     cachedInputPrice: 0.0005,
     cacheWritePrice: 0.00625,
+    cacheWrite1hPrice: 0.01,
     capabilities: ['vision', 'tools', 'reasoning', 'structured_output'],
     reasoningBudget: 2048,
   },

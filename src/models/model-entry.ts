@@ -61,8 +61,10 @@ export class ModelEntry {
   @IsOptional() @IsNumber() @Min(0) outputPrice?: number;
   /** Input tokens read from the provider's prompt cache. */
   @IsOptional() @IsNumber() @Min(0) cachedInputPrice?: number;
-  /** Input tokens written to the provider's prompt cache. */
+  /** Input tokens written to the provider's prompt cache (for 5 minutes, where lifetimes differ). */
   @IsOptional() @IsNumber() @Min(0) cacheWritePrice?: number;
+  /** Input tokens written to the prompt cache for 1 hour (Anthropic: 2× input); absent: `cacheWritePrice`. */
+  @IsOptional() @IsNumber() @Min(0) cacheWrite1hPrice?: number;
   /** Reasoning (thinking) tokens. */
   @IsOptional() @IsNumber() @Min(0) reasoningPrice?: number;
   /** `vision`, `tools`, `reasoning`; none when absent. */

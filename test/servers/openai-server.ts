@@ -21,6 +21,8 @@ export interface OpenAiReply extends WireReply {
     /** Of prompt_tokens, those read from the prompt cache. */
     prompt_tokens_details?: { cached_tokens: number };
   } | null;
+  /** `/v1/embeddings`: the `usage.prompt_tokens` reported (default ceil(characters / 4) per input). */
+  embeddingTokens?: number;
 }
 
 /**
@@ -136,7 +138,9 @@ export class OpenAiTestServer extends WireTestServer<OpenAiReply> {
     if (status) return this.sendError(res, status, errorBody(status));
     const input: string[] = Array.isArray(req.body?.input) ? req.body.input : [req.body?.input];
     const dimensions = Number(req.body?.dimensions ?? 64);
-    const tokens = input.reduce((n, t) => n + Math.ceil(Array.from(String(t)).length / 4), 0);
+    const tokens =
+      this.reply.embeddingTokens ??
+      input.reduce((n, t) => n + Math.ceil(Array.from(String(t)).length / 4), 0);
     this.sendJson(res, 200, {
       object: 'list',
       data: input.map((text, index) => ({

@@ -7,6 +7,8 @@ import { randomUUID } from 'node:crypto';
 import type { SessionUser } from '../../common/auth/session-user';
 import { CreditHoldsService, type OpenHold } from '../../credits/credit-holds.service';
 import type { CreditPricing } from '../../credits/pricing';
+import { PriceBook } from '../../prices/price-book.service';
+import type { Tariff } from '../../prices/tariff';
 import { MetricsService } from '../../metrics/metrics.service';
 import type { ToolBox } from '../../plugins/tool.types';
 import { type ResolvedImage, UploadImages } from '../../uploads/upload-images.service';
@@ -39,8 +41,10 @@ interface ResolvedCall {
   /** The request's images in order: uploads the caller may read, or inline data. */
   images: ResolvedImage[];
   model: Admission['model'];
-  /** The models tried after `model` when its upstreams fail (see fallbackModels). */
+  /** The models tried after `model` when its upstreams fail (see fallbackModels), priced. */
   fallbacks: ModelDescriptor[];
+  /** The tariff of `model` and of each fallback, by id (see `priceCall`). */
+  tariffs: Record<string, Tariff>;
   /** The effective parameter values (request > chat > preferences > default). */
   values: ReturnType<typeof resolveParameters>['values'];
   /** Inherited parameters the model does not take, passed over (see `fitParameters`). */
@@ -73,11 +77,12 @@ export class AiAdmissions {
     private readonly images: UploadImages,
     private readonly context: AdmissionContext,
     private readonly outputLimits: OutputLimits,
+    private readonly prices: PriceBook,
     @Inject(appSettingsConfig.KEY) app: ConfigType<typeof appSettingsConfig>,
-    prices: CreditPrices,
+    creditPrices: CreditPrices,
   ) {
     this.ownOrigin = new URL(app.baseUrl).origin;
-    this.pricing = prices.pricing;
+    this.pricing = creditPrices.pricing;
   }
 
   /** CREDIT_PRICING and CREDIT_MARKUP: how the hold and the daily estimate are priced. */
@@ -99,7 +104,8 @@ export class AiAdmissions {
    * that the model does not take, or above the output limits, see OutputLimits; inherited ones
    * are skipped, see `fitParameters`), MODEL_CAPABILITY_MISSING (400, vision, then tools),
    * INSUFFICIENT_SCOPE or PLUGIN_NOT_ALLOWED (403, a plugin's scope; a plugin reading the
-   * caller's private data in a chat others can read); then DAILY_LIMIT_REACHED (429),
+   * caller's private data in a chat others can read), MODEL_NOT_PRICED (400, CREDIT_PRICING=tokens
+   * and the model has no price in force nor a fallback price); then DAILY_LIMIT_REACHED (429),
    * KEY_DAILY_LIMIT_REACHED (429), INSUFFICIENT_CREDITS (402). Each image adds its provider's
    * worst case to the hold.
    */
@@ -130,6 +136,7 @@ export class AiAdmissions {
       model,
       provider: this.strategy.for(model, call.fallbacks),
       fallbacks: call.fallbacks,
+      tariffs: call.tariffs,
       imageCount: call.images.length,
       request,
       hold,
@@ -185,16 +192,19 @@ export class AiAdmissions {
     const toolBox = await this.context.toolBox(user, dto, chat, model);
     checkClientTools(model, options, !!toolBox);
     const messages = toProviderMessages(inputs, values.systemPrompt);
+    const candidates = fallbacksNeeding(this.catalogue, model, requested, values, {
+      vision: images.length > 0,
+      tools: !!toolBox || !!options.clientTools,
+      structured_output: !!options.responseFormat,
+    });
+    const { tariffs, fallbacks } = await this.priceCall(user, model, candidates);
     return {
       teamId: payingTeam(user, dto, chat?.teamId ?? null),
       inputs,
       images,
       model,
-      fallbacks: fallbacksNeeding(this.catalogue, model, requested, values, {
-        vision: images.length > 0,
-        tools: !!toolBox || !!options.clientTools,
-        structured_output: !!options.responseFormat,
-      }),
+      fallbacks,
+      tariffs,
       values,
       skippedParameters: skipped,
       budget: reasoningBudget(model),
@@ -202,6 +212,30 @@ export class AiAdmissions {
       messages,
       toolTokens: clientToolTokens(options, messages),
     };
+  }
+
+  /**
+   * The tariff of each model that may answer, chosen now (the price version in force at
+   * admission, the caller's plan's markup): `model`'s, or AppError MODEL_NOT_PRICED (400) before
+   * anything is held or sent; a fallback without a price is left out of the fallbacks.
+   */
+  private async priceCall(
+    user: SessionUser,
+    model: ModelDescriptor,
+    candidates: ModelDescriptor[],
+  ): Promise<{ tariffs: Record<string, Tariff>; fallbacks: ModelDescriptor[] }> {
+    await this.prices.fresh();
+    const opts = { at: new Date(), plan: user.plan, pricing: this.pricing };
+    const tariffs: Record<string, Tariff> = { [model.id]: this.prices.tariff(model, opts) };
+    const fallbacks = candidates.filter((m) => {
+      try {
+        tariffs[m.id] = this.prices.tariff(m, opts);
+        return true;
+      } catch {
+        return false;
+      }
+    });
+    return { tariffs, fallbacks };
   }
 
   /**
@@ -214,12 +248,18 @@ export class AiAdmissions {
     call: ResolvedCall,
   ): Promise<{ hold: OpenHold; messages: ProviderMessage[] }> {
     const { model, values, toolTokens, images } = call;
-    const hold = await this.holdWorstCase(user, [model, ...call.fallbacks], call.teamId, {
-      messages: call.messages,
-      maxTokens: values.maxTokens,
-      images: images.length,
-      toolTokens,
-    });
+    const hold = await this.holdWorstCase(
+      user,
+      [model, ...call.fallbacks],
+      call.tariffs,
+      call.teamId,
+      {
+        messages: call.messages,
+        maxTokens: values.maxTokens,
+        images: images.length,
+        toolTokens,
+      },
+    );
     if (!images.length) return { hold, messages: call.messages };
     const bytes = await Promise.all(
       images.map(async (image) =>
@@ -246,10 +286,11 @@ export class AiAdmissions {
   private holdWorstCase(
     user: SessionUser,
     models: ModelDescriptor[],
+    tariffs: Record<string, Tariff>,
     teamId: string | undefined,
     call: Parameters<typeof worstCase>[1],
   ): Promise<OpenHold> {
-    const { amount, estimate } = worstCase(models, call, this.pricing);
+    const { amount, estimate } = worstCase(models, call, (m) => tariffs[m.id]);
     return this.holds
       .hold(user.id, amount, randomUUID(), estimate, user.apiKey?.id, teamId)
       .catch((err: unknown) => this.context.explainRefusal(user, err));
@@ -278,12 +319,19 @@ export class AiAdmissions {
     messages: ProviderMessage[],
     steps: ToolStep[],
   ): Promise<Admission> {
-    const hold = await this.holdWorstCase(a.user, [a.model, ...a.fallbacks], a.hold.teamId, {
-      messages,
-      maxTokens: a.request.maxTokens,
-      images: a.imageCount,
-      toolTokens: a.toolTokens,
-    });
+    // Each step is held at the tariffs chosen when the request was admitted.
+    const hold = await this.holdWorstCase(
+      a.user,
+      [a.model, ...a.fallbacks],
+      a.tariffs,
+      a.hold.teamId,
+      {
+        messages,
+        maxTokens: a.request.maxTokens,
+        images: a.imageCount,
+        toolTokens: a.toolTokens,
+      },
+    );
     const next: Admission = {
       ...a,
       request: { ...a.request, messages },

@@ -2,7 +2,11 @@ import { Body, Controller, HttpCode, Inject, Post } from '@nestjs/common';
 import { ApiOkResponse, ApiProperty, ApiTags, PickType } from '@nestjs/swagger';
 import { IsString, MaxLength } from 'class-validator';
 import { Endpoint } from '../../common/openapi/endpoint.decorator';
-import { type CreditPricing, estimate, estimateTokens } from '../../credits/pricing';
+import { type CreditPricing, estimateTokens } from '../../credits/pricing';
+import { CurrentUser } from '../../common/auth/auth.decorators';
+import type { SessionUser } from '../../common/auth/session-user';
+import { PriceBook } from '../../prices/price-book.service';
+import { estimateCredits } from '../../prices/tariff';
 import type { ConfigType } from '@nestjs/config';
 import { appSettingsConfig } from '../../config/app-settings.config';
 import { CreditPrices } from '../../credits/credit-prices';
@@ -43,11 +47,12 @@ export class EstimateController {
   constructor(
     private readonly catalogue: ModelCatalogue,
     private readonly strategy: ProviderStrategy,
+    private readonly prices: PriceBook,
     @Inject(appSettingsConfig.KEY) app: ConfigType<typeof appSettingsConfig>,
-    prices: CreditPrices,
+    creditPrices: CreditPrices,
   ) {
     this.ownOrigin = new URL(app.baseUrl).origin;
-    this.pricing = prices.pricing;
+    this.pricing = creditPrices.pricing;
   }
 
   private readonly ownOrigin: string;
@@ -60,27 +65,47 @@ export class EstimateController {
     summary: 'Estimate the cost of a message',
     access: 'session',
     scope: 'ai',
-    errors: [{ status: 400, description: 'Invalid input, or unknown `modelId` (UNKNOWN_MODEL)' }],
+    errors: [
+      {
+        status: 400,
+        description:
+          'Invalid input, unknown `modelId` (UNKNOWN_MODEL), or a model without a price (MODEL_NOT_PRICED)',
+      },
+    ],
     body: {
       type: EstimateDto,
       example: { modelId: GENERATE_EXAMPLE.modelId!, messages: GENERATE_EXAMPLE.messages },
     },
   })
   @ApiOkResponse({ type: EstimateResultDto })
-  async estimate(@Body() dto: EstimateDto): Promise<EstimateResultDto> {
-    await this.strategy.refreshUpstreams();
+  async estimate(
+    @CurrentUser() user: SessionUser,
+    @Body() dto: EstimateDto,
+  ): Promise<EstimateResultDto> {
+    await Promise.all([this.strategy.refreshUpstreams(), this.prices.fresh()]);
     const model = this.catalogue.require(dto.modelId);
+    const opts = { at: new Date(), plan: user.plan, pricing: this.pricing };
+    const tariff = this.prices.tariff(model, opts);
     const inputs = readInputs(dto.messages, this.ownOrigin);
     // Images count at their provider's worst case, as the hold does.
     const images = inputs.reduce((n, m) => n + m.images.length, 0);
     const extra = images * IMAGE_TOKENS_WORST_CASE[model.providerId];
+    const estimatedTokens = estimateTokens(inputs) + extra;
+    // Candidates without a price are left out, as admission leaves them out of the fallbacks.
+    const priced = catalogueCandidates(this.catalogue, model, images).flatMap((m) => {
+      try {
+        return [{ m, t: this.prices.tariff(m, opts) }];
+      } catch {
+        return [];
+      }
+    });
     return {
-      estimatedTokens: estimateTokens(inputs) + extra,
-      cost: estimate(inputs, model, extra, this.pricing),
+      estimatedTokens,
+      cost: estimateCredits(estimatedTokens, tariff),
       maxCost: dearestEstimate(
-        catalogueCandidates(this.catalogue, model, images),
+        priced.map((p) => p.m),
         { messages: inputs, images, toolTokens: 0 },
-        this.pricing,
+        (m) => priced.find((p) => p.m.id === m.id)!.t,
       ),
     };
   }

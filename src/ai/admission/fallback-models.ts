@@ -1,11 +1,6 @@
 import { AppError, ErrorCode } from '../../common/errors/app-error';
-import {
-  type ChatMessageInput,
-  type CreditPricing,
-  estimate,
-  holdAmount,
-} from '../../credits/pricing';
-import { SPEC_PRICING } from '../../credits/token-pricing';
+import { type ChatMessageInput, estimateTokens } from '../../credits/pricing';
+import { estimateCredits, type Tariff, worstCaseCredits } from '../../prices/tariff';
 import {
   type ModelCatalogue,
   type ModelDescriptor,
@@ -119,44 +114,53 @@ export interface HoldInputs {
   toolTokens: number;
 }
 
+/** The spec's tariff of `m` (every token at its costPerToken): the default where none is given. */
+export const specTariff = (m: ModelDescriptor): Tariff => ({
+  mode: 'spec',
+  modelId: m.id,
+  costPerToken: m.costPerToken,
+});
+
 /**
  * The hold and the daily-limit estimate of a call that any of `models` may answer: the largest
- * of each over the models (the worst case stays a worst case whichever model answers). The
- * formulas are pricing's `holdAmount` and `estimate`, in the configured `pricing` mode.
+ * of each over the models (the worst case stays a worst case whichever model answers), each
+ * model at its own tariff (`tariffOf`, chosen at admission; see prices/tariff.ts).
  */
 export function worstCase(
   models: ModelDescriptor[],
   call: HoldInputs,
-  pricing: CreditPricing = SPEC_PRICING,
+  tariffOf: (m: ModelDescriptor) => Tariff = specTariff,
 ): { amount: number; estimate: number } {
   let amount = 0;
   for (const m of models)
     amount = Math.max(
       amount,
-      // The whole prompt counted by promptTokens (no message text left for holdAmount to count).
-      holdAmount(
-        [],
-        m,
-        call.maxTokens + reasoningBudget(m),
+      worstCaseCredits(
         promptTokens(call.messages, m, call),
-        pricing,
+        call.maxTokens + reasoningBudget(m),
+        tariffOf(m),
       ),
     );
-  return { amount, estimate: dearestEstimate(models, call, pricing) };
+  return { amount, estimate: dearestEstimate(models, call, tariffOf) };
 }
 
 /**
- * The estimate before sending (spec Limits 2, pricing's `estimate`, in the `pricing` mode) of a
- * prompt that any of `models` may answer: the largest over them, in credits (0 for no models).
- * Images count at each model's provider worst case, client tools' tokens as given.
+ * The estimate before sending (spec Limits 2: ceil(characters / 4) tokens, an uncached prompt)
+ * of a prompt that any of `models` may answer: the largest over them, each at its tariff, in
+ * credits (0 for no models). Images count at each model's provider worst case, client tools'
+ * tokens as given.
  */
 export function dearestEstimate(
   models: ModelDescriptor[],
   call: Omit<HoldInputs, 'maxTokens'>,
-  pricing: CreditPricing = SPEC_PRICING,
+  tariffOf: (m: ModelDescriptor) => Tariff = specTariff,
 ): number {
   return models.reduce(
-    (most, m) => Math.max(most, estimate(call.messages, m, promptExtra(m, call), pricing)),
+    (most, m) =>
+      Math.max(
+        most,
+        estimateCredits(estimateTokens(call.messages) + promptExtra(m, call), tariffOf(m)),
+      ),
     0,
   );
 }

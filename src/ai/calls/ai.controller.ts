@@ -1,8 +1,10 @@
+import { PriceBook, type PricingMode } from '../../prices/price-book.service';
 import { Body, Controller, Get, HttpCode, Inject, Post, Req, Res } from '@nestjs/common';
 import { ApiOkResponse, ApiTags } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
 import type { ConfigType } from '@nestjs/config';
 import { aiConfig } from '../ai.config';
+import { CreditPrices } from '../../credits/credit-prices';
 import { CurrentUser } from '../../common/auth/auth.decorators';
 import type { SessionUser } from '../../common/auth/session-user';
 import { Endpoint, type EndpointOptions } from '../../common/openapi/endpoint.decorator';
@@ -66,11 +68,17 @@ export class AiController {
   constructor(
     private readonly runner: ProtocolRunner,
     private readonly catalogue: ModelCatalogue,
+    private readonly prices: PriceBook,
     preferences: PreferencesService,
     @Inject(aiConfig.KEY) ai: ConfigType<typeof aiConfig>,
+    creditPrices: CreditPrices,
   ) {
     this.streamProtocol = streamProtocol(preferences, ai.ssePingMs);
+    this.pricing = creditPrices.pricing;
   }
+
+  /** CREDIT_PRICING and CREDIT_MARKUP: how the catalogue's prices are shown. */
+  private readonly pricing: PricingMode;
 
   private readonly streamProtocol: ReturnType<typeof streamProtocol>;
 
@@ -78,7 +86,14 @@ export class AiController {
   @Endpoint({ summary: 'List the available models', access: 'public', database: false })
   @ApiOkResponse({ type: ModelsDto })
   models(): ModelsDto {
-    return { models: this.catalogue.list() };
+    const pricing = this.pricing;
+    return {
+      models: this.catalogue.list().map((m) => {
+        const prices = this.prices.shown(m, { pricing });
+        return prices ? { ...m, prices } : m;
+      }),
+      markups: { default: String(pricing.markup), plans: this.prices.planMarkups() },
+    };
   }
 
   @Post('generate')

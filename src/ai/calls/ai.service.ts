@@ -1,17 +1,15 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { ConfigType } from '@nestjs/config';
 import { aiConfig } from '../ai.config';
-import { CreditPrices } from '../../credits/credit-prices';
 import { ChatExchanges } from '../../chats/chat-exchanges.service';
 import type { SessionUser } from '../../common/auth/session-user';
 import { CreditHoldsService } from '../../credits/credit-holds.service';
-import { cost, type CreditPricing } from '../../credits/pricing';
 import { shutdownCutOf } from '../../lifecycle/open-streams';
 import { chargedUsage } from './charged-usage';
 import { reasoningBudget } from '../../models/model-catalogue';
 import { type AbortPolicy, upstreamSignal } from './upstream-signal';
 import { readChunks, type StreamHooks } from './read-chunks';
-import { ledgerCounts } from '../../credits/token-pricing';
+import { chargeCredits, ledgerCounts } from '../../prices/tariff';
 import { MetricsService } from '../../metrics/metrics.service';
 import { span } from '../../telemetry/spans';
 import { AiAdmissions } from '../admission/ai-admissions.service';
@@ -60,19 +58,15 @@ export class AiService {
     private readonly holds: CreditHoldsService,
     private readonly exchanges: ChatExchanges,
     @Inject(aiConfig.KEY) ai: ConfigType<typeof aiConfig>,
-    prices: CreditPrices,
     private readonly metrics: MetricsService,
   ) {
     this.retry = { attempts: ai.retryAttempts, baseDelayMs: ai.retryBaseDelayMs };
-    this.pricing = prices.pricing;
     this.abortPolicy = { mode: ai.abortMode, drainMs: ai.abortDrainMs };
   }
 
   private readonly retry: RetryOptions;
   /** ABORT_MODE and ABORT_DRAIN_MS: what a call whose client left does upstream. */
   private readonly abortPolicy: AbortPolicy;
-  /** CREDIT_PRICING and CREDIT_MARKUP: how `cost` prices a call's usage. */
-  private readonly pricing: CreditPricing;
 
   /** See AiAdmissions.admit (the checks and the hold before any upstream call). */
   admit(user: SessionUser, dto: CallRequest, options: AdmitOptions = {}): Promise<Admission> {
@@ -249,14 +243,16 @@ export class AiService {
     // The model that answered is the one charged (a fallback's price when one did).
     const model = answeringModel(a, outcome.modelId);
     const { usage, note } = chargedUsage(a, outcome, model);
-    const price = cost(usage, model, this.pricing);
+    // The tariff chosen at admission: a price changed since does not touch this call.
+    const tariff = a.tariffs[model.id];
+    const price = chargeCredits(usage, tariff);
     const description =
       `AI ${model.id}: ${usage.promptTokens} prompt + ${usage.completionTokens} completion tokens` +
       note;
     const charge = {
       cost: price,
       description,
-      usage: { modelId: model.id, ...ledgerCounts(usage, model, this.pricing) },
+      usage: { modelId: model.id, ...ledgerCounts(usage, tariff) },
     };
     if (!a.store) {
       const settled = await span('credits.settle', () => this.holds.settle(a.hold, charge));

@@ -7,7 +7,10 @@ import { randomUUID } from 'node:crypto';
 import { AppError, ErrorCode } from '../../common/errors/app-error';
 import { StartupError } from '../../common/errors/startup-error';
 import { CreditHoldsService } from '../../credits/credit-holds.service';
-import { cost, type CreditPricing, estimateTokens } from '../../credits/pricing';
+import { type CreditPricing, estimateTokens } from '../../credits/pricing';
+import { promptTextTokens } from '../../models/token-estimate';
+import { PriceBook } from '../../prices/price-book.service';
+import { chargeCredits, type Tariff } from '../../prices/tariff';
 import { type ModelDescriptor, ModelCatalogue } from '../../models/model-catalogue';
 import { classifyProviderError } from '../routing/provider-errors';
 import { ProviderStrategy } from '../routing/provider-strategy.service';
@@ -34,8 +37,13 @@ export interface MeteredEmbedding {
 /** The vectors of a metered call, in input order, with the tokens and credits it was charged. */
 export interface EmbeddingResult {
   vectors: number[][];
-  /** Σ ceil(code points / 4) over the texts. */
+  /**
+   * The input tokens charged: the provider's reported count, else (a provider that reports none,
+   * as Gemini) Σ ceil(code points / 4) over the texts.
+   */
   tokens: number;
+  /** True when `tokens` is the provider's count, false when it is our estimate. */
+  reported: boolean;
   /** Credits consumed (the CONSUMPTION entry's amount, positive). */
   cost: number;
 }
@@ -61,7 +69,8 @@ export class EmbeddingsService {
     private readonly catalogue: ModelCatalogue,
     private readonly strategy: ProviderStrategy,
     private readonly holds: CreditHoldsService,
-    prices: CreditPrices,
+    private readonly prices: PriceBook,
+    creditPrices: CreditPrices,
     @Inject(sharedConfig.KEY) shared: ConfigType<typeof sharedConfig>,
     @Inject(aiConfig.KEY) ai: ConfigType<typeof aiConfig>,
   ) {
@@ -75,7 +84,7 @@ export class EmbeddingsService {
     this.configured = model;
     this.dimensions = embeddings.dimensions;
     this.retry = { attempts: ai.retryAttempts, baseDelayMs: ai.retryBaseDelayMs };
-    this.pricing = prices.pricing;
+    this.pricing = creditPrices.pricing;
   }
 
   /**
@@ -105,12 +114,23 @@ export class EmbeddingsService {
   }
 
   /**
-   * Credits for `tokens` input tokens at `model`'s price (default the configured one):
-   * ceil(tokens × costPerToken × 1000); with CREDIT_PRICING=tokens, ceil(markup × tokens ×
-   * inputPrice per 1K), `costPerToken × 1000` standing in for a missing `inputPrice`.
+   * Credits for `tokens` input tokens at `model`'s price now (default the configured one):
+   * ceil(tokens × costPerToken × 1000); with CREDIT_PRICING=tokens, ceil(markup × tokens × input
+   * price per million / 1000) at the price version in force and `plan`'s markup. Throws
+   * MODEL_NOT_PRICED (400) for a model without a price in tokens mode.
    */
-  cost(tokens: number, model: ModelDescriptor = this.requireModel()): number {
-    return cost({ promptTokens: tokens, completionTokens: 0 }, model, this.pricing);
+  cost(tokens: number, model: ModelDescriptor = this.requireModel(), plan?: string): number {
+    return chargeCredits({ promptTokens: tokens, completionTokens: 0 }, this.tariff(model, plan));
+  }
+
+  /** `model`'s tariff now, for a caller on `plan` (see PriceBook.tariff). */
+  private tariff(model: ModelDescriptor, plan?: string): Tariff {
+    return this.prices.tariff(model, {
+      at: new Date(),
+      plan,
+      pricing: this.pricing,
+      embedding: true,
+    });
   }
 
   /**
@@ -142,7 +162,8 @@ export class EmbeddingsService {
     const model = this.requireModel();
     return this.strategy
       .embedderFor(model)
-      .embed({ model: model.id, texts, dimensions: this.dimensions, purpose: 'document', signal });
+      .embed({ model: model.id, texts, dimensions: this.dimensions, purpose: 'document', signal })
+      .then((r) => r.vectors);
   }
 
   /**
@@ -161,28 +182,38 @@ export class EmbeddingsService {
   }
 
   /**
-   * Embeds `call.texts` with `model`, metered like any model call: a hold of the exact cost
-   * (Σ tokens of the texts, priced at once) through the admission statement (balance, the
-   * plan's daily limit, the API key's limit), the provider call with retries, then settlement
-   * with one CONSUMPTION entry "embeddings" carrying the model and prompt tokens; on failure the
-   * hold is released and nothing is charged. Throws DAILY_LIMIT_REACHED or
-   * KEY_DAILY_LIMIT_REACHED (429), INSUFFICIENT_CREDITS (402), or the classified provider error.
+   * Embeds `call.texts` with `model`, metered like any model call, at the tariff chosen now
+   * (MODEL_NOT_PRICED, 400, before anything is held or sent): a hold of the estimate's worst
+   * case (promptTextTokens: ceil(ASCII / 4) plus one token per other code point, an upper bound
+   * for any script) through the admission statement (balance, the plan's daily limit checked
+   * against the spec estimate ceil(characters / 4), the API key's limit), the provider call with
+   * retries, then settlement at the tokens the provider reported (our estimate when it reports
+   * none) with one CONSUMPTION entry "embeddings" carrying the model and prompt tokens; a count
+   * beyond the hold is taken from the balance as any settlement does. On failure the hold is
+   * released and nothing is charged. Throws DAILY_LIMIT_REACHED or KEY_DAILY_LIMIT_REACHED
+   * (429), INSUFFICIENT_CREDITS (402), or the classified provider error.
    */
-  async embed(model: ModelDescriptor, call: MeteredEmbedding): Promise<EmbeddingResult> {
-    const tokens = call.texts.reduce((sum, text) => sum + this.tokens(text), 0);
-    const price = this.cost(tokens, model);
+  async embed(
+    model: ModelDescriptor,
+    call: MeteredEmbedding & { plan?: string },
+  ): Promise<EmbeddingResult> {
+    const tariff = this.tariff(model, call.plan);
+    const priced = (promptTokens: number) =>
+      chargeCredits({ promptTokens, completionTokens: 0 }, tariff);
+    const estimated = call.texts.reduce((sum, text) => sum + this.tokens(text), 0);
+    const worst = promptTextTokens(call.texts.map((content) => ({ role: 'user', content })));
     const hold = await this.holds.hold(
       call.userId,
-      price,
+      priced(Math.max(worst, estimated)),
       randomUUID(),
-      price,
+      priced(estimated),
       call.apiKeyId,
       call.teamId,
     );
-    let vectors: number[][];
+    let answer: Awaited<ReturnType<ReturnType<ProviderStrategy['embedderFor']>['embed']>>;
     try {
       const embedder = this.strategy.embedderFor(model);
-      vectors = await withRetry(
+      answer = await withRetry(
         () =>
           embedder.embed({
             model: model.id,
@@ -196,12 +227,14 @@ export class EmbeddingsService {
       await this.holds.release(hold);
       throw err instanceof ProviderError ? classifyProviderError(err) : err;
     }
+    const reported = answer.promptTokens !== undefined;
+    const tokens = answer.promptTokens ?? estimated;
     const settled = await this.holds.settle(hold, {
-      cost: price,
+      cost: priced(tokens),
       description: EMBEDDINGS_DESCRIPTION,
       usage: { modelId: model.id, promptTokens: tokens, completionTokens: 0 },
     });
-    return { vectors, tokens, cost: settled.charged };
+    return { vectors: answer.vectors, tokens, reported, cost: settled.charged };
   }
 
   private requireModel(): ModelDescriptor {

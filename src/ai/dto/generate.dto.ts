@@ -1,3 +1,4 @@
+import { MarkupsDto, ShownPricesDto } from '../../prices/dto/prices.dto';
 import { ApiExtraModels, ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
 import { CAPABILITIES, type Capability } from '../../models/model-entry';
@@ -248,6 +249,10 @@ export class ModelDescriptorDto {
   cachedInputPrice?: number;
   @ApiPropertyOptional({ description: 'USD per thousand prompt tokens written to the cache' })
   cacheWritePrice?: number;
+  @ApiPropertyOptional({
+    description: 'USD per thousand prompt tokens written to the cache for 1 hour',
+  })
+  cacheWrite1hPrice?: number;
   @ApiPropertyOptional({ description: 'USD per thousand reasoning tokens' })
   reasoningPrice?: number;
   @ApiProperty({ description: "false when the model's provider has no API key configured" })
@@ -260,8 +265,19 @@ export class ModelDescriptorDto {
   })
   reasoningBudget?: number;
   @ApiProperty({ type: ModelParameterRulesDto }) parameters: ModelParameterRulesDto;
+  @ApiPropertyOptional({
+    type: ShownPricesDto,
+    description:
+      "each kind of token's price in force now, USD per million, and the markup (the default plan's); absent: no price (MODEL_NOT_PRICED)",
+  })
+  prices?: ShownPricesDto;
 }
 
 export class ModelsDto {
   @ApiProperty({ type: [ModelDescriptorDto] }) models: ModelDescriptorDto[];
+  @ApiProperty({
+    type: MarkupsDto,
+    description: 'the markups of the plans (CREDIT_PRICING=tokens)',
+  })
+  markups: MarkupsDto;
 }

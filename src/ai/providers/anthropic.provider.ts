@@ -156,6 +156,8 @@ export class AnthropicProvider implements ModelProvider {
                 input_tokens: u.input_tokens,
                 cache_creation_input_tokens:
                   u.cache_creation_input_tokens ?? input?.cache_creation_input_tokens,
+                // message_delta carries no breakdown by lifetime: message_start's stands.
+                cache_creation: input?.cache_creation,
                 cache_read_input_tokens:
                   u.cache_read_input_tokens ?? input?.cache_read_input_tokens,
               };

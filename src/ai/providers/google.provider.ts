@@ -12,6 +12,7 @@ import type { UpstreamTarget } from '../../upstreams/upstream-router.types';
 import {
   type EmbeddingProvider,
   type EmbedRequest,
+  type Embeddings,
   type GenerateRequest,
   type GenerateResult,
   type ModelProvider,
@@ -133,9 +134,10 @@ export class GoogleProvider implements ModelProvider, EmbeddingProvider {
   /**
    * `models.embedContent` with every text as one content (the SDK sends `batchEmbedContents`):
    * one vector per text, in order; the task type follows `purpose`; from `target` (as
-   * `generate`) or the environment's client. Throws ProviderError.
+   * `generate`) or the environment's client. Gemini reports no tokens for embeddings. Throws
+   * ProviderError.
    */
-  async embed(req: EmbedRequest, target?: UpstreamTarget): Promise<number[][]> {
+  async embed(req: EmbedRequest, target?: UpstreamTarget): Promise<Embeddings> {
     const client = this.clientFor(target);
     const upstream = recordRetryAfter();
     try {
@@ -152,7 +154,7 @@ export class GoogleProvider implements ModelProvider, EmbeddingProvider {
       const vectors = (response.embeddings ?? []).map((e) => e.values ?? []);
       if (vectors.length !== req.texts.length)
         throw new ProviderError(ID, 502, `Gemini returned ${vectors.length} embeddings`);
-      return vectors;
+      return { vectors };
     } catch (err) {
       throw err instanceof ProviderError ? err : toError(err, req.signal, upstream.retryAfter);
     }

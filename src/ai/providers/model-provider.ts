@@ -121,16 +121,23 @@ export interface EmbedRequest {
   signal?: AbortSignal;
 }
 
+/** What an embedding call answers: one vector per text, in order, and the tokens reported. */
+export interface Embeddings {
+  vectors: number[][];
+  /** The input tokens the provider reported (OpenAI `usage.prompt_tokens`); absent: none. */
+  promptTokens?: number;
+}
+
 /**
- * An SDK that turns texts into vectors (OpenAI, Gemini). Returns one vector per text, in order.
- * Throws ProviderError like `generate`.
+ * An SDK that turns texts into vectors (OpenAI, Gemini). Returns one vector per text, in order,
+ * and the tokens the provider reported. Throws ProviderError like `generate`.
  */
 export interface EmbeddingProvider {
   /**
    * `target`: the upstream to call (its base URL, key and model id); without one, the provider's
    * environment configuration.
    */
-  embed(request: EmbedRequest, target?: UpstreamTarget): Promise<number[][]>;
+  embed(request: EmbedRequest, target?: UpstreamTarget): Promise<Embeddings>;
 }
 
 /** An upstream failure with the upstream HTTP status (undefined for network errors). */

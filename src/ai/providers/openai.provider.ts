@@ -6,6 +6,7 @@ import type { UpstreamTarget } from '../../upstreams/upstream-router.types';
 import type {
   EmbeddingProvider,
   EmbedRequest,
+  Embeddings,
   GenerateRequest,
   GenerateResult,
   ModelProvider,
@@ -125,10 +126,10 @@ export class OpenAiProvider implements ModelProvider, EmbeddingProvider {
 
   /**
    * `embeddings.create` with `encoding_format: float` (the SDK would otherwise ask for base64):
-   * one vector per text, in input order, from `target` (as `generate`) or the environment's
-   * client. Throws ProviderError.
+   * one vector per text, in input order, and `usage.prompt_tokens` when it is a count, from
+   * `target` (as `generate`) or the environment's client. Throws ProviderError.
    */
-  async embed(req: EmbedRequest, target?: UpstreamTarget): Promise<number[][]> {
+  async embed(req: EmbedRequest, target?: UpstreamTarget): Promise<Embeddings> {
     const client = this.clientFor(target);
     try {
       const response = await client.embeddings.create(
@@ -140,7 +141,11 @@ export class OpenAiProvider implements ModelProvider, EmbeddingProvider {
         },
         { signal: req.signal },
       );
-      return [...response.data].sort((a, b) => a.index - b.index).map((d) => d.embedding);
+      const vectors = [...response.data].sort((a, b) => a.index - b.index).map((d) => d.embedding);
+      const reported = response.usage?.prompt_tokens;
+      return Number.isInteger(reported) && reported >= 0
+        ? { vectors, promptTokens: reported }
+        : { vectors };
     } catch (err) {
       throw toError(err, req.signal);
     }

@@ -16,9 +16,16 @@ import type { TokenUsage } from '../../models/call.types';
  * `cachedTokens` likewise reports the prompt tokens read from the provider's cache (OpenAI
  * `prompt_tokens_details.cached_tokens`, or `input_tokens_details.cached_tokens` in the
  * Responses shape, Anthropic `cache_read_input_tokens`, Gemini `cachedContentTokenCount`), and
- * `cacheWriteTokens` those written to it (Anthropic `cache_creation_input_tokens`; OpenAI and
- * Gemini report none), both already part of `promptTokens`. With CREDIT_PRICING=tokens each
- * kind has its own price, so these counts are part of the charge.
+ * `cacheWriteTokens` those written to it (Anthropic `cache_creation.ephemeral_5m_input_tokens` +
+ * `ephemeral_1h_input_tokens`, or the older flat `cache_creation_input_tokens`, all 5-minute
+ * writes; OpenAI and Gemini report none), both already part of `promptTokens`;
+ * `cacheWrite1hTokens` is the 1-hour part of the writes. Audio and image input tokens come from
+ * OpenAI `prompt_tokens_details.audio_tokens` and Gemini `promptTokensDetails` by modality.
+ *
+ * Where the cache sits differs too: OpenAI's `prompt_tokens` and Gemini's `promptTokenCount`
+ * INCLUDE the cached tokens, while Anthropic's `input_tokens` EXCLUDES both cache reads and
+ * writes (they are added). With CREDIT_PRICING=tokens each kind has its own price
+ * (src/prices/tariff.ts), which splits these counts so that no kind is ever negative.
  */
 
 /** Characters (Unicode code points) of the prompt and the reply, for the fallback estimate. */
@@ -47,8 +54,8 @@ export interface OpenAiUsage {
   /** Includes the reasoning tokens. */
   completion_tokens?: number | null;
   completion_tokens_details?: { reasoning_tokens?: number | null } | null;
-  /** Of `prompt_tokens`, those read from the prompt cache. */
-  prompt_tokens_details?: { cached_tokens?: number | null } | null;
+  /** Of `prompt_tokens`, those read from the prompt cache, and the audio input tokens. */
+  prompt_tokens_details?: { cached_tokens?: number | null; audio_tokens?: number | null } | null;
   /** The Responses API's name for `prompt_tokens_details`, which some compatible servers send. */
   input_tokens_details?: { cached_tokens?: number | null } | null;
 }
@@ -86,7 +93,14 @@ export function normaliseOpenAiUsage(
     ...cached(
       usage?.prompt_tokens_details?.cached_tokens ?? usage?.input_tokens_details?.cached_tokens,
     ),
+    ...part('audioTokens', usage?.prompt_tokens_details?.audio_tokens),
   };
+}
+
+/** `{[key]: n}` when a positive count was reported, else nothing (no key). */
+function part<K extends string>(key: K, n: number | null | undefined): Partial<Record<K, number>> {
+  const count = whole(n);
+  return count ? ({ [key]: count } as Record<K, number>) : {};
 }
 
 /**
@@ -94,9 +108,28 @@ export function normaliseOpenAiUsage(
  * Cache writes and reads are billed input tokens too, so they count as prompt tokens.
  */
 export interface AnthropicInputUsage {
+  /** Uncached input tokens only: cache reads and writes are NOT part of it. */
   input_tokens?: number | null;
+  /** Every cache write, whatever its lifetime (the only write count of older API versions). */
   cache_creation_input_tokens?: number | null;
+  /** The writes by lifetime (current API versions); their sum is `cache_creation_input_tokens`. */
+  cache_creation?: {
+    ephemeral_5m_input_tokens?: number | null;
+    ephemeral_1h_input_tokens?: number | null;
+  } | null;
   cache_read_input_tokens?: number | null;
+}
+
+/**
+ * Anthropic's cache writes: by lifetime when `cache_creation` breaks them down (the larger of
+ * their sum and the flat count, so a partial breakdown never lowers the total), else the flat
+ * `cache_creation_input_tokens`, all 5-minute writes (the only lifetime before 1-hour writes).
+ */
+function anthropicWrites(input: AnthropicInputUsage | null | undefined) {
+  const flat = whole(input?.cache_creation_input_tokens) ?? 0;
+  const oneHour = whole(input?.cache_creation?.ephemeral_1h_input_tokens) ?? 0;
+  const fiveMin = whole(input?.cache_creation?.ephemeral_5m_input_tokens) ?? 0;
+  return { total: Math.max(flat, fiveMin + oneHour), oneHour };
 }
 
 /**
@@ -112,20 +145,20 @@ export function normaliseAnthropicUsage(
   thinkingTokens?: number | null,
 ): TokenUsage {
   const inputTokens = whole(input?.input_tokens);
+  const writes = anthropicWrites(input);
   return {
     promptTokens:
       inputTokens === undefined
         ? estimate(fallback.promptChars)
-        : inputTokens +
-          (whole(input?.cache_creation_input_tokens) ?? 0) +
-          (whole(input?.cache_read_input_tokens) ?? 0),
+        : inputTokens + writes.total + (whole(input?.cache_read_input_tokens) ?? 0),
     completionTokens: whole(lastOutputTokens) ?? estimate(fallback.completionChars),
     ...reasoning(thinkingTokens),
     ...(inputTokens === undefined
       ? {}
       : {
           ...cached(input?.cache_read_input_tokens),
-          ...cacheWrite(input?.cache_creation_input_tokens),
+          ...cacheWrite(writes.total),
+          ...part('cacheWrite1hTokens', writes.oneHour),
         }),
   };
 }
@@ -138,6 +171,15 @@ export interface GeminiUsageMetadata {
   thoughtsTokenCount?: number | null;
   /** Of `promptTokenCount`, the tokens read from cached content. */
   cachedContentTokenCount?: number | null;
+  /** Of `promptTokenCount`, the tokens by modality (`TEXT`, `IMAGE`, `AUDIO`, `VIDEO`). */
+  promptTokensDetails?: { modality?: string | null; tokenCount?: number | null }[] | null;
+}
+
+/** The prompt tokens of `modality` in Gemini's `promptTokensDetails` (0 when absent). */
+function geminiModality(usage: GeminiUsageMetadata | null | undefined, modality: string): number {
+  return (usage?.promptTokensDetails ?? [])
+    .filter((d) => d?.modality === modality)
+    .reduce((sum, d) => sum + (whole(d.tokenCount) ?? 0), 0);
 }
 
 /**
@@ -159,5 +201,7 @@ export function normaliseGeminiUsage(
         : (candidates ?? 0) + (thoughts ?? 0),
     ...reasoning(thoughts),
     ...cached(usage?.cachedContentTokenCount),
+    ...part('imageTokens', geminiModality(usage, 'IMAGE')),
+    ...part('audioTokens', geminiModality(usage, 'AUDIO')),
   };
 }

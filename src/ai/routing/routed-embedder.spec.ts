@@ -8,6 +8,7 @@ import type {
 } from '../../upstreams/upstream-router.types';
 import {
   type EmbeddingProvider,
+  type Embeddings,
   type EmbedRequest,
   ProviderError,
   UpstreamsBusyError,
@@ -55,11 +56,11 @@ class ListRouter implements UpstreamRouting {
 class ScriptedEmbedder implements EmbeddingProvider {
   calls: string[] = [];
   constructor(private readonly script: Record<string, ProviderError | number>) {}
-  embed(req: EmbedRequest, target?: UpstreamTarget): Promise<number[][]> {
+  embed(req: EmbedRequest, target?: UpstreamTarget): Promise<Embeddings> {
     this.calls.push(target?.upstreamModel ?? `env:${req.model}`);
     const step = this.script[target?.id ?? 'env'];
     if (step instanceof ProviderError) return Promise.reject(step);
-    return Promise.resolve(req.texts.map(() => [Number(step)]));
+    return Promise.resolve({ vectors: req.texts.map(() => [Number(step)]) });
   }
 }
 
@@ -79,7 +80,7 @@ describe('RoutedEmbedder', () => {
     });
     const adapter = new ScriptedEmbedder({ u1: status(500), u2: status(429, 2000), u3: 3 });
     const routed = new RoutedEmbedder(router, model, adapter);
-    await expect(routed.embed(req)).resolves.toEqual([[3], [3]]);
+    await expect(routed.embed(req)).resolves.toEqual({ vectors: [[3], [3]] });
     expect(adapter.calls).toEqual(['e@u1', 'e@u2', 'e@u3']);
     expect(router.reports).toEqual([
       ['u1', 'retryable', undefined],
@@ -97,10 +98,9 @@ describe('RoutedEmbedder', () => {
       ],
     });
     const adapter = new ScriptedEmbedder({ u1: status(undefined), u2: status(408), u3: 1 });
-    await expect(new RoutedEmbedder(router, model, adapter).embed(req)).resolves.toEqual([
-      [1],
-      [1],
-    ]);
+    await expect(new RoutedEmbedder(router, model, adapter).embed(req)).resolves.toEqual({
+      vectors: [[1], [1]],
+    });
     expect(router.reports.map((r) => r[1])).toEqual(['retryable', 'retryable', 'ok']);
   });
 
@@ -154,10 +154,9 @@ describe('RoutedEmbedder', () => {
   it('embeds through the environment configuration when the router knows no upstream', async () => {
     const router = new ListRouter({});
     const adapter = new ScriptedEmbedder({ env: 7 });
-    await expect(new RoutedEmbedder(router, model, adapter).embed(req)).resolves.toEqual([
-      [7],
-      [7],
-    ]);
+    await expect(new RoutedEmbedder(router, model, adapter).embed(req)).resolves.toEqual({
+      vectors: [[7], [7]],
+    });
     expect(adapter.calls).toEqual(['env:e']);
     expect(router.reports).toEqual([]);
   });
@@ -175,7 +174,7 @@ describe('RoutedEmbedder', () => {
     const routed = new RoutedEmbedder(router, model, own, (p) =>
       p === 'google' ? google : openai,
     );
-    await expect(routed.embed(req)).resolves.toEqual([[5], [5]]);
+    await expect(routed.embed(req)).resolves.toEqual({ vectors: [[5], [5]] });
     expect([own.calls, google.calls, openai.calls]).toEqual([[], ['e@u1'], ['e@u2']]);
   });
 
@@ -195,10 +194,9 @@ describe('RoutedEmbedder', () => {
     });
     router.atCeiling.set('u1', new Date('2026-01-01T00:01:00Z'));
     const adapter = new ScriptedEmbedder({ u1: 1, u2: 2 });
-    await expect(new RoutedEmbedder(router, model, adapter).embed(req)).resolves.toEqual([
-      [2],
-      [2],
-    ]);
+    await expect(new RoutedEmbedder(router, model, adapter).embed(req)).resolves.toEqual({
+      vectors: [[2], [2]],
+    });
     expect(adapter.calls).toEqual(['e@u2']);
     // 'one' + 'two': 6 characters, ceil(6 / 4) = 2 tokens.
     expect(router.tokens).toEqual([['u2', 2]]);

@@ -5,7 +5,7 @@ import type {
   UpstreamTarget,
 } from '../../upstreams/upstream-router.types';
 import { estimateTokens } from '../../credits/pricing';
-import type { EmbeddingProvider, EmbedRequest } from '../providers/model-provider';
+import type { EmbeddingProvider, EmbedRequest, Embeddings } from '../providers/model-provider';
 import { firstAnswer, type Unanswered } from './upstream-attempts';
 
 /**
@@ -45,7 +45,7 @@ export class RoutedEmbedder implements EmbeddingProvider {
    * (the router picks them). Throws ProviderError as described on the class, or Error when an
    * upstream's protocol has no embeddings API.
    */
-  async embed(req: EmbedRequest): Promise<number[][]> {
+  async embed(req: EmbedRequest): Promise<Embeddings> {
     const targets = await this.router.candidates(this.model);
     if (!targets.length) return this.embedder.embed(req);
     const left: Unanswered = {};

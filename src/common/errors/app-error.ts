@@ -13,6 +13,8 @@ export enum ErrorCode {
   CONFLICT = 'CONFLICT',
   RATE_LIMITED = 'RATE_LIMITED',
   UNKNOWN_MODEL = 'UNKNOWN_MODEL',
+  /** Prices: the model has no price in force and no fallback price is set (never billed 0). */
+  MODEL_NOT_PRICED = 'MODEL_NOT_PRICED',
   INSUFFICIENT_CREDITS = 'INSUFFICIENT_CREDITS',
   DAILY_LIMIT_REACHED = 'DAILY_LIMIT_REACHED',
   INVALID_API_KEY = 'INVALID_API_KEY',
@@ -135,6 +137,7 @@ export const ERROR_STATUS: Record<ErrorCode, HttpStatus> = {
   CONFLICT: HttpStatus.CONFLICT,
   RATE_LIMITED: HttpStatus.TOO_MANY_REQUESTS,
   UNKNOWN_MODEL: HttpStatus.BAD_REQUEST,
+  MODEL_NOT_PRICED: HttpStatus.BAD_REQUEST,
   INSUFFICIENT_CREDITS: HttpStatus.PAYMENT_REQUIRED,
   DAILY_LIMIT_REACHED: HttpStatus.TOO_MANY_REQUESTS,
   // Upstream model errors, classified as spec "AI error classification".

@@ -29,6 +29,50 @@ export class LedgerEntryDto implements LedgerEntry {
     description: 'the API key a consumption came through; null for sessions and other entries',
   })
   keyId: string | null;
+  @ApiProperty({
+    type: String,
+    nullable: true,
+    example: 'gpt-4o-mini',
+    description: "a consumption's model",
+  })
+  modelId: string | null;
+  @ApiProperty({
+    type: 'integer',
+    nullable: true,
+    description: "a consumption's prompt tokens, every kind included",
+  })
+  promptTokens: number | null;
+  @ApiProperty({
+    type: 'integer',
+    nullable: true,
+    description: "a consumption's completion tokens, reasoning included",
+  })
+  completionTokens: number | null;
+  @ApiProperty({
+    type: 'integer',
+    nullable: true,
+    description: "of promptTokens, read from the provider's prompt cache (null: not reported)",
+  })
+  cachedTokens: number | null;
+  @ApiProperty({
+    type: 'integer',
+    nullable: true,
+    description:
+      "of promptTokens, written to the provider's prompt cache, 5-minute and 1-hour writes together (null: not reported)",
+  })
+  cacheWriteTokens: number | null;
+  @ApiProperty({
+    type: 'integer',
+    nullable: true,
+    description: 'of completionTokens, the reasoning tokens (null: not reported)',
+  })
+  reasoningTokens: number | null;
+  @ApiProperty({
+    type: 'integer',
+    nullable: true,
+    description: 'credits the cache reads saved (CREDIT_PRICING=tokens; 0 with spec pricing)',
+  })
+  cacheSavings: number | null;
   @ApiProperty({ format: 'date-time' }) createdAt: string;
 }
 

@@ -1,3 +1,4 @@
+import { OpenRouterPricingDto } from '../../prices/dto/prices.dto';
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
 import {
@@ -282,6 +283,12 @@ export class OpenAiModelDto {
   created: number;
   @ApiProperty({ example: 'openai', description: 'the provider: openai, anthropic or google' })
   owned_by: string;
+  @ApiPropertyOptional({
+    type: OpenRouterPricingDto,
+    description:
+      "OpenRouter's `pricing`: USD per token of each kind, the caller's plan's markup included; absent for a model without a price",
+  })
+  pricing?: OpenRouterPricingDto;
 }
 
 export class OpenAiModelListDto {

@@ -145,6 +145,14 @@ describe('credits: holds, daily limits, ledger', () => {
       type: 'CONSUMPTION',
       description: 'entry 4',
       keyId: null,
+      // Written by CreditsService.consume, which records no model call.
+      modelId: null,
+      promptTokens: null,
+      completionTokens: null,
+      cachedTokens: null,
+      cacheWriteTokens: null,
+      reasoningTokens: null,
+      cacheSavings: null,
       createdAt: expect.any(String),
     });
     const next = (

@@ -169,6 +169,20 @@ describe('Prices per kind of token (CREDIT_PRICING=tokens)', () => {
           cacheSavings: savings,
         },
       ]);
+      // The ledger API answers what the entry stores (it once answered none of the kinds).
+      const listed = await t.http.get('/api/credits/transactions').set(u.auth).expect(200);
+      expect(
+        listed.body.data.find((e: { type: string }) => e.type === 'CONSUMPTION'),
+      ).toMatchObject({
+        amount: -c.credits,
+        modelId: c.model,
+        promptTokens: prompted,
+        completionTokens: completed,
+        cachedTokens: c.kinds.cached,
+        cacheWriteTokens: c.kinds.cacheWrite || null,
+        reasoningTokens: c.kinds.reasoning || null,
+        cacheSavings: savings,
+      });
       const ledger = await ledgerOf(t, u.user.id);
       expect(ledger.credits).toBe(1000 - c.credits);
       expect(ledger.ledgerSum).toBe(ledger.credits);

@@ -62,6 +62,11 @@ export const SWEEP_GROUPS = {
     'PATCH /api/admin/upstreams/{id}',
     'DELETE /api/admin/upstreams/{id}',
     'POST /api/admin/upstreams/{id}/test',
+    'POST /api/admin/prices/sync',
+    'GET /api/admin/prices/changes',
+    'POST /api/admin/prices/changes/{id}/approve',
+    'POST /api/admin/prices/changes/{id}/reject',
+    'GET /api/admin/prices/models/{modelId}/versions',
   ],
   chats: [
     // chats

@@ -1445,7 +1445,7 @@ export interface paths {
         put?: never;
         /**
          * Create embeddings (OpenAI Embeddings API)
-         * @description One vector per input, in order, from an embedding model of the catalogue. Metered in credits like a model call (one CONSUMPTION entry "embeddings"): `usage` counts ceil(characters / 4) tokens per input, `cost` is the credits charged.
+         * @description One vector per input, in order, from an embedding model of the catalogue. Metered in credits like a model call (one CONSUMPTION entry "embeddings"): `usage` is the count the provider reported (ceil(characters / 4) per input when it reports none), charged as such; `cost` is the credits charged.
          *
          *     Reachable with an API key that has the `ai` scope.
          */
@@ -2058,12 +2058,109 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/admin/prices/sync": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Run the price sync now (admin)
+         * @description Reads PRICES_URL and applies it within the guardrails, as the scheduled job does. 503 when PRICES_URL is unset or the source fails.
+         */
+        post: operations["PricesAdminController_runSync"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/prices/changes": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Price increases held by the sync (admin)
+         * @description Newest first, at most 200; `status=PENDING` lists those waiting for a decision.
+         */
+        get: operations["PricesAdminController_changes"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/prices/changes/{id}/approve": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Approve a held price increase (admin)
+         * @description Its prices apply from now: calls admitted before are charged at the old ones.
+         */
+        post: operations["PricesAdminController_approve"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/prices/changes/{id}/reject": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Reject a held price increase (admin) */
+        post: operations["PricesAdminController_reject"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/prices/models/{modelId}/versions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A model's price versions (admin)
+         * @description The catalogue's own prices first (when it states any), then every stored version.
+         */
+        get: operations["PricesAdminController_versions"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
         /** @enum {string} */
-        ErrorCode: "VALIDATION_FAILED" | "MALFORMED_JSON" | "PAYLOAD_TOO_LARGE" | "UNAUTHORIZED" | "INVALID_CREDENTIALS" | "FORBIDDEN" | "NOT_FOUND" | "EMAIL_TAKEN" | "CONFLICT" | "RATE_LIMITED" | "UNKNOWN_MODEL" | "INSUFFICIENT_CREDITS" | "DAILY_LIMIT_REACHED" | "INVALID_API_KEY" | "RATE_LIMIT" | "UNKNOWN_ERROR" | "PAYMENTS_NOT_CONFIGURED" | "PAYMENT_FAILED" | "PAYMENT_PROVIDER_ERROR" | "PAYMENT_REQUEST_INVALID" | "WEBHOOK_SIGNATURE_INVALID" | "WEBHOOK_HANDLER_FAILED" | "USER_NOT_FOUND" | "PROVIDER_ERROR" | "SERVICE_UNAVAILABLE" | "NOT_READY" | "INTERNAL_ERROR" | "LAST_OWNER" | "ALREADY_MEMBER" | "INVITATION_EMAIL_MISMATCH" | "INVITATION_GONE" | "UNSUPPORTED_MEDIA_TYPE" | "TWO_FACTOR_CODE_INVALID" | "MFA_TOKEN_INVALID" | "TWO_FACTOR_ALREADY_ENABLED" | "TWO_FACTOR_NOT_ENABLED" | "TWO_FACTOR_SETUP_REQUIRED" | "PASSWORD_NOT_SET" | "LIMIT_REACHED" | "TAG_NAME_TAKEN" | "UNSUPPORTED_PARAMETER" | "INSUFFICIENT_SCOPE" | "KEY_DAILY_LIMIT_REACHED" | "TASK_LIMIT_REACHED" | "SCHEDULE_TOO_FREQUENT" | "SEMANTIC_SEARCH_UNAVAILABLE" | "MODEL_CAPABILITY_MISSING" | "UNKNOWN_PLUGIN" | "PLUGIN_UNREACHABLE" | "PLUGIN_URL_FORBIDDEN" | "PLUGIN_NOT_ALLOWED" | "UPLOAD_QUOTA_EXCEEDED" | "EMAIL_NOT_VERIFIED" | "INVALID_TOKEN" | "EMAIL_CHANGE_LIMIT_REACHED" | "MODEL_NOT_FOUND" | "PREVIOUS_RESPONSE_NOT_FOUND" | "UPSTREAM_READ_ONLY" | "UPSTREAM_URL_FORBIDDEN" | "UPSTREAM_KEY_REQUIRED" | "UPSTREAM_UNREACHABLE";
+        ErrorCode: "VALIDATION_FAILED" | "MALFORMED_JSON" | "PAYLOAD_TOO_LARGE" | "UNAUTHORIZED" | "INVALID_CREDENTIALS" | "FORBIDDEN" | "NOT_FOUND" | "EMAIL_TAKEN" | "CONFLICT" | "RATE_LIMITED" | "UNKNOWN_MODEL" | "MODEL_NOT_PRICED" | "INSUFFICIENT_CREDITS" | "DAILY_LIMIT_REACHED" | "INVALID_API_KEY" | "RATE_LIMIT" | "UNKNOWN_ERROR" | "PAYMENTS_NOT_CONFIGURED" | "PAYMENT_FAILED" | "PAYMENT_PROVIDER_ERROR" | "PAYMENT_REQUEST_INVALID" | "WEBHOOK_SIGNATURE_INVALID" | "WEBHOOK_HANDLER_FAILED" | "USER_NOT_FOUND" | "PROVIDER_ERROR" | "SERVICE_UNAVAILABLE" | "NOT_READY" | "INTERNAL_ERROR" | "LAST_OWNER" | "ALREADY_MEMBER" | "INVITATION_EMAIL_MISMATCH" | "INVITATION_GONE" | "UNSUPPORTED_MEDIA_TYPE" | "TWO_FACTOR_CODE_INVALID" | "MFA_TOKEN_INVALID" | "TWO_FACTOR_ALREADY_ENABLED" | "TWO_FACTOR_NOT_ENABLED" | "TWO_FACTOR_SETUP_REQUIRED" | "PASSWORD_NOT_SET" | "LIMIT_REACHED" | "TAG_NAME_TAKEN" | "UNSUPPORTED_PARAMETER" | "INSUFFICIENT_SCOPE" | "KEY_DAILY_LIMIT_REACHED" | "TASK_LIMIT_REACHED" | "SCHEDULE_TOO_FREQUENT" | "SEMANTIC_SEARCH_UNAVAILABLE" | "MODEL_CAPABILITY_MISSING" | "UNKNOWN_PLUGIN" | "PLUGIN_UNREACHABLE" | "PLUGIN_URL_FORBIDDEN" | "PLUGIN_NOT_ALLOWED" | "UPLOAD_QUOTA_EXCEEDED" | "EMAIL_NOT_VERIFIED" | "INVALID_TOKEN" | "EMAIL_CHANGE_LIMIT_REACHED" | "MODEL_NOT_FOUND" | "PREVIOUS_RESPONSE_NOT_FOUND" | "UPSTREAM_READ_ONLY" | "UPSTREAM_URL_FORBIDDEN" | "UPSTREAM_KEY_REQUIRED" | "UPSTREAM_UNREACHABLE";
         ErrorDto: {
             /** @example Authentication required */
             error: string;
@@ -2256,9 +2353,9 @@ export interface components {
             /** @enum {string} */
             actorType: "user" | "admin" | "system" | "webhook" | "api_key";
             /** @enum {string} */
-            action: "user.role.change" | "user.plan.change" | "user.credits.adjust" | "user.email.change" | "user.social_takeover" | "payment.refund" | "credits.purchase.grant" | "credits.refund.clawback" | "credits.dispute.clawback" | "credits.dispute.restore" | "two_factor.reset" | "api_key.create" | "api_key.revoke" | "team.ownership.change" | "plugin.register" | "upstream.create" | "upstream.update" | "upstream.delete";
+            action: "user.role.change" | "user.plan.change" | "user.credits.adjust" | "user.email.change" | "user.social_takeover" | "payment.refund" | "credits.purchase.grant" | "credits.refund.clawback" | "credits.dispute.clawback" | "credits.dispute.restore" | "two_factor.reset" | "api_key.create" | "api_key.revoke" | "team.ownership.change" | "plugin.register" | "upstream.create" | "upstream.update" | "upstream.delete" | "price.apply" | "price.hold" | "price.reject" | "price.missing";
             /** @enum {string} */
-            targetType: "user" | "payment" | "api_key" | "team" | "plugin" | "upstream";
+            targetType: "user" | "payment" | "api_key" | "team" | "plugin" | "upstream" | "model";
             targetId: string | null;
             /**
              * @example {
@@ -2314,6 +2411,23 @@ export interface components {
              * @description the API key a consumption came through; null for sessions and other entries
              */
             keyId: string | null;
+            /**
+             * @description a consumption's model
+             * @example gpt-4o-mini
+             */
+            modelId: string | null;
+            /** @description a consumption's prompt tokens, every kind included */
+            promptTokens: number | null;
+            /** @description a consumption's completion tokens, reasoning included */
+            completionTokens: number | null;
+            /** @description of promptTokens, read from the provider's prompt cache (null: not reported) */
+            cachedTokens: number | null;
+            /** @description of promptTokens, written to the provider's prompt cache, 5-minute and 1-hour writes together (null: not reported) */
+            cacheWriteTokens: number | null;
+            /** @description of completionTokens, the reasoning tokens (null: not reported) */
+            reasoningTokens: number | null;
+            /** @description credits the cache reads saved (CREDIT_PRICING=tokens; 0 with spec pricing) */
+            cacheSavings: number | null;
             /** Format: date-time */
             createdAt: string;
         };
@@ -3477,6 +3591,61 @@ export interface components {
             frequencyPenalty?: components["schemas"]["ParameterRangeDto"];
             stop?: components["schemas"]["StopRuleDto"];
         };
+        FullKindPricesDto: {
+            /**
+             * @description uncached input tokens, USD per million tokens (a decimal string)
+             * @example 0.15
+             */
+            input: string;
+            /**
+             * @description input read from the prompt cache, USD per million tokens (a decimal string)
+             * @example 0.15
+             */
+            cachedInput: string;
+            /**
+             * @description input written to the cache for 5 minutes, USD per million tokens (a decimal string)
+             * @example 0.15
+             */
+            cacheWrite5m: string;
+            /**
+             * @description input written to the cache for 1 hour, USD per million tokens (a decimal string)
+             * @example 0.15
+             */
+            cacheWrite1h: string;
+            /**
+             * @description generated tokens, reasoning excepted, USD per million tokens (a decimal string)
+             * @example 0.15
+             */
+            output: string;
+            /**
+             * @description reasoning tokens, USD per million tokens (a decimal string)
+             * @example 0.15
+             */
+            reasoning: string;
+            /**
+             * @description image input tokens, USD per million tokens (a decimal string)
+             * @example 0.15
+             */
+            imageInput: string;
+            /**
+             * @description audio input tokens, USD per million tokens (a decimal string)
+             * @example 0.15
+             */
+            audioInput: string;
+        };
+        ShownPricesDto: {
+            /**
+             * @description the price version in force: `catalogue`, `fallback`, a stored version id, or `spec` (CREDIT_PRICING=spec: every kind at costPerToken)
+             * @example catalogue
+             */
+            version: string;
+            /**
+             * @description the markup charged on top of these prices
+             * @example 1
+             */
+            markup: string;
+            perMillion: components["schemas"]["FullKindPricesDto"];
+        };
         ModelDescriptorDto: {
             /**
              * @description send as `modelId`
@@ -3508,6 +3677,8 @@ export interface components {
             cachedInputPrice?: number;
             /** @description USD per thousand prompt tokens written to the cache */
             cacheWritePrice?: number;
+            /** @description USD per thousand prompt tokens written to the cache for 1 hour */
+            cacheWrite1hPrice?: number;
             /** @description USD per thousand reasoning tokens */
             reasoningPrice?: number;
             /** @description false when the model's provider has no API key configured */
@@ -3522,9 +3693,29 @@ export interface components {
             /** @description reasoning models: thinking tokens per request, held and billed as completion */
             reasoningBudget?: number;
             parameters: components["schemas"]["ModelParameterRulesDto"];
+            /** @description each kind of token's price in force now, USD per million, and the markup (the default plan's); absent: no price (MODEL_NOT_PRICED) */
+            prices?: components["schemas"]["ShownPricesDto"];
+        };
+        MarkupsDto: {
+            /**
+             * @description CREDIT_MARKUP: every plan not named below
+             * @example 1
+             */
+            default: string;
+            /**
+             * @description CREDIT_MARKUP_PLANS
+             * @example {
+             *       "PRO": "1.1"
+             *     }
+             */
+            plans: {
+                [key: string]: string;
+            };
         };
         ModelsDto: {
             models: components["schemas"]["ModelDescriptorDto"][];
+            /** @description the markups of the plans (CREDIT_PRICING=tokens) */
+            markups: components["schemas"]["MarkupsDto"];
         };
         MessagePartDto: {
             /** @enum {string} */
@@ -3845,6 +4036,30 @@ export interface components {
              */
             maxCost: number;
         };
+        OpenRouterPricingDto: {
+            /** @example 0.00000015 */
+            prompt: string;
+            /** @example 0.0000006 */
+            completion: string;
+            /** @example 0.000000075 */
+            input_cache_read: string;
+            /** @example 0.00000015 */
+            input_cache_write: string;
+            /** @example 0.00000015 */
+            input_cache_write_1h: string;
+            /** @example 0.0000006 */
+            internal_reasoning: string;
+            /**
+             * @description per image input token
+             * @example 0.00000015
+             */
+            image: string;
+            /**
+             * @description per audio input token
+             * @example 0.00000015
+             */
+            audio: string;
+        };
         OpenAiModelDto: {
             /** @example gpt-4o-mini */
             id: string;
@@ -3857,6 +4072,8 @@ export interface components {
              * @example openai
              */
             owned_by: string;
+            /** @description OpenRouter's `pricing`: USD per token of each kind, the caller's plan's markup included; absent for a model without a price */
+            pricing?: components["schemas"]["OpenRouterPricingDto"];
         };
         OpenAiModelListDto: {
             /** @enum {string} */
@@ -5131,6 +5348,103 @@ export interface components {
              */
             location?: string;
         };
+        SyncReportDto: {
+            /** @description models whose new price applies from now */
+            applied: string[];
+            /** @description models whose increase waits for an admin */
+            held: string[];
+            unchanged: string[];
+            /** @description models not priced in the source: they keep their price, flagged */
+            missing: string[];
+        };
+        KindPricesDto: {
+            /**
+             * @description uncached input tokens, USD per million tokens (a decimal string)
+             * @example 0.15
+             */
+            input: string;
+            /**
+             * @description generated tokens, reasoning excepted, USD per million tokens (a decimal string)
+             * @example 0.15
+             */
+            output: string;
+            /**
+             * @description input read from the prompt cache (absent: input), USD per million tokens (a decimal string)
+             * @example 0.15
+             */
+            cachedInput?: string;
+            /**
+             * @description input written to the cache for 5 minutes (absent: input), USD per million tokens (a decimal string)
+             * @example 0.15
+             */
+            cacheWrite5m?: string;
+            /**
+             * @description input written to the cache for 1 hour (absent: the 5-minute price), USD per million tokens (a decimal string)
+             * @example 0.15
+             */
+            cacheWrite1h?: string;
+            /**
+             * @description reasoning tokens (absent: output), USD per million tokens (a decimal string)
+             * @example 0.15
+             */
+            reasoning?: string;
+            /**
+             * @description image input tokens (absent: input), USD per million tokens (a decimal string)
+             * @example 0.15
+             */
+            imageInput?: string;
+            /**
+             * @description audio input tokens (absent: input), USD per million tokens (a decimal string)
+             * @example 0.15
+             */
+            audioInput?: string;
+        };
+        PriceChangeDto: {
+            /** Format: uuid */
+            id: string;
+            /** @example claude-sonnet-4-5 */
+            modelId: string;
+            /** @description the prices the source gives */
+            prices: components["schemas"]["KindPricesDto"];
+            /** @description the prices in force when it was held */
+            previous: components["schemas"]["KindPricesDto"];
+            /**
+             * @description the largest rise of any kind, percent
+             * @example 40
+             */
+            increasePercent: string;
+            /** @enum {string} */
+            status: "PENDING" | "APPROVED" | "REJECTED" | "SUPERSEDED";
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            decidedAt: string | null;
+            /**
+             * Format: uuid
+             * @description the admin
+             */
+            decidedBy: string | null;
+        };
+        PriceChangeListDto: {
+            data: components["schemas"]["PriceChangeDto"][];
+        };
+        PriceVersionDto: {
+            /**
+             * @description a uuid, `catalogue` or `fallback`
+             * @example catalogue
+             */
+            id: string;
+            modelId: string;
+            /** Format: date-time */
+            effectiveAt: string;
+            prices: components["schemas"]["KindPricesDto"];
+            /** @enum {string} */
+            source: "catalogue" | "sync" | "admin" | "fallback";
+        };
+        PriceVersionListDto: {
+            /** @description oldest first; the last is in force */
+            data: components["schemas"]["PriceVersionDto"][];
+        };
     };
     responses: never;
     parameters: never;
@@ -5148,10 +5462,10 @@ export interface operations {
                 cursor?: string;
                 /** @description the acting user or administrator */
                 actorId?: string;
-                targetType?: "user" | "payment" | "api_key" | "team" | "plugin" | "upstream";
+                targetType?: "user" | "payment" | "api_key" | "team" | "plugin" | "upstream" | "model";
                 /** @description a user, key or team id, or a payment intent id */
                 targetId?: string;
-                action?: "user.role.change" | "user.plan.change" | "user.credits.adjust" | "user.email.change" | "user.social_takeover" | "payment.refund" | "credits.purchase.grant" | "credits.refund.clawback" | "credits.dispute.clawback" | "credits.dispute.restore" | "two_factor.reset" | "api_key.create" | "api_key.revoke" | "team.ownership.change" | "plugin.register" | "upstream.create" | "upstream.update" | "upstream.delete";
+                action?: "user.role.change" | "user.plan.change" | "user.credits.adjust" | "user.email.change" | "user.social_takeover" | "payment.refund" | "credits.purchase.grant" | "credits.refund.clawback" | "credits.dispute.clawback" | "credits.dispute.restore" | "two_factor.reset" | "api_key.create" | "api_key.revoke" | "team.ownership.change" | "plugin.register" | "upstream.create" | "upstream.update" | "upstream.delete" | "price.apply" | "price.hold" | "price.reject" | "price.missing";
                 /** @description at or after (inclusive) */
                 from?: string;
                 /** @description before (exclusive) */
@@ -13656,7 +13970,7 @@ export interface operations {
                     "application/json": components["schemas"]["EstimateResultDto"];
                 };
             };
-            /** @description Invalid input, or unknown `modelId` (UNKNOWN_MODEL) */
+            /** @description Invalid input, unknown `modelId` (UNKNOWN_MODEL), or a model without a price (MODEL_NOT_PRICED) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -14044,7 +14358,7 @@ export interface operations {
                     "application/json": components["schemas"]["EmbeddingsResponseDto"];
                 };
             };
-            /** @description Invalid input (`param: "input"`: empty, over the caps, or longer than the model takes), a chat model (`model_capability_missing`), an unknown or unavailable model (`unknown_model`), or token arrays as input (`unsupported_parameter`) */
+            /** @description Invalid input (`param: "input"`: empty, over the caps, or longer than the model takes), a chat model (`model_capability_missing`), an unknown or unavailable model (`unknown_model`), a model without a price (`model_not_priced`), or token arrays as input (`unsupported_parameter`) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -17347,6 +17661,415 @@ export interface operations {
             };
             /** @description Unexpected or upstream failure (`code`: INTERNAL_ERROR, ...) */
             500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+        };
+    };
+    PricesAdminController_runSync: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SyncReportDto"];
+                };
+            };
+            /** @description Invalid input or unreadable body (`code`: VALIDATION_FAILED, MALFORMED_JSON) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description No valid session (`code`: UNAUTHORIZED or INVALID_CREDENTIALS), or a revoked, expired or unknown API key (INVALID_API_KEY) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Role not allowed (`code`: FORBIDDEN), or an API key without the route's scope (INSUFFICIENT_SCOPE) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Body over 1 MB, or an upload over UPLOAD_MAX_BYTES (`code`: PAYLOAD_TOO_LARGE) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Unexpected or upstream failure (`code`: INTERNAL_ERROR, ...) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description The database cannot be reached (`code`: SERVICE_UNAVAILABLE); retry shortly */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+        };
+    };
+    PricesAdminController_changes: {
+        parameters: {
+            query?: {
+                /** @description default: every status */
+                status?: "PENDING" | "APPROVED" | "REJECTED" | "SUPERSEDED";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PriceChangeListDto"];
+                };
+            };
+            /** @description Invalid input or unreadable body (`code`: VALIDATION_FAILED, MALFORMED_JSON) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description No valid session (`code`: UNAUTHORIZED or INVALID_CREDENTIALS), or a revoked, expired or unknown API key (INVALID_API_KEY) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Role not allowed (`code`: FORBIDDEN), or an API key without the route's scope (INSUFFICIENT_SCOPE) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Body over 1 MB, or an upload over UPLOAD_MAX_BYTES (`code`: PAYLOAD_TOO_LARGE) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Unexpected or upstream failure (`code`: INTERNAL_ERROR, ...) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description The database cannot be reached (`code`: SERVICE_UNAVAILABLE); retry shortly */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+        };
+    };
+    PricesAdminController_approve: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @example 3fa85f64-5717-4562-b3fc-2c963f66afa6 */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PriceChangeDto"];
+                };
+            };
+            /** @description Invalid input or unreadable body (`code`: VALIDATION_FAILED, MALFORMED_JSON) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description No valid session (`code`: UNAUTHORIZED or INVALID_CREDENTIALS), or a revoked, expired or unknown API key (INVALID_API_KEY) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Role not allowed (`code`: FORBIDDEN), or an API key without the route's scope (INSUFFICIENT_SCOPE) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description No pending price change with this id */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Body over 1 MB, or an upload over UPLOAD_MAX_BYTES (`code`: PAYLOAD_TOO_LARGE) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Unexpected or upstream failure (`code`: INTERNAL_ERROR, ...) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description The database cannot be reached (`code`: SERVICE_UNAVAILABLE); retry shortly */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+        };
+    };
+    PricesAdminController_reject: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @example 3fa85f64-5717-4562-b3fc-2c963f66afa6 */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PriceChangeDto"];
+                };
+            };
+            /** @description Invalid input or unreadable body (`code`: VALIDATION_FAILED, MALFORMED_JSON) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description No valid session (`code`: UNAUTHORIZED or INVALID_CREDENTIALS), or a revoked, expired or unknown API key (INVALID_API_KEY) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Role not allowed (`code`: FORBIDDEN), or an API key without the route's scope (INSUFFICIENT_SCOPE) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description No pending price change with this id */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Body over 1 MB, or an upload over UPLOAD_MAX_BYTES (`code`: PAYLOAD_TOO_LARGE) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Unexpected or upstream failure (`code`: INTERNAL_ERROR, ...) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description The database cannot be reached (`code`: SERVICE_UNAVAILABLE); retry shortly */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+        };
+    };
+    PricesAdminController_versions: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @example 3fa85f64-5717-4562-b3fc-2c963f66afa6 */
+                modelId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PriceVersionListDto"];
+                };
+            };
+            /** @description Invalid input or unreadable body (`code`: VALIDATION_FAILED, MALFORMED_JSON) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description No valid session (`code`: UNAUTHORIZED or INVALID_CREDENTIALS), or a revoked, expired or unknown API key (INVALID_API_KEY) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Role not allowed (`code`: FORBIDDEN), or an API key without the route's scope (INSUFFICIENT_SCOPE) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Not a model of the catalogue */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Body over 1 MB, or an upload over UPLOAD_MAX_BYTES (`code`: PAYLOAD_TOO_LARGE) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Unexpected or upstream failure (`code`: INTERNAL_ERROR, ...) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description The database cannot be reached (`code`: SERVICE_UNAVAILABLE); retry shortly */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
