@@ -1,5 +1,4 @@
 import { Module } from '@nestjs/common';
-import { CreditPrices } from '../credits/credit-prices';
 import { ConfigSliceModule } from '../config/config-slice.module';
 import { aiConfig } from './ai.config';
 import { ChatsModule } from '../chats/chats.module';
@@ -57,7 +56,7 @@ import { PricesModule } from '../prices/prices.module';
   ],
   // AiService and ProtocolRunner: the /v1 gateway; AiRunner: metered generations outside a request (scheduled tasks);
   // EmbeddingsService: chat search.
-  // CreditPrices: credits' pricing mode, for the modules above that show prices (gateway).
-  exports: [AiService, AiRunner, ProtocolRunner, EmbeddingsService, CreditPrices],
+  // CreditsModule: its CreditPrices (the pricing mode) for the modules above that show prices.
+  exports: [AiService, AiRunner, ProtocolRunner, EmbeddingsService, CreditsModule],
 })
 export class AiModule {}

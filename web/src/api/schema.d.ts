@@ -126,6 +126,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/admin/usage": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Usage by user, team, model, API key or day (admin)
+         * @description From the ledger's CONSUMPTION entries over local days `from`..`to` in APP_TIMEZONE (at most 366; `from` after `to` is 400), optionally one user's (`userId`) or one team's members' since each joined (`teamId`). A team's usage is its members' consumption, in any chat. A page of groups (`limit`, `cursor`), with the totals of the whole range.
+         */
+        get: operations["AdminUsageController_list"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/users": {
         parameters: {
             query?: never;
@@ -276,23 +296,6 @@ export interface paths {
         };
         /** The current session */
         get: operations["AuthController_session"];
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/auth/providers": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /** The configured sign-in methods */
-        get: operations["AuthController_providers"];
         put?: never;
         post?: never;
         delete?: never;
@@ -868,6 +871,111 @@ export interface paths {
         put?: never;
         /** Accept an invitation */
         post: operations["InvitationsController_accept"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/budgets": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Budgets I set or am capped by
+         * @description Mine, my keys', and those of the teams I own or administer.
+         */
+        get: operations["BudgetsController_list"];
+        /**
+         * Create or replace a budget
+         * @description One budget per scope and owner: `user` (yourself; admins anyone), `key` (your key), `team` and `member` (owners and admins of the team). Windows kept by kind keep their usage. See docs/budgets.md.
+         */
+        put: operations["BudgetsController_set"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/budgets/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /** Delete a budget */
+        delete: operations["BudgetsController_remove"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/budgets/near-limit": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Budget windows near their limit (admin)
+         * @description Windows whose used + held is at least `ratio` of the limit, fullest first.
+         */
+        get: operations["AdminBudgetsController_near"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/credits/limits": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Every window that applies to me, and what is left in it
+         * @description My user budget, the budgets of my teams and my member caps there, then the plan's daily limit (scope `plan`): used, held, remaining, `resetsAt` and the pace (the window's projected total at the current rate). Changes nothing.
+         *
+         *     Reachable with an API key that has the `credits:read` scope.
+         */
+        get: operations["LimitsController_mine"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/key": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The calling API key's usage and limits (OpenRouter's key shape)
+         * @description `data.{label, usage, limit, limit_remaining, usage_daily, usage_weekly, usage_monthly}` as OpenRouter's `GET /api/v1/key` answers, in credits, plus `windows` (the key's budget windows, then its user's). Free; changes nothing. 403 with a session instead of a key.
+         *
+         *     Reachable with an API key that has the `ai` scope.
+         */
+        get: operations["KeyInfoController_key"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -2058,6 +2166,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/auth/providers": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The configured sign-in methods */
+        get: operations["SignInOptionsController_providers"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/admin/prices/sync": {
         parameters: {
             query?: never;
@@ -2160,7 +2285,7 @@ export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
         /** @enum {string} */
-        ErrorCode: "VALIDATION_FAILED" | "MALFORMED_JSON" | "PAYLOAD_TOO_LARGE" | "UNAUTHORIZED" | "INVALID_CREDENTIALS" | "FORBIDDEN" | "NOT_FOUND" | "EMAIL_TAKEN" | "CONFLICT" | "RATE_LIMITED" | "UNKNOWN_MODEL" | "MODEL_NOT_PRICED" | "INSUFFICIENT_CREDITS" | "DAILY_LIMIT_REACHED" | "INVALID_API_KEY" | "RATE_LIMIT" | "UNKNOWN_ERROR" | "PAYMENTS_NOT_CONFIGURED" | "PAYMENT_FAILED" | "PAYMENT_PROVIDER_ERROR" | "PAYMENT_REQUEST_INVALID" | "WEBHOOK_SIGNATURE_INVALID" | "WEBHOOK_HANDLER_FAILED" | "USER_NOT_FOUND" | "PROVIDER_ERROR" | "SERVICE_UNAVAILABLE" | "NOT_READY" | "INTERNAL_ERROR" | "LAST_OWNER" | "ALREADY_MEMBER" | "INVITATION_EMAIL_MISMATCH" | "INVITATION_GONE" | "UNSUPPORTED_MEDIA_TYPE" | "TWO_FACTOR_CODE_INVALID" | "MFA_TOKEN_INVALID" | "TWO_FACTOR_ALREADY_ENABLED" | "TWO_FACTOR_NOT_ENABLED" | "TWO_FACTOR_SETUP_REQUIRED" | "PASSWORD_NOT_SET" | "LIMIT_REACHED" | "TAG_NAME_TAKEN" | "UNSUPPORTED_PARAMETER" | "INSUFFICIENT_SCOPE" | "KEY_DAILY_LIMIT_REACHED" | "TASK_LIMIT_REACHED" | "SCHEDULE_TOO_FREQUENT" | "SEMANTIC_SEARCH_UNAVAILABLE" | "MODEL_CAPABILITY_MISSING" | "UNKNOWN_PLUGIN" | "PLUGIN_UNREACHABLE" | "PLUGIN_URL_FORBIDDEN" | "PLUGIN_NOT_ALLOWED" | "UPLOAD_QUOTA_EXCEEDED" | "EMAIL_NOT_VERIFIED" | "INVALID_TOKEN" | "EMAIL_CHANGE_LIMIT_REACHED" | "MODEL_NOT_FOUND" | "PREVIOUS_RESPONSE_NOT_FOUND" | "UPSTREAM_READ_ONLY" | "UPSTREAM_URL_FORBIDDEN" | "UPSTREAM_KEY_REQUIRED" | "UPSTREAM_UNREACHABLE";
+        ErrorCode: "VALIDATION_FAILED" | "MALFORMED_JSON" | "PAYLOAD_TOO_LARGE" | "UNAUTHORIZED" | "INVALID_CREDENTIALS" | "FORBIDDEN" | "NOT_FOUND" | "EMAIL_TAKEN" | "CONFLICT" | "RATE_LIMITED" | "UNKNOWN_MODEL" | "MODEL_NOT_PRICED" | "INSUFFICIENT_CREDITS" | "DAILY_LIMIT_REACHED" | "INVALID_API_KEY" | "RATE_LIMIT" | "UNKNOWN_ERROR" | "PAYMENTS_NOT_CONFIGURED" | "PAYMENT_FAILED" | "PAYMENT_PROVIDER_ERROR" | "PAYMENT_REQUEST_INVALID" | "WEBHOOK_SIGNATURE_INVALID" | "WEBHOOK_HANDLER_FAILED" | "USER_NOT_FOUND" | "PROVIDER_ERROR" | "SERVICE_UNAVAILABLE" | "NOT_READY" | "INTERNAL_ERROR" | "LAST_OWNER" | "ALREADY_MEMBER" | "INVITATION_EMAIL_MISMATCH" | "INVITATION_GONE" | "UNSUPPORTED_MEDIA_TYPE" | "TWO_FACTOR_CODE_INVALID" | "MFA_TOKEN_INVALID" | "TWO_FACTOR_ALREADY_ENABLED" | "TWO_FACTOR_NOT_ENABLED" | "TWO_FACTOR_SETUP_REQUIRED" | "PASSWORD_NOT_SET" | "LIMIT_REACHED" | "TAG_NAME_TAKEN" | "UNSUPPORTED_PARAMETER" | "INSUFFICIENT_SCOPE" | "KEY_DAILY_LIMIT_REACHED" | "TASK_LIMIT_REACHED" | "SCHEDULE_TOO_FREQUENT" | "SEMANTIC_SEARCH_UNAVAILABLE" | "MODEL_CAPABILITY_MISSING" | "UNKNOWN_PLUGIN" | "PLUGIN_UNREACHABLE" | "PLUGIN_URL_FORBIDDEN" | "PLUGIN_NOT_ALLOWED" | "UPLOAD_QUOTA_EXCEEDED" | "EMAIL_NOT_VERIFIED" | "INVALID_TOKEN" | "EMAIL_CHANGE_LIMIT_REACHED" | "MODEL_NOT_FOUND" | "PREVIOUS_RESPONSE_NOT_FOUND" | "UPSTREAM_READ_ONLY" | "UPSTREAM_URL_FORBIDDEN" | "UPSTREAM_KEY_REQUIRED" | "UPSTREAM_UNREACHABLE" | "BUDGET_EXCEEDED";
         ErrorDto: {
             /** @example Authentication required */
             error: string;
@@ -2174,7 +2299,7 @@ export interface components {
             shortfall?: number;
             /**
              * Format: uuid
-             * @description INSUFFICIENT_CREDITS: the team whose pool was short (a call in the team's context); `balance` is the pool's
+             * @description INSUFFICIENT_CREDITS: the team whose pool was short (a call in the team's context; `balance` is the pool's); BUDGET_EXCEEDED: the team (member and team scopes)
              */
             teamId?: string;
             /** @description INSUFFICIENT_CREDITS: what would help, e.g. that verifying the email grants the sign-up credits */
@@ -2185,9 +2310,32 @@ export interface components {
             usedToday?: number;
             /**
              * Format: date-time
-             * @description DAILY_LIMIT_REACHED: next reset
+             * @description DAILY_LIMIT_REACHED, BUDGET_EXCEEDED: next reset (null: a total budget)
              */
-            resetsAt?: string;
+            resetsAt?: string | null;
+            /**
+             * @description BUDGET_EXCEEDED: the scope of the budget that refused
+             * @enum {string}
+             */
+            scope?: "key" | "member" | "team" | "user";
+            /**
+             * Format: uuid
+             * @description BUDGET_EXCEEDED: the key, team or user it caps
+             */
+            scopeId?: string;
+            /**
+             * @description BUDGET_EXCEEDED: the window that would be exceeded
+             * @enum {string}
+             */
+            window?: "day" | "week" | "month" | "hours" | "total";
+            /** @description BUDGET_EXCEEDED: an hours window's length */
+            hours?: number;
+            /** @description BUDGET_EXCEEDED: the window's limit (credits) */
+            limit?: number;
+            /** @description BUDGET_EXCEEDED: credits used in the window */
+            used?: number;
+            /** @description BUDGET_EXCEEDED: credits of open holds */
+            held?: number;
             /** @description KEY_DAILY_LIMIT_REACHED: the API key's own daily limit */
             dailyCreditLimit?: number | null;
             /** @description INSUFFICIENT_SCOPE: the scope the route needs */
@@ -2233,7 +2381,7 @@ export interface components {
             shortfall?: number;
             /**
              * Format: uuid
-             * @description INSUFFICIENT_CREDITS: the team whose pool was short (a call in the team's context); `balance` is the pool's
+             * @description INSUFFICIENT_CREDITS: the team whose pool was short (a call in the team's context; `balance` is the pool's); BUDGET_EXCEEDED: the team (member and team scopes)
              */
             teamId?: string;
             /** @description INSUFFICIENT_CREDITS: what would help, e.g. that verifying the email grants the sign-up credits */
@@ -2244,9 +2392,32 @@ export interface components {
             usedToday?: number;
             /**
              * Format: date-time
-             * @description DAILY_LIMIT_REACHED: next reset
+             * @description DAILY_LIMIT_REACHED, BUDGET_EXCEEDED: next reset (null: a total budget)
              */
-            resetsAt?: string;
+            resetsAt?: string | null;
+            /**
+             * @description BUDGET_EXCEEDED: the scope of the budget that refused
+             * @enum {string}
+             */
+            scope?: "key" | "member" | "team" | "user";
+            /**
+             * Format: uuid
+             * @description BUDGET_EXCEEDED: the key, team or user it caps
+             */
+            scopeId?: string;
+            /**
+             * @description BUDGET_EXCEEDED: the window that would be exceeded
+             * @enum {string}
+             */
+            window?: "day" | "week" | "month" | "hours" | "total";
+            /** @description BUDGET_EXCEEDED: an hours window's length */
+            hours?: number;
+            /** @description BUDGET_EXCEEDED: the window's limit (credits) */
+            limit?: number;
+            /** @description BUDGET_EXCEEDED: credits used in the window */
+            used?: number;
+            /** @description BUDGET_EXCEEDED: credits of open holds */
+            held?: number;
             /** @description KEY_DAILY_LIMIT_REACHED: the API key's own daily limit */
             dailyCreditLimit?: number | null;
             /** @description INSUFFICIENT_SCOPE: the scope the route needs */
@@ -2308,9 +2479,37 @@ export interface components {
             usedToday?: number;
             /**
              * Format: date-time
-             * @description the daily limits: next reset
+             * @description the daily limits and budget_exceeded: next reset (null: a total budget)
              */
-            resetsAt?: string;
+            resetsAt?: string | null;
+            /**
+             * @description budget_exceeded: the scope of the budget that refused
+             * @enum {string}
+             */
+            scope?: "key" | "member" | "team" | "user";
+            /**
+             * Format: uuid
+             * @description budget_exceeded: the key, team or user it caps
+             */
+            scopeId?: string;
+            /**
+             * Format: uuid
+             * @description budget_exceeded: the team (member and team scopes)
+             */
+            teamId?: string;
+            /**
+             * @description budget_exceeded: the window that would be exceeded
+             * @enum {string}
+             */
+            window?: "day" | "week" | "month" | "hours" | "total";
+            /** @description budget_exceeded: an hours window's length */
+            hours?: number;
+            /** @description budget_exceeded: the window's limit (credits) */
+            limit?: number;
+            /** @description budget_exceeded: credits used in the window */
+            used?: number;
+            /** @description budget_exceeded: credits of open holds */
+            held?: number;
             /** @description insufficient_scope: the scope needed */
             requiredScope?: string;
         };
@@ -2353,9 +2552,9 @@ export interface components {
             /** @enum {string} */
             actorType: "user" | "admin" | "system" | "webhook" | "api_key";
             /** @enum {string} */
-            action: "user.role.change" | "user.plan.change" | "user.credits.adjust" | "user.email.change" | "user.social_takeover" | "payment.refund" | "credits.purchase.grant" | "credits.refund.clawback" | "credits.dispute.clawback" | "credits.dispute.restore" | "two_factor.reset" | "api_key.create" | "api_key.revoke" | "team.ownership.change" | "plugin.register" | "upstream.create" | "upstream.update" | "upstream.delete" | "price.apply" | "price.hold" | "price.reject" | "price.missing";
+            action: "user.role.change" | "user.plan.change" | "user.credits.adjust" | "user.email.change" | "user.social_takeover" | "payment.refund" | "credits.purchase.grant" | "credits.refund.clawback" | "credits.dispute.clawback" | "credits.dispute.restore" | "two_factor.reset" | "api_key.create" | "api_key.revoke" | "team.ownership.change" | "plugin.register" | "upstream.create" | "upstream.update" | "upstream.delete" | "budget.set" | "budget.delete" | "budget.threshold" | "price.apply" | "price.hold" | "price.reject" | "price.missing";
             /** @enum {string} */
-            targetType: "user" | "payment" | "api_key" | "team" | "plugin" | "upstream" | "model";
+            targetType: "user" | "payment" | "api_key" | "team" | "plugin" | "upstream" | "budget" | "model";
             targetId: string | null;
             /**
              * @example {
@@ -2487,6 +2686,43 @@ export interface components {
             /** @description by day: every day, oldest first; by model: most credits first */
             data: components["schemas"]["UsageRowDto"][];
             totals: components["schemas"]["UsageTotalsDto"];
+        };
+        AdminUsageRowDto: {
+            /** @description metered AI requests */
+            requests: number;
+            promptTokens: number;
+            completionTokens: number;
+            /** @description of promptTokens, those read from the provider prompt cache (as reported) */
+            cachedTokens: number;
+            /** @description credits the cache reads saved: what they would have cost at the full input price, less what they cost (CREDIT_PRICING=tokens; always 0 with spec pricing, one price per token) */
+            cacheSavings: number;
+            /** @description credits consumed */
+            credits: number;
+            /** @description the group: a user id, team id, model id, API key id or local day (`YYYY-MM-DD`); null for model entries recorded before models were, or for requests made without a key */
+            key: string | null;
+            /** @description what to show: the user's email, the team's or key's name, the model id or the day; null when the group is null or its user, team or key was deleted */
+            label: string | null;
+        };
+        AdminUsageDto: {
+            /** Format: date */
+            from: string;
+            /** Format: date */
+            to: string;
+            /** @enum {string} */
+            groupBy: "user" | "team" | "model" | "key" | "day";
+            /**
+             * @description APP_TIMEZONE, in which days are counted
+             * @example Europe/Lisbon
+             */
+            timezone: string;
+            /** @description a page of groups: by day every day of the range, oldest first (days without use included); otherwise most credits first */
+            data: components["schemas"]["AdminUsageRowDto"][];
+            /** @description groups in the whole range, on every page */
+            groups: number;
+            /** @description sums over every matching entry (every page). By team, a member of two teams counts in both rows and a user in no team in none, so rows need not add up to the totals */
+            totals: components["schemas"]["UsageTotalsDto"];
+            /** @description cursor of the next page */
+            nextCursor: string | null;
         };
         AdminUserDto: {
             /** Format: uuid */
@@ -2655,23 +2891,6 @@ export interface components {
              * @description when the session expires
              */
             expires?: string;
-        };
-        AuthProviderDto: {
-            /** @example credentials */
-            id: string;
-            /** @example Credentials */
-            name: string;
-            /** @enum {string} */
-            type: "credentials" | "oauth";
-            /** @example http://localhost:3000/api/auth/login */
-            signinUrl: string;
-            /** @example http://localhost:3000/api/auth/callback/credentials */
-            callbackUrl: string;
-        };
-        AuthProvidersDto: {
-            credentials: components["schemas"]["AuthProviderDto"];
-            google?: components["schemas"]["AuthProviderDto"];
-            github?: components["schemas"]["AuthProviderDto"];
         };
         ProtectedMessageDto: {
             /** @example You are signed in as ada@example.com */
@@ -3078,6 +3297,132 @@ export interface components {
         AcceptInvitationDto: {
             /** @description the one-time token from the invitation */
             token: string;
+        };
+        BudgetWindowDto: {
+            /**
+             * @description `day`, `week` (ISO, Monday), `month`: local to the budget's time zone; `hours`: a session opened by the first charge, `hours` long; `total`: never resets
+             * @enum {string}
+             */
+            window: "day" | "week" | "month" | "hours" | "total";
+            /** @description an `hours` window's length (required there, ignored elsewhere) */
+            hours?: number | null;
+            /** @description credits */
+            limit: number;
+        };
+        SetBudgetDto: {
+            /** @enum {string} */
+            scope: "user" | "team" | "member" | "key";
+            /**
+             * Format: uuid
+             * @description `user`: default the caller (admins: anyone); `member`: the member
+             */
+            userId?: string;
+            /**
+             * Format: uuid
+             * @description `team` and `member`
+             */
+            teamId?: string;
+            /**
+             * Format: uuid
+             * @description `key`: one of the caller's keys
+             */
+            keyId?: string;
+            /**
+             * @description IANA zone; default APP_TIMEZONE
+             * @example Asia/Shanghai
+             */
+            timezone?: string;
+            /**
+             * @description soft thresholds, percent of each window's limit (1–99): one mail per window
+             * @example [
+             *       80
+             *     ]
+             */
+            thresholds?: number[];
+            /** @description one per kind (and length of `hours`) */
+            windows: components["schemas"]["BudgetWindowDto"][];
+        };
+        BudgetDto: {
+            /** Format: uuid */
+            id: string;
+            /** @enum {string} */
+            scope: "user" | "team" | "member" | "key";
+            /** Format: uuid */
+            userId: string | null;
+            /** Format: uuid */
+            teamId: string | null;
+            /** Format: uuid */
+            keyId: string | null;
+            /** @example UTC */
+            timezone: string;
+            thresholds: number[];
+            windows: components["schemas"]["BudgetWindowDto"][];
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            updatedAt: string;
+        };
+        DeletedBudgetDto: {
+            /** Format: uuid */
+            id: string;
+            /** @enum {boolean} */
+            deleted: true;
+        };
+        LimitDto: {
+            /** @enum {string} */
+            scope: "key" | "member" | "team" | "user" | "plan";
+            /**
+             * Format: uuid
+             * @description the key, team or user capped
+             */
+            scopeId: string;
+            /** Format: uuid */
+            teamId: string | null;
+            /** @enum {string} */
+            window: "day" | "week" | "month" | "hours" | "total";
+            hours: number | null;
+            /** @description credits */
+            limit: number;
+            /** @description credits consumed in the window */
+            used: number;
+            /** @description credits of open holds */
+            held: number;
+            /** @description limit − used − held, at least 0 */
+            remaining: number;
+            /**
+             * Format: date-time
+             * @description null for `total` and for an `hours` window with no session open
+             */
+            resetsAt: string | null;
+            /** @description the projected total of the window at the rate since it started */
+            pace: number | null;
+        };
+        LimitsDto: {
+            data: components["schemas"]["LimitDto"][];
+        };
+        KeyInfoDataDto: {
+            /** @example CI script (sk-ab12…) */
+            label: string;
+            /** @description credits the key consumed, ever */
+            usage: number;
+            usage_daily: number;
+            usage_weekly: number;
+            usage_monthly: number;
+            /** @description the key budget's tightest window limit; null without a key budget */
+            limit: number | null;
+            limit_remaining: number | null;
+            /**
+             * @description that window's reset interval: daily, weekly, monthly, hours or never
+             * @example daily
+             */
+            limit_reset: string | null;
+            /** @description always false: credits, not a free tier */
+            is_free_tier: boolean;
+            /** @description the key's windows, then its user's */
+            windows: components["schemas"]["LimitDto"][];
+        };
+        KeyInfoDto: {
+            data: components["schemas"]["KeyInfoDataDto"];
         };
         PoolMemberUsageDto: {
             /**
@@ -5348,6 +5693,23 @@ export interface components {
              */
             location?: string;
         };
+        AuthProviderDto: {
+            /** @example credentials */
+            id: string;
+            /** @example Credentials */
+            name: string;
+            /** @enum {string} */
+            type: "credentials" | "oauth";
+            /** @example http://localhost:3000/api/auth/login */
+            signinUrl: string;
+            /** @example http://localhost:3000/api/auth/callback/credentials */
+            callbackUrl: string;
+        };
+        AuthProvidersDto: {
+            credentials: components["schemas"]["AuthProviderDto"];
+            google?: components["schemas"]["AuthProviderDto"];
+            github?: components["schemas"]["AuthProviderDto"];
+        };
         SyncReportDto: {
             /** @description models whose new price applies from now */
             applied: string[];
@@ -5462,10 +5824,10 @@ export interface operations {
                 cursor?: string;
                 /** @description the acting user or administrator */
                 actorId?: string;
-                targetType?: "user" | "payment" | "api_key" | "team" | "plugin" | "upstream" | "model";
+                targetType?: "user" | "payment" | "api_key" | "team" | "plugin" | "upstream" | "budget" | "model";
                 /** @description a user, key or team id, or a payment intent id */
                 targetId?: string;
-                action?: "user.role.change" | "user.plan.change" | "user.credits.adjust" | "user.email.change" | "user.social_takeover" | "payment.refund" | "credits.purchase.grant" | "credits.refund.clawback" | "credits.dispute.clawback" | "credits.dispute.restore" | "two_factor.reset" | "api_key.create" | "api_key.revoke" | "team.ownership.change" | "plugin.register" | "upstream.create" | "upstream.update" | "upstream.delete" | "price.apply" | "price.hold" | "price.reject" | "price.missing";
+                action?: "user.role.change" | "user.plan.change" | "user.credits.adjust" | "user.email.change" | "user.social_takeover" | "payment.refund" | "credits.purchase.grant" | "credits.refund.clawback" | "credits.dispute.clawback" | "credits.dispute.restore" | "two_factor.reset" | "api_key.create" | "api_key.revoke" | "team.ownership.change" | "plugin.register" | "upstream.create" | "upstream.update" | "upstream.delete" | "budget.set" | "budget.delete" | "budget.threshold" | "price.apply" | "price.hold" | "price.reject" | "price.missing";
                 /** @description at or after (inclusive) */
                 from?: string;
                 /** @description before (exclusive) */
@@ -5984,6 +6346,99 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelopeBDto"];
+                };
+            };
+        };
+    };
+    AdminUsageController_list: {
+        parameters: {
+            query?: {
+                /**
+                 * @description first local day; default 29 days before `to`
+                 * @example 2026-01-01
+                 */
+                from?: string;
+                /**
+                 * @description last local day, included; default today
+                 * @example 2026-01-07
+                 */
+                to?: string;
+                limit?: number;
+                /** @description nextCursor of the previous page */
+                cursor?: string;
+                groupBy?: "user" | "team" | "model" | "key" | "day";
+                /** @description only this user's consumption */
+                userId?: string;
+                /** @description only the consumption of this team's members, each since they joined */
+                teamId?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AdminUsageDto"];
+                };
+            };
+            /** @description Invalid input or unreadable body (`code`: VALIDATION_FAILED, MALFORMED_JSON) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description No valid session (`code`: UNAUTHORIZED or INVALID_CREDENTIALS), or a revoked, expired or unknown API key (INVALID_API_KEY) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Role not allowed (`code`: FORBIDDEN), or an API key without the route's scope (INSUFFICIENT_SCOPE) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Body over 1 MB, or an upload over UPLOAD_MAX_BYTES (`code`: PAYLOAD_TOO_LARGE) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Unexpected or upstream failure (`code`: INTERNAL_ERROR, ...) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description The database cannot be reached (`code`: SERVICE_UNAVAILABLE); retry shortly */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
                 };
             };
         };
@@ -6935,53 +7390,6 @@ export interface operations {
             };
             /** @description The database cannot be reached (`code`: SERVICE_UNAVAILABLE); retry shortly */
             503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorDto"];
-                };
-            };
-        };
-    };
-    AuthController_providers: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description OK */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["AuthProvidersDto"];
-                };
-            };
-            /** @description Invalid input or unreadable body (`code`: VALIDATION_FAILED, MALFORMED_JSON) */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorDto"];
-                };
-            };
-            /** @description Body over 1 MB, or an upload over UPLOAD_MAX_BYTES (`code`: PAYLOAD_TOO_LARGE) */
-            413: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorDto"];
-                };
-            };
-            /** @description Unexpected or upstream failure (`code`: INTERNAL_ERROR, ...) */
-            500: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -10354,6 +10762,496 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelopeBDto"];
+                };
+            };
+        };
+    };
+    BudgetsController_list: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BudgetDto"][];
+                };
+            };
+            /** @description Invalid input or unreadable body (`code`: VALIDATION_FAILED, MALFORMED_JSON) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description No valid session (`code`: UNAUTHORIZED or INVALID_CREDENTIALS), or a revoked, expired or unknown API key (INVALID_API_KEY) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Role not allowed (`code`: FORBIDDEN), or an API key without the route's scope (INSUFFICIENT_SCOPE) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Body over 1 MB, or an upload over UPLOAD_MAX_BYTES (`code`: PAYLOAD_TOO_LARGE) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Unexpected or upstream failure (`code`: INTERNAL_ERROR, ...) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description The database cannot be reached (`code`: SERVICE_UNAVAILABLE); retry shortly */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+        };
+    };
+    BudgetsController_set: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SetBudgetDto"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BudgetDto"];
+                };
+            };
+            /** @description Invalid input or unreadable body (`code`: VALIDATION_FAILED, MALFORMED_JSON) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description No valid session (`code`: UNAUTHORIZED or INVALID_CREDENTIALS), or a revoked, expired or unknown API key (INVALID_API_KEY) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Role not allowed (`code`: FORBIDDEN), or an API key without the route's scope (INSUFFICIENT_SCOPE) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description An admin named no such user, team or key */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Body over 1 MB, or an upload over UPLOAD_MAX_BYTES (`code`: PAYLOAD_TOO_LARGE) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Unexpected or upstream failure (`code`: INTERNAL_ERROR, ...) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description The database cannot be reached (`code`: SERVICE_UNAVAILABLE); retry shortly */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+        };
+    };
+    BudgetsController_remove: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @example 3fa85f64-5717-4562-b3fc-2c963f66afa6 */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DeletedBudgetDto"];
+                };
+            };
+            /** @description Invalid input or unreadable body (`code`: VALIDATION_FAILED, MALFORMED_JSON) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description No valid session (`code`: UNAUTHORIZED or INVALID_CREDENTIALS), or a revoked, expired or unknown API key (INVALID_API_KEY) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Role not allowed (`code`: FORBIDDEN), or an API key without the route's scope (INSUFFICIENT_SCOPE) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description No such budget */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Body over 1 MB, or an upload over UPLOAD_MAX_BYTES (`code`: PAYLOAD_TOO_LARGE) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Unexpected or upstream failure (`code`: INTERNAL_ERROR, ...) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description The database cannot be reached (`code`: SERVICE_UNAVAILABLE); retry shortly */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+        };
+    };
+    AdminBudgetsController_near: {
+        parameters: {
+            query?: {
+                ratio?: number;
+                limit?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LimitsDto"];
+                };
+            };
+            /** @description Invalid input or unreadable body (`code`: VALIDATION_FAILED, MALFORMED_JSON) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description No valid session (`code`: UNAUTHORIZED or INVALID_CREDENTIALS), or a revoked, expired or unknown API key (INVALID_API_KEY) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Role not allowed (`code`: FORBIDDEN), or an API key without the route's scope (INSUFFICIENT_SCOPE) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Body over 1 MB, or an upload over UPLOAD_MAX_BYTES (`code`: PAYLOAD_TOO_LARGE) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Unexpected or upstream failure (`code`: INTERNAL_ERROR, ...) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description The database cannot be reached (`code`: SERVICE_UNAVAILABLE); retry shortly */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+        };
+    };
+    LimitsController_mine: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LimitsDto"];
+                };
+            };
+            /** @description Invalid input or unreadable body (`code`: VALIDATION_FAILED, MALFORMED_JSON) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description No valid session (`code`: UNAUTHORIZED or INVALID_CREDENTIALS), or a revoked, expired or unknown API key (INVALID_API_KEY) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Role not allowed (`code`: FORBIDDEN), or an API key without the route's scope (INSUFFICIENT_SCOPE) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Body over 1 MB, or an upload over UPLOAD_MAX_BYTES (`code`: PAYLOAD_TOO_LARGE) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Rate limited (`code`: RATE_LIMITED), see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Unexpected or upstream failure (`code`: INTERNAL_ERROR, ...) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description The database cannot be reached (`code`: SERVICE_UNAVAILABLE); retry shortly */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+        };
+    };
+    KeyInfoController_key: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["KeyInfoDto"];
+                };
+            };
+            /** @description Invalid input or unreadable body (`code`: VALIDATION_FAILED, MALFORMED_JSON) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OpenAiErrorDto"];
+                };
+            };
+            /** @description No valid session (`code`: UNAUTHORIZED or INVALID_CREDENTIALS), or a revoked, expired or unknown API key (INVALID_API_KEY) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OpenAiErrorDto"];
+                };
+            };
+            /** @description Role not allowed (`code`: FORBIDDEN), or an API key without the route's scope (INSUFFICIENT_SCOPE) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OpenAiErrorDto"];
+                };
+            };
+            /** @description Body over 1 MB, or an upload over UPLOAD_MAX_BYTES (`code`: PAYLOAD_TOO_LARGE) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OpenAiErrorDto"];
+                };
+            };
+            /** @description Rate limited (`code`: RATE_LIMITED), see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OpenAiErrorDto"];
+                };
+            };
+            /** @description Unexpected or upstream failure (`code`: INTERNAL_ERROR, ...) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OpenAiErrorDto"];
+                };
+            };
+            /** @description The database cannot be reached (`code`: SERVICE_UNAVAILABLE); retry shortly */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OpenAiErrorDto"];
                 };
             };
         };
@@ -17639,6 +18537,53 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["RouteAccessDto"];
+                };
+            };
+            /** @description Invalid input or unreadable body (`code`: VALIDATION_FAILED, MALFORMED_JSON) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Body over 1 MB, or an upload over UPLOAD_MAX_BYTES (`code`: PAYLOAD_TOO_LARGE) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Unexpected or upstream failure (`code`: INTERNAL_ERROR, ...) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+        };
+    };
+    SignInOptionsController_providers: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AuthProvidersDto"];
                 };
             };
             /** @description Invalid input or unreadable body (`code`: VALIDATION_FAILED, MALFORMED_JSON) */
