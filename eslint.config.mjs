@@ -31,9 +31,10 @@ const MAY_IMPORT = {
   health: [],
   // The model catalogue and the call's vocabulary, below every module that names a model.
   models: [],
-  // Feature modules. `users/user.entity` is a foreign key or a `Role`, never a service call.
+  // Feature modules. `users/user.entity` is a foreign key or a `Role`, never a service call; a
+  // `<module>/<module>.errors` entry is that module's error codes, a definition, never a call.
   users: ['credits', 'uploads', 'models', 'audit', 'i18n'],
-  credits: ['users/user.entity', 'models', 'jobs', 'metrics', 'telemetry'],
+  credits: ['users/user.entity', 'users/users.errors', 'models', 'jobs', 'metrics', 'telemetry'],
   teams: ['users/user.entity', 'audit'],
   chats: [
     'teams',
@@ -47,7 +48,7 @@ const MAY_IMPORT = {
   tags: ['chats', 'users/user.entity'],
   bookmarks: ['chats', 'teams', 'users/user.entity'],
   shares: ['chats'],
-  keys: ['users/user.entity', 'audit', 'i18n'],
+  keys: ['users/user.entity', 'users/users.errors', 'audit', 'i18n'],
   auth: ['users', 'credits', 'referrals', 'mail', 'jobs', 'audit', 'i18n'],
   social: ['auth', 'users', 'referrals', 'audit', 'i18n'],
   'auth-google': ['social'],
@@ -73,7 +74,7 @@ const MAY_IMPORT = {
     'telemetry',
   ],
   gateway: ['ai', 'models'],
-  tasks: ['ai', 'chats', 'users', 'jobs', 'models'],
+  tasks: ['ai', 'chats', 'users', 'jobs', 'models', 'credits/credits.errors'], // credits' refusals skip a run
   search: ['ai', 'chats', 'credits', 'jobs', 'plugins', 'app.module'], // app.module: the reindex CLI
 };
 

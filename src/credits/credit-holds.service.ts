@@ -5,7 +5,9 @@ import { ConfigService } from '@nestjs/config';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
 import { Clock } from '../common/clock/clock';
-import { AppError, ErrorCode } from '../common/errors/app-error';
+import { AppError } from '../common/errors/app-error';
+import { CreditsErrorCode } from './credits.errors';
+import { UsersErrorCode } from '../users/users.errors';
 import type { AppConfig } from '../config/app.config';
 import {
   DELETE_HOLD_SQL,
@@ -111,10 +113,10 @@ export class CreditHoldsService {
       now,
     };
     const row = await this.statements.admit(input);
-    if (!row) throw new AppError(ErrorCode.USER_NOT_FOUND, 'User not found');
+    if (!row) throw new AppError(UsersErrorCode.USER_NOT_FOUND, 'User not found');
     if (row.id) return { id: row.id, userId, amount, requestId, keyId };
     if (dailyEstimate !== undefined && row.used + row.held + dailyEstimate > row.dailyLimit) {
-      throw new AppError(ErrorCode.DAILY_LIMIT_REACHED, 'Daily usage limit reached', {
+      throw new AppError(CreditsErrorCode.DAILY_LIMIT_REACHED, 'Daily usage limit reached', {
         dailyLimit: row.dailyLimit,
         usedToday: row.used,
         resetsAt: new Date(row.resetsAt).toISOString(),
@@ -127,7 +129,7 @@ export class CreditHoldsService {
         [keyId, now, tz],
       );
       throw new AppError(
-        ErrorCode.KEY_DAILY_LIMIT_REACHED,
+        CreditsErrorCode.KEY_DAILY_LIMIT_REACHED,
         "API key's daily credit limit reached",
         {
           dailyCreditLimit: key?.limit ?? null,
@@ -137,7 +139,7 @@ export class CreditHoldsService {
       );
     }
     const owed = row.owed;
-    throw new AppError(ErrorCode.INSUFFICIENT_CREDITS, 'Insufficient credits', {
+    throw new AppError(CreditsErrorCode.INSUFFICIENT_CREDITS, 'Insufficient credits', {
       required: amount + owed,
       balance: row.balance,
       ...(owed > 0 ? { shortfall: owed } : {}),

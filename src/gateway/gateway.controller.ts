@@ -4,7 +4,8 @@ import type { Request, Response } from 'express';
 import { type ModelDescriptor, ModelCatalogue } from '../models/model-catalogue';
 import { CurrentUser } from '../common/auth/auth.decorators';
 import type { SessionUser } from '../common/auth/session-user';
-import { AppError, ErrorCode } from '../common/errors/app-error';
+import { AppError } from '../common/errors/app-error';
+import { GatewayErrorCode } from './gateway.errors';
 import { Endpoint } from '../common/openapi/endpoint.decorator';
 import {
   ChatCompletionDto,
@@ -70,7 +71,7 @@ export class GatewayController {
     const embedding = this.catalogue.embeddingModel(id);
     const model = this.catalogue.find(id) ?? (embedding?.available ? embedding : undefined);
     if (!model)
-      throw new AppError(ErrorCode.MODEL_NOT_FOUND, `The model '${id}' does not exist`, {
+      throw new AppError(GatewayErrorCode.MODEL_NOT_FOUND, `The model '${id}' does not exist`, {
         param: 'model',
       });
     return openAiModelOf(model);

@@ -6,7 +6,8 @@ import { AuditService } from '../audit/audit.service';
 import { formatMajor, proportionalShare } from '../billing/money';
 import { CREDIT_PURCHASE } from '../billing/payments.service';
 import { StripeClient } from '../billing/stripe.client';
-import { AppError, ErrorCode } from '../common/errors/app-error';
+import { AppError } from '../common/errors/app-error';
+import { BillingErrorCode } from '../billing/billing.errors';
 import { CreditsService } from '../credits/credits.service';
 import { ReferralRewardsService } from '../referrals/referral-rewards.service';
 import { UsersService } from '../users/users.service';
@@ -126,7 +127,7 @@ export class CreditPurchaseHandler {
       );
     } catch (err) {
       // An intent the processor does not know bought nothing here; anything else is retried.
-      if (err instanceof AppError && err.code === ErrorCode.PAYMENT_REQUEST_INVALID) return;
+      if (err instanceof AppError && err.code === BillingErrorCode.PAYMENT_REQUEST_INVALID) return;
       throw err;
     }
   }

@@ -1,7 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import { ConfigService } from '@nestjs/config';
 import type { AppConfig } from '../../config/app.config';
-import { AppError, ErrorCode } from '../../common/errors/app-error';
+import { AppError } from '../../common/errors/app-error';
+import { CreditsErrorCode } from '../../credits/credits.errors';
 import { UsersService } from '../../users/users.service';
 import type { Chat } from '../../chats/chat.entity';
 import { ChatsService } from '../../chats/chats.service';
@@ -40,11 +41,14 @@ export class AdmissionContext {
    * the user, on this refusal only. Always throws.
    */
   async explainRefusal(user: SessionUser, err: unknown): Promise<never> {
-    if (!(err instanceof AppError) || err.code !== ErrorCode.INSUFFICIENT_CREDITS) throw err;
+    if (!(err instanceof AppError) || err.code !== CreditsErrorCode.INSUFFICIENT_CREDITS) throw err;
     const credits = this.config.get('auth', { infer: true }).signupCredits;
     if (credits <= 0 || (await this.users.get(user.id)).emailVerifiedAt) throw err;
     const hint = { key: 'VERIFY_EMAIL_FOR_SIGNUP_CREDITS', args: { credits } };
-    throw new AppError(ErrorCode.INSUFFICIENT_CREDITS, err.message, { ...err.details, hint });
+    throw new AppError(CreditsErrorCode.INSUFFICIENT_CREDITS, err.message, {
+      ...err.details,
+      hint,
+    });
   }
 
   /**
