@@ -1,8 +1,7 @@
 import { PassThrough } from 'node:stream';
 import type { Response } from 'express';
-import { ServerTiming } from '../ai';
+import { AiErrorCode, ServerTiming } from '../ai';
 import { AppError } from '../common/errors/app-error';
-import { AiErrorCode } from '../ai';
 import { AnthropicStreamSink } from './anthropic-stream-sink';
 
 /** A response that records what is written: the sink's whole output as SSE frames. */

@@ -1,7 +1,6 @@
 import type { Response } from 'express';
 import { AppError } from '../common/errors/app-error';
-import { AiErrorCode } from '../ai';
-import { ServerTiming } from '../ai';
+import { AiErrorCode, ServerTiming } from '../ai';
 import { ResponsesStreamSink } from './responses-stream-sink';
 import { echoOf, pendingResponse, type ResponseObject } from './responses.mapper';
 import type { ResponseCreateDto } from './dto/responses.dto';
