@@ -31,9 +31,10 @@ const MAY_IMPORT = {
   health: [],
   // The model catalogue and the call's vocabulary, below every module that names a model.
   models: [],
-  // Feature modules. `users/user.entity` is a foreign key or a `Role`, never a service call.
+  // Feature modules. `users/user.entity` is a foreign key or a `Role`, never a service call; a
+  // `<module>/<module>.errors` entry is that module's error codes, a definition, never a call.
   users: ['credits', 'uploads', 'models', 'audit', 'i18n'],
-  credits: ['users/user.entity', 'models', 'jobs', 'metrics', 'telemetry'],
+  credits: ['users/user.entity', 'users/users.errors', 'models', 'jobs', 'metrics', 'telemetry'],
   teams: ['users/user.entity', 'audit'],
   pools: ['credits', 'teams'], // a team's pool: the ledger of credits, the roles of teams
   chats: [
@@ -48,7 +49,7 @@ const MAY_IMPORT = {
   tags: ['chats', 'users/user.entity'],
   bookmarks: ['chats', 'teams', 'users/user.entity'],
   shares: ['chats'],
-  keys: ['users/user.entity', 'teams', 'audit', 'i18n'], // teams: who may make a team's key
+  keys: ['users/user.entity', 'users/users.errors', 'teams', 'audit', 'i18n'], // teams: who may make a team's key
   auth: ['users', 'keys', 'credits', 'referrals', 'mail', 'jobs', 'audit', 'i18n'], // keys: a credential change revokes the user's API keys
   social: ['auth', 'users', 'referrals', 'audit', 'i18n'],
   'auth-google': ['social'],
@@ -76,7 +77,7 @@ const MAY_IMPORT = {
     'telemetry',
   ],
   gateway: ['ai', 'models', 'prices'], // /v1/models answers each model's prices
-  tasks: ['ai', 'chats', 'users', 'jobs', 'models'],
+  tasks: ['ai', 'chats', 'users', 'jobs', 'models', 'credits/credits.errors'], // credits' refusals skip a run
   search: ['ai', 'chats', 'credits', 'jobs', 'plugins', 'app.module'], // app.module: the reindex CLI
   // Budgets ride in credits' admission and settlement statements; keys and teams say whose they are.
   budgets: ['credits', 'teams', 'keys', 'audit', 'mail', 'jobs', 'metrics', 'i18n'],

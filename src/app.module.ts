@@ -4,6 +4,7 @@ import { APP_FILTER, APP_GUARD, APP_INTERCEPTOR, APP_PIPE } from '@nestjs/core';
 import { randomUUID } from 'node:crypto';
 import { LoggerModule } from 'nestjs-pino';
 import { AiModule } from './ai';
+import { ERROR_TABLE, WIRE_ERROR_FORMATS } from './app-errors';
 import { AuditModule } from './audit/audit.module';
 import { AuthGithubModule } from './auth-github/auth-github.module';
 import { AuthGoogleModule } from './auth-google/auth-google.module';
@@ -98,7 +99,7 @@ export class AppModule {
         }),
         DatabaseModule,
         ClockModule,
-        ErrorsModule,
+        ErrorsModule.forRoot({ table: ERROR_TABLE, formats: WIRE_ERROR_FORMATS }),
         LifecycleModule,
         TelemetryModule,
         AuditModule,

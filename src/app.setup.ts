@@ -4,21 +4,20 @@ import type { ConfigType } from '@nestjs/config';
 import { DocumentBuilder, type OpenAPIObject, SwaggerModule } from '@nestjs/swagger';
 import cookieParser from 'cookie-parser';
 import helmet from 'helmet';
+import { readFileSync } from 'node:fs';
 import { STATUS_CODES } from 'node:http';
+import { join } from 'node:path';
 import { Logger } from 'nestjs-pino';
 import { envelopeFor } from './common/envelope/envelope';
 import { stampArrival } from './common/http/arrival';
 import { trackOutbound, watchOutboundRequests } from './common/http/outbound-failures';
 import { QuietNestLogger } from './common/logging/quiet-nest-logger';
 import { describeOptionalDefaults, exampleParameters } from './common/openapi/document-rules';
-import {
-  AnthropicErrorDto,
-  ErrorDto,
-  ErrorEnvelopeBDto,
-  OpenAiErrorDto,
-} from './common/openapi/error.dto';
-import { isAnthropicPath } from './common/errors/anthropic-error';
+import { ErrorDto, ErrorEnvelopeBDto } from './common/openapi/error.dto';
 import { bodyParserErrors } from './common/errors/all-exceptions.filter';
+import { ErrorCatalogue } from './common/errors/error-table';
+import { WireErrorFormats } from './common/errors/wire-error-formats';
+import { i18nDir } from './i18n/i18n-dir';
 import { appSettingsConfig } from './config/app-settings.config';
 
 /**
@@ -99,10 +98,11 @@ const TAGS: [name: string, description: string][] = [
 
 /**
  * The OpenAPI 3 document of every controller (served at /api/docs-json). Error answers are
- * declared as ErrorDto; on envelope-B paths they become ErrorEnvelopeBDto here (OpenAiErrorDto
- * under `/v1`, AnthropicErrorDto under `/v1/messages`), decided by path exactly as the error
- * filter decides the body. Success answers declared without
- * a description get the status' reason phrase (OpenAPI requires one). Every parameter gets an
+ * declared as ErrorDto; on envelope-B paths they become ErrorEnvelopeBDto here, and under a
+ * registered wire format that format's schema (the gateway's OpenAiErrorDto under `/v1`,
+ * AnthropicErrorDto under `/v1/messages`), decided by path exactly as the error filter decides
+ * the body; the `ErrorCode` schema lists every code of the application. Success answers declared
+ * without a description get the status' reason phrase (OpenAPI requires one). Every parameter gets an
  * example and optional properties state their default in words (`document-rules.ts`), so that
  * Dredd can expand every URL and openapi-typescript's default output compiles.
  */
@@ -120,26 +120,37 @@ export function buildOpenApiDocument(app: NestExpressApplication, baseUrl: strin
     // Anthropic's header for an API key, taken under /v1 (the Anthropic-compatible routes).
     .addApiKey({ type: 'apiKey', in: 'header', name: 'x-api-key' }, 'x-api-key');
   for (const [name, description] of TAGS) builder.addTag(name, description);
-  const document = SwaggerModule.createDocument(app, builder.build());
-  const errorRef = `#/components/schemas/${ErrorDto.name}`;
-  const swapTo = {
-    B: `#/components/schemas/${ErrorEnvelopeBDto.name}`,
-    openai: `#/components/schemas/${OpenAiErrorDto.name}`,
-    anthropic: `#/components/schemas/${AnthropicErrorDto.name}`,
-    C: errorRef,
-  };
+  const formats = app.get(WireErrorFormats);
+  const wireSchemas = formats.all.map((f) => f.schema);
+  const document = SwaggerModule.createDocument(app, builder.build(), {
+    extraModels: wireSchemas,
+  });
+  const ref = (name: string) => `#/components/schemas/${name}`;
+  const errorRef = ref(ErrorDto.name);
   for (const [path, item] of Object.entries(document.paths)) {
     const concrete = path.replace(/\{[^}]+\}/g, 'x');
-    const envelope = isAnthropicPath(concrete) ? 'anthropic' : envelopeFor(concrete);
+    const format = formats.for(concrete);
+    const envelope = envelopeFor(concrete);
+    const errorShape = format
+      ? ref(format.schema.name)
+      : envelope === 'B'
+        ? ref(ErrorEnvelopeBDto.name)
+        : errorRef;
     for (const op of Object.values(item) as { responses?: Record<string, ResponseLike> }[]) {
       for (const [status, response] of Object.entries(op?.responses ?? {})) {
         // OpenAPI requires a description; a typed answer without one gets its reason phrase.
         response.description ||= STATUS_CODES[status] ?? status;
         const schema = response.content?.['application/json']?.schema;
-        if (schema?.$ref === errorRef) schema.$ref = swapTo[envelope];
+        if (schema?.$ref === errorRef) schema.$ref = errorShape;
       }
     }
   }
+  listErrorCodes(document, app.get(ErrorCatalogue).codes);
+  errorSchemasFirst(document, [
+    ErrorDto.name,
+    ErrorEnvelopeBDto.name,
+    ...wireSchemas.map((s) => s.name),
+  ]);
   documentUnreachableUpstreams(document);
   exampleParameters(document);
   describeOptionalDefaults(document);
@@ -164,6 +175,45 @@ function documentUnreachableUpstreams(document: OpenAPIObject): void {
       };
     }
   }
+}
+
+/**
+ * The `ErrorCode` schema lists every code of the application (ErrorDto declares only common's),
+ * in the order of the English messages (`i18n/en/errors.json`, which names every code once), so
+ * the document does not depend on how the modules' tables are assembled.
+ */
+function listErrorCodes(document: OpenAPIObject, codes: readonly string[]): void {
+  const schema = document.components?.schemas?.ErrorCode as { enum?: string[] } | undefined;
+  if (!schema) return;
+  const messages = readFileSync(join(i18nDir(), 'en', 'errors.json'), 'utf8');
+  const order = Object.keys(JSON.parse(messages) as Record<string, string>);
+  const rank = (code: string) => (order.includes(code) ? order.indexOf(code) : order.length);
+  schema.enum = [...codes].sort((a, b) => rank(a) - rank(b));
+}
+
+/** A `$ref` to a schema of the document, in its JSON. */
+const SCHEMA_REF = /"#\/components\/schemas\/([^"]+)"/g;
+
+/**
+ * The error schemas lead `components.schemas` (each after the schemas it references, as the
+ * explorer emits them): where they appear does not depend on which controller first declares
+ * them, nor on the wire formats' schemas coming in as extra models.
+ */
+function errorSchemasFirst(document: OpenAPIObject, names: readonly string[]): void {
+  const schemas = document.components?.schemas;
+  if (!schemas) return;
+  const lead: string[] = [];
+  const seen = new Set<string>();
+  const visit = (name: string) => {
+    if (seen.has(name) || !schemas[name]) return;
+    seen.add(name);
+    for (const [, referenced] of JSON.stringify(schemas[name]).matchAll(SCHEMA_REF))
+      visit(referenced);
+    lead.push(name);
+  };
+  names.forEach(visit);
+  const rest = Object.entries(schemas).filter(([name]) => !lead.includes(name));
+  document.components!.schemas = Object.fromEntries([...lead.map((n) => [n, schemas[n]]), ...rest]);
 }
 
 interface ResponseLike {

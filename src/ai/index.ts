@@ -1,6 +1,9 @@
 // The one face of the AI module: other modules import `ai` only from here (eslint.config.mjs,
 // FACES). Files inside `ai` import each other directly, never this file.
 
+/** The codes ai raises (its errors file; src/app-errors.ts assembles every module's). */
+export { AiErrorCode } from './ai.errors';
+
 /** The module, and the services other modules call. */
 export { AiModule } from './ai.module';
 export { AiService } from './calls/ai.service';

@@ -1,7 +1,7 @@
 import { ExecutionContext, Injectable } from '@nestjs/common';
 import { ThrottlerGuard, type ThrottlerLimitDetail } from '@nestjs/throttler';
 import type { Response } from 'express';
-import { AppError, ErrorCode } from '../common/errors/app-error';
+import { AppError, CommonErrorCode } from '../common/errors/app-error';
 
 /** Throttler name whose tracker is the submitted email (the default one tracks the client IP). */
 export const EMAIL_THROTTLER = 'email';
@@ -33,6 +33,6 @@ export class AuthThrottlerGuard extends ThrottlerGuard {
       .switchToHttp()
       .getResponse<Response>()
       .setHeader('Retry-After', String(detail.timeToBlockExpire));
-    throw new AppError(ErrorCode.RATE_LIMITED, 'Too many attempts; try again later');
+    throw new AppError(CommonErrorCode.RATE_LIMITED, 'Too many attempts; try again later');
   }
 }

@@ -5,7 +5,9 @@ import { sharedConfig } from '../config/shared.config';
 import { JwtService } from '@nestjs/jwt';
 import * as bcrypt from 'bcrypt';
 import type { SessionTokenPayload } from '../common/auth/session-user';
-import { AppError, ErrorCode } from '../common/errors/app-error';
+import { AppError } from '../common/errors/app-error';
+import { AuthErrorCode } from './auth.errors';
+import { UsersErrorCode } from '../users/users.errors';
 import type { User } from '../users/user.entity';
 import { UsersService } from '../users/users.service';
 import { UserAddresses } from '../users/user-addresses.service';
@@ -87,7 +89,7 @@ export class AuthService {
     if (!ok || !user?.password) return null;
     if (!user.emailVerifiedAt && this.auth.requireEmailVerification)
       throw new AppError(
-        ErrorCode.EMAIL_NOT_VERIFIED,
+        UsersErrorCode.EMAIL_NOT_VERIFIED,
         'Confirm your email address first; a new link can be sent',
       );
     return this.addresses.applyAdminEmails(user);
@@ -108,9 +110,9 @@ export class AuthService {
   ): Promise<User> {
     const user = await this.users.get(userId);
     if (!user.password)
-      throw new AppError(ErrorCode.PASSWORD_NOT_SET, 'This account has no password');
+      throw new AppError(AuthErrorCode.PASSWORD_NOT_SET, 'This account has no password');
     if (!(await bcrypt.compare(current, user.password)))
-      throw new AppError(ErrorCode.INVALID_CREDENTIALS, 'The current password is not correct');
+      throw new AppError(AuthErrorCode.INVALID_CREDENTIALS, 'The current password is not correct');
     const hash = await bcrypt.hash(next, BCRYPT_COST);
     return this.dataSource.transaction(async (m) => {
       await this.users.setPasswordHash(userId, hash, m);

@@ -1,7 +1,8 @@
 import { ExecutionContext, Injectable } from '@nestjs/common';
 import { AuthGuard, PassportStrategy } from '@nestjs/passport';
 import { Strategy } from 'passport-local';
-import { AppError, ErrorCode } from '../common/errors/app-error';
+import { AppError } from '../common/errors/app-error';
+import { AuthErrorCode } from './auth.errors';
 import type { User } from '../users/user.entity';
 import { AuthService } from './auth.service';
 
@@ -23,7 +24,7 @@ export class LocalAuthGuard extends AuthGuard('local') {
   handleRequest<T>(err: unknown, user: T, _info: unknown, _ctx: ExecutionContext): T {
     // `err` is a failure to check (e.g. the database is down), not wrong credentials.
     if (err) throw err;
-    if (!user) throw new AppError(ErrorCode.INVALID_CREDENTIALS, 'Invalid email or password');
+    if (!user) throw new AppError(AuthErrorCode.INVALID_CREDENTIALS, 'Invalid email or password');
     return user;
   }
 }

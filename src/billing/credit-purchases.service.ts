@@ -8,7 +8,7 @@ import { createHash, randomUUID } from 'node:crypto';
 import type Stripe from 'stripe';
 import { DataSource } from 'typeorm';
 import type { SessionUser } from '../common/auth/session-user';
-import { AppError, ErrorCode } from '../common/errors/app-error';
+import { AppError, CommonErrorCode } from '../common/errors/app-error';
 import type { Locale } from '../i18n/locale';
 import type { PurchaseCreditsDto } from './dto/payment.dto';
 import type { PurchaseCreatedDto, PurchaseNextActionDto } from './dto/purchase.dto';
@@ -55,7 +55,7 @@ export class CreditPurchasesService {
     const currency: PurchaseCurrency = dto.currency ?? (method === 'card' ? 'usd' : 'cny');
     if (dto.teamId) await this.teams.requireTeamRole(user, dto.teamId, 'ADMIN');
     if (method !== 'card' && currency !== 'cny')
-      throw new AppError(ErrorCode.VALIDATION_FAILED, `${method} is paid in cny only`);
+      throw new AppError(CommonErrorCode.VALIDATION_FAILED, `${method} is paid in cny only`);
     this.checkBounds(dto, currency);
 
     const amount = minor(dto.amount);
@@ -117,14 +117,14 @@ export class CreditPurchasesService {
     const unit = currency.toUpperCase();
     if (dto.amount > max)
       throw new AppError(
-        ErrorCode.VALIDATION_FAILED,
+        CommonErrorCode.VALIDATION_FAILED,
         `amount must not be greater than ${max} ${unit}`,
         { maxAmount: max },
       );
     const maxCredits = maxCreditsFor(dto.amount, perUnit);
     if (dto.credits > maxCredits)
       throw new AppError(
-        ErrorCode.VALIDATION_FAILED,
+        CommonErrorCode.VALIDATION_FAILED,
         `${dto.amount} ${unit} buys at most ${maxCredits} credits (${perUnit} per ${unit})`,
         { maxCredits },
       );
@@ -157,6 +157,6 @@ function minor(amount: number): number {
   try {
     return toMinorUnits(amount);
   } catch {
-    throw new AppError(ErrorCode.VALIDATION_FAILED, 'amount must have at most two decimals');
+    throw new AppError(CommonErrorCode.VALIDATION_FAILED, 'amount must have at most two decimals');
   }
 }

@@ -1,5 +1,5 @@
 import { createHash, randomUUID } from 'node:crypto';
-import { AppError, ErrorCode } from '../common/errors/app-error';
+import { AppError, CommonErrorCode } from '../common/errors/app-error';
 
 /**
  * The Idempotency-Key sent with a processor create call. With a client-supplied key (the
@@ -13,7 +13,7 @@ export function idempotencyKey(userId: string, operation: string, clientKey?: st
   if (clientKey === undefined || clientKey === '') return `${operation}:${randomUUID()}`;
   if (!/^[\x21-\x7e]{1,255}$/.test(clientKey))
     throw new AppError(
-      ErrorCode.VALIDATION_FAILED,
+      CommonErrorCode.VALIDATION_FAILED,
       'Idempotency-Key must be 1-255 visible ASCII characters',
     );
   const digest = createHash('sha256').update(`${userId}\n${operation}\n${clientKey}`).digest('hex');

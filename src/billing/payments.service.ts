@@ -4,7 +4,8 @@ import { billingConfig } from './billing.config';
 import { InjectDataSource } from '@nestjs/typeorm';
 import type { DataSource } from 'typeorm';
 import { AuditService } from '../audit/audit.service';
-import { AppError, ErrorCode } from '../common/errors/app-error';
+import { AppError, CommonErrorCode } from '../common/errors/app-error';
+import { BillingErrorCode } from './billing.errors';
 import type { SessionUser } from '../common/auth/session-user';
 import { UsersService } from '../users/users.service';
 import {
@@ -38,7 +39,7 @@ export class PaymentsService {
   /** The publishable key and configured plan prices. Throws PAYMENTS_NOT_CONFIGURED (503). */
   paymentConfig(): PaymentConfigDto {
     if (!this.stripe.configured)
-      throw new AppError(ErrorCode.PAYMENTS_NOT_CONFIGURED, 'Payments are not configured');
+      throw new AppError(BillingErrorCode.PAYMENTS_NOT_CONFIGURED, 'Payments are not configured');
     const { publishableKey, prices } = this.billing.stripe;
     const plans = (['BASIC', 'PRO'] as const)
       .filter((plan) => prices[plan])
@@ -59,7 +60,7 @@ export class PaymentsService {
     const currency = dto.currency ?? 'usd';
     if (!isTwoDecimalCurrency(currency))
       throw new AppError(
-        ErrorCode.VALIDATION_FAILED,
+        CommonErrorCode.VALIDATION_FAILED,
         `currency ${currency} is not supported: amounts are sent as amount × 100`,
       );
     const key = idempotencyKey(user.id, 'payment-intent', clientKey);
@@ -115,7 +116,7 @@ export class PaymentsService {
    */
   async history(user: SessionUser): Promise<InvoicesDto> {
     if (!this.stripe.configured)
-      throw new AppError(ErrorCode.PAYMENTS_NOT_CONFIGURED, 'Payments are not configured');
+      throw new AppError(BillingErrorCode.PAYMENTS_NOT_CONFIGURED, 'Payments are not configured');
     const { paymentCustomerId } = await this.users.get(user.id);
     if (!paymentCustomerId) return { invoices: [] };
     const page = await this.stripe.call('invoices.list', (s) =>
@@ -130,6 +131,6 @@ function minor(amount: number): number {
   try {
     return toMinorUnits(amount);
   } catch {
-    throw new AppError(ErrorCode.VALIDATION_FAILED, 'amount must have at most two decimals');
+    throw new AppError(CommonErrorCode.VALIDATION_FAILED, 'amount must have at most two decimals');
   }
 }

@@ -5,7 +5,7 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { isUUID } from 'class-validator';
 import { DataSource, type EntityManager } from 'typeorm';
 import type { SessionUser } from '../common/auth/session-user';
-import { AppError, ErrorCode } from '../common/errors/app-error';
+import { AppError, CommonErrorCode } from '../common/errors/app-error';
 import { decodeCursor, pageSize, toPage } from '../common/pagination/pagination';
 import { returning } from '../credits/sql';
 import { mapPurchase, type PurchasePageDto, type PurchaseViewDto } from './dto/purchase.dto';
@@ -64,7 +64,7 @@ export class PurchasesService {
   async get(user: SessionUser, id: string): Promise<PurchaseViewDto> {
     const purchase = await this.find(id);
     if (!purchase || purchase.userId !== user.id)
-      throw new AppError(ErrorCode.NOT_FOUND, 'Purchase not found');
+      throw new AppError(CommonErrorCode.NOT_FOUND, 'Purchase not found');
     return mapPurchase(purchase, await this.displayedStatus(purchase));
   }
 

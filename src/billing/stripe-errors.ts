@@ -1,5 +1,6 @@
 import Stripe from 'stripe';
-import { AppError, ErrorCode } from '../common/errors/app-error';
+import { AppError, CommonErrorCode } from '../common/errors/app-error';
+import { BillingErrorCode } from './billing.errors';
 
 /**
  * Keys, account ids, client secrets and emails that a processor message may quote. They are
@@ -30,23 +31,26 @@ export function toAppError(err: unknown): AppError {
   if (err instanceof AppError) return err;
   if (err instanceof Stripe.errors.StripeCardError) {
     return new AppError(
-      ErrorCode.PAYMENT_FAILED,
+      BillingErrorCode.PAYMENT_FAILED,
       redact(err.message || 'The payment was declined'),
       err.decline_code ? { declineCode: err.decline_code } : undefined,
     );
   }
   if (err instanceof Stripe.errors.StripeInvalidRequestError) {
     return new AppError(
-      ErrorCode.PAYMENT_REQUEST_INVALID,
+      BillingErrorCode.PAYMENT_REQUEST_INVALID,
       redact(err.message || 'The payment processor refused the request'),
       err.param ? { param: err.param } : undefined,
     );
   }
   if (err instanceof Stripe.errors.StripeIdempotencyError) {
     return new AppError(
-      ErrorCode.CONFLICT,
+      CommonErrorCode.CONFLICT,
       'This Idempotency-Key was already used with different parameters',
     );
   }
-  return new AppError(ErrorCode.PAYMENT_PROVIDER_ERROR, 'The payment processor is unavailable');
+  return new AppError(
+    BillingErrorCode.PAYMENT_PROVIDER_ERROR,
+    'The payment processor is unavailable',
+  );
 }

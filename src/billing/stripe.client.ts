@@ -2,7 +2,8 @@ import { Inject, Injectable, Logger } from '@nestjs/common';
 import type { ConfigType } from '@nestjs/config';
 import { billingConfig } from './billing.config';
 import Stripe from 'stripe';
-import { AppError, ErrorCode } from '../common/errors/app-error';
+import { AppError, CommonErrorCode } from '../common/errors/app-error';
+import { BillingErrorCode } from './billing.errors';
 import { toAppError } from './stripe-errors';
 
 /** The processor API version the service pins (spec Payments rule 4). */
@@ -61,7 +62,7 @@ export class StripeClient {
    */
   async call<T>(what: string, op: (stripe: Stripe) => Promise<T>): Promise<T> {
     if (!this.stripe)
-      throw new AppError(ErrorCode.PAYMENTS_NOT_CONFIGURED, 'Payments are not configured');
+      throw new AppError(BillingErrorCode.PAYMENTS_NOT_CONFIGURED, 'Payments are not configured');
     try {
       return await op(this.stripe);
     } catch (err) {
@@ -85,15 +86,21 @@ export class StripeClient {
    */
   constructEvent(rawBody: Buffer | undefined, signature: string | undefined): Stripe.Event {
     if (!this.webhookSecret)
-      throw new AppError(ErrorCode.PAYMENTS_NOT_CONFIGURED, 'Payment webhooks are not configured');
+      throw new AppError(
+        BillingErrorCode.PAYMENTS_NOT_CONFIGURED,
+        'Payment webhooks are not configured',
+      );
     if (!rawBody || !signature)
-      throw new AppError(ErrorCode.WEBHOOK_SIGNATURE_INVALID, 'Missing webhook signature or body');
+      throw new AppError(
+        BillingErrorCode.WEBHOOK_SIGNATURE_INVALID,
+        'Missing webhook signature or body',
+      );
     let event: Stripe.Event;
     try {
       event = Stripe.webhooks.constructEvent(rawBody, signature, this.webhookSecret);
     } catch {
       throw new AppError(
-        ErrorCode.WEBHOOK_SIGNATURE_INVALID,
+        BillingErrorCode.WEBHOOK_SIGNATURE_INVALID,
         'Webhook signature verification failed',
       );
     }
@@ -110,7 +117,7 @@ export class StripeClient {
       typeof e.data?.object !== 'object' ||
       e.data.object === null
     )
-      throw new AppError(ErrorCode.VALIDATION_FAILED, 'Webhook body is not an event');
+      throw new AppError(CommonErrorCode.VALIDATION_FAILED, 'Webhook body is not an event');
     return event;
   }
 }

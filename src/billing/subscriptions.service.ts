@@ -5,7 +5,8 @@ import { isUUID } from 'class-validator';
 import type Stripe from 'stripe';
 import type { EntityManager } from 'typeorm';
 import type { SessionUser } from '../common/auth/session-user';
-import { AppError, ErrorCode } from '../common/errors/app-error';
+import { AppError, CommonErrorCode } from '../common/errors/app-error';
+import { BillingErrorCode } from './billing.errors';
 import { returning } from '../credits/sql';
 import type { Plan } from '../users/user.entity';
 import { UsersService } from '../users/users.service';
@@ -56,9 +57,12 @@ export class SubscriptionsService {
     clientKey?: string,
   ): Promise<SubscriptionCreatedDto> {
     if (!this.stripe.configured)
-      throw new AppError(ErrorCode.PAYMENTS_NOT_CONFIGURED, 'Payments are not configured');
+      throw new AppError(BillingErrorCode.PAYMENTS_NOT_CONFIGURED, 'Payments are not configured');
     if (!this.planForPrice(dto.priceId))
-      throw new AppError(ErrorCode.VALIDATION_FAILED, 'priceId is not one of the plan prices');
+      throw new AppError(
+        CommonErrorCode.VALIDATION_FAILED,
+        'priceId is not one of the plan prices',
+      );
     const key = idempotencyKey(user.id, 'subscription', clientKey);
     const customer = await this.ensureCustomer(user.id);
     const subscription = await this.stripe.call('subscriptions.create', (s) =>

@@ -3,7 +3,7 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { ChatsService } from '../chats/chats.service';
 import type { SessionUser } from '../common/auth/session-user';
-import { AppError, ErrorCode } from '../common/errors/app-error';
+import { AppError, CommonErrorCode } from '../common/errors/app-error';
 import { decodeCursor, pageSize, toPage } from '../common/pagination/pagination';
 import { preparedQuery } from '../database/prepared';
 import { TeamsService } from '../teams/teams.service';
@@ -15,7 +15,7 @@ import {
 } from './bookmarks.sql';
 import type { BookmarkDto } from './dto/bookmark.dto';
 
-const bookmarkNotFound = () => new AppError(ErrorCode.NOT_FOUND, 'Bookmark not found');
+const bookmarkNotFound = () => new AppError(CommonErrorCode.NOT_FOUND, 'Bookmark not found');
 
 /**
  * Message bookmarks. Every read goes through one statement that keeps only the

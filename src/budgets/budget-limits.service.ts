@@ -4,7 +4,7 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { Clock } from '../common/clock/clock';
 import type { SessionUser } from '../common/auth/session-user';
-import { AppError, ErrorCode } from '../common/errors/app-error';
+import { AppError, CommonErrorCode } from '../common/errors/app-error';
 import { appSettingsConfig } from '../config/app-settings.config';
 import { CreditsUsageService } from '../credits/credits-usage.service';
 import { ApiKeysService } from '../keys/api-keys.service';
@@ -90,7 +90,10 @@ export class BudgetLimitsService {
   async forKey(user: SessionUser): Promise<KeyInfo> {
     const keyId = user.apiKey?.id;
     if (!keyId)
-      throw new AppError(ErrorCode.FORBIDDEN, 'GET /v1/key describes an API key: call it with one');
+      throw new AppError(
+        CommonErrorCode.FORBIDDEN,
+        'GET /v1/key describes an API key: call it with one',
+      );
     const now = this.clock.now();
     const tz = this.app.timezone;
     const key = (await this.keys.list(user.id)).find((k) => k.id === keyId);

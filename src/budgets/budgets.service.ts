@@ -2,7 +2,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import type { SessionUser } from '../common/auth/session-user';
-import { AppError, ErrorCode } from '../common/errors/app-error';
+import { AppError, CommonErrorCode } from '../common/errors/app-error';
 import type { ConfigType } from '@nestjs/config';
 import { appSettingsConfig } from '../config/app-settings.config';
 import { ApiKeysService } from '../keys/api-keys.service';
@@ -32,8 +32,8 @@ export interface SetBudget {
   windows: (Omit<BudgetWindow, 'hours'> & { hours?: number | null })[];
 }
 
-const forbidden = (message: string) => new AppError(ErrorCode.FORBIDDEN, message);
-const invalid = (message: string) => new AppError(ErrorCode.VALIDATION_FAILED, message);
+const forbidden = (message: string) => new AppError(CommonErrorCode.FORBIDDEN, message);
+const invalid = (message: string) => new AppError(CommonErrorCode.VALIDATION_FAILED, message);
 
 /**
  * Budgets: who may set which, and their storage (migration Budgets; the admission and the
@@ -93,7 +93,7 @@ export class BudgetsService {
       .catch((err: { code?: string }) => {
         // An admin naming a user, team or key that does not exist (foreign key).
         if (err.code === '23503')
-          throw new AppError(ErrorCode.NOT_FOUND, 'No such user, team or key');
+          throw new AppError(CommonErrorCode.NOT_FOUND, 'No such user, team or key');
         throw err;
       });
     return this.get(id);
@@ -129,7 +129,7 @@ export class BudgetsService {
   /** One budget. Throws NOT_FOUND. */
   async get(id: string): Promise<Budget> {
     const [row] = await this.dataSource.query(BUDGET_BY_ID_SQL, [id]);
-    if (!row) throw new AppError(ErrorCode.NOT_FOUND, 'Budget not found');
+    if (!row) throw new AppError(CommonErrorCode.NOT_FOUND, 'Budget not found');
     return toBudget(row);
   }
 

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import type { SessionUser } from '../common/auth/session-user';
-import { AppError, ErrorCode } from '../common/errors/app-error';
+import { AppError, CommonErrorCode } from '../common/errors/app-error';
 import type { StatementPart } from '../database/statement-part';
 import { type Exchange, saveExchangePart } from './chat-exchange.sql';
 
@@ -39,7 +39,7 @@ export class ChatExchanges {
    * chat was deleted while the reply was being generated (nothing was saved then).
    */
   saved(chatId: string | null): string {
-    if (!chatId) throw new AppError(ErrorCode.NOT_FOUND, 'Chat not found');
+    if (!chatId) throw new AppError(CommonErrorCode.NOT_FOUND, 'Chat not found');
     for (const listener of this.listeners) listener(chatId);
     return chatId;
   }

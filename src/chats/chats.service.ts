@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { QueryFailedError, Repository } from 'typeorm';
 import type { SessionUser } from '../common/auth/session-user';
-import { AppError, ErrorCode } from '../common/errors/app-error';
+import { AppError, CommonErrorCode } from '../common/errors/app-error';
 import { decodeCursor, pageSize, toPage } from '../common/pagination/pagination';
 import { hasTeamRole } from '../teams/team-role';
 import { TeamsService } from '../teams/teams.service';
@@ -40,7 +40,7 @@ export interface ChatPage {
   nextCursor: string | null;
 }
 
-const chatNotFound = () => new AppError(ErrorCode.NOT_FOUND, 'Chat not found');
+const chatNotFound = () => new AppError(CommonErrorCode.NOT_FOUND, 'Chat not found');
 
 /** Chats and their messages (spec "Chats"); every access goes through `requireChatAccess`. */
 @Injectable()
@@ -68,7 +68,7 @@ export class ChatsService {
     if (!role) throw chatNotFound();
     if (access === 'read' || hasTeamRole(role, 'ADMIN')) return chat;
     throw new AppError(
-      ErrorCode.FORBIDDEN,
+      CommonErrorCode.FORBIDDEN,
       'Only the chat owner or a team OWNER or ADMIN may change this chat',
     );
   }
@@ -79,7 +79,7 @@ export class ChatsService {
    */
   async requireMessageAccess(user: SessionUser, messageId: string): Promise<Message> {
     const message = await this.messages.findOneBy({ id: messageId });
-    if (!message) throw new AppError(ErrorCode.NOT_FOUND, 'Message not found');
+    if (!message) throw new AppError(CommonErrorCode.NOT_FOUND, 'Message not found');
     await this.requireChatAccess(user, message.chatId, 'read');
     return message;
   }
@@ -94,7 +94,7 @@ export class ChatsService {
       await this.requireChatAccess(user, chatId, 'read');
       return 'existing';
     } catch (err) {
-      if (!(err instanceof AppError && err.code === ErrorCode.NOT_FOUND)) throw err;
+      if (!(err instanceof AppError && err.code === CommonErrorCode.NOT_FOUND)) throw err;
       if (await this.chats.existsBy({ id: chatId })) throw err;
       return 'new';
     }
@@ -183,7 +183,7 @@ export class ChatsService {
     const chat = await this.requireChatAccess(user, chatId, teamId ? 'read' : 'admin');
     if (teamId) {
       if (chat.userId !== user.id)
-        throw new AppError(ErrorCode.FORBIDDEN, 'Only the chat owner may share it');
+        throw new AppError(CommonErrorCode.FORBIDDEN, 'Only the chat owner may share it');
       await this.teams.requireTeamRole(user, teamId, 'MEMBER');
     }
     try {
@@ -191,7 +191,7 @@ export class ChatsService {
     } catch (err) {
       // The team was deleted between the check and the update.
       if (err instanceof QueryFailedError && (err as { code?: string }).code === '23503')
-        throw new AppError(ErrorCode.NOT_FOUND, 'Team not found');
+        throw new AppError(CommonErrorCode.NOT_FOUND, 'Team not found');
       throw err;
     }
     return { ...chat, teamId };

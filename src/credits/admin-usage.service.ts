@@ -3,7 +3,7 @@ import type { ConfigType } from '@nestjs/config';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { Clock } from '../common/clock/clock';
-import { AppError, ErrorCode } from '../common/errors/app-error';
+import { AppError, CommonErrorCode } from '../common/errors/app-error';
 import { pageSize } from '../common/pagination/pagination';
 import { appSettingsConfig } from '../config/app-settings.config';
 import { adminUsageSql } from './admin-usage.sql';
@@ -23,7 +23,7 @@ const encodeOffset = (offset: number) => Buffer.from(`o:${offset}`).toString('ba
 /** Throws VALIDATION_FAILED (400) for a cursor this route did not issue. */
 function decodeOffset(cursor: string): number {
   const match = /^o:(\d{1,9})$/.exec(Buffer.from(cursor, 'base64url').toString('utf8'));
-  if (!match) throw new AppError(ErrorCode.VALIDATION_FAILED, 'cursor is invalid');
+  if (!match) throw new AppError(CommonErrorCode.VALIDATION_FAILED, 'cursor is invalid');
   return Number(match[1]);
 }
 

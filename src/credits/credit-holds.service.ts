@@ -5,7 +5,9 @@ import type { ConfigType } from '@nestjs/config';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
 import { Clock } from '../common/clock/clock';
-import { AppError, ErrorCode } from '../common/errors/app-error';
+import { AppError, CommonErrorCode } from '../common/errors/app-error';
+import { CreditsErrorCode } from './credits.errors';
+import { UsersErrorCode } from '../users/users.errors';
 import { appSettingsConfig } from '../config/app-settings.config';
 import { HELD_BY_SQL, KEY_USAGE_SQL, RELEASE_HOLD_SQL, SWEEP_SQL } from './credit-holds.sql';
 import { CreditHoldStatements } from './credit-hold-statements.service';
@@ -64,7 +66,7 @@ export function budgetRefusal(b: BudgetRefusal): AppError {
   };
   const message = `Budget exceeded: the ${scope} budget's ${window} window allows ${limit} credits`;
   return new AppError(
-    ErrorCode.BUDGET_EXCEEDED,
+    CreditsErrorCode.BUDGET_EXCEEDED,
     message,
     details,
     resetsAt ? undefined : HttpStatus.PAYMENT_REQUIRED,
@@ -80,7 +82,7 @@ const NOT_A_MEMBER = 'TM404';
  */
 function notAMember(err: unknown): never {
   if ((err as { code?: unknown }).code === NOT_A_MEMBER)
-    throw new AppError(ErrorCode.NOT_FOUND, 'Team not found');
+    throw new AppError(CommonErrorCode.NOT_FOUND, 'Team not found');
   throw err;
 }
 
@@ -158,11 +160,11 @@ export class CreditHoldsService {
       now,
     };
     const row = await this.statements.admit(input).catch(notAMember);
-    if (!row) throw new AppError(ErrorCode.USER_NOT_FOUND, 'User not found');
+    if (!row) throw new AppError(UsersErrorCode.USER_NOT_FOUND, 'User not found');
     if (row.id) return { id: row.id, userId, amount, requestId, keyId, teamId };
     if (row.budget) throw budgetRefusal(row.budget);
     if (dailyEstimate !== undefined && row.used + row.held + dailyEstimate > row.dailyLimit) {
-      throw new AppError(ErrorCode.DAILY_LIMIT_REACHED, 'Daily usage limit reached', {
+      throw new AppError(CreditsErrorCode.DAILY_LIMIT_REACHED, 'Daily usage limit reached', {
         dailyLimit: row.dailyLimit,
         usedToday: row.used,
         resetsAt: new Date(row.resetsAt).toISOString(),
@@ -175,7 +177,7 @@ export class CreditHoldsService {
         [keyId, now, tz],
       );
       throw new AppError(
-        ErrorCode.KEY_DAILY_LIMIT_REACHED,
+        CreditsErrorCode.KEY_DAILY_LIMIT_REACHED,
         "API key's daily credit limit reached",
         {
           dailyCreditLimit: key?.limit ?? null,
@@ -185,7 +187,7 @@ export class CreditHoldsService {
       );
     }
     const owed = row.owed;
-    throw new AppError(ErrorCode.INSUFFICIENT_CREDITS, 'Insufficient credits', {
+    throw new AppError(CreditsErrorCode.INSUFFICIENT_CREDITS, 'Insufficient credits', {
       required: amount + owed,
       balance: row.balance,
       ...(owed > 0 ? { shortfall: owed } : {}),

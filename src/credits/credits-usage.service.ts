@@ -3,7 +3,8 @@ import type { ConfigType } from '@nestjs/config';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { Clock } from '../common/clock/clock';
-import { AppError, ErrorCode } from '../common/errors/app-error';
+import { AppError } from '../common/errors/app-error';
+import { UsersErrorCode } from '../users/users.errors';
 import { appSettingsConfig } from '../config/app-settings.config';
 import { CREDIT_SUMMARY_SQL } from './daily-usage.sql';
 import { dailyLimit } from './pricing';
@@ -38,7 +39,7 @@ export class CreditsUsageService {
   async summary(userId: string): Promise<CreditSummary> {
     const tz = this.app.timezone;
     const [row] = await this.dataSource.query(CREDIT_SUMMARY_SQL, [userId, this.clock.now(), tz]);
-    if (!row) throw new AppError(ErrorCode.USER_NOT_FOUND, 'User not found');
+    if (!row) throw new AppError(UsersErrorCode.USER_NOT_FOUND, 'User not found');
     return {
       balance: row.credits,
       plan: row.plan,

@@ -3,7 +3,9 @@ import { Inject, Injectable } from '@nestjs/common';
 import type { ConfigType } from '@nestjs/config';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
-import { AppError, ErrorCode } from '../common/errors/app-error';
+import { AppError } from '../common/errors/app-error';
+import { CreditsErrorCode } from './credits.errors';
+import { UsersErrorCode } from '../users/users.errors';
 import { appSettingsConfig } from '../config/app-settings.config';
 import { CreditTransaction, type CreditTransactionType } from './credit-transaction.entity';
 import { decodeCursor, pageSize, toPage } from '../common/pagination/pagination';
@@ -104,7 +106,7 @@ export class CreditsService {
       const rows = await returning<{ credits: number }>(m, DEBIT_SQL, [userId, amount]);
       if (rows.length === 0) {
         const balance = await this.balance(userId, m);
-        throw new AppError(ErrorCode.INSUFFICIENT_CREDITS, 'Insufficient credits', {
+        throw new AppError(CreditsErrorCode.INSUFFICIENT_CREDITS, 'Insufficient credits', {
           required: amount,
           balance,
         });
@@ -133,7 +135,7 @@ export class CreditsService {
       throw new RangeError(`invalid credit balance: ${target}`);
     await this.inTransaction(manager, async (m) => {
       const rows: { credits: number }[] = await m.query(LOCK_BALANCE_SQL, [userId]);
-      if (rows.length === 0) throw new AppError(ErrorCode.USER_NOT_FOUND, 'User not found');
+      if (rows.length === 0) throw new AppError(UsersErrorCode.USER_NOT_FOUND, 'User not found');
       const difference = target - rows[0].credits;
       if (difference === 0) return;
       await this.insertEntry(m, userId, difference, 'ADJUSTMENT', description);
@@ -158,7 +160,7 @@ export class CreditsService {
     assertPositiveInteger(amount);
     return this.inTransaction(manager, async (m) => {
       const [user] = await m.query(LOCK_BALANCE_SQL, [userId]);
-      if (!user) throw new AppError(ErrorCode.USER_NOT_FOUND, 'User not found');
+      if (!user) throw new AppError(UsersErrorCode.USER_NOT_FOUND, 'User not found');
       const [seen] = await m.query(REFERENCE_SEEN_SQL, [reference]);
       if (seen) return 0;
       const taken = Math.min(amount, user.credits);
@@ -243,13 +245,13 @@ export class CreditsService {
       BALANCE_SQL,
       [userId],
     );
-    if (rows.length === 0) throw new AppError(ErrorCode.USER_NOT_FOUND, 'User not found');
+    if (rows.length === 0) throw new AppError(UsersErrorCode.USER_NOT_FOUND, 'User not found');
     return rows[0].credits;
   }
 
   private async addToBalance(m: EntityManager, userId: string, amount: number): Promise<void> {
     const rows = await returning<{ id: string }>(m, ADD_TO_BALANCE_SQL, [userId, amount]);
-    if (rows.length === 0) throw new AppError(ErrorCode.USER_NOT_FOUND, 'User not found');
+    if (rows.length === 0) throw new AppError(UsersErrorCode.USER_NOT_FOUND, 'User not found');
   }
 
   private insertEntry(

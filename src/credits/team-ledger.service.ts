@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
-import { AppError, ErrorCode } from '../common/errors/app-error';
+import { AppError, CommonErrorCode } from '../common/errors/app-error';
 import { MetricsService } from '../metrics/metrics.service';
 import { BALANCE_SQL, DEBIT_SQL } from './credits.sql';
 import { returning } from './sql';
@@ -13,6 +13,8 @@ import {
   POOL_BALANCE_SQL,
   POOL_USAGE_SQL,
 } from './team-ledger.sql';
+import { UsersErrorCode } from '../users/users.errors';
+import { CreditsErrorCode } from './credits.errors';
 
 /** A team's pool: its balance and what its open holds reserve, in credits. */
 export interface PoolBalance {
@@ -31,7 +33,7 @@ export interface PoolMemberUsage {
   funded: number;
 }
 
-const teamNotFound = () => new AppError(ErrorCode.NOT_FOUND, 'Team not found');
+const teamNotFound = () => new AppError(CommonErrorCode.NOT_FOUND, 'Team not found');
 
 /**
  * The ledger of team pools: the only writer of `teams.credits` besides the money rules of
@@ -64,8 +66,8 @@ export class TeamLedgerService {
       const [debited] = await returning<{ credits: number }>(m, DEBIT_SQL, [userId, amount]);
       if (!debited) {
         const [user] = await m.query(BALANCE_SQL, [userId]);
-        if (!user) throw new AppError(ErrorCode.USER_NOT_FOUND, 'User not found');
-        throw new AppError(ErrorCode.INSUFFICIENT_CREDITS, 'Insufficient credits', {
+        if (!user) throw new AppError(UsersErrorCode.USER_NOT_FOUND, 'User not found');
+        throw new AppError(CreditsErrorCode.INSUFFICIENT_CREDITS, 'Insufficient credits', {
           required: amount,
           balance: user.credits,
         });

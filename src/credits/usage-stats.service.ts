@@ -3,7 +3,8 @@ import type { ConfigType } from '@nestjs/config';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { Clock } from '../common/clock/clock';
-import { AppError, ErrorCode } from '../common/errors/app-error';
+import { AppError, CommonErrorCode } from '../common/errors/app-error';
+import { UsersErrorCode } from '../users/users.errors';
 import { appSettingsConfig } from '../config/app-settings.config';
 import { preparedQuery } from '../database/prepared';
 import type { UsageGroup, UsageRowDto, UsageStatsDto } from './dto/usage-stats.dto';
@@ -108,7 +109,7 @@ export class UsageStatsService {
     q: { from?: string; to?: string; groupBy?: UsageGroup },
   ): Promise<UsageStatsDto> {
     const [found] = await this.dataSource.query(USER_EXISTS_SQL, [userId]);
-    if (!found) throw new AppError(ErrorCode.USER_NOT_FOUND, 'User not found');
+    if (!found) throw new AppError(UsersErrorCode.USER_NOT_FOUND, 'User not found');
     return this.usage(userId, q);
   }
 }
@@ -126,9 +127,9 @@ export function usageRange(
   const to = q.to ?? localDate(now, timeZone);
   const from = q.from ?? dateOf(dayNumber(to) - (DEFAULT_USAGE_DAYS - 1));
   const days = dayNumber(to) - dayNumber(from) + 1;
-  if (days < 1) throw new AppError(ErrorCode.VALIDATION_FAILED, 'from must not be after to');
+  if (days < 1) throw new AppError(CommonErrorCode.VALIDATION_FAILED, 'from must not be after to');
   if (days > MAX_USAGE_DAYS)
-    throw new AppError(ErrorCode.VALIDATION_FAILED, `at most ${MAX_USAGE_DAYS} days`);
+    throw new AppError(CommonErrorCode.VALIDATION_FAILED, `at most ${MAX_USAGE_DAYS} days`);
   return { from, to };
 }
 

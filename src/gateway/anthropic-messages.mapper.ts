@@ -2,7 +2,8 @@
 // CallRequest and client tools (the answer OUT is anthropic-message.mapper.ts; the upstream
 // direction is ai/providers/anthropic.provider.ts).
 import type { ClientTools, ToolChoice, GenerateMessageDto, PlanOutputLimits } from '../ai';
-import { AppError, ErrorCode } from '../common/errors/app-error';
+import { AppError } from '../common/errors/app-error';
+import { ModelsErrorCode } from '../models/models.errors';
 import { ValidationFailedError } from '../common/validation/validation.pipe';
 import { MAX_STOP_LENGTH, MAX_STOP_SEQUENCES } from '../models/dto/model-parameters.dto';
 import type { CountTokensRequestDto, MessagesRequestDto } from './dto/messages-request.dto';
@@ -20,7 +21,7 @@ const invalid = (property: string, message: string) =>
   new ValidationFailedError([{ property, constraint: 'anthropicWire', message }]);
 
 const unsupported = (param: string, message: string) =>
-  new AppError(ErrorCode.UNSUPPORTED_PARAMETER, message, { param });
+  new AppError(ModelsErrorCode.UNSUPPORTED_PARAMETER, message, { param });
 
 /** Tool names all three providers accept. */
 const TOOL_NAME = /^[a-zA-Z0-9_-]{1,64}$/;

@@ -1,7 +1,7 @@
 import { PassThrough } from 'node:stream';
 import type { Response } from 'express';
-import { ServerTiming } from '../ai';
-import { AppError, ErrorCode } from '../common/errors/app-error';
+import { AiErrorCode, ServerTiming } from '../ai';
+import { AppError } from '../common/errors/app-error';
 import { AnthropicStreamSink } from './anthropic-stream-sink';
 
 /** A response that records what is written: the sink's whole output as SSE frames. */
@@ -27,9 +27,10 @@ function recorder() {
   return { res, events };
 }
 
+// The presenter's answer (every error these tests raise is a 500).
 const present = (err: unknown) => {
   const e = err as AppError;
-  return { status: e.status, code: e.code, error: e.message };
+  return { status: 500, code: e.code, error: e.message };
 };
 
 describe('AnthropicStreamSink', () => {
@@ -99,7 +100,7 @@ describe('AnthropicStreamSink', () => {
     const sink = new AnthropicStreamSink(res, 'claude-haiku-4-5', present);
     sink.start('chat', new ServerTiming());
     sink.text('Hi');
-    sink.error(new AppError(ErrorCode.PROVIDER_ERROR, 'upstream failed'));
+    sink.error(new AppError(AiErrorCode.PROVIDER_ERROR, 'upstream failed'));
     expect(events().at(-1)).toEqual({
       type: 'error',
       error: {

@@ -1,6 +1,6 @@
 import type { Response } from 'express';
 import { type StreamSink, type ServerTiming, openStream } from '../ai';
-import { anthropicErrorBody } from '../common/errors/anthropic-error';
+import { anthropicErrorBody } from './anthropic-error';
 import type { PresentedError } from '../common/errors/error-presenter';
 import { anthropicUsageOf, messageId, stopReasonOf } from './anthropic-message.mapper';
 import type { ToolCall } from '../models/call.types';

@@ -4,7 +4,8 @@
 import { randomUUID } from 'node:crypto';
 import { MAX_STOP_LENGTH, MAX_STOP_SEQUENCES } from '../models/dto/model-parameters.dto';
 import type { PlanOutputLimits } from '../ai';
-import { AppError, ErrorCode } from '../common/errors/app-error';
+import { AppError } from '../common/errors/app-error';
+import { ModelsErrorCode } from '../models/models.errors';
 import { ValidationFailedError } from '../common/validation/validation.pipe';
 import { assistantToolCalls, toolCallsOut, toolResult } from './chat-completions-tools';
 import type {
@@ -60,7 +61,7 @@ function contentOf(content: unknown, at: string): MessageContent {
     }
     if (part?.type !== 'text') {
       throw new AppError(
-        ErrorCode.UNSUPPORTED_PARAMETER,
+        ModelsErrorCode.UNSUPPORTED_PARAMETER,
         `${at}[${i}]: only text and image_url parts are supported`,
         { param: `${at}[${i}].type` },
       );
@@ -109,7 +110,7 @@ export function toGenerateDto(req: ChatCompletionRequestDto): CallRequest {
   for (const [field, harmless] of Object.entries(UNSUPPORTED)) {
     const value = (req as unknown as Record<string, unknown>)[field];
     if (value !== undefined && value !== null && !harmless(value)) {
-      throw new AppError(ErrorCode.UNSUPPORTED_PARAMETER, `${field} is not supported`, {
+      throw new AppError(ModelsErrorCode.UNSUPPORTED_PARAMETER, `${field} is not supported`, {
         param: field,
       });
     }

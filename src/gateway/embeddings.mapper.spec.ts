@@ -1,4 +1,5 @@
-import { AppError, ErrorCode } from '../common/errors/app-error';
+import { AppError, CommonErrorCode, ErrorCode } from '../common/errors/app-error';
+import { ModelsErrorCode } from '../models/models.errors';
 import { base64Vector, embeddingInputs, requireWithinContext } from './embeddings.mapper';
 
 const codeOf = (fn: () => unknown): [ErrorCode, unknown] | undefined => {
@@ -18,8 +19,8 @@ describe('embeddingInputs', () => {
   });
 
   it('refuses token arrays as unsupported, anything else as invalid', () => {
-    const unsupported = [ErrorCode.UNSUPPORTED_PARAMETER, 'input'];
-    const invalid = [ErrorCode.VALIDATION_FAILED, 'input'];
+    const unsupported = [ModelsErrorCode.UNSUPPORTED_PARAMETER, 'input'];
+    const invalid = [CommonErrorCode.VALIDATION_FAILED, 'input'];
     expect(codeOf(() => embeddingInputs([1, 2]))).toEqual(unsupported);
     expect(codeOf(() => embeddingInputs([[1], [2]]))).toEqual(unsupported);
     for (const input of [null, 7, {}, '', [], [''], ['a', null], Array(257).fill('a')])
@@ -30,7 +31,7 @@ describe('embeddingInputs', () => {
     const emoji = '😀'.repeat(100_000); // 200,000 UTF-16 units, 100,000 characters
     expect(embeddingInputs([emoji, 'b'.repeat(100_000)])).toHaveLength(2);
     expect(codeOf(() => embeddingInputs([emoji, 'b'.repeat(100_001)]))).toEqual([
-      ErrorCode.VALIDATION_FAILED,
+      CommonErrorCode.VALIDATION_FAILED,
       'input',
     ]);
   });

@@ -1,6 +1,7 @@
 import type { EmbeddingResult } from '../ai';
-import { AppError, ErrorCode } from '../common/errors/app-error';
+import { AppError, CommonErrorCode } from '../common/errors/app-error';
 import { codePoints } from '../common/text/code-points';
+import { ModelsErrorCode } from '../models/models.errors';
 import {
   type EmbeddingDto,
   type EmbeddingsResponseDto,
@@ -10,7 +11,7 @@ import {
 } from './dto/embeddings.dto';
 
 const invalid = (message: string, param = 'input') =>
-  new AppError(ErrorCode.VALIDATION_FAILED, message, { param });
+  new AppError(CommonErrorCode.VALIDATION_FAILED, message, { param });
 
 /**
  * The texts of an OpenAI embeddings `input`: a string, or an array of strings. Throws
@@ -23,9 +24,13 @@ export function embeddingInputs(input: unknown): string[] {
   const texts = typeof input === 'string' ? [input] : input;
   if (!Array.isArray(texts)) throw invalid('input must be a string or an array of strings');
   if (texts.some((t) => typeof t === 'number' || Array.isArray(t)))
-    throw new AppError(ErrorCode.UNSUPPORTED_PARAMETER, 'input as token arrays is not supported', {
-      param: 'input',
-    });
+    throw new AppError(
+      ModelsErrorCode.UNSUPPORTED_PARAMETER,
+      'input as token arrays is not supported',
+      {
+        param: 'input',
+      },
+    );
   if (texts.length === 0) throw invalid('input must not be empty');
   if (texts.length > MAX_EMBEDDING_INPUTS)
     throw invalid(`input has more than ${MAX_EMBEDDING_INPUTS} items`);

@@ -6,7 +6,8 @@ import { PriceBook, type PricingMode, type ShownPrices } from '../prices/price-b
 import { openRouterPricing } from '../prices/openrouter-pricing';
 import { CurrentUser } from '../common/auth/auth.decorators';
 import type { SessionUser } from '../common/auth/session-user';
-import { AppError, ErrorCode } from '../common/errors/app-error';
+import { AppError } from '../common/errors/app-error';
+import { GatewayErrorCode } from './gateway.errors';
 import { Endpoint } from '../common/openapi/endpoint.decorator';
 import {
   ChatCompletionDto,
@@ -86,7 +87,7 @@ export class GatewayController {
     const embedding = this.catalogue.embeddingModel(id);
     const model = this.catalogue.find(id) ?? (embedding?.available ? embedding : undefined);
     if (!model)
-      throw new AppError(ErrorCode.MODEL_NOT_FOUND, `The model '${id}' does not exist`, {
+      throw new AppError(GatewayErrorCode.MODEL_NOT_FOUND, `The model '${id}' does not exist`, {
         param: 'model',
       });
     return openAiModelOf(model);

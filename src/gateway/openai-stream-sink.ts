@@ -1,7 +1,7 @@
 import type { Response } from 'express';
 import { type StreamSink, type ServerTiming, openStream } from '../ai';
 import type { PresentedError } from '../common/errors/error-presenter';
-import { openAiErrorBody } from '../common/errors/openai-error';
+import { openAiErrorBody } from './openai-error';
 import { completionId, finishReason, usageOf } from './chat-completions.mapper';
 import type { FinishReason, TokenUsage, ToolCall } from '../models/call.types';
 

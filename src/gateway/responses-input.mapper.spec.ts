@@ -1,4 +1,5 @@
-import { AppError, ErrorCode } from '../common/errors/app-error';
+import { AppError, CommonErrorCode } from '../common/errors/app-error';
+import { ModelsErrorCode } from '../models/models.errors';
 import { ValidationFailedError } from '../common/validation/validation.pipe';
 import type { ResponseCreateDto } from './dto/responses.dto';
 import { toResponseCall } from './responses-input.mapper';
@@ -12,7 +13,7 @@ const refusal = (fn: () => unknown): [string, unknown] => {
     fn();
   } catch (err) {
     if (err instanceof ValidationFailedError)
-      return [ErrorCode.VALIDATION_FAILED, err.violations[0]?.property];
+      return [CommonErrorCode.VALIDATION_FAILED, err.violations[0]?.property];
     if (err instanceof AppError) return [err.code, err.details?.param];
     throw err;
   }
@@ -109,14 +110,14 @@ describe('toResponseCall', () => {
           history,
         ),
       ),
-    ).toEqual([ErrorCode.VALIDATION_FAILED, 'input[0].call_id']);
+    ).toEqual([CommonErrorCode.VALIDATION_FAILED, 'input[0].call_id']);
   });
 
   it('lets an output answer a call of the previous response while that one is unread', () => {
     const output = { input: [{ type: 'function_call_output', call_id: 'c1', output: 'x' }] };
     expect(() => toResponseCall(req(output), 'unread')).not.toThrow();
     expect(refusal(() => toResponseCall(req(output)))).toEqual([
-      ErrorCode.VALIDATION_FAILED,
+      CommonErrorCode.VALIDATION_FAILED,
       'input[0].call_id',
     ]);
   });
@@ -160,8 +161,8 @@ describe('toResponseCall', () => {
   });
 
   it('refuses what it cannot honour by name, and malformed items by path', () => {
-    const unsupported = ErrorCode.UNSUPPORTED_PARAMETER;
-    const invalid = ErrorCode.VALIDATION_FAILED;
+    const unsupported = ModelsErrorCode.UNSUPPORTED_PARAMETER;
+    const invalid = CommonErrorCode.VALIDATION_FAILED;
     const cases: [Partial<ResponseCreateDto>, [string, unknown]][] = [
       [{ tools: [{ type: 'web_search' }] }, [unsupported, 'tools[0].type']],
       [{ background: true }, [unsupported, 'background']],

@@ -1,7 +1,8 @@
 // The options of a Responses request (tools, tool_choice, text.format, metadata) as ours, and
 // the refusals the wire mappers share.
 import type { ResponseFormat, ToolChoice } from '../ai';
-import { AppError, ErrorCode } from '../common/errors/app-error';
+import { AppError } from '../common/errors/app-error';
+import { ModelsErrorCode } from '../models/models.errors';
 import { ValidationFailedError } from '../common/validation/validation.pipe';
 import { MAX_TOOLS } from './dto/responses.dto';
 import type { ToolDefinition } from '../models/call.types';
@@ -18,7 +19,7 @@ export const invalid = (property: string, message: string) =>
   new ValidationFailedError([{ property, constraint: 'openAiWire', message }]);
 /** UNSUPPORTED_PARAMETER (400) naming `param`. */
 export const unsupported = (param: string, message: string) =>
-  new AppError(ErrorCode.UNSUPPORTED_PARAMETER, message, { param });
+  new AppError(ModelsErrorCode.UNSUPPORTED_PARAMETER, message, { param });
 
 /** `tools` as ours: function tools only. */
 export function toolsOf(raw: unknown): ToolDefinition[] {

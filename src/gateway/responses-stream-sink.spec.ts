@@ -1,6 +1,6 @@
 import type { Response } from 'express';
-import { AppError, ErrorCode } from '../common/errors/app-error';
-import { ServerTiming } from '../ai';
+import { AppError } from '../common/errors/app-error';
+import { AiErrorCode, ServerTiming } from '../ai';
 import { ResponsesStreamSink } from './responses-stream-sink';
 import { echoOf, pendingResponse, type ResponseObject } from './responses.mapper';
 import type { ResponseCreateDto } from './dto/responses.dto';
@@ -124,7 +124,7 @@ describe('ResponsesStreamSink', () => {
     const sink = new ResponsesStreamSink(res, pending(), present);
     sink.start('chat', new ServerTiming());
     sink.text('Hi');
-    sink.error(new AppError(ErrorCode.PROVIDER_ERROR, 'boom'));
+    sink.error(new AppError(AiErrorCode.PROVIDER_ERROR, 'boom'));
     const last = events(out.body).at(-1)!;
     expect(last).toEqual([
       'error',

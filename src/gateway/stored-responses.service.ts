@@ -3,7 +3,8 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import type { DataSource } from 'typeorm';
 import type { SessionUser } from '../common/auth/session-user';
 import { requireScope } from '../common/auth/require-scope';
-import { AppError, ErrorCode } from '../common/errors/app-error';
+import { AppError, CommonErrorCode } from '../common/errors/app-error';
+import { GatewayErrorCode } from './gateway.errors';
 import { preparedQuery } from '../database/prepared';
 import type { StatementPart } from '../database/statement-part';
 import type { InputItem } from './responses-input.mapper';
@@ -98,7 +99,7 @@ export class StoredResponses {
     const found = await this.find(user, id);
     if (!found)
       throw new AppError(
-        ErrorCode.PREVIOUS_RESPONSE_NOT_FOUND,
+        GatewayErrorCode.PREVIOUS_RESPONSE_NOT_FOUND,
         `Previous response with id '${id}' not found.`,
         { param: 'previous_response_id' },
       );
@@ -132,6 +133,6 @@ function wellFormed(this: unknown, _key: string, value: unknown): unknown {
 const RESPONSE_ID = /^resp_[0-9a-f]{48}$/;
 
 const notFound = (id: string) =>
-  new AppError(ErrorCode.NOT_FOUND, `Response with id '${id}' not found.`, {
+  new AppError(CommonErrorCode.NOT_FOUND, `Response with id '${id}' not found.`, {
     param: 'response_id',
   });

@@ -7,7 +7,7 @@ import {
   TypeOrmHealthIndicator,
 } from '@nestjs/terminus';
 import { Endpoint } from '../common/openapi/endpoint.decorator';
-import { AppError, ErrorCode } from '../common/errors/app-error';
+import { AppError, CommonErrorCode } from '../common/errors/app-error';
 
 class LiveDto {
   @ApiProperty({ enum: ['ok'] }) status: 'ok';
@@ -59,9 +59,9 @@ export class HealthController {
     } catch (err) {
       const details = (err as { response?: { details?: unknown } }).response?.details;
       if (err instanceof HealthCheckError || details !== undefined) {
-        throw new AppError(ErrorCode.NOT_READY, 'Database is not reachable', { details });
+        throw new AppError(CommonErrorCode.NOT_READY, 'Database is not reachable', { details });
       }
-      throw new AppError(ErrorCode.NOT_READY, 'Database is not reachable');
+      throw new AppError(CommonErrorCode.NOT_READY, 'Database is not reachable');
     }
   }
 }

@@ -6,7 +6,8 @@ import { type EntityManager, IsNull, Repository } from 'typeorm';
 import { AuditService } from '../audit/audit.service';
 import { DEFAULT_API_SCOPES, type ApiScope } from '../common/auth/api-scopes';
 import { Clock } from '../common/clock/clock';
-import { AppError, ErrorCode } from '../common/errors/app-error';
+import { AppError, CommonErrorCode } from '../common/errors/app-error';
+import { UsersErrorCode } from '../users/users.errors';
 import type { ApiKeyDto, CreatedApiKeyDto } from './dto/api-key.dto';
 import { ApiKey } from './api-key.entity';
 import { COUNT_ACTIVE_KEYS_SQL, LOCK_USER_KEYS_SQL, OWNER_VERIFIED_SQL } from './api-keys.sql';
@@ -15,7 +16,7 @@ import { hashKey, newKeySecret, prefixOf } from './key-secret';
 /** At most this many active (neither revoked nor expired) keys per user (409). */
 export const MAX_ACTIVE_KEYS = 20;
 
-const keyNotFound = () => new AppError(ErrorCode.NOT_FOUND, 'API key not found');
+const keyNotFound = () => new AppError(CommonErrorCode.NOT_FOUND, 'API key not found');
 
 /**
  * Personal API keys: create (the secret is returned once and stored only as a hash), list,
@@ -53,19 +54,22 @@ export class ApiKeysService {
     const now = this.clock.now();
     const expiresAt = input.expiresAt ? new Date(input.expiresAt) : null;
     if (expiresAt && expiresAt <= now)
-      throw new AppError(ErrorCode.VALIDATION_FAILED, 'expiresAt must be in the future');
+      throw new AppError(CommonErrorCode.VALIDATION_FAILED, 'expiresAt must be in the future');
     const key = newKeySecret();
     const saved = await this.keys.manager.transaction(async (m) => {
       await m.query(LOCK_USER_KEYS_SQL, [userId]);
       const [owner] = (await m.query(OWNER_VERIFIED_SQL, [userId])) as { verified: boolean }[];
       if (!owner?.verified)
         throw new AppError(
-          ErrorCode.EMAIL_NOT_VERIFIED,
+          UsersErrorCode.EMAIL_NOT_VERIFIED,
           'Confirm your email address before creating API keys',
         );
       const [{ n }] = await m.query(COUNT_ACTIVE_KEYS_SQL, [userId, now]);
       if (n >= MAX_ACTIVE_KEYS)
-        throw new AppError(ErrorCode.LIMIT_REACHED, `At most ${MAX_ACTIVE_KEYS} active API keys`);
+        throw new AppError(
+          CommonErrorCode.LIMIT_REACHED,
+          `At most ${MAX_ACTIVE_KEYS} active API keys`,
+        );
       const created = await m.save(
         m.create(ApiKey, {
           userId,

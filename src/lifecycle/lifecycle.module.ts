@@ -6,7 +6,7 @@ import {
   RequestMethod,
 } from '@nestjs/common';
 import type { NextFunction, Request, Response } from 'express';
-import { AppError, ErrorCode } from '../common/errors/app-error';
+import { AppError, CommonErrorCode } from '../common/errors/app-error';
 import { ShutdownService } from './shutdown.service';
 import { ConfigSliceModule } from '../config/config-slice.module';
 import { lifecycleConfig } from './lifecycle.config';
@@ -29,7 +29,7 @@ export class LifecycleModule implements NestModule {
     consumer
       .apply((req: Request, _res: Response, next: NextFunction) => {
         if (this.shutdown.isDraining() && req.path !== '/health/live')
-          return next(new AppError(ErrorCode.NOT_READY, 'The service is shutting down'));
+          return next(new AppError(CommonErrorCode.NOT_READY, 'The service is shutting down'));
         next();
       })
       .forRoutes({ path: '{/*splat}', method: RequestMethod.ALL });

@@ -3,7 +3,7 @@ import type { ConfigType } from '@nestjs/config';
 import { opsConfig } from './metrics.config';
 import { ApiHeader, ApiOkResponse, ApiProduces, ApiTags } from '@nestjs/swagger';
 import type { Response } from 'express';
-import { AppError, ErrorCode } from '../common/errors/app-error';
+import { AppError, CommonErrorCode } from '../common/errors/app-error';
 import { Endpoint } from '../common/openapi/endpoint.decorator';
 import { bearerMatches } from './metrics-auth';
 import { MetricsService } from './metrics.service';
@@ -43,9 +43,10 @@ export class MetricsController {
     @Headers('authorization') authorization: string | undefined,
     @Res() res: Response,
   ): Promise<void> {
-    if (this.ops.metricsPort !== undefined) throw new AppError(ErrorCode.NOT_FOUND, 'Not found');
+    if (this.ops.metricsPort !== undefined)
+      throw new AppError(CommonErrorCode.NOT_FOUND, 'Not found');
     if (this.ops.metricsToken && !bearerMatches(authorization, this.ops.metricsToken))
-      throw new AppError(ErrorCode.UNAUTHORIZED, 'A valid metrics token is required');
+      throw new AppError(CommonErrorCode.UNAUTHORIZED, 'A valid metrics token is required');
     const { contentType, body } = await this.metrics.scrape();
     res.type(contentType).send(body);
   }

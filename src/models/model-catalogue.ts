@@ -4,7 +4,8 @@ import { plainToInstance } from 'class-transformer';
 import { validateSync } from 'class-validator';
 import Decimal from 'decimal.js';
 import { readFileSync } from 'node:fs';
-import { AppError, ErrorCode } from '../common/errors/app-error';
+import { AppError } from '../common/errors/app-error';
+import { ModelsErrorCode } from './models.errors';
 import { sharedConfig } from '../config/shared.config';
 import { DEFAULT_MODELS } from './default-models';
 import { parameterRules, type ParameterRules } from './model-parameters';
@@ -189,9 +190,9 @@ export class ModelCatalogue {
   /** The available model `id`; throws AppError UNKNOWN_MODEL (400) otherwise. */
   require(id: string): ModelDescriptor {
     const model = this.byId.get(id);
-    if (!model) throw new AppError(ErrorCode.UNKNOWN_MODEL, `Unknown model: ${id}`);
+    if (!model) throw new AppError(ModelsErrorCode.UNKNOWN_MODEL, `Unknown model: ${id}`);
     if (!model.available)
-      throw new AppError(ErrorCode.UNKNOWN_MODEL, `Model is not available: ${id}`);
+      throw new AppError(ModelsErrorCode.UNKNOWN_MODEL, `Model is not available: ${id}`);
     return model;
   }
 }

@@ -1,4 +1,5 @@
-import { AppError, ErrorCode } from '../common/errors/app-error';
+import { AppError } from '../common/errors/app-error';
+import { ModelsErrorCode } from './models.errors';
 import { ValidationFailedError } from '../common/validation/validation.pipe';
 import {
   MAX_OUTPUT_TOKENS,
@@ -118,7 +119,7 @@ export function checkParameters(
     const from = SOURCE_TEXT[sources[name] ?? 'request'];
     if ('unsupported' in wrong) {
       throw new AppError(
-        ErrorCode.UNSUPPORTED_PARAMETER,
+        ModelsErrorCode.UNSUPPORTED_PARAMETER,
         `${name} (from ${from}) is not supported by ${modelId}`,
       );
     }

@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import type { NextFunction, Request, Response } from 'express';
 import { ACCOUNT_PAGES } from '../auth/account/account-links';
 import type { SessionUser } from '../common/auth/session-user';
-import { AppError, ErrorCode } from '../common/errors/app-error';
+import { AppError, CommonErrorCode } from '../common/errors/app-error';
 import { FrontendFiles } from './frontend-files';
 import type { Locale } from './locale';
 import { PLACEHOLDER_CSP, placeholderPage } from './placeholder.page';
@@ -41,11 +41,12 @@ export class PageRouter {
     res.vary('Accept-Language');
     res.set('Cache-Control', 'private, no-store');
     if (decision.action === 'redirect') return res.redirect(307, decision.location);
-    if (decision.action === 'notFound') throw new AppError(ErrorCode.NOT_FOUND, 'Page not found');
+    if (decision.action === 'notFound')
+      throw new AppError(CommonErrorCode.NOT_FOUND, 'Page not found');
 
     if (this.files.enabled) {
       const file = await this.files.pageFile(path.segments);
-      if (!file) throw new AppError(ErrorCode.NOT_FOUND, 'Page not found');
+      if (!file) throw new AppError(CommonErrorCode.NOT_FOUND, 'Page not found');
       res.type('html');
       return this.send(res, file, { cacheControl: false });
     }
@@ -69,7 +70,7 @@ export class PageRouter {
       // FrontendFiles already refused dot segments; FRONTEND_DIR itself may sit under one.
       res.sendFile(file, { ...options, dotfiles: 'allow' }, (err) => {
         if (!err || res.headersSent) return resolve();
-        reject(new AppError(ErrorCode.NOT_FOUND, 'Page not found'));
+        reject(new AppError(CommonErrorCode.NOT_FOUND, 'Page not found'));
       });
     });
   }

@@ -14,7 +14,7 @@ import { ApiExcludeController } from '@nestjs/swagger';
 import type { NextFunction, Request, Response } from 'express';
 import { CurrentUser, Public } from '../common/auth/auth.decorators';
 import type { SessionUser } from '../common/auth/session-user';
-import { AppError, ErrorCode } from '../common/errors/app-error';
+import { AppError, CommonErrorCode } from '../common/errors/app-error';
 import { isLocale, pickLocale } from './locale';
 import { PageRouter } from './page-router.service';
 import { paymentSuccessPage } from './payment-success.page';
@@ -58,7 +58,7 @@ export class PagesController {
     @Query('purchase') purchaseId: unknown,
     @Res({ passthrough: true }) res: Response,
   ): Promise<string> {
-    if (!isLocale(locale)) throw new AppError(ErrorCode.NOT_FOUND, 'Page not found');
+    if (!isLocale(locale)) throw new AppError(CommonErrorCode.NOT_FOUND, 'Page not found');
     res.type('html');
     if (purchaseId === undefined) return paymentSuccessPage(locale);
     const purchase = await this.purchases.publicView(purchaseId);

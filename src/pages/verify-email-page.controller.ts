@@ -4,7 +4,8 @@ import type { Response } from 'express';
 import { EmailVerificationService } from '../auth/account/email-verification.service';
 import { AuthThrottlerGuard } from '../auth/auth-throttler.guard';
 import { Public } from '../common/auth/auth.decorators';
-import { AppError, ErrorCode } from '../common/errors/app-error';
+import { AppError, CommonErrorCode } from '../common/errors/app-error';
+import { AuthErrorCode } from '../auth/auth.errors';
 import { isLocale } from './locale';
 import { VERIFY_EMAIL_CSP, verifyEmailPage } from './verify-email.page';
 
@@ -28,7 +29,7 @@ export class VerifyEmailPageController {
     @Body() body: Record<string, unknown> | undefined,
     @Res({ passthrough: true }) res: Response,
   ): Promise<string> {
-    if (!isLocale(locale)) throw new AppError(ErrorCode.NOT_FOUND, 'Page not found');
+    if (!isLocale(locale)) throw new AppError(CommonErrorCode.NOT_FOUND, 'Page not found');
     res.type('html');
     res.set('Cache-Control', 'no-store');
     res.set('Content-Security-Policy', VERIFY_EMAIL_CSP);
@@ -41,7 +42,7 @@ export class VerifyEmailPageController {
       await this.verification.verify(token);
       return verifyEmailPage(locale, 'verified');
     } catch (err) {
-      if (!(err instanceof AppError) || err.code !== ErrorCode.INVALID_TOKEN) throw err;
+      if (!(err instanceof AppError) || err.code !== AuthErrorCode.INVALID_TOKEN) throw err;
       res.status(400);
       return verifyEmailPage(locale, 'invalid');
     }

@@ -6,7 +6,7 @@ import { randomUUID } from 'node:crypto';
 import { QueryFailedError, Repository } from 'typeorm';
 import { AuditService } from '../audit/audit.service';
 import { SecretBox } from '../common/crypto/secret-box';
-import { AppError, ErrorCode } from '../common/errors/app-error';
+import { AppError, CommonErrorCode } from '../common/errors/app-error';
 import {
   type CreatePluginDto,
   mapPlugin,
@@ -116,7 +116,7 @@ export class PluginsAdminService {
   /** Deletes plugin `id`: its tools are offered no more. Throws NOT_FOUND. */
   async remove(id: string): Promise<void> {
     const { affected } = await this.plugins.delete({ id });
-    if (!affected) throw new AppError(ErrorCode.NOT_FOUND, 'Plugin not found');
+    if (!affected) throw new AppError(CommonErrorCode.NOT_FOUND, 'Plugin not found');
     this.cache.drop(id);
   }
 
@@ -133,7 +133,7 @@ export class PluginsAdminService {
         updatedAt: true,
       },
     });
-    if (!row) throw new AppError(ErrorCode.NOT_FOUND, 'Plugin not found');
+    if (!row) throw new AppError(CommonErrorCode.NOT_FOUND, 'Plugin not found');
     return row;
   }
 
@@ -142,7 +142,7 @@ export class PluginsAdminService {
   }
 
   private nameTaken(name: string): AppError {
-    return new AppError(ErrorCode.CONFLICT, `A plugin named ${name} already exists`);
+    return new AppError(CommonErrorCode.CONFLICT, `A plugin named ${name} already exists`);
   }
 }
 

@@ -7,7 +7,8 @@ import { requireScope } from '../common/auth/require-scope';
 import type { SessionUser } from '../common/auth/session-user';
 import { Clock } from '../common/clock/clock';
 import { SecretBox } from '../common/crypto/secret-box';
-import { AppError, ErrorCode } from '../common/errors/app-error';
+import { AppError } from '../common/errors/app-error';
+import { PluginsErrorCode } from './plugins.errors';
 import type { BuiltinTool, ToolOutput } from './builtin-tool';
 import { calculatorTool } from './builtins/calculator.tool';
 import { CalculatorWorkers } from './builtins/calculator-workers';
@@ -126,7 +127,7 @@ export class PluginsService {
     const rows = external.length ? await this.enabledRows(external) : [];
     const unknown = external.filter((n) => !rows.some((r) => r.name === n));
     if (unknown.length)
-      throw new AppError(ErrorCode.UNKNOWN_PLUGIN, `Unknown plugin: ${unknown.join(', ')}`, {
+      throw new AppError(PluginsErrorCode.UNKNOWN_PLUGIN, `Unknown plugin: ${unknown.join(', ')}`, {
         plugins: unknown,
       });
     await this.requireAllowed(user, wanted, target);
@@ -167,7 +168,7 @@ export class PluginsService {
       .map((t) => t.name);
     if (privateReaders.length && !(await target.onlyCallerReads()))
       throw new AppError(
-        ErrorCode.PLUGIN_NOT_ALLOWED,
+        PluginsErrorCode.PLUGIN_NOT_ALLOWED,
         `Plugin ${privateReaders.join(', ')} reads your private data and cannot run in a chat others can read`,
         { plugins: privateReaders },
       );

@@ -3,12 +3,13 @@ import type { ConfigType } from '@nestjs/config';
 import { InjectDataSource } from '@nestjs/typeorm';
 import Decimal from 'decimal.js';
 import type { DataSource } from 'typeorm';
-import { AppError, ErrorCode } from '../common/errors/app-error';
+import { AppError } from '../common/errors/app-error';
 import type { ModelDescriptor } from '../models/model-catalogue';
 import { fullPrices, type KindPrices, type PriceKind } from './price-kinds';
 import { pricesConfig } from './prices.config';
 import { LIST_VERSIONS_SQL } from './prices.sql';
 import type { Tariff } from './tariff';
+import { PricesErrorCode } from './prices.errors';
 
 /** One version of a model's prices: in force from `effectiveAt` until the next one. */
 export interface PriceVersion {
@@ -190,7 +191,7 @@ export class PriceBook implements OnModuleInit {
       return { mode: 'spec', modelId: model.id, costPerToken: model.costPerToken };
     const version = this.versionAt(model, opts.at, opts.embedding);
     if (!version)
-      throw new AppError(ErrorCode.MODEL_NOT_PRICED, `Model has no price: ${model.id}`, {
+      throw new AppError(PricesErrorCode.MODEL_NOT_PRICED, `Model has no price: ${model.id}`, {
         param: 'model',
       });
     return {

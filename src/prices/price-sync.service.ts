@@ -9,7 +9,7 @@ import type { ConfigType } from '@nestjs/config';
 import { InjectDataSource } from '@nestjs/typeorm';
 import type { DataSource, EntityManager } from 'typeorm';
 import { AuditService } from '../audit/audit.service';
-import { AppError, ErrorCode } from '../common/errors/app-error';
+import { AppError, CommonErrorCode } from '../common/errors/app-error';
 import { JobsService } from '../jobs/jobs.service';
 import type { NoData } from '../jobs/jobs.types';
 import { declareQueue } from '../jobs/queue-registry';
@@ -211,7 +211,8 @@ export class PriceSync implements OnModuleInit, OnApplicationBootstrap {
         status,
         adminId,
       ]);
-      if (!row) throw new AppError(ErrorCode.NOT_FOUND, 'No pending price change with this id');
+      if (!row)
+        throw new AppError(CommonErrorCode.NOT_FOUND, 'No pending price change with this id');
       if (approve)
         await this.apply(m, {
           modelId: row.modelId,
@@ -240,14 +241,17 @@ export class PriceSync implements OnModuleInit, OnApplicationBootstrap {
 
   private async fetchSource(): Promise<Record<string, unknown>> {
     const url = this.config.url;
-    if (!url) throw new AppError(ErrorCode.SERVICE_UNAVAILABLE, 'PRICES_URL is not set');
+    if (!url) throw new AppError(CommonErrorCode.SERVICE_UNAVAILABLE, 'PRICES_URL is not set');
     const res = await fetch(url, { signal: AbortSignal.timeout(30_000) }).catch((err: Error) => {
-      throw new AppError(ErrorCode.SERVICE_UNAVAILABLE, `Price source unreachable: ${err.message}`);
+      throw new AppError(
+        CommonErrorCode.SERVICE_UNAVAILABLE,
+        `Price source unreachable: ${err.message}`,
+      );
     });
     const body: unknown = res.ok ? await res.json().catch(() => undefined) : undefined;
     if (!body || typeof body !== 'object' || Array.isArray(body))
       throw new AppError(
-        ErrorCode.SERVICE_UNAVAILABLE,
+        CommonErrorCode.SERVICE_UNAVAILABLE,
         `Price source answered ${res.status} without a JSON object`,
       );
     return body as Record<string, unknown>;

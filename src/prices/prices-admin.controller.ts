@@ -2,7 +2,7 @@ import { Controller, Get, HttpCode, Param, ParseUUIDPipe, Post, Query } from '@n
 import { ApiOkResponse, ApiTags } from '@nestjs/swagger';
 import { CurrentUser } from '../common/auth/auth.decorators';
 import type { SessionUser } from '../common/auth/session-user';
-import { AppError, ErrorCode } from '../common/errors/app-error';
+import { AppError, CommonErrorCode } from '../common/errors/app-error';
 import { Endpoint } from '../common/openapi/endpoint.decorator';
 import { ModelCatalogue } from '../models/model-catalogue';
 import {
@@ -97,7 +97,7 @@ export class PricesAdminController {
   versions(@Param('modelId') modelId: string): PriceVersionListDto {
     const chat = this.catalogue.list().find((m) => m.id === modelId);
     const model = chat ?? this.catalogue.embeddingModel(modelId);
-    if (!model) throw new AppError(ErrorCode.NOT_FOUND, 'Unknown model');
+    if (!model) throw new AppError(CommonErrorCode.NOT_FOUND, 'Unknown model');
     const first = this.book.versionAt(model, new Date(0), !chat);
     const own = first && first.source !== 'fallback' ? [first] : [];
     return { data: [...own, ...this.book.history(modelId)].map(mapVersion) };

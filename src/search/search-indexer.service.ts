@@ -11,7 +11,8 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { EMBEDDINGS_DESCRIPTION, EmbeddingsService } from '../ai';
 import { ChatExchanges } from '../chats/chat-exchanges.service';
-import { AppError, ErrorCode } from '../common/errors/app-error';
+import { AppError } from '../common/errors/app-error';
+import { CreditsErrorCode } from '../credits/credits.errors';
 import { CreditsService } from '../credits/credits.service';
 import { JobsService } from '../jobs/jobs.service';
 import type { NoData, QueuedJob } from '../jobs/jobs.types';
@@ -258,7 +259,8 @@ export class SearchIndexer implements OnModuleInit, OnApplicationBootstrap {
           return ids.size;
         });
       } catch (err) {
-        if (!(err instanceof AppError && err.code === ErrorCode.INSUFFICIENT_CREDITS)) throw err;
+        if (!(err instanceof AppError && err.code === CreditsErrorCode.INSUFFICIENT_CREDITS))
+          throw err;
         await this.pause(chatId, [payerId]);
       }
     }

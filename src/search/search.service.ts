@@ -2,7 +2,8 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { EmbeddingsService } from '../ai';
-import { AppError, ErrorCode } from '../common/errors/app-error';
+import { AppError } from '../common/errors/app-error';
+import { SearchErrorCode } from './search.errors';
 import { ValidationFailedError } from '../common/validation/validation.pipe';
 import { CJK_RUNS } from './cjk';
 import { DEFAULT_SEARCH_LIMIT, type SearchMode, type SearchResultDto } from './dto/search.dto';
@@ -76,7 +77,7 @@ export class SearchService {
     const semanticAvailable = mode !== 'keyword' && (await this.semanticAvailable());
     if (mode === 'semantic' && !semanticAvailable) {
       throw new AppError(
-        ErrorCode.SEMANTIC_SEARCH_UNAVAILABLE,
+        SearchErrorCode.SEMANTIC_SEARCH_UNAVAILABLE,
         'Semantic search is not available: no embeddings model is configured, or no API key or upstream serves it',
       );
     }

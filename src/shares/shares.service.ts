@@ -6,13 +6,13 @@ import { InjectRepository } from '@nestjs/typeorm';
 import { Repository } from 'typeorm';
 import { ChatsService } from '../chats/chats.service';
 import type { SessionUser } from '../common/auth/session-user';
-import { AppError, ErrorCode } from '../common/errors/app-error';
+import { AppError, CommonErrorCode } from '../common/errors/app-error';
 import { ChatShare, type ShareSnapshot } from './chat-share.entity';
 import type { ShareLinkDto, ShareStatusDto, SharedChatDto } from './dto/share.dto';
 import { UPSERT_SHARE_SQL } from './shares.sql';
 
 const hashToken = (token: string) => createHash('sha256').update(token).digest('hex');
-const linkNotFound = () => new AppError(ErrorCode.NOT_FOUND, 'Share link not found');
+const linkNotFound = () => new AppError(CommonErrorCode.NOT_FOUND, 'Share link not found');
 
 /**
  * Public read-only share links. The owner makes, refreshes and revokes a chat's
@@ -78,6 +78,9 @@ export class SharesService {
   private async requireOwner(user: SessionUser, chatId: string): Promise<void> {
     const chat = await this.chats.requireChatAccess(user, chatId, 'read');
     if (chat.userId !== user.id)
-      throw new AppError(ErrorCode.FORBIDDEN, 'Only the chat owner may manage its share link');
+      throw new AppError(
+        CommonErrorCode.FORBIDDEN,
+        'Only the chat owner may manage its share link',
+      );
   }
 }

@@ -6,7 +6,7 @@ import type { CookieOptions, Request, Response } from 'express';
 import { AuthService } from '../auth/auth.service';
 import { SESSION_COOKIE, sessionCookieOptions } from '../auth/session-cookie';
 import { TwoFactorLoginService } from '../auth/two-factor/two-factor-login.service';
-import { AppError, ErrorCode } from '../common/errors/app-error';
+import { AppError, CommonErrorCode } from '../common/errors/app-error';
 import { resolveLocale } from '../i18n/locale';
 import { normaliseReferralCode } from '../referrals/referral-code';
 import type { User } from '../users/user.entity';
@@ -133,7 +133,8 @@ export class OAuthFlowService {
   }
 
   private requireStrategy(provider: SocialProvider): NonNullable<SocialProvider['strategy']> {
-    if (!provider.strategy) throw new AppError(ErrorCode.NOT_FOUND, 'Unknown sign-in provider');
+    if (!provider.strategy)
+      throw new AppError(CommonErrorCode.NOT_FOUND, 'Unknown sign-in provider');
     return provider.strategy;
   }
 

@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
-import { AppError, ErrorCode } from '../common/errors/app-error';
+import { AppError } from '../common/errors/app-error';
+import { UsersErrorCode } from '../users/users.errors';
 import type { User } from '../users/user.entity';
 import { ReferralsService } from '../referrals/referrals.service';
 import { UsersService } from '../users/users.service';
@@ -47,7 +48,7 @@ export class SocialAuthService {
       return await this.resolve(provider, profile, referralCode);
     } catch (err) {
       // Two first logins of one person raced and the other created the user: link to it.
-      if (err instanceof AppError && err.code === ErrorCode.EMAIL_TAKEN)
+      if (err instanceof AppError && err.code === UsersErrorCode.EMAIL_TAKEN)
         return this.resolve(provider, profile, referralCode);
       throw err;
     }

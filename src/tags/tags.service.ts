@@ -4,14 +4,15 @@ import { QueryFailedError, Repository } from 'typeorm';
 import { ChatsService } from '../chats/chats.service';
 import type { ChatPageRow } from '../chats/chat-list.sql';
 import type { SessionUser } from '../common/auth/session-user';
-import { AppError, ErrorCode } from '../common/errors/app-error';
+import { AppError, CommonErrorCode } from '../common/errors/app-error';
+import { TagsErrorCode } from './tags.errors';
 import { Tag } from './tag.entity';
 import { COUNT_TAGS_SQL, LOCK_USER_TAGS_SQL, SET_CHAT_TAGS_SQL } from './tags.sql';
 
 /** At most this many tags per user (409 LIMIT_REACHED). */
 export const MAX_TAGS_PER_USER = 100;
 
-const tagNotFound = () => new AppError(ErrorCode.NOT_FOUND, 'Tag not found');
+const tagNotFound = () => new AppError(CommonErrorCode.NOT_FOUND, 'Tag not found');
 
 /**
  * Private chat tags. A tag is its owner's alone: another user's tag answers 404,
@@ -45,7 +46,7 @@ export class TagsService {
         await m.query(LOCK_USER_TAGS_SQL, [user.id]);
         const [{ n }] = await m.query(COUNT_TAGS_SQL, [user.id]);
         if (n >= MAX_TAGS_PER_USER)
-          throw new AppError(ErrorCode.LIMIT_REACHED, `At most ${MAX_TAGS_PER_USER} tags`);
+          throw new AppError(CommonErrorCode.LIMIT_REACHED, `At most ${MAX_TAGS_PER_USER} tags`);
         return m.save(m.create(Tag, { userId: user.id, name, color }));
       }),
     );
@@ -95,7 +96,7 @@ export class TagsService {
       return await run();
     } catch (err) {
       if (err instanceof QueryFailedError && (err as { code?: string }).code === '23505')
-        throw new AppError(ErrorCode.TAG_NAME_TAKEN, 'You already have a tag with this name');
+        throw new AppError(TagsErrorCode.TAG_NAME_TAKEN, 'You already have a tag with this name');
       throw err;
     }
   }

@@ -1,5 +1,5 @@
 import { MAX_CONTENT_CHARS } from '../ai';
-import { AppError, ErrorCode } from '../common/errors/app-error';
+import { AppError, CommonErrorCode } from '../common/errors/app-error';
 import { codePoints } from '../common/text/code-points';
 import type { Task, TaskStep } from './task.entity';
 import { render, renderedLength, RenderTooLargeError } from './templating';
@@ -54,7 +54,7 @@ export function checkRunInput(steps: TaskStep[], input: string): void {
 
 function tooLarge(): AppError {
   return new AppError(
-    ErrorCode.PAYLOAD_TOO_LARGE,
+    CommonErrorCode.PAYLOAD_TOO_LARGE,
     `The prompt with its placeholders filled would exceed ${MAX_CONTENT_CHARS} characters`,
   );
 }

@@ -1,5 +1,5 @@
 import type { EntityManager } from 'typeorm';
-import { ErrorCode } from '../common/errors/app-error';
+import { CommonErrorCode } from '../common/errors/app-error';
 import { recordOutcome } from './run-outcome';
 import { TaskRun } from './task-run.entity';
 import type { Task } from './task.entity';
@@ -13,7 +13,7 @@ export interface RunError {
 /** The error of an unexpected failure (not a business outcome), without internals. */
 export function unexpectedRunError(err: unknown): RunError {
   const message = err instanceof Error ? `${err.name}: ${err.message}` : String(err);
-  return { code: ErrorCode.INTERNAL_ERROR, message: message.slice(0, 500) };
+  return { code: CommonErrorCode.INTERNAL_ERROR, message: message.slice(0, 500) };
 }
 
 /**

@@ -1,7 +1,7 @@
 import { Injectable, Logger, type OnApplicationBootstrap, type OnModuleInit } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { Clock } from '../common/clock/clock';
-import { ErrorCode } from '../common/errors/app-error';
+import { CommonErrorCode } from '../common/errors/app-error';
 import { JobsService } from '../jobs/jobs.service';
 import type { NoData } from '../jobs/jobs.types';
 import { declareQueue } from '../jobs/queue-registry';
@@ -60,7 +60,7 @@ export class RunSweep implements OnModuleInit, OnApplicationBootstrap {
     for (const { id } of stale) {
       if (await this.jobs.hasLiveJob(RUN_QUEUE, id)) continue;
       const error = {
-        code: ErrorCode.INTERNAL_ERROR,
+        code: CommonErrorCode.INTERNAL_ERROR,
         message: 'The run stopped without finishing',
       };
       if (await failRun(this.dataSource.manager, id, error, this.clock.now())) ended++;

@@ -7,7 +7,8 @@ import { AiRunner, type GenerateDto } from '../ai';
 import { ChatsService } from '../chats/chats.service';
 import type { SessionUser } from '../common/auth/session-user';
 import { Clock } from '../common/clock/clock';
-import { AppError, ErrorCode } from '../common/errors/app-error';
+import { AppError, CommonErrorCode } from '../common/errors/app-error';
+import { CreditsErrorCode } from '../credits/credits.errors';
 import type { QueuedJob } from '../jobs/jobs.types';
 import { JobsService } from '../jobs/jobs.service';
 import { UsersService } from '../users/users.service';
@@ -24,9 +25,9 @@ const RUN_RETRY_LIMIT = 2;
 
 /** Admission refusals that make a run `skipped` rather than `failed`: the owner cannot afford it now. */
 const SKIP_CODES = new Set<string>([
-  ErrorCode.INSUFFICIENT_CREDITS,
-  ErrorCode.DAILY_LIMIT_REACHED,
-  ErrorCode.BUDGET_EXCEEDED,
+  CreditsErrorCode.INSUFFICIENT_CREDITS,
+  CreditsErrorCode.DAILY_LIMIT_REACHED,
+  CreditsErrorCode.BUDGET_EXCEEDED,
 ]);
 
 /**
@@ -160,7 +161,7 @@ export class TaskRunner implements OnModuleInit {
           steps: done,
           chatId,
           error: record.status === 'cancelled' ? null : record.error,
-          lostAccess: record.error?.code === ErrorCode.NOT_FOUND,
+          lostAccess: record.error?.code === CommonErrorCode.NOT_FOUND,
         };
       }
     }
@@ -181,7 +182,7 @@ export class TaskRunner implements OnModuleInit {
 }
 
 function errorOf(err: unknown, step?: string): { code: string; message: string } {
-  const code = err instanceof AppError ? err.code : ErrorCode.INTERNAL_ERROR;
+  const code = err instanceof AppError ? err.code : CommonErrorCode.INTERNAL_ERROR;
   const message = err instanceof Error ? err.message : String(err);
   return { code, message: step ? `step "${step}": ${message}` : message };
 }

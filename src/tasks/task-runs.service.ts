@@ -6,7 +6,7 @@ import { InjectRepository } from '@nestjs/typeorm';
 import { Repository } from 'typeorm';
 import type { SessionUser } from '../common/auth/session-user';
 import { Clock } from '../common/clock/clock';
-import { AppError, ErrorCode, RateLimitedError } from '../common/errors/app-error';
+import { AppError, CommonErrorCode, RateLimitedError } from '../common/errors/app-error';
 import { decodeCursor, pageSize, toPage } from '../common/pagination/pagination';
 import { JobsService } from '../jobs/jobs.service';
 import { declareQueue } from '../jobs/queue-registry';
@@ -125,7 +125,7 @@ export class TaskRunsService {
   async get(user: SessionUser, taskId: string, runId: string): Promise<TaskRun> {
     await this.tasks.get(user, taskId);
     const run = await this.runs.findOneBy({ id: runId, taskId });
-    if (!run) throw new AppError(ErrorCode.NOT_FOUND, 'Run not found');
+    if (!run) throw new AppError(CommonErrorCode.NOT_FOUND, 'Run not found');
     return run;
   }
 
@@ -139,7 +139,7 @@ export class TaskRunsService {
     const [, queued] = await this.runs.query(CANCEL_QUEUED_RUN_SQL, [runId, this.clock.now()]);
     if (!queued) {
       const [, running] = await this.runs.query(REQUEST_CANCEL_SQL, [runId]);
-      if (!running) throw new AppError(ErrorCode.CONFLICT, 'The run has already finished');
+      if (!running) throw new AppError(CommonErrorCode.CONFLICT, 'The run has already finished');
     }
     return this.get(user, taskId, runId);
   }

@@ -1,4 +1,5 @@
-import { AppError, ErrorCode } from '../common/errors/app-error';
+import { AppError } from '../common/errors/app-error';
+import { TasksErrorCode } from './tasks.errors';
 import { ValidationFailedError } from '../common/validation/validation.pipe';
 import type { ModelCatalogue } from '../models/model-catalogue';
 import { checkParameters } from '../models/model-parameters';
@@ -26,7 +27,7 @@ export function checkSchedule(schedule: TaskSchedule, plan: string, now: Date): 
   const { minIntervalMinutes } = taskLimits(plan);
   if (shortestGapMinutes(schedule, now) < minIntervalMinutes) {
     throw new AppError(
-      ErrorCode.SCHEDULE_TOO_FREQUENT,
+      TasksErrorCode.SCHEDULE_TOO_FREQUENT,
       `Your plan allows at least ${minIntervalMinutes} minutes between two runs of a task`,
     );
   }

@@ -5,7 +5,8 @@ import { ModelCatalogue } from '../models/model-catalogue';
 import { ChatsService } from '../chats/chats.service';
 import type { SessionUser } from '../common/auth/session-user';
 import { Clock } from '../common/clock/clock';
-import { AppError, ErrorCode } from '../common/errors/app-error';
+import { AppError, CommonErrorCode } from '../common/errors/app-error';
+import { TasksErrorCode } from './tasks.errors';
 import { ValidationFailedError } from '../common/validation/validation.pipe';
 import { UsersService } from '../users/users.service';
 import type { CreateTaskDto, TaskTargetDto, UpdateTaskDto } from './dto/task-input.dto';
@@ -51,7 +52,7 @@ export class TasksService {
       const { maxTasks } = taskLimits(plan);
       if (count >= maxTasks) {
         throw new AppError(
-          ErrorCode.TASK_LIMIT_REACHED,
+          TasksErrorCode.TASK_LIMIT_REACHED,
           `Your plan allows ${maxTasks} scheduled tasks`,
         );
       }
@@ -83,7 +84,7 @@ export class TasksService {
   /** The task, if it is mine; NOT_FOUND (404) otherwise. */
   async get(user: SessionUser, id: string): Promise<Task> {
     const task = await this.tasks.findOneBy({ id, userId: user.id });
-    if (!task) throw new AppError(ErrorCode.NOT_FOUND, 'Task not found');
+    if (!task) throw new AppError(CommonErrorCode.NOT_FOUND, 'Task not found');
     return task;
   }
 

@@ -7,7 +7,8 @@ import { createHash, randomBytes } from 'node:crypto';
 import { DataSource, IsNull, MoreThan, Repository } from 'typeorm';
 import type { SessionUser } from '../common/auth/session-user';
 import { Clock } from '../common/clock/clock';
-import { AppError, ErrorCode } from '../common/errors/app-error';
+import { AppError, CommonErrorCode } from '../common/errors/app-error';
+import { TeamsErrorCode } from './teams.errors';
 import type { CreateInvitationDto } from './dto/invitation.dto';
 import { InvitationNotifier } from './invitation-notifier';
 import { TeamInvitation } from './team-invitation.entity';
@@ -26,9 +27,9 @@ export interface CreatedInvitation {
 
 const DAY_MS = 86_400_000;
 const hashToken = (token: string) => createHash('sha256').update(token).digest('hex');
-const notFound = () => new AppError(ErrorCode.NOT_FOUND, 'Invitation not found');
+const notFound = () => new AppError(CommonErrorCode.NOT_FOUND, 'Invitation not found');
 const gone = (reason: 'EXPIRED' | 'REVOKED' | 'USED') =>
-  new AppError(ErrorCode.INVITATION_GONE, `This invitation is no longer valid (${reason})`, {
+  new AppError(TeamsErrorCode.INVITATION_GONE, `This invitation is no longer valid (${reason})`, {
     reason,
   });
 
@@ -62,7 +63,7 @@ export class TeamInvitationsService {
     const callerRole = await this.teams.requireTeamRole(user, teamId, 'ADMIN');
     const role: TeamRole = dto.role ?? 'MEMBER';
     if (role === 'OWNER' && callerRole !== 'OWNER')
-      throw new AppError(ErrorCode.FORBIDDEN, 'Only an OWNER may invite an OWNER');
+      throw new AppError(CommonErrorCode.FORBIDDEN, 'Only an OWNER may invite an OWNER');
     const token = randomBytes(32).toString('base64url');
     const now = this.clock.now();
     const ttlDays = this.settings.invitationTtlDays;
@@ -72,7 +73,8 @@ export class TeamInvitationsService {
         .innerJoin('m.user', 'u')
         .where('m.teamId = :teamId AND u.email = :email', { teamId, email: dto.email })
         .getExists();
-      if (member) throw new AppError(ErrorCode.ALREADY_MEMBER, 'This email belongs to a member');
+      if (member)
+        throw new AppError(TeamsErrorCode.ALREADY_MEMBER, 'This email belongs to a member');
       await m.update(
         TeamInvitation,
         { teamId, email: dto.email, acceptedAt: IsNull(), revokedAt: IsNull() },
@@ -168,7 +170,7 @@ export class TeamInvitationsService {
       if (!team || !inv) throw notFound();
       if (inv.email !== user.email.trim().toLowerCase())
         throw new AppError(
-          ErrorCode.INVITATION_EMAIL_MISMATCH,
+          TeamsErrorCode.INVITATION_EMAIL_MISMATCH,
           'This invitation was sent to another email address',
         );
       const key = { teamId: inv.teamId, userId: user.id };

@@ -3,7 +3,8 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
 import { AuditService } from '../audit/audit.service';
 import type { SessionUser } from '../common/auth/session-user';
-import { AppError, ErrorCode } from '../common/errors/app-error';
+import { AppError, CommonErrorCode } from '../common/errors/app-error';
+import { TeamsErrorCode } from './teams.errors';
 import { TeamMember } from './team-member.entity';
 import { memberChangeDenied, type TeamRole } from './team-role';
 import { TeamsService } from './teams.service';
@@ -88,15 +89,15 @@ export class TeamMembersService {
       .setLock('pessimistic_write')
       .getMany();
     const actor = rows.find((r) => r.userId === user.id);
-    if (!actor) throw new AppError(ErrorCode.NOT_FOUND, 'Team not found');
+    if (!actor) throw new AppError(CommonErrorCode.NOT_FOUND, 'Team not found');
     const target = rows.find((r) => r.userId === targetUserId);
-    if (!target) throw new AppError(ErrorCode.NOT_FOUND, 'Member not found');
+    if (!target) throw new AppError(CommonErrorCode.NOT_FOUND, 'Member not found');
     const denied = memberChangeDenied(actor.role, target.role, next, actor === target);
-    if (denied) throw new AppError(ErrorCode.FORBIDDEN, denied);
+    if (denied) throw new AppError(CommonErrorCode.FORBIDDEN, denied);
     const owners = rows.filter((r) => r.role === 'OWNER').length;
     if (target.role === 'OWNER' && next !== 'OWNER' && owners === 1)
       throw new AppError(
-        ErrorCode.LAST_OWNER,
+        TeamsErrorCode.LAST_OWNER,
         'A team needs an OWNER: make another member OWNER first, or delete the team',
       );
     return target;

@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource, InjectRepository } from '@nestjs/typeorm';
 import { DataSource, Repository } from 'typeorm';
 import type { SessionUser } from '../common/auth/session-user';
-import { AppError, ErrorCode } from '../common/errors/app-error';
+import { AppError, CommonErrorCode } from '../common/errors/app-error';
 import type { CreateTeamDto, UpdateTeamDto } from './dto/team.dto';
 import { TeamMember } from './team-member.entity';
 import { hasTeamRole, type TeamRole } from './team-role';
@@ -19,7 +19,7 @@ export interface TeamDetail extends TeamWithRole {
   members: TeamMember[];
 }
 
-const teamNotFound = () => new AppError(ErrorCode.NOT_FOUND, 'Team not found');
+const teamNotFound = () => new AppError(CommonErrorCode.NOT_FOUND, 'Team not found');
 
 /**
  * Teams and the membership questions other modules ask (`requireTeamRole`, `roleOf`,
@@ -43,7 +43,10 @@ export class TeamsService {
     const role = await this.roleOf(user.id, teamId);
     if (!role) throw teamNotFound();
     if (!hasTeamRole(role, minRole))
-      throw new AppError(ErrorCode.FORBIDDEN, `This action requires the team role ${minRole}`);
+      throw new AppError(
+        CommonErrorCode.FORBIDDEN,
+        `This action requires the team role ${minRole}`,
+      );
     return role;
   }
 

@@ -1,5 +1,5 @@
 import { extname } from 'node:path';
-import { AppError, ErrorCode } from '../common/errors/app-error';
+import { AppError, CommonErrorCode } from '../common/errors/app-error';
 import type { UploadContentType } from './uploads.config';
 
 /**
@@ -107,7 +107,7 @@ export function checkContentType(
 ): UploadContentType {
   const detected = detectContentType(head, complete);
   const refuse = (why: string) =>
-    new AppError(ErrorCode.UNSUPPORTED_MEDIA_TYPE, why, { allowedTypes: [...allowed] });
+    new AppError(CommonErrorCode.UNSUPPORTED_MEDIA_TYPE, why, { allowedTypes: [...allowed] });
   if (!detected || !allowed.includes(detected))
     throw refuse(`File content is not an allowed type (${allowed.join(', ')})`);
   const byExtension = EXTENSION_TYPES[extname(claim.fileName).toLowerCase()];

@@ -8,7 +8,7 @@ import {
 import { Upload } from '@aws-sdk/lib-storage';
 import { Logger, type OnModuleDestroy } from '@nestjs/common';
 import { PassThrough, type Readable, Writable } from 'node:stream';
-import { AppError, ErrorCode } from '../common/errors/app-error';
+import { AppError, CommonErrorCode } from '../common/errors/app-error';
 import type { S3StorageConfig } from './uploads.config';
 import { isStoredFileName } from './upload-filename';
 import { type StoredObject, UploadNameTakenError, UploadStorage } from './upload-storage';
@@ -147,7 +147,7 @@ export class S3Storage extends UploadStorage implements OnModuleDestroy {
         (status ? ` (HTTP ${status})` : ''),
     );
     return new AppError(
-      ErrorCode.SERVICE_UNAVAILABLE,
+      CommonErrorCode.SERVICE_UNAVAILABLE,
       'Upload storage is unavailable; try again shortly',
     );
   }

@@ -2,7 +2,7 @@ import { Logger } from '@nestjs/common';
 import type { Request } from 'express';
 import { type Readable, Transform, type TransformCallback } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import { AppError, ErrorCode } from '../common/errors/app-error';
+import { AppError, CommonErrorCode } from '../common/errors/app-error';
 import type { UploadContentType } from './uploads.config';
 import { checkContentType, SNIFF_BYTES } from './magic-bytes';
 import { displayName, storedFileName } from './upload-filename';
@@ -130,7 +130,7 @@ export class SniffingStorageEngine {
       // The name was taken while the bytes went up (a conditional write lost a race): the
       // object is the other upload's, so it stays.
       if (e instanceof UploadNameTakenError)
-        throw new AppError(ErrorCode.CONFLICT, 'An upload with this name exists; try again');
+        throw new AppError(CommonErrorCode.CONFLICT, 'An upload with this name exists; try again');
       await this.removeQuietly(filename);
       throw e;
     }

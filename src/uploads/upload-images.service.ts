@@ -7,7 +7,7 @@ import { detectContentType } from './magic-bytes';
 import { ChatAttachments } from '../chats/chat-attachments.service';
 import { hasScope, requireScope } from '../common/auth/require-scope';
 import type { SessionUser } from '../common/auth/session-user';
-import { AppError, ErrorCode } from '../common/errors/app-error';
+import { AppError, CommonErrorCode } from '../common/errors/app-error';
 import { Upload } from './upload.entity';
 import { UploadStorage } from './upload-storage';
 
@@ -31,11 +31,11 @@ export type ResolvedImage = { upload: Upload } | { inline: { mediaType: string; 
  * code and message on every image path, naming neither id nor filename, so that it tells no
  * one which ids or names exist.
  */
-const notFound = () => new AppError(ErrorCode.NOT_FOUND, 'Upload not found');
+const notFound = () => new AppError(CommonErrorCode.NOT_FOUND, 'Upload not found');
 /** What a key without `chats:read` is told it lacks the scope for. */
 const NOT_OWN = 'an upload that is not your own';
 const IN_A_CHAT = 'an upload attached in a chat';
-const invalid = (message: string) => new AppError(ErrorCode.VALIDATION_FAILED, message);
+const invalid = (message: string) => new AppError(CommonErrorCode.VALIDATION_FAILED, message);
 
 /**
  * Uploads used as images in AI messages: who may use which, and their bytes.
@@ -119,7 +119,7 @@ export class UploadImages {
       if (inChats.has(id)) requireScope(user, 'chats:read', IN_A_CHAT);
       if (!IMAGE_TYPES.includes(upload.contentType))
         throw new AppError(
-          ErrorCode.VALIDATION_FAILED,
+          CommonErrorCode.VALIDATION_FAILED,
           `Upload ${id} is ${upload.contentType}, not an image (PNG, JPEG, WebP or GIF)`,
         );
     }

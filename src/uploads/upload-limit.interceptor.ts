@@ -11,7 +11,7 @@ import { uploadsConfig } from './uploads.config';
 import type { Request } from 'express';
 import { catchError, Observable, throwError } from 'rxjs';
 import type { SessionUser } from '../common/auth/session-user';
-import { AppError, ErrorCode } from '../common/errors/app-error';
+import { AppError, CommonErrorCode } from '../common/errors/app-error';
 import { UploadQuota } from './upload-quota.service';
 
 /** Room for the multipart framing and the few small fields multer accepts (bytes). */
@@ -60,7 +60,7 @@ export class UploadLimitInterceptor implements NestInterceptor {
 
   private tooLarge(): AppError {
     return new AppError(
-      ErrorCode.PAYLOAD_TOO_LARGE,
+      CommonErrorCode.PAYLOAD_TOO_LARGE,
       `File is larger than the limit of ${this.maxBytes} bytes`,
       { limitBytes: this.maxBytes },
     );

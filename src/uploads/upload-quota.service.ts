@@ -4,7 +4,8 @@ import { uploadsConfig } from './uploads.config';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { ThrottlerStorage } from '@nestjs/throttler';
 import type { DataSource, EntityManager } from 'typeorm';
-import { AppError, ErrorCode, RateLimitedError } from '../common/errors/app-error';
+import { AppError, RateLimitedError } from '../common/errors/app-error';
+import { UploadsErrorCode } from './uploads.errors';
 import { LOCK_USER_UPLOADS_SQL, USED_BYTES_SQL } from './upload-quota.sql';
 
 /** Upload attempts are counted per user and hour. */
@@ -76,7 +77,7 @@ export class UploadQuota {
 
   private exceeded(usedBytes: number): AppError {
     return new AppError(
-      ErrorCode.UPLOAD_QUOTA_EXCEEDED,
+      UploadsErrorCode.UPLOAD_QUOTA_EXCEEDED,
       `This upload would take your stored uploads past your quota of ${this.quotaBytes} bytes ` +
         `(${usedBytes} used); delete some uploads to make room`,
       { quotaBytes: this.quotaBytes, usedBytes },

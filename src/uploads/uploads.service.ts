@@ -2,7 +2,7 @@ import { Injectable, Logger } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { type EntityManager, QueryFailedError, Repository } from 'typeorm';
 import type { SessionUser } from '../common/auth/session-user';
-import { AppError, ErrorCode } from '../common/errors/app-error';
+import { AppError, CommonErrorCode } from '../common/errors/app-error';
 import type { UploadedFile } from './sniffing-storage.engine';
 import { Upload } from './upload.entity';
 import { isStoredFileName } from './upload-filename';
@@ -12,7 +12,7 @@ import { type StoredObject, UploadStorage } from './upload-storage';
 /** Stored files removed at once when a user's uploads go. */
 const REMOVE_CONCURRENCY = 8;
 
-export const uploadNotFound = () => new AppError(ErrorCode.NOT_FOUND, 'Upload not found');
+export const uploadNotFound = () => new AppError(CommonErrorCode.NOT_FOUND, 'Upload not found');
 
 /** An upload opened for download: its record and its bytes. */
 export interface OpenedUpload {
@@ -46,7 +46,7 @@ export class UploadsService {
   async record(user: SessionUser, file: UploadedFile | undefined): Promise<Upload> {
     if (!file)
       throw new AppError(
-        ErrorCode.VALIDATION_FAILED,
+        CommonErrorCode.VALIDATION_FAILED,
         'file is required: send multipart/form-data with a file in field "file"',
       );
     try {
@@ -65,7 +65,7 @@ export class UploadsService {
     } catch (e) {
       await this.removeStored([file.filename]);
       if (e instanceof QueryFailedError && (e.driverError as { code?: string }).code === '23505')
-        throw new AppError(ErrorCode.CONFLICT, 'An upload with this name exists; try again');
+        throw new AppError(CommonErrorCode.CONFLICT, 'An upload with this name exists; try again');
       throw e;
     }
   }

@@ -1,4 +1,5 @@
-import { AppError, ErrorCode } from '../common/errors/app-error';
+import { AppError } from '../common/errors/app-error';
+import { UpstreamsErrorCode } from './upstreams.errors';
 import {
   checkUpstreamUrl,
   DEFAULT_UPSTREAM_ALLOW,
@@ -19,7 +20,7 @@ async function verdict(url: string, allowed: readonly UpstreamAddressClass[]): P
 }
 
 describe('checkUpstreamUrl', () => {
-  const FORBIDDEN = ErrorCode.UPSTREAM_URL_FORBIDDEN;
+  const FORBIDDEN = UpstreamsErrorCode.UPSTREAM_URL_FORBIDDEN;
 
   it('by default allows loopback and private networks, refuses link-local, metadata and unusable addresses', async () => {
     const cases: [string, string][] = [

@@ -1,6 +1,7 @@
 import { lookup } from 'node:dns/promises';
 import { BlockList, isIP } from 'node:net';
-import { AppError, ErrorCode } from '../common/errors/app-error';
+import { AppError } from '../common/errors/app-error';
+import { UpstreamsErrorCode } from './upstreams.errors';
 import { type AddressClass, classifyAddress } from '../common/http/address-policy';
 
 /**
@@ -64,7 +65,7 @@ function classOf(address: string): UpstreamAddressClass | null {
 /** 400 UPSTREAM_URL_FORBIDDEN naming the class (never the URL, which may carry a token). */
 const forbidden = (what: string, cls: UpstreamAddressClass) =>
   new AppError(
-    ErrorCode.UPSTREAM_URL_FORBIDDEN,
+    UpstreamsErrorCode.UPSTREAM_URL_FORBIDDEN,
     `baseUrl ${what} a ${cls} address, which UPSTREAM_ALLOW_PRIVATE does not allow`,
     { param: 'baseUrl' },
   );

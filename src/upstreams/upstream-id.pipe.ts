@@ -1,5 +1,5 @@
 import { Injectable, type PipeTransform } from '@nestjs/common';
-import { AppError, ErrorCode } from '../common/errors/app-error';
+import { AppError, CommonErrorCode } from '../common/errors/app-error';
 import { ENV_UPSTREAM_ID } from './environment-upstreams';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -9,6 +9,6 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 export class UpstreamIdPipe implements PipeTransform<string, string> {
   transform(value: string): string {
     if (UUID.test(value) || ENV_UPSTREAM_ID.test(value)) return value.toLowerCase();
-    throw new AppError(ErrorCode.VALIDATION_FAILED, 'id must be a UUID or env:<provider>');
+    throw new AppError(CommonErrorCode.VALIDATION_FAILED, 'id must be a UUID or env:<provider>');
   }
 }

@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
-import { AppError, ErrorCode } from '../common/errors/app-error';
+import { AppError, CommonErrorCode } from '../common/errors/app-error';
+import { ModelsErrorCode } from '../models/models.errors';
 import { ModelCatalogue } from '../models/model-catalogue';
 import type { ProbeKind } from './upstream-probe';
 import type { UpstreamProvider } from './upstream-router.types';
@@ -32,12 +33,12 @@ export class UpstreamModels {
     const ids = [...new Set([...models, ...Object.keys(modelMap)])];
     const unknown = ids.filter((id) => !this.providerOf(id));
     if (unknown.length)
-      throw new AppError(ErrorCode.UNKNOWN_MODEL, `Unknown model: ${unknown.join(', ')}`);
+      throw new AppError(ModelsErrorCode.UNKNOWN_MODEL, `Unknown model: ${unknown.join(', ')}`);
     if (provider === 'openai-compatible') return;
     const foreign = ids.filter((id) => this.providerOf(id) !== FAMILY[provider]);
     if (foreign.length)
       throw new AppError(
-        ErrorCode.VALIDATION_FAILED,
+        CommonErrorCode.VALIDATION_FAILED,
         `models: an ${provider} upstream cannot serve ${foreign.join(', ')}`,
       );
   }

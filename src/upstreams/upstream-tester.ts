@@ -1,7 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { ConfigType } from '@nestjs/config';
 import { upstreamsConfig } from './upstreams.config';
-import { AppError, ErrorCode } from '../common/errors/app-error';
+import { AppError, CommonErrorCode } from '../common/errors/app-error';
 import type { UpstreamTestResultDto } from './dto/upstream.dto';
 import { ENV_UPSTREAM_ID } from './environment-upstreams';
 import { checkUpstreamUrl, type UpstreamAddressClass } from './upstream-address';
@@ -41,15 +41,16 @@ export class UpstreamTester {
   async test(id: string): Promise<UpstreamTestResultDto> {
     this.table.invalidate();
     const upstream = (await this.table.all()).find((u) => u.id === id);
-    if (!upstream) throw new AppError(ErrorCode.NOT_FOUND, 'Upstream not found');
+    if (!upstream) throw new AppError(CommonErrorCode.NOT_FOUND, 'Upstream not found');
     if (!ENV_UPSTREAM_ID.test(id) && upstream.baseUrl)
       await checkUpstreamUrl(upstream.baseUrl, this.allowPrivate);
     const probe = this.probes.current();
-    if (!probe) throw new AppError(ErrorCode.SERVICE_UNAVAILABLE, 'No upstream probe is installed');
+    if (!probe)
+      throw new AppError(CommonErrorCode.SERVICE_UNAVAILABLE, 'No upstream probe is installed');
     const model = this.models.probeModel(upstream.provider, upstream.models);
     if (!model)
       throw new AppError(
-        ErrorCode.VALIDATION_FAILED,
+        CommonErrorCode.VALIDATION_FAILED,
         `Upstream ${upstream.name} serves no catalogue model`,
       );
     const result = await probe.probe(

@@ -7,7 +7,8 @@ import { type EntityManager, QueryFailedError, Repository } from 'typeorm';
 import { AuditService } from '../audit/audit.service';
 import { Clock } from '../common/clock/clock';
 import { SecretBox } from '../common/crypto/secret-box';
-import { AppError, ErrorCode } from '../common/errors/app-error';
+import { AppError, CommonErrorCode } from '../common/errors/app-error';
+import { UpstreamsErrorCode } from './upstreams.errors';
 import type { CreateUpstreamDto, UpdateUpstreamDto } from './dto/upstream-input.dto';
 import {
   mapEnvironmentUpstream,
@@ -139,7 +140,7 @@ export class UpstreamsAdminService {
       const moves = new URL(dto.baseUrl).origin !== new URL(row.baseUrl).origin;
       if (moves && row.apiKeySealed && dto.apiKey === undefined)
         throw new AppError(
-          ErrorCode.UPSTREAM_KEY_REQUIRED,
+          UpstreamsErrorCode.UPSTREAM_KEY_REQUIRED,
           'A baseUrl of another origin needs apiKey in the same request (the stored key stays with its host; null removes it)',
           { param: 'apiKey' },
         );
@@ -196,7 +197,7 @@ export class UpstreamsAdminService {
   private async load(id: string): Promise<Upstream> {
     if (ENV_UPSTREAM_ID.test(id))
       throw new AppError(
-        ErrorCode.UPSTREAM_READ_ONLY,
+        UpstreamsErrorCode.UPSTREAM_READ_ONLY,
         `${id} comes from the environment variables; change them and restart instead`,
       );
     const row = await this.repo.findOneBy({ id });
@@ -213,7 +214,7 @@ export class UpstreamsAdminService {
       return await this.repo.manager.transaction(work);
     } catch (e) {
       if (isUniqueViolation(e))
-        throw new AppError(ErrorCode.CONFLICT, `An upstream named ${name} already exists`);
+        throw new AppError(CommonErrorCode.CONFLICT, `An upstream named ${name} already exists`);
       throw e;
     } finally {
       await this.table.reloadNow();
@@ -221,7 +222,7 @@ export class UpstreamsAdminService {
   }
 }
 
-const notFound = () => new AppError(ErrorCode.NOT_FOUND, 'Upstream not found');
+const notFound = () => new AppError(CommonErrorCode.NOT_FOUND, 'Upstream not found');
 
 /** What the audit log keeps of an upstream: everything but the key (only whether there is one). */
 function auditDetails(u: Upstream): Record<string, unknown> {

@@ -1,5 +1,6 @@
 import { QueryFailedError } from 'typeorm';
-import { AppError, ErrorCode } from '../common/errors/app-error';
+import { AppError } from '../common/errors/app-error';
+import { UsersErrorCode } from './users.errors';
 
 /**
  * The error to throw for `err` from writing a user's email: the unique index refused the address
@@ -10,6 +11,6 @@ export function asEmailTaken(err: unknown): unknown {
     err instanceof QueryFailedError &&
     (err as QueryFailedError & { code?: string }).code === '23505';
   return unique
-    ? new AppError(ErrorCode.EMAIL_TAKEN, 'A user with this email already exists')
+    ? new AppError(UsersErrorCode.EMAIL_TAKEN, 'A user with this email already exists')
     : err;
 }

@@ -14,7 +14,8 @@ import { ApiTags } from '@nestjs/swagger';
 import { CurrentUser } from '../common/auth/auth.decorators';
 import type { SessionUser } from '../common/auth/session-user';
 import { Page } from '../common/envelope/envelope';
-import { AppError, ErrorCode } from '../common/errors/app-error';
+import { AppError } from '../common/errors/app-error';
+import { UsersErrorCode } from './users.errors';
 import { ApiEnvelopeB } from '../common/openapi/api-envelope';
 import { Endpoint } from '../common/openapi/endpoint.decorator';
 import {
@@ -76,7 +77,7 @@ export class UsersController {
   ): Promise<UserDto> {
     // Anyone else's id answers 404, so the existence of accounts does not leak.
     if (caller.role !== 'ADMIN' && caller.id !== id)
-      throw new AppError(ErrorCode.USER_NOT_FOUND, 'User not found');
+      throw new AppError(UsersErrorCode.USER_NOT_FOUND, 'User not found');
     const user = await this.users.get(id);
     return caller.role === 'ADMIN' ? mapAdminUser(user) : mapUser(user);
   }

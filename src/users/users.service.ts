@@ -2,7 +2,8 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource, InjectRepository } from '@nestjs/typeorm';
 import { DataSource, EntityManager, Repository } from 'typeorm';
 import { AuditService } from '../audit/audit.service';
-import { AppError, ErrorCode } from '../common/errors/app-error';
+import { AppError } from '../common/errors/app-error';
+import { UsersErrorCode } from './users.errors';
 import { decodeCursor, pageSize, toPage } from '../common/pagination/pagination';
 import { CreditsService } from '../credits/credits.service';
 import { UploadsService } from '../uploads/uploads.service';
@@ -68,7 +69,7 @@ export class UsersService {
   /** Throws AppError USER_NOT_FOUND (404). */
   async get(id: string): Promise<User> {
     const user = await this.users.findOneBy({ id });
-    if (!user) throw new AppError(ErrorCode.USER_NOT_FOUND, 'User not found');
+    if (!user) throw new AppError(UsersErrorCode.USER_NOT_FOUND, 'User not found');
     return user;
   }
 
@@ -106,7 +107,7 @@ export class UsersService {
     await m.query(BUMP_TOKEN_VERSION_SQL, [id]);
     this.sessions.forget(id);
     const user = await m.findOneBy(User, { id });
-    if (!user) throw new AppError(ErrorCode.USER_NOT_FOUND, 'User not found');
+    if (!user) throw new AppError(UsersErrorCode.USER_NOT_FOUND, 'User not found');
     return user;
   }
 
@@ -160,7 +161,7 @@ export class UsersService {
   async linkAccount(userId: string, provider: string, providerAccountId: string): Promise<User> {
     await this.dataSource.query(LINK_ACCOUNT_SQL, [userId, provider, providerAccountId]);
     const user = await this.findByAccount(provider, providerAccountId);
-    if (!user) throw new AppError(ErrorCode.USER_NOT_FOUND, 'User not found');
+    if (!user) throw new AppError(UsersErrorCode.USER_NOT_FOUND, 'User not found');
     return user;
   }
 
@@ -181,7 +182,7 @@ export class UsersService {
     const m = manager ?? this.dataSource.manager;
     await m.query(SET_PAYMENT_CUSTOMER_SQL, [userId, customerId]);
     const user = await m.findOneBy(User, { id: userId });
-    if (!user) throw new AppError(ErrorCode.USER_NOT_FOUND, 'User not found');
+    if (!user) throw new AppError(UsersErrorCode.USER_NOT_FOUND, 'User not found');
     return user.paymentCustomerId ?? customerId;
   }
 
@@ -282,7 +283,7 @@ export class UsersService {
 
   private async lockExisting(m: EntityManager, id: string): Promise<User> {
     const found = await m.findOne(User, { where: { id }, lock: { mode: 'pessimistic_write' } });
-    if (!found) throw new AppError(ErrorCode.USER_NOT_FOUND, 'User not found');
+    if (!found) throw new AppError(UsersErrorCode.USER_NOT_FOUND, 'User not found');
     return found;
   }
 }

@@ -6,7 +6,8 @@ import { AuditService } from '../audit/audit.service';
 import { formatMajor, proportionalShare } from '../billing/money';
 import { CREDIT_PURCHASE } from '../billing/payments.service';
 import { StripeClient } from '../billing/stripe.client';
-import { AppError, ErrorCode } from '../common/errors/app-error';
+import { AppError, CommonErrorCode } from '../common/errors/app-error';
+import { BillingErrorCode } from '../billing/billing.errors';
 import { CreditsService } from '../credits/credits.service';
 import { TeamLedgerService } from '../credits/team-ledger.service';
 import { ReferralRewardsService } from '../referrals/referral-rewards.service';
@@ -137,7 +138,7 @@ export class CreditPurchaseHandler {
         m,
       );
     } catch (err) {
-      if (err instanceof AppError && err.code === ErrorCode.NOT_FOUND) throw gone();
+      if (err instanceof AppError && err.code === CommonErrorCode.NOT_FOUND) throw gone();
       throw err;
     }
   }
@@ -157,7 +158,7 @@ export class CreditPurchaseHandler {
       );
     } catch (err) {
       // An intent the processor does not know bought nothing here; anything else is retried.
-      if (err instanceof AppError && err.code === ErrorCode.PAYMENT_REQUEST_INVALID) return;
+      if (err instanceof AppError && err.code === BillingErrorCode.PAYMENT_REQUEST_INVALID) return;
       throw err;
     }
   }

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import type { DataSource } from 'typeorm';
-import { AppError, ErrorCode } from '../common/errors/app-error';
+import { AppError, CommonErrorCode } from '../common/errors/app-error';
 import { decodeCursor, pageSize, toPage } from '../common/pagination/pagination';
 import { WebhookFailure } from './webhook-failure.entity';
 import { EVENT_SEEN_SQL, RECORD_FAILURE_SQL, RESOLVE_FAILURE_SQL } from './webhooks.sql';
@@ -58,6 +58,6 @@ export class WebhookFailuresService {
 
   /** Throws NOT_FOUND (404) for an event id that is neither failed nor processed. */
   notFound(): AppError {
-    return new AppError(ErrorCode.NOT_FOUND, 'No failed webhook event with this id');
+    return new AppError(CommonErrorCode.NOT_FOUND, 'No failed webhook event with this id');
   }
 }

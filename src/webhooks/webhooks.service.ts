@@ -6,7 +6,8 @@ import { DataSource, type EntityManager, QueryFailedError } from 'typeorm';
 import { CREDIT_PURCHASE } from '../billing/payments.service';
 import { StripeClient } from '../billing/stripe.client';
 import { SubscriptionsService } from '../billing/subscriptions.service';
-import { AppError, ErrorCode } from '../common/errors/app-error';
+import { AppError } from '../common/errors/app-error';
+import { WebhooksErrorCode } from './webhooks.errors';
 import { returning } from '../credits/sql';
 import { MetricsService } from '../metrics/metrics.service';
 import { span } from '../telemetry/spans';
@@ -136,7 +137,7 @@ export class WebhooksService {
         .catch((recordErr: Error) =>
           this.logger.error({ event: event.id, err: recordErr.message }, 'Dead letter not stored'),
         );
-      throw new AppError(ErrorCode.WEBHOOK_HANDLER_FAILED, 'Webhook handler failed');
+      throw new AppError(WebhooksErrorCode.WEBHOOK_HANDLER_FAILED, 'Webhook handler failed');
     }
     const result = outcome === 'already-processed' ? 'duplicate' : 'processed';
     this.metrics.webhookEvents.inc({ type: event.type, outcome: result });

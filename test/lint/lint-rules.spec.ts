@@ -57,6 +57,16 @@ describe('the module allow-lists (local/module-imports)', () => {
       'src/jobs/fixture.ts',
       "export const load = () => import('../tasks/tasks.service');",
     ],
+    [
+      'tasks → credits beyond its error codes',
+      'src/tasks/fixture.ts',
+      "import { CreditsService } from '../credits/credits.service';",
+    ],
+    [
+      'common → the gateway error shapes',
+      'src/common/errors/fixture.ts',
+      "import { GATEWAY_ERROR_FORMATS } from '../../gateway/wire-error-formats';",
+    ],
   ])('fails on %s', async (_edge, file, code) => {
     const messages = await lint(eslint, file, code);
     expect(rulesOf(messages)).toEqual(['local/module-imports']);
@@ -91,6 +101,16 @@ describe('the module allow-lists (local/module-imports)', () => {
       'credits → the User entity',
       'src/credits/fixture.ts',
       "import { User } from '../users/user.entity';",
+    ],
+    [
+      'tasks → the credits error codes',
+      'src/tasks/fixture.ts',
+      "import { CreditsErrorCode } from '../credits/credits.errors';",
+    ],
+    [
+      'the composition root → every module errors file',
+      'src/app-errors.fixture.ts',
+      "import { TEAMS_ERRORS } from './teams/teams.errors';",
     ],
     [
       'a file of its own module',

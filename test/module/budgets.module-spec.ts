@@ -7,6 +7,7 @@ import type { SessionUser } from '../../src/common/auth/session-user';
 import { AppError } from '../../src/common/errors/app-error';
 import { CreditHoldsService } from '../../src/credits/credit-holds.service';
 import { CreditsService } from '../../src/credits/credits.service';
+import { CREDITS_ERRORS, CreditsErrorCode } from '../../src/credits/credits.errors';
 import { TeamLedgerService } from '../../src/credits/team-ledger.service';
 import { ApiKeysService } from '../../src/keys/api-keys.service';
 import { TeamsService } from '../../src/teams/teams.service';
@@ -16,6 +17,10 @@ import { bootModule, type ModuleApp } from '../support/module-app';
 import { budgetMismatches, moveLedger } from '../support/budgets';
 
 const HOUR = 3_600_000;
+
+/** The HTTP status a refusal answers: its own override, else its code's (the error table). */
+const statusOf = (e: AppError | undefined) =>
+  e?.statusOverride ?? CREDITS_ERRORS[e?.code as CreditsErrorCode]?.status;
 
 /** Budgets in the admission and settlement statements, at the service level. */
 describe('Budgets (admission and settlement)', () => {
@@ -76,7 +81,7 @@ describe('Budgets (admission and settlement)', () => {
     expect(await spend(u, 60, 40)).toBeUndefined();
     const refused = await spend(u, 61);
     expect(refused?.code).toBe('BUDGET_EXCEEDED');
-    expect(refused?.status).toBe(429);
+    expect(statusOf(refused)).toBe(429);
     expect(refused?.details).toMatchObject({
       scope: 'user',
       scopeId: u.id,
@@ -102,7 +107,7 @@ describe('Budgets (admission and settlement)', () => {
     const u = await newUser();
     await set(u, { scope: 'user', windows: [{ window: 'total', hours: null, limit: 50 }] });
     const refused = await spend(u, 51);
-    expect(refused?.status).toBe(402);
+    expect(statusOf(refused)).toBe(402);
     expect(refused?.details).toMatchObject({ window: 'total', resetsAt: null });
   });
 

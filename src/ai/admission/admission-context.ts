@@ -1,7 +1,8 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { ConfigType } from '@nestjs/config';
 import { sharedConfig } from '../../config/shared.config';
-import { AppError, ErrorCode } from '../../common/errors/app-error';
+import { AppError } from '../../common/errors/app-error';
+import { CreditsErrorCode } from '../../credits/credits.errors';
 import { UsersService } from '../../users/users.service';
 import type { Chat } from '../../chats/chat.entity';
 import { ChatsService } from '../../chats/chats.service';
@@ -40,12 +41,15 @@ export class AdmissionContext {
    * the user, on this refusal only. Always throws.
    */
   async explainRefusal(user: SessionUser, err: unknown): Promise<never> {
-    if (!(err instanceof AppError) || err.code !== ErrorCode.INSUFFICIENT_CREDITS) throw err;
+    if (!(err instanceof AppError) || err.code !== CreditsErrorCode.INSUFFICIENT_CREDITS) throw err;
     if (err.details?.teamId) throw err; // a team's pool was short, not the caller's balance
     const credits = this.shared.signupCredits;
     if (credits <= 0 || (await this.users.get(user.id)).emailVerifiedAt) throw err;
     const hint = { key: 'VERIFY_EMAIL_FOR_SIGNUP_CREDITS', args: { credits } };
-    throw new AppError(ErrorCode.INSUFFICIENT_CREDITS, err.message, { ...err.details, hint });
+    throw new AppError(CreditsErrorCode.INSUFFICIENT_CREDITS, err.message, {
+      ...err.details,
+      hint,
+    });
   }
 
   /**

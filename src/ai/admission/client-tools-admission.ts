@@ -1,4 +1,5 @@
-import { AppError, ErrorCode } from '../../common/errors/app-error';
+import { AppError, CommonErrorCode } from '../../common/errors/app-error';
+import { AiErrorCode } from '../ai.errors';
 import { textTokens } from '../../models/token-estimate';
 import type { ModelDescriptor } from '../../models/model-catalogue';
 import type { ClientTools, ResponseFormat } from '../providers/client-tools';
@@ -21,7 +22,7 @@ export function checkClientTools(
   if (options.clientTools) {
     if (hasPlugins)
       throw new AppError(
-        ErrorCode.VALIDATION_FAILED,
+        CommonErrorCode.VALIDATION_FAILED,
         'Client tools cannot be combined with plugins (the plugins run on the server)',
       );
     requireCapability(model, 'tools');
@@ -36,7 +37,7 @@ export function checkClientTools(
 export function checkThinking(model: ModelDescriptor, options: { thinking?: boolean }): void {
   if (options.thinking && !model.capabilities.includes('reasoning'))
     throw new AppError(
-      ErrorCode.MODEL_CAPABILITY_MISSING,
+      AiErrorCode.MODEL_CAPABILITY_MISSING,
       `Model ${model.id} does not reason: thinking cannot be enabled`,
       { param: 'thinking' },
     );

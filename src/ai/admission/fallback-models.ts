@@ -1,4 +1,5 @@
-import { AppError, ErrorCode } from '../../common/errors/app-error';
+import { AppError, CommonErrorCode } from '../../common/errors/app-error';
+import { ModelsErrorCode } from '../../models/models.errors';
 import { type ChatMessageInput, estimateTokens } from '../../credits/pricing';
 import { estimateCredits, type Tariff, worstCaseCredits } from '../../prices/tariff';
 import {
@@ -33,14 +34,16 @@ export function requestedFallbacks(
 ): ModelDescriptor[] {
   if (ids.length > MAX_FALLBACK_MODELS)
     throw new AppError(
-      ErrorCode.VALIDATION_FAILED,
+      CommonErrorCode.VALIDATION_FAILED,
       `models must list at most ${MAX_FALLBACK_MODELS} models`,
       { param: 'models' },
     );
   const models = ids.map((id) => {
     const model = catalogue.find(id);
     if (!model)
-      throw new AppError(ErrorCode.UNKNOWN_MODEL, `Unknown model: ${id}`, { param: 'models' });
+      throw new AppError(ModelsErrorCode.UNKNOWN_MODEL, `Unknown model: ${id}`, {
+        param: 'models',
+      });
     return model;
   });
   return unique(models.filter((m) => m.id !== modelId));

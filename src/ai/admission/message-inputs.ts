@@ -1,4 +1,5 @@
-import { AppError, ErrorCode } from '../../common/errors/app-error';
+import { AppError, CommonErrorCode } from '../../common/errors/app-error';
+import { AiErrorCode } from '../ai.errors';
 import { codePoints } from '../../common/text/code-points';
 import { MAX_CONTENT_CHARS, type GenerateMessageDto } from '../dto/generate.dto';
 import { type ImageSource, MAX_IMAGES_PER_REQUEST, splitContent } from '../dto/message-content';
@@ -44,17 +45,20 @@ export function readInputs(
   const chars = inputs.reduce((n, m) => n + codePoints(m.content), 0);
   if (chars > MAX_CONTENT_CHARS)
     throw new AppError(
-      ErrorCode.PAYLOAD_TOO_LARGE,
+      CommonErrorCode.PAYLOAD_TOO_LARGE,
       `Messages exceed ${MAX_CONTENT_CHARS} characters`,
     );
   const images = inputs.reduce((n, m) => n + m.images.length, 0);
   if (images > MAX_IMAGES_PER_REQUEST)
     throw new AppError(
-      ErrorCode.VALIDATION_FAILED,
+      CommonErrorCode.VALIDATION_FAILED,
       `At most ${MAX_IMAGES_PER_REQUEST} images per request (got ${images})`,
     );
   if (inputs.some((m) => m.role !== 'user' && m.images.length))
-    throw new AppError(ErrorCode.VALIDATION_FAILED, 'Images can only be sent in user messages');
+    throw new AppError(
+      CommonErrorCode.VALIDATION_FAILED,
+      'Images can only be sent in user messages',
+    );
   return inputs;
 }
 
@@ -69,7 +73,7 @@ const CAPABILITY_MISSING: Partial<Record<Capability, (id: string) => string>> = 
 export function requireCapability(model: ModelDescriptor, capability: Capability): void {
   if (!model.capabilities?.includes(capability))
     throw new AppError(
-      ErrorCode.MODEL_CAPABILITY_MISSING,
+      AiErrorCode.MODEL_CAPABILITY_MISSING,
       CAPABILITY_MISSING[capability]?.(model.id) ?? `Model ${model.id} lacks ${capability}`,
     );
 }

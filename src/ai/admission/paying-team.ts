@@ -1,5 +1,5 @@
 import type { SessionUser } from '../../common/auth/session-user';
-import { AppError, ErrorCode } from '../../common/errors/app-error';
+import { AppError, CommonErrorCode } from '../../common/errors/app-error';
 import type { CallRequest } from '../../models/call.types';
 
 /**
@@ -17,7 +17,7 @@ export function payingTeam(
   if (keyTeam) {
     if (dto.teamId !== undefined && dto.teamId !== keyTeam)
       throw new AppError(
-        ErrorCode.VALIDATION_FAILED,
+        CommonErrorCode.VALIDATION_FAILED,
         "This API key spends from its team's pool: teamId may name only that team",
       );
     return keyTeam;

@@ -4,7 +4,9 @@ import { sharedConfig } from '../../config/shared.config';
 import { aiConfig } from '../ai.config';
 import { CreditPrices } from '../../credits/credit-prices';
 import { randomUUID } from 'node:crypto';
-import { AppError, ErrorCode } from '../../common/errors/app-error';
+import { AppError } from '../../common/errors/app-error';
+import { AiErrorCode } from '../ai.errors';
+import { ModelsErrorCode } from '../../models/models.errors';
 import { StartupError } from '../../common/errors/startup-error';
 import { CreditHoldsService } from '../../credits/credit-holds.service';
 import { type CreditPricing, estimateTokens } from '../../credits/pricing';
@@ -143,12 +145,12 @@ export class EmbeddingsService {
     if (model?.available) return model;
     if (this.catalogue.find(id))
       throw new AppError(
-        ErrorCode.MODEL_CAPABILITY_MISSING,
+        AiErrorCode.MODEL_CAPABILITY_MISSING,
         `${id} is a chat model, not an embedding model`,
         { param: 'model' },
       );
     throw new AppError(
-      ErrorCode.UNKNOWN_MODEL,
+      ModelsErrorCode.UNKNOWN_MODEL,
       model ? `Model is not available: ${id}` : `Unknown embedding model: ${id}`,
       { param: 'model' },
     );

@@ -1,5 +1,5 @@
 import type { Response } from 'express';
-import { AppError, ErrorCode } from '../../common/errors/app-error';
+import { AppError, CommonErrorCode } from '../../common/errors/app-error';
 import { shutdownCutOf, trackStream } from '../../lifecycle/open-streams';
 import type { StreamSink } from './ai.service';
 import type { SseEvent } from '../dto/stream.dto';
@@ -34,7 +34,9 @@ export async function streamTo(
     // Cut by shutdown while the client is still there: say so, and end the answer.
     const cut = shutdownCutOf(client.signal)?.aborted;
     if (cut && sink.opened && !res.writableEnded && !res.destroyed)
-      sink.error(new AppError(ErrorCode.NOT_READY, 'The service is shutting down; reply cut'));
+      sink.error(
+        new AppError(CommonErrorCode.NOT_READY, 'The service is shutting down; reply cut'),
+      );
   }
 }
 

@@ -1,6 +1,6 @@
 import { ApiProperty, ApiPropertyOptional, getSchemaPath } from '@nestjs/swagger';
 import { isUUID, ValidateBy, type ValidationOptions } from 'class-validator';
-import { AppError, ErrorCode } from '../../common/errors/app-error';
+import { AppError, CommonErrorCode } from '../../common/errors/app-error';
 import type { MessageContent } from '../../models/call.types';
 
 /** Images accepted in one request, across all its messages. */
@@ -121,7 +121,7 @@ export function imageOfUrl(url: string, ownOrigin: string): ImageSource {
     }
   }
   throw new AppError(
-    ErrorCode.VALIDATION_FAILED,
+    CommonErrorCode.VALIDATION_FAILED,
     'An image url must be a base64 data URL of a PNG, JPEG, WebP or GIF, or the URL of an upload of ours; remote images are not fetched',
   );
 }

@@ -1,10 +1,17 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { NextFunction, Request, Response } from 'express';
+import { type AppError, COMMON_ERRORS } from '../../common/errors/app-error';
 import { trackOutbound, watchOutboundRequests } from '../../common/http/outbound-failures';
 import { ProviderError, UpstreamsBusyError } from '../providers/model-provider';
 import { incompleteStream, notConfigured, toProviderError } from '../providers/sdk-errors';
+import { AI_ERRORS } from '../ai.errors';
 import { classifyProviderError } from './provider-errors';
+
+const STATUSES = { ...COMMON_ERRORS, ...AI_ERRORS };
+/** The status the error answers with: its override, else its code's. */
+const statusOf = (err: AppError) =>
+  err.statusOverride ?? STATUSES[err.code as keyof typeof STATUSES].status;
 
 describe('classifyProviderError', () => {
   it.each([
@@ -19,7 +26,7 @@ describe('classifyProviderError', () => {
       new ProviderError('anthropic', upstream, 'body with sk-secret'),
     );
     expect(err.code).toBe(code);
-    expect(err.status).toBe(status);
+    expect(statusOf(err)).toBe(status);
     expect(err.message).not.toContain('sk-secret');
   });
 
@@ -36,7 +43,7 @@ describe('classifyProviderError', () => {
       toProviderError('anthropic', 'Anthropic', new Error('x'), undefined, { timedOut: true }),
     ]) {
       const classified = classifyProviderError(err);
-      expect([classified.code, classified.status]).toEqual(['UPSTREAM_UNREACHABLE', 502]);
+      expect([classified.code, statusOf(classified)]).toEqual(['UPSTREAM_UNREACHABLE', 502]);
     }
   });
 
@@ -88,7 +95,7 @@ describe('classifyProviderError', () => {
     const err = classifyProviderError(
       new UpstreamsBusyError('openai', new Date('2026-11-26T21:00:00Z')),
     );
-    expect([err.code, err.status]).toEqual(['RATE_LIMIT', 429]);
+    expect([err.code, statusOf(err)]).toEqual(['RATE_LIMIT', 429]);
     expect(err.details).toEqual({ resetsAt: '2026-11-26T21:00:00.000Z' });
   });
 });

@@ -1,5 +1,6 @@
 import { HttpStatus } from '@nestjs/common';
-import { AppError, ErrorCode } from '../../common/errors/app-error';
+import { AppError, CommonErrorCode } from '../../common/errors/app-error';
+import { AiErrorCode } from '../ai.errors';
 import { lastOutboundUnanswered } from '../../common/http/outbound-failures';
 import { type ProviderError, UpstreamsBusyError } from '../providers/model-provider';
 
@@ -21,32 +22,38 @@ const NO_ANSWER = /request (?:timed out|failed: no response or the connection br
 export function classifyProviderError(err: ProviderError): AppError {
   if (err instanceof UpstreamsBusyError)
     return new AppError(
-      ErrorCode.RATE_LIMIT,
+      AiErrorCode.RATE_LIMIT,
       'Every upstream of this model is at its rate ceiling; try again after Retry-After',
       { resetsAt: err.resetsAt.toISOString() },
     );
   if (isUnreachable(err))
     return new AppError(
-      ErrorCode.UPSTREAM_UNREACHABLE,
+      AiErrorCode.UPSTREAM_UNREACHABLE,
       'The model provider could not be reached (connection refused, broken or timed out)',
     );
   switch (err.upstreamStatus) {
     case 401:
-      return new AppError(ErrorCode.INVALID_API_KEY, 'The model provider rejected our API key');
+      return new AppError(
+        CommonErrorCode.INVALID_API_KEY,
+        'The model provider rejected our API key',
+      );
     case 429:
       return new AppError(
-        ErrorCode.RATE_LIMIT,
+        AiErrorCode.RATE_LIMIT,
         'The model provider is rate limiting requests; try again later',
       );
     case 500:
       return new AppError(
-        ErrorCode.SERVICE_UNAVAILABLE,
+        CommonErrorCode.SERVICE_UNAVAILABLE,
         'The model provider is unavailable',
         undefined,
         HttpStatus.INTERNAL_SERVER_ERROR,
       );
     default:
-      return new AppError(ErrorCode.UNKNOWN_ERROR, 'The model provider failed to generate a reply');
+      return new AppError(
+        AiErrorCode.UNKNOWN_ERROR,
+        'The model provider failed to generate a reply',
+      );
   }
 }
 

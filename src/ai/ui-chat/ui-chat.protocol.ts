@@ -1,7 +1,7 @@
 import type { ChatsService } from '../../chats/chats.service';
 import { requireScope } from '../../common/auth/require-scope';
 import type { SessionUser } from '../../common/auth/session-user';
-import { AppError, ErrorCode } from '../../common/errors/app-error';
+import { AppError, CommonErrorCode } from '../../common/errors/app-error';
 import type { Protocol } from '../calls/protocol';
 import { toChatMessages, type UiChatDto } from './ui-chat.dto';
 import { UiMessageStreamSink } from './ui-message-stream.sink';
@@ -38,7 +38,7 @@ async function isExistingChat(
   try {
     return (await chats.clientChatId(user, id)) === 'existing';
   } catch (err) {
-    if (err instanceof AppError && err.code === ErrorCode.NOT_FOUND)
+    if (err instanceof AppError && err.code === CommonErrorCode.NOT_FOUND)
       requireScope(user, 'chats:write', 'an existing chat id');
     throw err;
   }

@@ -2,7 +2,8 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { createHash, randomBytes } from 'node:crypto';
 import { DataSource, type EntityManager } from 'typeorm';
-import { AppError, ErrorCode } from '../../common/errors/app-error';
+import { AppError } from '../../common/errors/app-error';
+import { AuthErrorCode } from '../auth.errors';
 import {
   CONSUME_TOKEN_SQL,
   EMAIL_CHANGES_TODAY_SQL,
@@ -102,7 +103,7 @@ export class AccountTokens {
 
 /** The one answer for every token that does not work. */
 export function invalidToken(): AppError {
-  return new AppError(ErrorCode.INVALID_TOKEN, 'This link is invalid or has expired');
+  return new AppError(AuthErrorCode.INVALID_TOKEN, 'This link is invalid or has expired');
 }
 
 function hashToken(token: string): Buffer {

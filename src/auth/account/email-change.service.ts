@@ -6,7 +6,9 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import * as bcrypt from 'bcrypt';
 import { DataSource } from 'typeorm';
 import { AuditService } from '../../audit/audit.service';
-import { AppError, ErrorCode } from '../../common/errors/app-error';
+import { AppError, CommonErrorCode } from '../../common/errors/app-error';
+import { AuthErrorCode } from '../auth.errors';
+import { UsersErrorCode } from '../../users/users.errors';
 import type { Locale } from '../../i18n/locale';
 import { MailService } from '../../mail/mail.service';
 import type { User } from '../../users/user.entity';
@@ -68,17 +70,20 @@ export class EmailChangeService {
     const user = await this.users.get(userId);
     if (!user.emailVerifiedAt)
       throw new AppError(
-        ErrorCode.EMAIL_NOT_VERIFIED,
+        UsersErrorCode.EMAIL_NOT_VERIFIED,
         'Confirm your current email address before changing it',
       );
     await this.proveOwner(user, proof, ctx.ip);
     if (newEmail === user.email)
-      throw new AppError(ErrorCode.VALIDATION_FAILED, 'This is already the account’s address');
+      throw new AppError(
+        CommonErrorCode.VALIDATION_FAILED,
+        'This is already the account’s address',
+      );
     const perDay = this.auth.emailChangePerDay;
     const token = await this.dataSource.transaction(async (m) => {
       if ((await this.tokens.emailChangesToday(user.id, m)) >= perDay)
         throw new AppError(
-          ErrorCode.EMAIL_CHANGE_LIMIT_REACHED,
+          AuthErrorCode.EMAIL_CHANGE_LIMIT_REACHED,
           `At most ${perDay} email changes in 24 hours`,
         );
       return this.tokens.issue(user.id, 'change_email', { newEmail, manager: m });
@@ -142,12 +147,12 @@ export class EmailChangeService {
   private async proveOwner(user: User, proof: EmailChangeProof, ip?: string): Promise<void> {
     if (user.password) {
       const ok = !!proof.password && (await bcrypt.compare(proof.password, user.password));
-      if (!ok) throw new AppError(ErrorCode.INVALID_CREDENTIALS, 'The password is not correct');
+      if (!ok) throw new AppError(AuthErrorCode.INVALID_CREDENTIALS, 'The password is not correct');
       return;
     }
     if (!(await this.twoFactor.isEnabled(user.id)))
       throw new AppError(
-        ErrorCode.TWO_FACTOR_NOT_ENABLED,
+        AuthErrorCode.TWO_FACTOR_NOT_ENABLED,
         'An account without a password proves itself with two-factor authentication; turn it on first',
       );
     await this.codes.check(user.id, ip, { code: proof.totpCode ?? '' });

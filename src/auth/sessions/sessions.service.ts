@@ -4,7 +4,7 @@ import { sharedConfig } from '../../config/shared.config';
 import { InjectDataSource } from '@nestjs/typeorm';
 import type { DataSource } from 'typeorm';
 import { currentRequest } from '../../audit/request-context';
-import { AppError, ErrorCode } from '../../common/errors/app-error';
+import { AppError, CommonErrorCode } from '../../common/errors/app-error';
 import { preparedQuery } from '../../database/prepared';
 import { SessionCache } from '../../users/session-cache';
 import type { User } from '../../users/user.entity';
@@ -106,7 +106,7 @@ export class SessionsService {
       REVOKE_SESSION_SQL,
       [sid, userId],
     );
-    if (!rows.length) throw new AppError(ErrorCode.NOT_FOUND, 'Session not found');
+    if (!rows.length) throw new AppError(CommonErrorCode.NOT_FOUND, 'Session not found');
     await this.announce(rows);
     return rows[0].ended ? 1 : 0;
   }

@@ -4,7 +4,8 @@ import { JwtService } from '@nestjs/jwt';
 import { InjectDataSource } from '@nestjs/typeorm';
 import type { DataSource } from 'typeorm';
 import { Clock } from '../../common/clock/clock';
-import { AppError, ErrorCode } from '../../common/errors/app-error';
+import { AppError } from '../../common/errors/app-error';
+import { AuthErrorCode } from '../auth.errors';
 import type { User } from '../../users/user.entity';
 import { CONSUME_MFA_TOKEN_SQL, MFA_TOKEN_USED_SQL, RELEASE_MFA_TOKEN_SQL } from './mfa-tokens.sql';
 
@@ -119,5 +120,5 @@ export class MfaTokenService {
 
 /** One answer for every unusable mfaToken: forged, expired, of another kind, or used. */
 function invalid(): AppError {
-  return new AppError(ErrorCode.MFA_TOKEN_INVALID, 'The sign-in step expired; sign in again');
+  return new AppError(AuthErrorCode.MFA_TOKEN_INVALID, 'The sign-in step expired; sign in again');
 }

@@ -3,7 +3,8 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
 import { Clock } from '../../common/clock/clock';
 import { SecretBox } from '../../common/crypto/secret-box';
-import { AppError, ErrorCode } from '../../common/errors/app-error';
+import { AppError } from '../../common/errors/app-error';
+import { AuthErrorCode } from '../auth.errors';
 import { generateRecoveryCodes, normalizeRecoveryCode } from './recovery-codes';
 import { matchTotpStep } from './totp';
 import { TwoFactorAttempts } from './two-factor-attempts';
@@ -54,7 +55,7 @@ export class TwoFactorCodesService {
         : await this.useTotp(userId, proof.code ?? '', state);
     if (ok) return;
     await this.attempts.recordFailure(userId, ip);
-    throw new AppError(ErrorCode.TWO_FACTOR_CODE_INVALID, 'Invalid two-factor code');
+    throw new AppError(AuthErrorCode.TWO_FACTOR_CODE_INVALID, 'Invalid two-factor code');
   }
 
   /**

@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import type { Response } from 'express';
-import { AppError, ErrorCode } from '../../common/errors/app-error';
+import { AppError } from '../../common/errors/app-error';
+import { AuthErrorCode } from '../auth.errors';
 import type { User } from '../../users/user.entity';
 import { UsersService } from '../../users/users.service';
 import { UserAddresses } from '../../users/user-addresses.service';
@@ -60,7 +61,10 @@ export class TwoFactorLoginService {
     const { userId, tokenVersion } = claims;
     const user = await this.users.findById(userId);
     if (!user || user.tokenVersion !== tokenVersion)
-      throw new AppError(ErrorCode.MFA_TOKEN_INVALID, 'The sign-in step expired; sign in again');
+      throw new AppError(
+        AuthErrorCode.MFA_TOKEN_INVALID,
+        'The sign-in step expired; sign in again',
+      );
     await this.mfa.consume(claims);
     try {
       await this.codes.check(userId, ip, proof);

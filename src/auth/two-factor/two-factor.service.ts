@@ -7,7 +7,8 @@ import { DataSource, type EntityManager } from 'typeorm';
 import { AuditService } from '../../audit/audit.service';
 import type { SessionUser } from '../../common/auth/session-user';
 import { SecretBox } from '../../common/crypto/secret-box';
-import { AppError, ErrorCode } from '../../common/errors/app-error';
+import { AppError } from '../../common/errors/app-error';
+import { AuthErrorCode } from '../auth.errors';
 import type { User } from '../../users/user.entity';
 import { UsersService } from '../../users/users.service';
 import { newTotpSecret, otpauthUrl, qrCodeDataUrl } from './totp';
@@ -83,7 +84,7 @@ export class TwoFactorService {
     if (row?.enabledAt) throw this.alreadyEnabled();
     if (!row)
       throw new AppError(
-        ErrorCode.TWO_FACTOR_SETUP_REQUIRED,
+        AuthErrorCode.TWO_FACTOR_SETUP_REQUIRED,
         'Set up two-factor authentication first',
       );
     await this.codes.check(userId, ip, { code }, 'pending');
@@ -123,7 +124,7 @@ export class TwoFactorService {
         proof.password !== undefined && (await bcrypt.compare(proof.password, user.password));
       if (!ok) {
         await this.attempts.recordFailure(userId, ip);
-        throw new AppError(ErrorCode.INVALID_CREDENTIALS, 'The password is not correct');
+        throw new AppError(AuthErrorCode.INVALID_CREDENTIALS, 'The password is not correct');
       }
     }
     await this.codes.check(userId, ip, { code: proof.code });
@@ -170,12 +171,15 @@ export class TwoFactorService {
 
   private async requireEnabled(userId: string): Promise<void> {
     if (!(await this.isEnabled(userId)))
-      throw new AppError(ErrorCode.TWO_FACTOR_NOT_ENABLED, 'Two-factor authentication is not on');
+      throw new AppError(
+        AuthErrorCode.TWO_FACTOR_NOT_ENABLED,
+        'Two-factor authentication is not on',
+      );
   }
 
   private alreadyEnabled(): AppError {
     return new AppError(
-      ErrorCode.TWO_FACTOR_ALREADY_ENABLED,
+      AuthErrorCode.TWO_FACTOR_ALREADY_ENABLED,
       'Two-factor authentication is already on',
     );
   }

@@ -1,5 +1,5 @@
 import type { Request } from 'express';
-import { AppError, ErrorCode } from '../errors/app-error';
+import { AppError, CommonErrorCode } from '../errors/app-error';
 import { SESSION_COOKIE } from './session-user';
 
 /** Methods that may change state: only these are checked (GET, HEAD and OPTIONS never are). */
@@ -28,7 +28,7 @@ export function isCrossSiteCookieWrite(req: Request, allowed: ReadonlySet<string
 
 /** The 403 FORBIDDEN of a cookie-authenticated write from a foreign origin. */
 export function crossSiteRefused(): AppError {
-  return new AppError(ErrorCode.FORBIDDEN, 'Cross-site request refused');
+  return new AppError(CommonErrorCode.FORBIDDEN, 'Cross-site request refused');
 }
 
 /** Lower-case origins of `baseUrl` and every `corsOrigins` entry that parses as a URL. */

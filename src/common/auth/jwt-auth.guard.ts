@@ -3,7 +3,7 @@ import type { ConfigType } from '@nestjs/config';
 import { appSettingsConfig } from '../../config/app-settings.config';
 import { Reflector } from '@nestjs/core';
 import { AuthGuard } from '@nestjs/passport';
-import { AppError, ErrorCode } from '../errors/app-error';
+import { AppError, CommonErrorCode } from '../errors/app-error';
 import type { Request } from 'express';
 import { API_KEY_PREFIX, API_SCOPE_KEY, type ApiScope } from './api-scopes';
 import { IS_PUBLIC_KEY } from './auth.decorators';
@@ -79,8 +79,11 @@ export class JwtAuthGuard extends AuthGuard(['jwt', 'api-key']) {
     if (this.isPublic(context)) return undefined as T;
     const auth = context.switchToHttp().getRequest<Request>().headers.authorization;
     if (auth?.startsWith(`Bearer ${API_KEY_PREFIX}`))
-      throw new AppError(ErrorCode.INVALID_API_KEY, 'Invalid API key: revoked, expired or unknown');
-    throw new AppError(ErrorCode.UNAUTHORIZED, 'Authentication required');
+      throw new AppError(
+        CommonErrorCode.INVALID_API_KEY,
+        'Invalid API key: revoked, expired or unknown',
+      );
+    throw new AppError(CommonErrorCode.UNAUTHORIZED, 'Authentication required');
   }
 
   private checkScope(context: ExecutionContext, user: SessionUser | undefined): void {
@@ -88,7 +91,7 @@ export class JwtAuthGuard extends AuthGuard(['jwt', 'api-key']) {
     const scope = this.scopeOf(context);
     if (!scope || !user.apiKey.scopes.includes(scope)) {
       throw new AppError(
-        ErrorCode.INSUFFICIENT_SCOPE,
+        CommonErrorCode.INSUFFICIENT_SCOPE,
         scope
           ? `This API key lacks the "${scope}" scope`
           : 'This route is not reachable with an API key; sign in instead',

@@ -1,4 +1,4 @@
-import { AppError, ErrorCode } from '../errors/app-error';
+import { AppError, COMMON_ERRORS, CommonErrorCode } from '../errors/app-error';
 import type { ApiScope } from './api-scopes';
 import { hasScope, requireScope } from './require-scope';
 import type { SessionUser } from './session-user';
@@ -25,8 +25,8 @@ describe('requireScope: a key acts with its scopes on every resource', () => {
     }
     expect(caught).toBeInstanceOf(AppError);
     const err = caught as AppError;
-    expect([err.code, err.status, err.details]).toEqual([
-      ErrorCode.INSUFFICIENT_SCOPE,
+    expect([err.code, COMMON_ERRORS[err.code as CommonErrorCode].status, err.details]).toEqual([
+      CommonErrorCode.INSUFFICIENT_SCOPE,
       403,
       { requiredScope: 'chats:read' },
     ]);

@@ -1,4 +1,4 @@
-import { AppError, ErrorCode } from '../errors/app-error';
+import { AppError, CommonErrorCode } from '../errors/app-error';
 import type { ApiScope } from './api-scopes';
 import type { SessionUser } from './session-user';
 
@@ -17,7 +17,7 @@ export function hasScope(user: SessionUser, scope: ApiScope): boolean {
 export function requireScope(user: SessionUser, scope: ApiScope, what: string): void {
   if (hasScope(user, scope)) return;
   throw new AppError(
-    ErrorCode.INSUFFICIENT_SCOPE,
+    CommonErrorCode.INSUFFICIENT_SCOPE,
     `This API key lacks the "${scope}" scope that ${what} needs`,
     { requiredScope: scope },
   );

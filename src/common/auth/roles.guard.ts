@@ -1,6 +1,6 @@
 import { CanActivate, ExecutionContext, Injectable } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
-import { AppError, ErrorCode } from '../errors/app-error';
+import { AppError, CommonErrorCode } from '../errors/app-error';
 import { ROLES_KEY } from './auth.decorators';
 import type { SessionUser } from './session-user';
 
@@ -18,7 +18,7 @@ export class RolesGuard implements CanActivate {
     const user = context.switchToHttp().getRequest<{ user?: SessionUser }>().user;
     if (user?.role && roles.includes(user.role)) return true;
     throw new AppError(
-      ErrorCode.FORBIDDEN,
+      CommonErrorCode.FORBIDDEN,
       'This action requires one of the roles: ' + roles.join(', '),
     );
   }

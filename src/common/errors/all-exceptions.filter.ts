@@ -3,10 +3,9 @@ import type { Request, Response } from 'express';
 import { Clock } from '../clock/clock';
 import { envelopeFor } from '../envelope/envelope';
 import { ValidationFailedError } from '../validation/validation.pipe';
-import { AppError, ErrorCode, RateLimitedError } from './app-error';
+import { AppError, CommonErrorCode, RateLimitedError } from './app-error';
 import { ErrorPresenter, type PresentedError } from './error-presenter';
-import { anthropicErrorBody, isAnthropicPath } from './anthropic-error';
-import { openAiErrorBody } from './openai-error';
+import { WireErrorFormats } from './wire-error-formats';
 
 /**
  * Express error middleware placed after the body parsers: turns their errors into AppErrors
@@ -20,30 +19,31 @@ export function bodyParserErrors(
 ): void {
   const { type, status } = (err ?? {}) as { type?: string; status?: number };
   if (type === 'entity.parse.failed')
-    return next(new AppError(ErrorCode.MALFORMED_JSON, 'Malformed JSON in request body'));
+    return next(new AppError(CommonErrorCode.MALFORMED_JSON, 'Malformed JSON in request body'));
   if (type === 'entity.too.large')
     return next(
-      new AppError(ErrorCode.PAYLOAD_TOO_LARGE, 'Request body is too large (limit 1 MB)'),
+      new AppError(CommonErrorCode.PAYLOAD_TOO_LARGE, 'Request body is too large (limit 1 MB)'),
     );
   // Other parser refusals, typed or not (a `Content-Encoding: gzip` body that is not gzip
   // fails inside zlib and reaches us as an untyped 400).
   if (typeof type === 'string' || (typeof status === 'number' && status >= 400 && status < 500))
-    return next(new AppError(ErrorCode.VALIDATION_FAILED, 'Request body could not be read'));
+    return next(new AppError(CommonErrorCode.VALIDATION_FAILED, 'Request body could not be read'));
   next(err);
 }
 
 /**
  * The one place errors become HTTP answers (through ErrorPresenter). Every body has `error`
- * (human message, translated) and `code`; envelope-B routes add `success: false`; `/v1` routes
- * answer OpenAI's `{error: {message, type, code, param}}`, but `/v1/messages*` Anthropic's
- * `{type: "error", error: {type, message, details: {error_code}}}`. A 429 says when to retry
- * (`Retry-After`, seconds): the rate limiter's window, or the daily limit's reset.
+ * (human message, translated) and `code`; envelope-B routes add `success: false`; a path a
+ * module registered a wire format for answers in that format (the gateway's: OpenAI's shape
+ * under `/v1`, Anthropic's under `/v1/messages`). A 429 says when to retry (`Retry-After`,
+ * seconds): the rate limiter's window, or the daily limit's reset.
  */
 @Catch()
 export class AllExceptionsFilter implements ExceptionFilter {
   constructor(
     private readonly presenter: ErrorPresenter,
     private readonly clock: Clock,
+    private readonly formats: WireErrorFormats,
   ) {}
 
   catch(exception: unknown, host: ArgumentsHost): void {
@@ -57,15 +57,12 @@ export class AllExceptionsFilter implements ExceptionFilter {
     }
     const retryAfter = this.retryAfter(exception, body);
     if (retryAfter !== undefined) res.setHeader('Retry-After', String(retryAfter));
-    if (isAnthropicPath(req.path)) {
-      res.status(body.status).json(anthropicErrorBody(body, paramOf(exception)));
+    const format = this.formats.for(req.path);
+    if (format) {
+      res.status(body.status).json(format.body(body, paramOf(exception)));
       return;
     }
     const envelope = envelopeFor(req.path);
-    if (envelope === 'openai') {
-      res.status(body.status).json(openAiErrorBody(body, paramOf(exception)));
-      return;
-    }
     const payload = { error: body.error, code: body.code, ...body.details };
     res.status(body.status).json(envelope === 'B' ? { success: false, ...payload } : payload);
   }

@@ -3,8 +3,9 @@ import type { Request } from 'express';
 import { I18nService } from 'nestjs-i18n';
 import { type Locale, resolveLocale } from '../../i18n/locale';
 import { ValidationFailedError } from '../validation/validation.pipe';
-import { AppError, codeForStatus, ErrorCode } from './app-error';
+import { AppError, codeForStatus, CommonErrorCode } from './app-error';
 import { isDatabaseUnavailable } from './database-unavailable';
+import { ErrorCatalogue } from './error-table';
 
 /** An error as the API answers it: HTTP status and `{error, code, ...details}`. */
 export interface PresentedError {
@@ -17,7 +18,8 @@ export interface PresentedError {
 type ErrorBody = PresentedError;
 
 /**
- * Turns any failure into its status, code and message in the request's language. Shared by
+ * Turns any failure into its status, code and message in the request's language: an AppError's
+ * status is its code's in the application's error table (ErrorCatalogue). Shared by
  * the HTTP error filter and the SSE `error` event, so both say the same thing. A database
  * that cannot be reached (connection refused or lost, server shutting down) is 503
  * SERVICE_UNAVAILABLE; other unknown errors are logged and become a generic 500, never a
@@ -27,7 +29,10 @@ type ErrorBody = PresentedError;
 export class ErrorPresenter {
   private readonly logger = new Logger('Errors');
 
-  constructor(private readonly i18n: I18nService) {}
+  constructor(
+    private readonly i18n: I18nService,
+    private readonly catalogue: ErrorCatalogue,
+  ) {}
 
   present(exception: unknown, req: Request): PresentedError {
     const body = this.describe(exception, req);
@@ -50,7 +55,7 @@ export class ErrorPresenter {
   private localize(body: ErrorBody, exception: unknown, lang: Locale): string {
     const t = (key: string, args?: Record<string, unknown>) =>
       this.i18n.t(key, { lang, args, defaultValue: '' }) as string;
-    if (body.code === ErrorCode.INTERNAL_ERROR) return t('API.error') || body.error;
+    if (body.code === CommonErrorCode.INTERNAL_ERROR) return t('API.error') || body.error;
     if (lang === 'en') return body.error;
     if (exception instanceof ValidationFailedError && exception.violations.length) {
       return exception.violations
@@ -67,7 +72,7 @@ export class ErrorPresenter {
   private describe(exception: unknown, req: Request): ErrorBody {
     if (exception instanceof AppError) {
       return {
-        status: exception.status,
+        status: exception.statusOverride ?? this.catalogue.status(exception.code),
         code: exception.code,
         error: exception.message,
         details: exception.details,
@@ -94,7 +99,7 @@ export class ErrorPresenter {
       );
       return {
         status: 503,
-        code: ErrorCode.SERVICE_UNAVAILABLE,
+        code: CommonErrorCode.SERVICE_UNAVAILABLE,
         error: 'The service is temporarily unavailable; try again shortly',
       };
     }
@@ -106,6 +111,6 @@ export class ErrorPresenter {
       },
       err.message,
     );
-    return { status: 500, code: ErrorCode.INTERNAL_ERROR, error: 'Internal server error' };
+    return { status: 500, code: CommonErrorCode.INTERNAL_ERROR, error: 'Internal server error' };
   }
 }

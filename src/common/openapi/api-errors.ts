@@ -1,6 +1,6 @@
 import { applyDecorators } from '@nestjs/common';
 import { ApiExtraModels, ApiResponse, getSchemaPath } from '@nestjs/swagger';
-import { AnthropicErrorDto, ErrorDto, ErrorEnvelopeBDto, OpenAiErrorDto } from './error.dto';
+import { ErrorDto, ErrorEnvelopeBDto } from './error.dto';
 
 const DESCRIPTIONS: Record<number, string> = {
   400: 'Invalid input or unreadable body (`code`: VALIDATION_FAILED, MALFORMED_JSON)',
@@ -21,8 +21,9 @@ export type ErrorSpec = number | { status: number; description: string };
 
 /**
  * Documents error answers. Every body is ErrorDto `{error, code}`; on envelope-B paths the
- * document builder swaps in ErrorEnvelopeBDto (`success: false` too), deciding by path exactly
- * as the error filter does.
+ * document builder swaps in ErrorEnvelopeBDto (`success: false` too), and under a registered
+ * wire format (the gateway's `/v1`) that format's schema, deciding by path exactly as the error
+ * filter does.
  */
 export function ApiErrors(...errors: ErrorSpec[]) {
   const byStatus = new Map<number, string | undefined>();
@@ -32,7 +33,7 @@ export function ApiErrors(...errors: ErrorSpec[]) {
     } else byStatus.set(e.status, e.description);
   }
   return applyDecorators(
-    ApiExtraModels(ErrorDto, ErrorEnvelopeBDto, OpenAiErrorDto, AnthropicErrorDto),
+    ApiExtraModels(ErrorDto, ErrorEnvelopeBDto),
     ...[...byStatus].map(([status, description]) =>
       ApiResponse({
         status,

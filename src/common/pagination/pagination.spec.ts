@@ -1,4 +1,4 @@
-import { AppError } from '../errors/app-error';
+import { AppError, COMMON_ERRORS, type CommonErrorCode } from '../errors/app-error';
 import { decodeCursor, encodeCursor, pageSize, toPage } from './pagination';
 
 const ID = '3f2b8c1e-9a4d-4e6f-8b7a-1c2d3e4f5a6b';
@@ -21,7 +21,7 @@ describe('cursor pagination', () => {
     try {
       decodeCursor(cursor);
     } catch (err) {
-      expect((err as AppError).status).toBe(400);
+      expect(COMMON_ERRORS[(err as AppError).code as CommonErrorCode].status).toBe(400);
     }
   });
 

@@ -1,7 +1,7 @@
 import { ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
 import { IsInt, IsOptional, IsString, MaxLength, Min } from 'class-validator';
-import { AppError, ErrorCode } from '../errors/app-error';
+import { AppError, CommonErrorCode } from '../errors/app-error';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
@@ -55,7 +55,7 @@ export function decodeCursor(cursor: string, ids: 'uuid' | 'any' = 'uuid'): Curs
     if (Number.isNaN(date.getTime()) || year < 1 || year > 9999) throw new Error('bad');
     return { at: date, id };
   } catch {
-    throw new AppError(ErrorCode.VALIDATION_FAILED, 'cursor is invalid');
+    throw new AppError(CommonErrorCode.VALIDATION_FAILED, 'cursor is invalid');
   }
 }
 

@@ -1,5 +1,5 @@
 import { type ArgumentMetadata, ValidationError, ValidationPipe } from '@nestjs/common';
-import { AppError, ErrorCode } from '../errors/app-error';
+import { AppError, CommonErrorCode } from '../errors/app-error';
 
 /** One failed rule: the property path (`messages.0.role`) and class-validator's constraint name. */
 export interface Violation {
@@ -12,7 +12,7 @@ export interface Violation {
 /** 400 VALIDATION_FAILED that keeps each violation, so the error filter can translate them. */
 export class ValidationFailedError extends AppError {
   constructor(readonly violations: Violation[]) {
-    super(ErrorCode.VALIDATION_FAILED, violations.map((v) => v.message).join('; '));
+    super(CommonErrorCode.VALIDATION_FAILED, violations.map((v) => v.message).join('; '));
   }
 }
 
@@ -76,7 +76,7 @@ class DepthLimitedValidationPipe extends ValidationPipe {
   async transform(value: unknown, metadata: ArgumentMetadata): Promise<unknown> {
     const checked = metadata.type === 'body' || metadata.type === 'query';
     const problem = checked ? inputProblem(value, MAX_INPUT_DEPTH) : undefined;
-    if (problem) throw new AppError(ErrorCode.VALIDATION_FAILED, problem);
+    if (problem) throw new AppError(CommonErrorCode.VALIDATION_FAILED, problem);
     return super.transform(value, metadata);
   }
 }

@@ -6,7 +6,7 @@ import {
   ApiPropertyOptional,
   getSchemaPath,
 } from '@nestjs/swagger';
-import { OpenAiErrorDto } from '../../common/openapi/error.dto';
+import { OpenAiErrorDto } from './wire-error.dto';
 import { ChatCompletionDto, CompletionUsageDto } from './chat-completion.dto';
 import { CompletionToolCallDeltaDto } from './completion-tools.dto';
 

@@ -6,7 +6,7 @@ import {
   ApiPropertyOptional,
   getSchemaPath,
 } from '@nestjs/swagger';
-import { AnthropicErrorDto } from '../../common/openapi/error.dto';
+import { AnthropicErrorDto } from './wire-error.dto';
 import {
   AnthropicMessageOutDto,
   AnthropicTextBlockDto,

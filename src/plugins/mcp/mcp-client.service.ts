@@ -2,7 +2,8 @@ import { Inject, Injectable, Logger } from '@nestjs/common';
 import type { ConfigType } from '@nestjs/config';
 import { pluginsConfig } from '../plugins.config';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { AppError, ErrorCode } from '../../common/errors/app-error';
+import { AppError } from '../../common/errors/app-error';
+import { PluginsErrorCode } from '../plugins.errors';
 import { guardedFetch } from '../ssrf/guarded-fetch';
 import { checkPluginUrl } from '../ssrf/url-guard';
 import { failedResult, okResult } from '../tool-result';
@@ -68,7 +69,7 @@ export class McpClientService {
     } catch (e) {
       if (e instanceof AppError) throw e;
       throw new AppError(
-        ErrorCode.PLUGIN_UNREACHABLE,
+        PluginsErrorCode.PLUGIN_UNREACHABLE,
         `The plugin server did not list its tools: ${this.reason(e, signal)}`,
       );
     }

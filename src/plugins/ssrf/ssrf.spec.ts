@@ -1,4 +1,5 @@
-import { AppError, ErrorCode } from '../../common/errors/app-error';
+import { AppError } from '../../common/errors/app-error';
+import { PluginsErrorCode } from '../plugins.errors';
 import { classifyAddress } from '../../common/http/address-policy';
 import { guardedLookup } from './guarded-lookup';
 import { checkPluginUrl } from './url-guard';
@@ -44,7 +45,7 @@ describe('SSRF guard', () => {
       checkPluginUrl(url, allowed);
     } catch (e) {
       expect(e).toBeInstanceOf(AppError);
-      expect((e as AppError).code).toBe(ErrorCode.PLUGIN_URL_FORBIDDEN);
+      expect((e as AppError).code).toBe(PluginsErrorCode.PLUGIN_URL_FORBIDDEN);
       return (e as AppError).message.replace('The plugin URL is not allowed: ', '');
     }
     throw new Error(`${url} was allowed`);
@@ -79,7 +80,7 @@ describe('SSRF guard', () => {
       guardedLookup('localhost', { all: true }, (e) => resolve(e)),
     );
     expect(err).toBeInstanceOf(AppError);
-    expect((err as AppError).code).toBe(ErrorCode.PLUGIN_URL_FORBIDDEN);
+    expect((err as AppError).code).toBe(PluginsErrorCode.PLUGIN_URL_FORBIDDEN);
     expect(err!.message).toMatch(/localhost resolves to a loopback address/);
   });
 });

@@ -1,5 +1,6 @@
 import { isIP } from 'node:net';
-import { AppError, ErrorCode } from '../../common/errors/app-error';
+import { AppError } from '../../common/errors/app-error';
+import { PluginsErrorCode } from '../plugins.errors';
 import { classifyAddress } from '../../common/http/address-policy';
 
 /** What `checkPluginUrl` found allowed: the parsed URL and whether its host is allow-listed. */
@@ -11,7 +12,10 @@ export interface CheckedUrl {
 
 /** 400 PLUGIN_URL_FORBIDDEN saying why (never the URL's credentials or query). */
 export function forbidden(reason: string): AppError {
-  return new AppError(ErrorCode.PLUGIN_URL_FORBIDDEN, `The plugin URL is not allowed: ${reason}`);
+  return new AppError(
+    PluginsErrorCode.PLUGIN_URL_FORBIDDEN,
+    `The plugin URL is not allowed: ${reason}`,
+  );
 }
 
 /**

@@ -3,7 +3,8 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { ModelCatalogue } from '../../models/model-catalogue';
 import { checkParameters } from '../../models/model-parameters';
-import { AppError, ErrorCode } from '../../common/errors/app-error';
+import { AppError } from '../../common/errors/app-error';
+import { UsersErrorCode } from '../users.errors';
 import { ValidationFailedError } from '../../common/validation/validation.pipe';
 import { preparedQuery } from '../../database/prepared';
 import { SessionCache } from '../session-cache';
@@ -36,7 +37,7 @@ export class PreferencesService {
       STORED_PREFERENCES_SQL,
       [userId],
     );
-    if (!row) throw new AppError(ErrorCode.USER_NOT_FOUND, 'User not found');
+    if (!row) throw new AppError(UsersErrorCode.USER_NOT_FOUND, 'User not found');
     return row.preferences;
   }
 

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { envelopeFor } from '../../../src/common/envelope/envelope';
-import { isAnthropicPath } from '../../../src/common/errors/anthropic-error';
+import { isAnthropicPath } from '../../../src/gateway/anthropic-error';
 import { SSE_EVENTS } from '../../../src/ai/dto/stream.dto';
 import { ResponseValidator } from '../../support/openapi/response-validator';
 import { createTestApp, type TestApp } from '../../support/test-app';

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { SecretBox } from '../../../src/common/crypto/secret-box';
-import { AppError, ErrorCode } from '../../../src/common/errors/app-error';
+import { AppError } from '../../../src/common/errors/app-error';
+import { PluginsErrorCode } from '../../../src/plugins/plugins.errors';
 import { sealHeaders } from '../../../src/plugins/plugin-headers';
 import { PluginsService } from '../../../src/plugins/plugins.service';
 import { McpTestServer } from '../../servers/mcp-server';
@@ -48,7 +49,7 @@ describe('Plugins: SSRF guard', () => {
       .set(admin.auth)
       .send({ name: 'bad', url: url() })
       .expect(400);
-    expect(res.body.code).toBe(ErrorCode.PLUGIN_URL_FORBIDDEN);
+    expect(res.body.code).toBe(PluginsErrorCode.PLUGIN_URL_FORBIDDEN);
     expect(res.body.error).toMatch(reason);
     expect(await t.db.query(`SELECT 1 FROM plugins`)).toEqual([]);
     expect(await t.db.query(`SELECT 1 FROM audit_events WHERE action = 'plugin.register'`)).toEqual(
@@ -79,7 +80,7 @@ describe('Plugins: SSRF guard', () => {
         .toolBox(sessionOf(admin), [name], { onlyCallerReads: async () => true })
         .catch((e: AppError) => e);
       expect(err).toBeInstanceOf(AppError);
-      expect((err as AppError).code).toBe(ErrorCode.PLUGIN_URL_FORBIDDEN);
+      expect((err as AppError).code).toBe(PluginsErrorCode.PLUGIN_URL_FORBIDDEN);
     }
   });
 

@@ -1,5 +1,7 @@
 import type { ApiScope } from '../../../src/common/auth/api-scopes';
-import { AppError, ErrorCode } from '../../../src/common/errors/app-error';
+import { ERROR_TABLE } from '../../../src/app-errors';
+import { AppError } from '../../../src/common/errors/app-error';
+import { PluginsErrorCode } from '../../../src/plugins/plugins.errors';
 import { PluginsService } from '../../../src/plugins/plugins.service';
 import type { ToolBox } from '../../../src/plugins/tool.types';
 import { HUGE_BYTES, McpTestServer } from '../../servers/mcp-server';
@@ -26,7 +28,7 @@ describe('Plugins', () => {
   const codeOf = (p: Promise<unknown>) =>
     p.then(
       () => 'resolved',
-      (e: AppError) => `${e.status} ${e.code}`,
+      (e: AppError) => `${ERROR_TABLE[e.code].status} ${e.code}`,
     );
 
   beforeAll(async () => {
@@ -242,7 +244,7 @@ describe('Plugins', () => {
       .catch((e: AppError) => e);
     expect(refused).toBeInstanceOf(AppError);
     expect([(refused as AppError).code, (refused as AppError).details]).toEqual([
-      ErrorCode.PLUGIN_NOT_ALLOWED,
+      PluginsErrorCode.PLUGIN_NOT_ALLOWED,
       { plugins: ['search_my_chats'] },
     ]);
     // The chat's readers are looked up only when a private-data tool is wanted.
@@ -265,7 +267,7 @@ describe('Plugins', () => {
       .set(admin.auth)
       .send({ name: 'down', url: 'http://127.0.0.1:9/mcp' })
       .expect(422);
-    expect(res.body.code).toBe(ErrorCode.PLUGIN_UNREACHABLE);
+    expect(res.body.code).toBe(PluginsErrorCode.PLUGIN_UNREACHABLE);
     for (const name of ['demo', 'calculator']) {
       await t.http.post('/api/plugins').set(admin.auth).send({ name, url: mcp.url }).expect(409);
     }

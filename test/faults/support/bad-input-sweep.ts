@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { type SweepApp, useSweepApp } from './bad-input-app';
-import { isAnthropicPath } from '../../../src/common/errors/anthropic-error';
+import { isAnthropicPath } from '../../../src/gateway/anthropic-error';
 import { type Answer, call } from './http';
 import { loneSurrogateRequests } from './lone-surrogates';
 import { type FuzzRequest, requestsFor, type Route, routesOf } from './openapi-fuzz';

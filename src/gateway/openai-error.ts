@@ -1,4 +1,4 @@
-import type { PresentedError } from './error-presenter';
+import type { PresentedError } from '../common/errors/error-presenter';
 
 /** OpenAI's error `type` for a status, so OpenAI clients classify our errors as theirs. */
 function typeFor(status: number): string {

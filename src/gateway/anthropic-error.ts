@@ -1,8 +1,11 @@
-import type { PresentedError } from './error-presenter';
+import type { PresentedError } from '../common/errors/error-presenter';
 
-/** Paths answered in Anthropic's error shape: the Messages API under `/v1/messages`. */
+/** The Messages API: it and every path under it answer in Anthropic's error shape. */
+export const ANTHROPIC_PATH = '/v1/messages';
+
+/** Whether `path` is answered in Anthropic's error shape: `/v1/messages` or a path under it. */
 export function isAnthropicPath(path: string): boolean {
-  return path === '/v1/messages' || path.startsWith('/v1/messages/');
+  return path === ANTHROPIC_PATH || path.startsWith(`${ANTHROPIC_PATH}/`);
 }
 
 /**
