@@ -83,14 +83,16 @@ export class GatewayController {
   })
   @ApiParam({ name: 'model', example: 'gpt-4o-mini', description: 'a model id' })
   @ApiOkResponse({ type: OpenAiModelDto })
-  model(@Param('model') id: string): OpenAiModelDto {
+  model(@CurrentUser() user: SessionUser, @Param('model') id: string): OpenAiModelDto {
     const embedding = this.catalogue.embeddingModel(id);
     const model = this.catalogue.find(id) ?? (embedding?.available ? embedding : undefined);
     if (!model)
       throw new AppError(GatewayErrorCode.MODEL_NOT_FOUND, `The model '${id}' does not exist`, {
         param: 'model',
       });
-    return openAiModelOf(model);
+    // Priced as the list prices it (the caller's plan's markup); an embedding model by its input.
+    const opts = { plan: user.plan, pricing: this.pricing, embedding: model === embedding };
+    return openAiModelOf(model, this.prices.shown(model, opts));
   }
 
   @Post('chat/completions')
