@@ -64,6 +64,8 @@ describe('OpenAI-compatible /v1: models, unknown paths, embeddings', () => {
       object: 'model',
       created: mini.created,
       owned_by: 'google',
+      // An embedding model is priced by its input (per token, OpenRouter's strings).
+      pricing: expect.objectContaining({ prompt: expect.stringMatching(/^\d+(\.\d+)?$/) }),
     });
   });
 
