@@ -10,55 +10,25 @@ import type { CreditPricing } from '../../credits/pricing';
 import { PriceBook } from '../../prices/price-book.service';
 import type { Tariff } from '../../prices/tariff';
 import { MetricsService } from '../../metrics/metrics.service';
-import type { ToolBox } from '../../plugins/tool.types';
-import { type ResolvedImage, UploadImages } from '../../uploads/upload-images.service';
+import { UploadImages } from '../../uploads/upload-images.service';
 import { AdmissionContext } from './admission-context';
 import { fallbacksNeeding, requestedFallbacks, worstCase } from './fallback-models';
 import type { Admission, AdmitOptions } from '../ai.types';
 import { inputPromptTokens } from './prompt-tokens';
-import {
-  type InputMessage,
-  readInputs,
-  requireCapability,
-  toProviderMessages,
-} from './message-inputs';
+import { readInputs, requireCapability, toProviderMessages } from './message-inputs';
 import {
   type ModelDescriptor,
   ModelCatalogue,
   reasoningBudget,
 } from '../../models/model-catalogue';
-import type { ParameterName } from '../../models/dto/model-parameters.dto';
 import { fitParameters, noModelError, resolveParameters } from '../../models/model-parameters';
 import { OutputLimits } from './output-limits';
 import { payingTeam } from './paying-team';
+import { priceCall } from './call-tariffs';
+import type { ResolvedCall } from './resolved-call';
 import { ProviderStrategy } from '../routing/provider-strategy.service';
 import type { GenerateRequest, ProviderMessage } from '../providers/model-provider';
 import type { CallRequest, ToolStep } from '../../models/call.types';
-
-/** What a request asks for, resolved and checked, before any money is reserved. */
-interface ResolvedCall {
-  inputs: InputMessage[];
-  /** The request's images in order: uploads the caller may read, or inline data. */
-  images: ResolvedImage[];
-  model: Admission['model'];
-  /** The models tried after `model` when its upstreams fail (see fallbackModels), priced. */
-  fallbacks: ModelDescriptor[];
-  /** The tariff of `model` and of each fallback, by id (see `priceCall`). */
-  tariffs: Record<string, Tariff>;
-  /** The effective parameter values (request > chat > preferences > default). */
-  values: ReturnType<typeof resolveParameters>['values'];
-  /** Inherited parameters the model does not take, passed over (see `fitParameters`). */
-  skippedParameters: ParameterName[];
-  /** The model's reasoning budget in tokens (0: none), held on top of `maxTokens`. */
-  budget: number;
-  toolBox?: ToolBox;
-  /** The provider messages, their images without bytes (read once the hold is taken). */
-  messages: ProviderMessage[];
-  /** Prompt tokens of the client tools' JSON (see clientToolTokens). */
-  toolTokens: number;
-  /** The team whose pool pays (see payingTeam); undefined: the caller's own balance. */
-  teamId?: string;
-}
 
 /**
  * Admission of metered model calls (architecture "One request through the AI module"): the
@@ -197,7 +167,12 @@ export class AiAdmissions {
       tools: !!toolBox || !!options.clientTools,
       structured_output: !!options.responseFormat,
     });
-    const { tariffs, fallbacks } = await this.priceCall(user, model, candidates);
+    const { tariffs, fallbacks } = await priceCall(
+      this.prices,
+      { plan: user.plan, pricing: this.pricing },
+      model,
+      candidates,
+    );
     return {
       teamId: payingTeam(user, dto, chat?.teamId ?? null),
       inputs,
@@ -212,30 +187,6 @@ export class AiAdmissions {
       messages,
       toolTokens: clientToolTokens(options, messages),
     };
-  }
-
-  /**
-   * The tariff of each model that may answer, chosen now (the price version in force at
-   * admission, the caller's plan's markup): `model`'s, or AppError MODEL_NOT_PRICED (400) before
-   * anything is held or sent; a fallback without a price is left out of the fallbacks.
-   */
-  private async priceCall(
-    user: SessionUser,
-    model: ModelDescriptor,
-    candidates: ModelDescriptor[],
-  ): Promise<{ tariffs: Record<string, Tariff>; fallbacks: ModelDescriptor[] }> {
-    await this.prices.fresh();
-    const opts = { at: new Date(), plan: user.plan, pricing: this.pricing };
-    const tariffs: Record<string, Tariff> = { [model.id]: this.prices.tariff(model, opts) };
-    const fallbacks = candidates.filter((m) => {
-      try {
-        tariffs[m.id] = this.prices.tariff(m, opts);
-        return true;
-      } catch {
-        return false;
-      }
-    });
-    return { tariffs, fallbacks };
   }
 
   /**
