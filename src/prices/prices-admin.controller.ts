@@ -37,6 +37,13 @@ export class PricesAdminController {
     description:
       'Reads PRICES_URL and applies it within the guardrails, as the scheduled job does. 503 when PRICES_URL is unset or the source fails.',
     access: ADMIN,
+    errors: [
+      {
+        status: 503,
+        description:
+          'PRICES_URL is unset, or the price source failed (`code`: SERVICE_UNAVAILABLE)',
+      },
+    ],
   })
   @ApiOkResponse({ type: SyncReportDto })
   runSync(): Promise<SyncReportDto> {

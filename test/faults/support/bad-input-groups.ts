@@ -67,6 +67,13 @@ export const SWEEP_GROUPS = {
     'POST /api/admin/prices/changes/{id}/approve',
     'POST /api/admin/prices/changes/{id}/reject',
     'GET /api/admin/prices/models/{modelId}/versions',
+    'GET /api/admin/usage',
+    'GET /api/admin/budgets/near-limit',
+    // budgets and limits
+    'PUT /api/budgets',
+    'GET /api/budgets',
+    'DELETE /api/budgets/{id}',
+    'GET /api/credits/limits',
   ],
   chats: [
     // chats
@@ -93,6 +100,10 @@ export const SWEEP_GROUPS = {
     'GET /api/invitations',
     'POST /api/invitations/accept',
     'GET /api/teams/{id}/chats',
+    // team pools
+    'GET /api/teams/{id}/credits',
+    'GET /api/teams/{id}/credits/usage',
+    'POST /api/teams/{id}/credits/transfers',
     // organising
     'GET /api/tags',
     'POST /api/tags',
@@ -117,6 +128,7 @@ export const SWEEP_GROUPS = {
     // openai-compatible
     'GET /v1/models',
     'GET /v1/models/{model}',
+    'GET /v1/key',
     'POST /v1/chat/completions',
     'POST /v1/embeddings',
     'POST /v1/responses',

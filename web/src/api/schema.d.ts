@@ -18678,7 +18678,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorDto"];
                 };
             };
-            /** @description The database cannot be reached (`code`: SERVICE_UNAVAILABLE); retry shortly */
+            /** @description PRICES_URL is unset, or the price source failed (`code`: SERVICE_UNAVAILABLE) */
             503: {
                 headers: {
                     [name: string]: unknown;
