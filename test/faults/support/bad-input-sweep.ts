@@ -38,6 +38,9 @@ function documented5xx(route: Route, status: number, code: unknown): boolean {
       (status === 503 && code === 'PAYMENTS_NOT_CONFIGURED')
     );
   if (route.path === '/health/ready') return status === 503 && code === 'NOT_READY';
+  // The price sync with no PRICES_URL (the sweep's app has none), as documented.
+  if (route.path === '/api/admin/prices/sync')
+    return status === 503 && code === 'SERVICE_UNAVAILABLE';
   return false;
 }
 
