@@ -56,6 +56,7 @@ const MAY_IMPORT = {
   'auth-github': ['social'],
   billing: ['users', 'teams', 'credits/sql', 'audit', 'i18n'], // credits/sql reads RETURNING rows, writes nothing
   referrals: ['credits', 'users', 'i18n'],
+  redemption: ['credits', 'audit'], // grants through CreditsService; admin actions and redemptions audited
   webhooks: ['billing', 'credits', 'users', 'referrals', 'audit', 'metrics', 'telemetry'],
   pages: ['billing', 'auth'],
   plugins: ['models', 'audit'],

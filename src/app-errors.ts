@@ -10,6 +10,7 @@ import { GATEWAY_ERROR_FORMATS } from './gateway/wire-error-formats';
 import { MODELS_ERRORS, type ModelsErrorCode } from './models/models.errors';
 import { PLUGINS_ERRORS, type PluginsErrorCode } from './plugins/plugins.errors';
 import { PRICES_ERRORS, type PricesErrorCode } from './prices/prices.errors';
+import { REDEMPTION_ERRORS, type RedemptionErrorCode } from './redemption/redemption.errors';
 import { SEARCH_ERRORS, type SearchErrorCode } from './search/search.errors';
 import { TAGS_ERRORS, type TagsErrorCode } from './tags/tags.errors';
 import { TASKS_ERRORS, type TasksErrorCode } from './tasks/tasks.errors';
@@ -41,6 +42,7 @@ export const ERROR_TABLES = [
   BILLING_ERRORS,
   WEBHOOKS_ERRORS,
   GATEWAY_ERRORS,
+  REDEMPTION_ERRORS,
 ] as const;
 
 /**
@@ -64,7 +66,8 @@ export type ErrorCode =
   | AiErrorCode
   | BillingErrorCode
   | WebhooksErrorCode
-  | GatewayErrorCode;
+  | GatewayErrorCode
+  | RedemptionErrorCode;
 
 type CodesOf<T> = T extends unknown ? keyof T : never;
 type Tabled = CodesOf<(typeof ERROR_TABLES)[number]>;

@@ -36,6 +36,7 @@ import { AppI18nModule } from './i18n/i18n.module';
 import { PagesModule } from './pages/pages.module';
 import { PluginsModule } from './plugins/plugins.module';
 import { ReferralsModule } from './referrals/referrals.module';
+import { RedemptionModule } from './redemption/redemption.module';
 import { SearchModule } from './search/search.module';
 import { SharesModule } from './shares/shares.module';
 import { TagsModule } from './tags/tags.module';
@@ -127,6 +128,7 @@ export class AppModule {
         BillingModule,
         WebhooksModule,
         ReferralsModule,
+        RedemptionModule,
         UploadsModule,
         HealthModule,
         AppI18nModule,

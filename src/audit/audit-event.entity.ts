@@ -31,6 +31,10 @@ export const AUDIT_ACTIONS = [
   'price.hold',
   'price.reject',
   'price.missing',
+  'redemption.batch.create',
+  'redemption.batch.export',
+  'redemption.batch.disable',
+  'credits.redeem',
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 
@@ -43,6 +47,7 @@ export const AUDIT_TARGET_TYPES = [
   'upstream',
   'budget',
   'model',
+  'redemption_batch',
 ] as const;
 export type AuditTargetType = (typeof AUDIT_TARGET_TYPES)[number];
 
