@@ -9,7 +9,7 @@ import {
   Query,
   Res,
 } from '@nestjs/common';
-import { ApiCreatedResponse, ApiOkResponse, ApiProduces, ApiTags } from '@nestjs/swagger';
+import { ApiCreatedResponse, ApiOkResponse, ApiTags } from '@nestjs/swagger';
 import type { Response } from 'express';
 import { CurrentUser } from '../common/auth/auth.decorators';
 import type { SessionUser } from '../common/auth/session-user';
@@ -100,8 +100,10 @@ export class RedemptionAdminController {
       { status: 410, description: 'Exported already (`code`: CODES_ALREADY_EXPORTED)' },
     ],
   })
-  @ApiProduces('text/csv')
-  @ApiOkResponse({ description: 'The codes, CSV with a header row', schema: { type: 'string' } })
+  @ApiOkResponse({
+    description: 'The codes, CSV with a header row',
+    content: { 'text/csv': { schema: { type: 'string' } } },
+  })
   async export(
     @Param('id', ParseUUIDPipe) id: string,
     @Res({ passthrough: true }) res: Response,
