@@ -14,6 +14,8 @@ export interface ContractFixtures {
   shareToken: string;
   /** An upstream row (never called: the run reads it back only). */
   upstreamId: string;
+  /** A batch of redemption codes (never exported here). */
+  redemptionBatchId: string;
 }
 
 /** Creates the fixtures through the services and the HTTP API, on the app under test. */
@@ -36,6 +38,11 @@ export async function makeFixtures(t: TestApp): Promise<ContractFixtures> {
       apiKey: 'sk-contract-unused',
     })
     .expect(201);
+  const batch = await t.http
+    .post('/api/admin/redemption-batches')
+    .set(admin.auth)
+    .send({ name: 'contract-batch', credits: 10, quantity: 2 })
+    .expect(201);
   return {
     adminToken: admin.token,
     userId: admin.user.id,
@@ -43,5 +50,6 @@ export async function makeFixtures(t: TestApp): Promise<ContractFixtures> {
     chatId: chat.id,
     shareToken: (share.body as { data: { token: string } }).data.token,
     upstreamId: (upstream.body as { id: string }).id,
+    redemptionBatchId: (batch.body as { id: string }).id,
   };
 }

@@ -66,6 +66,7 @@ const FIXTURE_OF: Record<string, keyof ContractFixtures> = {
   chats: 'chatId',
   share: 'shareToken',
   'admin/upstreams': 'upstreamId',
+  'admin/redemption-batches': 'redemptionBatchId',
 };
 
 hooks.beforeEach((transaction) => {

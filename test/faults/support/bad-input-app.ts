@@ -22,7 +22,7 @@ export interface SweepApp {
   doc: OpenApiDoc;
   /** A fingerprint of every table's whole contents and of the upload directory. */
   snapshot(): Promise<Record<string, string>>;
-  /** Fresh users, chats, a team, an invitation and an upload for one route's runs. */
+  /** Fresh users, chats, a team, an invitation, an upload and a batch of redemption codes for one route's runs. */
   newWorld(): Promise<FuzzWorld>;
 }
 
@@ -79,6 +79,11 @@ export function useSweepApp(): SweepApp {
       .set(user.auth)
       .attach('file', Buffer.from('plain text'), 'notes.txt')
       .expect(200);
+    const batch = await t.http
+      .post('/api/admin/redemption-batches')
+      .set(admin.auth)
+      .send({ name: 'fuzz batch', credits: 5, quantity: 2 })
+      .expect(201);
     return {
       ids: [
         user.user.id,
@@ -89,6 +94,7 @@ export function useSweepApp(): SweepApp {
         shared.id,
         invitation.invitation.id,
         upload.body.data.filename,
+        batch.body.id,
       ],
       bearers: [user.auth.Authorization, admin.auth.Authorization, member.auth.Authorization],
       models,

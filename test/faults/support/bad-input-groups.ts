@@ -69,6 +69,11 @@ export const SWEEP_GROUPS = {
     'GET /api/admin/prices/models/{modelId}/versions',
     'GET /api/admin/usage',
     'GET /api/admin/budgets/near-limit',
+    'POST /api/admin/redemption-batches',
+    'GET /api/admin/redemption-batches',
+    'GET /api/admin/redemption-batches/{id}',
+    'POST /api/admin/redemption-batches/{id}/export',
+    'POST /api/admin/redemption-batches/{id}/disable',
     // budgets and limits
     'PUT /api/budgets',
     'GET /api/budgets',
@@ -159,6 +164,7 @@ export const SWEEP_GROUPS = {
     'GET /api/credits/transactions',
     'GET /api/credits/usage',
     'POST /api/credits/estimate',
+    'POST /api/credits/redeem',
   ],
   platform: [
     // payments
