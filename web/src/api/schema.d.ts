@@ -2044,6 +2044,107 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/credits/redeem": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Redeem a code for credits
+         * @description Grants the code's credits as a REDEMPTION ledger entry. Limited to REDEEM_RATE_PER_HOUR attempts per user and per client address. See docs/redemption-codes.md.
+         */
+        post: operations["RedemptionController_redeem"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/redemption-batches": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Batches of redemption codes with their counts (admin)
+         * @description Newest first: codes made, redeemed, uses taken, available and expired.
+         */
+        get: operations["RedemptionAdminController_list"];
+        put?: never;
+        /**
+         * Make a batch of redemption codes (admin)
+         * @description The codes are not in the answer: export them once with POST …/{id}/export. `expiresAt` must be in the future (400 `VALIDATION_FAILED`).
+         */
+        post: operations["RedemptionAdminController_create"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/redemption-batches/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One batch of redemption codes (admin) */
+        get: operations["RedemptionAdminController_get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/redemption-batches/{id}/export": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Export a batch's codes as CSV, once (admin)
+         * @description CSV `code,credits,expiresAt`, one row per code. Works once: the service keeps only the codes' hashes afterwards, so keep the file; a lost file means disabling the batch and making another.
+         */
+        post: operations["RedemptionAdminController_export"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/redemption-batches/{id}/disable": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Disable a batch of redemption codes (admin)
+         * @description None of its codes redeems from now on; disabling twice changes nothing.
+         */
+        post: operations["RedemptionAdminController_disable"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/upload": {
         parameters: {
             query?: never;
@@ -2285,7 +2386,7 @@ export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
         /** @enum {string} */
-        ErrorCode: "VALIDATION_FAILED" | "MALFORMED_JSON" | "PAYLOAD_TOO_LARGE" | "UNAUTHORIZED" | "INVALID_CREDENTIALS" | "FORBIDDEN" | "NOT_FOUND" | "EMAIL_TAKEN" | "CONFLICT" | "RATE_LIMITED" | "UNKNOWN_MODEL" | "MODEL_NOT_PRICED" | "INSUFFICIENT_CREDITS" | "DAILY_LIMIT_REACHED" | "INVALID_API_KEY" | "RATE_LIMIT" | "UNKNOWN_ERROR" | "PAYMENTS_NOT_CONFIGURED" | "PAYMENT_FAILED" | "PAYMENT_PROVIDER_ERROR" | "PAYMENT_REQUEST_INVALID" | "WEBHOOK_SIGNATURE_INVALID" | "WEBHOOK_HANDLER_FAILED" | "USER_NOT_FOUND" | "PROVIDER_ERROR" | "SERVICE_UNAVAILABLE" | "NOT_READY" | "INTERNAL_ERROR" | "LAST_OWNER" | "ALREADY_MEMBER" | "INVITATION_EMAIL_MISMATCH" | "INVITATION_GONE" | "UNSUPPORTED_MEDIA_TYPE" | "TWO_FACTOR_CODE_INVALID" | "MFA_TOKEN_INVALID" | "TWO_FACTOR_ALREADY_ENABLED" | "TWO_FACTOR_NOT_ENABLED" | "TWO_FACTOR_SETUP_REQUIRED" | "PASSWORD_NOT_SET" | "LIMIT_REACHED" | "TAG_NAME_TAKEN" | "UNSUPPORTED_PARAMETER" | "INSUFFICIENT_SCOPE" | "KEY_DAILY_LIMIT_REACHED" | "TASK_LIMIT_REACHED" | "SCHEDULE_TOO_FREQUENT" | "SEMANTIC_SEARCH_UNAVAILABLE" | "MODEL_CAPABILITY_MISSING" | "UNKNOWN_PLUGIN" | "PLUGIN_UNREACHABLE" | "PLUGIN_URL_FORBIDDEN" | "PLUGIN_NOT_ALLOWED" | "UPLOAD_QUOTA_EXCEEDED" | "EMAIL_NOT_VERIFIED" | "INVALID_TOKEN" | "EMAIL_CHANGE_LIMIT_REACHED" | "MODEL_NOT_FOUND" | "PREVIOUS_RESPONSE_NOT_FOUND" | "UPSTREAM_READ_ONLY" | "UPSTREAM_URL_FORBIDDEN" | "UPSTREAM_KEY_REQUIRED" | "UPSTREAM_UNREACHABLE" | "BUDGET_EXCEEDED";
+        ErrorCode: "VALIDATION_FAILED" | "MALFORMED_JSON" | "PAYLOAD_TOO_LARGE" | "UNAUTHORIZED" | "INVALID_CREDENTIALS" | "FORBIDDEN" | "NOT_FOUND" | "EMAIL_TAKEN" | "CONFLICT" | "RATE_LIMITED" | "UNKNOWN_MODEL" | "MODEL_NOT_PRICED" | "INSUFFICIENT_CREDITS" | "DAILY_LIMIT_REACHED" | "INVALID_API_KEY" | "RATE_LIMIT" | "UNKNOWN_ERROR" | "PAYMENTS_NOT_CONFIGURED" | "PAYMENT_FAILED" | "PAYMENT_PROVIDER_ERROR" | "PAYMENT_REQUEST_INVALID" | "WEBHOOK_SIGNATURE_INVALID" | "WEBHOOK_HANDLER_FAILED" | "USER_NOT_FOUND" | "PROVIDER_ERROR" | "SERVICE_UNAVAILABLE" | "NOT_READY" | "INTERNAL_ERROR" | "LAST_OWNER" | "ALREADY_MEMBER" | "INVITATION_EMAIL_MISMATCH" | "INVITATION_GONE" | "UNSUPPORTED_MEDIA_TYPE" | "TWO_FACTOR_CODE_INVALID" | "MFA_TOKEN_INVALID" | "TWO_FACTOR_ALREADY_ENABLED" | "TWO_FACTOR_NOT_ENABLED" | "TWO_FACTOR_SETUP_REQUIRED" | "PASSWORD_NOT_SET" | "LIMIT_REACHED" | "TAG_NAME_TAKEN" | "UNSUPPORTED_PARAMETER" | "INSUFFICIENT_SCOPE" | "KEY_DAILY_LIMIT_REACHED" | "TASK_LIMIT_REACHED" | "SCHEDULE_TOO_FREQUENT" | "SEMANTIC_SEARCH_UNAVAILABLE" | "MODEL_CAPABILITY_MISSING" | "UNKNOWN_PLUGIN" | "PLUGIN_UNREACHABLE" | "PLUGIN_URL_FORBIDDEN" | "PLUGIN_NOT_ALLOWED" | "UPLOAD_QUOTA_EXCEEDED" | "EMAIL_NOT_VERIFIED" | "INVALID_TOKEN" | "EMAIL_CHANGE_LIMIT_REACHED" | "MODEL_NOT_FOUND" | "PREVIOUS_RESPONSE_NOT_FOUND" | "UPSTREAM_READ_ONLY" | "UPSTREAM_URL_FORBIDDEN" | "UPSTREAM_KEY_REQUIRED" | "UPSTREAM_UNREACHABLE" | "BUDGET_EXCEEDED" | "CODE_INVALID" | "CODE_EXPIRED" | "CODE_ALREADY_REDEEMED" | "CODES_ALREADY_EXPORTED";
         ErrorDto: {
             /** @example Authentication required */
             error: string;
@@ -2552,9 +2653,9 @@ export interface components {
             /** @enum {string} */
             actorType: "user" | "admin" | "system" | "webhook" | "api_key";
             /** @enum {string} */
-            action: "user.role.change" | "user.plan.change" | "user.credits.adjust" | "user.email.change" | "user.social_takeover" | "payment.refund" | "credits.purchase.grant" | "credits.refund.clawback" | "credits.dispute.clawback" | "credits.dispute.restore" | "two_factor.reset" | "api_key.create" | "api_key.revoke" | "team.ownership.change" | "plugin.register" | "upstream.create" | "upstream.update" | "upstream.delete" | "budget.set" | "budget.delete" | "budget.threshold" | "price.apply" | "price.hold" | "price.reject" | "price.missing";
+            action: "user.role.change" | "user.plan.change" | "user.credits.adjust" | "user.email.change" | "user.social_takeover" | "payment.refund" | "credits.purchase.grant" | "credits.refund.clawback" | "credits.dispute.clawback" | "credits.dispute.restore" | "two_factor.reset" | "api_key.create" | "api_key.revoke" | "team.ownership.change" | "plugin.register" | "upstream.create" | "upstream.update" | "upstream.delete" | "budget.set" | "budget.delete" | "budget.threshold" | "price.apply" | "price.hold" | "price.reject" | "price.missing" | "redemption.batch.create" | "redemption.batch.export" | "redemption.batch.disable" | "credits.redeem";
             /** @enum {string} */
-            targetType: "user" | "payment" | "api_key" | "team" | "plugin" | "upstream" | "budget" | "model";
+            targetType: "user" | "payment" | "api_key" | "team" | "plugin" | "upstream" | "budget" | "model" | "redemption_batch";
             targetId: string | null;
             /**
              * @example {
@@ -2602,7 +2703,7 @@ export interface components {
             /** @example -3 */
             amount: number;
             /** @enum {string} */
-            type: "CONSUMPTION" | "PURCHASE" | "BONUS" | "ADJUSTMENT" | "REFUND" | "TRANSFER";
+            type: "CONSUMPTION" | "PURCHASE" | "BONUS" | "ADJUSTMENT" | "REFUND" | "TRANSFER" | "REDEMPTION";
             /** @example gpt-4o-mini: 120 + 80 tokens */
             description: string;
             /**
@@ -5625,6 +5726,80 @@ export interface components {
             /** @description the latest 20, newest first */
             recent: components["schemas"]["ReferredUserDto"][];
         };
+        RedeemCodeDto: {
+            /**
+             * @description as printed; spaces, hyphens and lower case are accepted
+             * @example K7QX-3M9T-VW2R-8HJP-4NDC
+             */
+            code: string;
+        };
+        RedemptionResultDto: {
+            /** @description credits granted */
+            credits: number;
+            /** @description the balance after the grant */
+            balance: number;
+        };
+        CreateRedemptionBatchDto: {
+            name: string;
+            /** @example 500 */
+            credits: number;
+            /** @example 100 */
+            quantity: number;
+            /**
+             * Format: date-time
+             * @description in the future; none: never expires
+             */
+            expiresAt?: string;
+            /** @description Default when left out: `1`. */
+            usesPerCode?: number;
+            /**
+             * @description true: each user may use a code once (its other uses go to other users)
+             *
+             *     Default when left out: `true`.
+             */
+            onePerUser?: boolean;
+        };
+        RedemptionCountsDto: {
+            /** @description codes in the batch */
+            created: number;
+            /** @description codes used at least once */
+            redeemed: number;
+            /** @description uses taken, over every code */
+            redemptions: number;
+            /** @description codes with a use left, usable now */
+            available: number;
+            /** @description codes the batch expired with uses left (0 before `expiresAt`) */
+            expired: number;
+        };
+        RedemptionBatchDto: {
+            /** Format: uuid */
+            id: string;
+            name: string;
+            /** @description credits each use grants */
+            credits: number;
+            /** @description codes made */
+            quantity: number;
+            usesPerCode: number;
+            onePerUser: boolean;
+            /** @enum {string} */
+            status: "active" | "disabled" | "expired";
+            /** Format: date-time */
+            expiresAt: string | null;
+            /** Format: date-time */
+            disabledAt: string | null;
+            /**
+             * Format: date-time
+             * @description when the codes were exported (they cannot be exported again)
+             */
+            exportedAt: string | null;
+            /** Format: date-time */
+            createdAt: string;
+            counts: components["schemas"]["RedemptionCountsDto"];
+        };
+        RedemptionBatchPageDto: {
+            data: components["schemas"]["RedemptionBatchDto"][];
+            nextCursor: string | null;
+        };
         UploadDto: {
             /**
              * Format: uuid
@@ -5824,10 +5999,10 @@ export interface operations {
                 cursor?: string;
                 /** @description the acting user or administrator */
                 actorId?: string;
-                targetType?: "user" | "payment" | "api_key" | "team" | "plugin" | "upstream" | "budget" | "model";
+                targetType?: "user" | "payment" | "api_key" | "team" | "plugin" | "upstream" | "budget" | "model" | "redemption_batch";
                 /** @description a user, key or team id, or a payment intent id */
                 targetId?: string;
-                action?: "user.role.change" | "user.plan.change" | "user.credits.adjust" | "user.email.change" | "user.social_takeover" | "payment.refund" | "credits.purchase.grant" | "credits.refund.clawback" | "credits.dispute.clawback" | "credits.dispute.restore" | "two_factor.reset" | "api_key.create" | "api_key.revoke" | "team.ownership.change" | "plugin.register" | "upstream.create" | "upstream.update" | "upstream.delete" | "budget.set" | "budget.delete" | "budget.threshold" | "price.apply" | "price.hold" | "price.reject" | "price.missing";
+                action?: "user.role.change" | "user.plan.change" | "user.credits.adjust" | "user.email.change" | "user.social_takeover" | "payment.refund" | "credits.purchase.grant" | "credits.refund.clawback" | "credits.dispute.clawback" | "credits.dispute.restore" | "two_factor.reset" | "api_key.create" | "api_key.revoke" | "team.ownership.change" | "plugin.register" | "upstream.create" | "upstream.update" | "upstream.delete" | "budget.set" | "budget.delete" | "budget.threshold" | "price.apply" | "price.hold" | "price.reject" | "price.missing" | "redemption.batch.create" | "redemption.batch.export" | "redemption.batch.disable" | "credits.redeem";
                 /** @description at or after (inclusive) */
                 from?: string;
                 /** @description before (exclusive) */
@@ -18031,6 +18206,543 @@ export interface operations {
             };
             /** @description Role not allowed (`code`: FORBIDDEN), or an API key without the route's scope (INSUFFICIENT_SCOPE) */
             403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Body over 1 MB, or an upload over UPLOAD_MAX_BYTES (`code`: PAYLOAD_TOO_LARGE) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Unexpected or upstream failure (`code`: INTERNAL_ERROR, ...) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description The database cannot be reached (`code`: SERVICE_UNAVAILABLE); retry shortly */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+        };
+    };
+    RedemptionController_redeem: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["RedeemCodeDto"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RedemptionResultDto"];
+                };
+            };
+            /** @description Invalid input or unreadable body (`code`: VALIDATION_FAILED, MALFORMED_JSON) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description No valid session (`code`: UNAUTHORIZED or INVALID_CREDENTIALS), or a revoked, expired or unknown API key (INVALID_API_KEY) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Role not allowed (`code`: FORBIDDEN), or an API key without the route's scope (INSUFFICIENT_SCOPE) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Unknown, used up, or of a disabled batch: one answer (`code`: CODE_INVALID) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description You redeemed this code already (`CODE_ALREADY_REDEEMED`) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description The code has expired (`code`: CODE_EXPIRED) */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Body over 1 MB, or an upload over UPLOAD_MAX_BYTES (`code`: PAYLOAD_TOO_LARGE) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Too many attempts (`code`: RATE_LIMITED), see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Unexpected or upstream failure (`code`: INTERNAL_ERROR, ...) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description The database cannot be reached (`code`: SERVICE_UNAVAILABLE); retry shortly */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+        };
+    };
+    RedemptionAdminController_list: {
+        parameters: {
+            query?: {
+                limit?: number;
+                /** @description nextCursor of the previous page */
+                cursor?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RedemptionBatchPageDto"];
+                };
+            };
+            /** @description Invalid input or unreadable body (`code`: VALIDATION_FAILED, MALFORMED_JSON) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description No valid session (`code`: UNAUTHORIZED or INVALID_CREDENTIALS), or a revoked, expired or unknown API key (INVALID_API_KEY) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Role not allowed (`code`: FORBIDDEN), or an API key without the route's scope (INSUFFICIENT_SCOPE) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Body over 1 MB, or an upload over UPLOAD_MAX_BYTES (`code`: PAYLOAD_TOO_LARGE) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Unexpected or upstream failure (`code`: INTERNAL_ERROR, ...) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description The database cannot be reached (`code`: SERVICE_UNAVAILABLE); retry shortly */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+        };
+    };
+    RedemptionAdminController_create: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateRedemptionBatchDto"];
+            };
+        };
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RedemptionBatchDto"];
+                };
+            };
+            /** @description Invalid input or unreadable body (`code`: VALIDATION_FAILED, MALFORMED_JSON) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description No valid session (`code`: UNAUTHORIZED or INVALID_CREDENTIALS), or a revoked, expired or unknown API key (INVALID_API_KEY) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Role not allowed (`code`: FORBIDDEN), or an API key without the route's scope (INSUFFICIENT_SCOPE) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Body over 1 MB, or an upload over UPLOAD_MAX_BYTES (`code`: PAYLOAD_TOO_LARGE) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Unexpected or upstream failure (`code`: INTERNAL_ERROR, ...) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description The database cannot be reached (`code`: SERVICE_UNAVAILABLE); retry shortly */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+        };
+    };
+    RedemptionAdminController_get: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @example 3fa85f64-5717-4562-b3fc-2c963f66afa6 */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RedemptionBatchDto"];
+                };
+            };
+            /** @description Invalid input or unreadable body (`code`: VALIDATION_FAILED, MALFORMED_JSON) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description No valid session (`code`: UNAUTHORIZED or INVALID_CREDENTIALS), or a revoked, expired or unknown API key (INVALID_API_KEY) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Role not allowed (`code`: FORBIDDEN), or an API key without the route's scope (INSUFFICIENT_SCOPE) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description No such batch (`code`: NOT_FOUND) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Body over 1 MB, or an upload over UPLOAD_MAX_BYTES (`code`: PAYLOAD_TOO_LARGE) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Unexpected or upstream failure (`code`: INTERNAL_ERROR, ...) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description The database cannot be reached (`code`: SERVICE_UNAVAILABLE); retry shortly */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+        };
+    };
+    RedemptionAdminController_export: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @example 3fa85f64-5717-4562-b3fc-2c963f66afa6 */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The codes, CSV with a header row */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/csv": string;
+                };
+            };
+            /** @description Invalid input or unreadable body (`code`: VALIDATION_FAILED, MALFORMED_JSON) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description No valid session (`code`: UNAUTHORIZED or INVALID_CREDENTIALS), or a revoked, expired or unknown API key (INVALID_API_KEY) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Role not allowed (`code`: FORBIDDEN), or an API key without the route's scope (INSUFFICIENT_SCOPE) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description No such batch (`code`: NOT_FOUND) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Exported already (`code`: CODES_ALREADY_EXPORTED) */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Body over 1 MB, or an upload over UPLOAD_MAX_BYTES (`code`: PAYLOAD_TOO_LARGE) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Unexpected or upstream failure (`code`: INTERNAL_ERROR, ...) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description The database cannot be reached (`code`: SERVICE_UNAVAILABLE); retry shortly */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+        };
+    };
+    RedemptionAdminController_disable: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @example 3fa85f64-5717-4562-b3fc-2c963f66afa6 */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RedemptionBatchDto"];
+                };
+            };
+            /** @description Invalid input or unreadable body (`code`: VALIDATION_FAILED, MALFORMED_JSON) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description No valid session (`code`: UNAUTHORIZED or INVALID_CREDENTIALS), or a revoked, expired or unknown API key (INVALID_API_KEY) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Role not allowed (`code`: FORBIDDEN), or an API key without the route's scope (INSUFFICIENT_SCOPE) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description No such batch (`code`: NOT_FOUND) */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };
