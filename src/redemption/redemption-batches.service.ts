@@ -12,6 +12,7 @@ import { returning } from '../credits/sql';
 import type { CreateRedemptionBatchDto } from './dto/redemption-batch.dto';
 import { hashRedemptionCode, newRedemptionCode, normaliseRedemptionCode } from './redemption-code';
 import { RedemptionErrorCode } from './redemption.errors';
+import type { BatchRow } from './redemption.types';
 import {
   BATCH_EXISTS_SQL,
   BATCH_SQL,
@@ -21,25 +22,6 @@ import {
   listBatchesStatement,
   TAKE_SEALED_CODES_SQL,
 } from './redemption.sql';
-
-/** A batch with its codes' counts (BATCH_SQL), before the API's mapping. */
-export interface BatchRow {
-  id: string;
-  name: string;
-  credits: number;
-  quantity: number;
-  usesPerCode: number;
-  onePerUser: boolean;
-  expiresAt: Date | null;
-  disabledAt: Date | null;
-  exportedAt: Date | null;
-  createdAt: Date;
-  created: number;
-  redeemed: number;
-  redemptions: number;
-  /** Codes with a use left (usable unless the batch is disabled or expired). */
-  open: number;
-}
 
 /** The sealing context of a batch's codes: a sealed list copied to another batch does not open. */
 const sealContext = (batchId: string) => `redemption-batch:${batchId}`;

@@ -2,7 +2,7 @@ import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { IsBoolean, IsInt, IsISO8601, IsOptional, Max, Min } from 'class-validator';
 import { IsBoundedString } from '../../common/validation/validators';
 import { PageQueryDto } from '../../common/pagination/pagination';
-import type { BatchRow } from '../redemption-batches.service';
+import type { BatchRow } from '../redemption.types';
 
 /** Codes one batch may hold (at most): a larger run is several batches. */
 export const MAX_QUANTITY = 10_000;
