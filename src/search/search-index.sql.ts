@@ -20,6 +20,15 @@ export const UNLOCK_CHAT_SQL = 'SELECT pg_advisory_unlock($1, hashtext($2))';
 /** `{id, credits}` of the users $1 (uuid[]). */
 export const BALANCES_SQL = 'SELECT id, credits FROM users WHERE id = ANY($1::uuid[])';
 
+/**
+ * `{id}` of each payer of $1 (uuid[]) whose budgets refuse a charge of $2 (int[], credits, in the
+ * order of $1) at $3: some window of a budget that applies to the user would pass its limit, as
+ * admission checks it (`budgets_admit`, which locks the payer's budgets until the transaction
+ * ends, so a check inside the charge's transaction holds until its counters are written).
+ */
+export const BUDGET_REFUSED_SQL = `SELECT p.id FROM unnest($1::uuid[], $2::int[]) AS p(id, amount)
+       WHERE budgets_admit(jsonb_build_object('userId', p.id, 'amount', p.amount), $3) IS NOT NULL`;
+
 /** Pauses indexing chat $2 for each user of $1 (uuid[]); a pause already there stays. */
 export const PAUSE_SQL = `INSERT INTO search_index_pauses ("userId", "chatId")
        SELECT u, $2 FROM unnest($1::uuid[]) AS u ON CONFLICT DO NOTHING`;

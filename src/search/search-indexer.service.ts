@@ -11,6 +11,7 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { EMBEDDINGS_DESCRIPTION, EmbeddingsService } from '../ai';
 import { ChatExchanges } from '../chats/chat-exchanges.service';
+import { Clock } from '../common/clock/clock';
 import { AppError } from '../common/errors/app-error';
 import { CreditsErrorCode } from '../credits/credits.errors';
 import { CreditsService } from '../credits/credits.service';
@@ -20,6 +21,7 @@ import { declareQueue } from '../jobs/queue-registry';
 import { MessageVectorsRepository, type PendingMessage } from './message-vectors.repository';
 import {
   BALANCES_SQL,
+  BUDGET_REFUSED_SQL,
   PAUSE_SQL,
   RESUME_PAUSES_SQL,
   TRY_LOCK_CHAT_SQL,
@@ -41,6 +43,11 @@ export const INDEX_QUEUE = declareQueue('search-index');
 export const RESUME_QUEUE = declareQueue('search-resume');
 /** Messages per provider call (and per charge). */
 export const INDEX_BATCH = 64;
+/** Refusals of a payer's charge that pause the chat for them until a top-up or a new window. */
+const PAUSE_CODES = new Set<string>([
+  CreditsErrorCode.INSUFFICIENT_CREDITS,
+  CreditsErrorCode.BUDGET_EXCEEDED,
+]);
 /** Namespace of the per-chat advisory lock (first key of pg_try_advisory_lock). */
 const LOCK_NAMESPACE = 15_001;
 
@@ -53,8 +60,8 @@ export interface IndexJob {
  * exchange queues its chat (no await on the request path); the job embeds the chat's messages
  * without a vector in batches and charges each batch to the messages' authors, one CONSUMPTION
  * entry "embeddings" per author in the transaction that stores the vectors. An author whose
- * balance cannot pay is paused for that chat (no provider call is made for those messages) and
- * resumed by RESUME_QUEUE after a top-up. Two workers never embed the same chat at once (a
+ * balance cannot pay, or whose budget refuses the charge, is paused for that chat (no provider
+ * call is made for those messages) and retried by RESUME_QUEUE while the balance is positive. Two workers never embed the same chat at once (a
  * per-chat advisory lock; the loser retries later), and a stored vector is never replaced, so
  * no message is embedded or charged twice.
  */
@@ -72,6 +79,7 @@ export class SearchIndexer implements OnModuleInit, OnApplicationBootstrap {
     private readonly embeddings: EmbeddingsService,
     private readonly credits: CreditsService,
     private readonly jobs: JobsService,
+    private readonly clock: Clock,
     exchanges: ChatExchanges,
     @Inject(searchConfig.KEY) search: ConfigType<typeof searchConfig>,
   ) {
@@ -194,8 +202,8 @@ export class SearchIndexer implements OnModuleInit, OnApplicationBootstrap {
   }
 
   /**
-   * The messages whose payer's balance covers the payer's share of the batch; the other payers
-   * are paused for this chat, before any provider call.
+   * The messages whose payer's balance covers the payer's share of the batch and whose budgets
+   * admit it; the other payers are paused for this chat, before any provider call.
    */
   private async payable(chatId: string, pending: PendingMessage[]): Promise<PendingMessage[]> {
     const due = new Map<string, number>();
@@ -207,15 +215,35 @@ export class SearchIndexer implements OnModuleInit, OnApplicationBootstrap {
     const can = new Set(
       balances.filter((b) => b.credits >= this.embeddings.cost(due.get(b.id)!)).map((b) => b.id),
     );
+    for (const id of await this.refusedByBudgets([...can], due)) can.delete(id);
     const paused = [...due.keys()].filter((id) => !can.has(id));
     if (paused.length) await this.pause(chatId, paused);
     return pending.filter((m) => can.has(m.payerId));
   }
 
   /**
+   * The payers of `ids` whose budgets (their `user` budget's windows) refuse the charge of their
+   * `tokens`, checked as admission checks a call; in `m`, the check holds until it commits.
+   */
+  private async refusedByBudgets(
+    ids: string[],
+    tokens: Map<string, number>,
+    m = this.dataSource.manager,
+  ): Promise<string[]> {
+    if (ids.length === 0) return [];
+    const costs = ids.map((id) => this.embeddings.cost(tokens.get(id)!));
+    const rows: { id: string }[] = await m.query(BUDGET_REFUSED_SQL, [
+      ids,
+      costs,
+      this.clock.now(),
+    ]);
+    return rows.map((r) => r.id);
+  }
+
+  /**
    * One provider call for the batch, then per payer one transaction: store the vectors of the
    * messages that still exist and consume ceil(Σ tokens × price × 1000) credits with one ledger
-   * entry. A payer whose balance fell meanwhile is rolled back and paused.
+   * entry. A payer whose balance fell or budget filled meanwhile is rolled back and paused.
    */
   private async embedBatch(
     chatId: string,
@@ -249,6 +277,9 @@ export class SearchIndexer implements OnModuleInit, OnApplicationBootstrap {
             .filter((it) => ids.has(it.message.id))
             .reduce((n, it) => n + this.embeddings.tokens(it.message.content), 0);
           if (tokens > 0) {
+            const cost = new Map([[payerId, tokens]]);
+            if ((await this.refusedByBudgets([payerId], cost, m)).length)
+              throw new AppError(CreditsErrorCode.BUDGET_EXCEEDED, 'A budget refuses the charge');
             await this.credits.consume(
               payerId,
               this.embeddings.cost(tokens),
@@ -259,8 +290,7 @@ export class SearchIndexer implements OnModuleInit, OnApplicationBootstrap {
           return ids.size;
         });
       } catch (err) {
-        if (!(err instanceof AppError && err.code === CreditsErrorCode.INSUFFICIENT_CREDITS))
-          throw err;
+        if (!(err instanceof AppError && PAUSE_CODES.has(err.code))) throw err;
         await this.pause(chatId, [payerId]);
       }
     }

@@ -1,3 +1,4 @@
+import { ModelCatalogue } from '../../src/models/model-catalogue';
 import { newChat, newTeam, newUser } from '../support/factories';
 import type { TestApp } from '../support/test-app';
 
@@ -14,6 +15,10 @@ export interface ContractFixtures {
   shareToken: string;
   /** An upstream row (never called: the run reads it back only). */
   upstreamId: string;
+  /** A secret of an API key of the admin (routes that describe the calling key, `/v1/key`). */
+  apiKey: string;
+  /** The first model of the catalogue (its price versions). */
+  modelId: string;
   /** A batch of redemption codes (never exported here). */
   redemptionBatchId: string;
 }
@@ -43,6 +48,11 @@ export async function makeFixtures(t: TestApp): Promise<ContractFixtures> {
     .set(admin.auth)
     .send({ name: 'contract-batch', credits: 10, quantity: 2 })
     .expect(201);
+  const key = await t.http
+    .post('/api/keys')
+    .set(admin.auth)
+    .send({ name: 'contract key' })
+    .expect(201);
   return {
     adminToken: admin.token,
     userId: admin.user.id,
@@ -50,6 +60,8 @@ export async function makeFixtures(t: TestApp): Promise<ContractFixtures> {
     chatId: chat.id,
     shareToken: (share.body as { data: { token: string } }).data.token,
     upstreamId: (upstream.body as { id: string }).id,
+    apiKey: (key.body as { key: string }).key,
+    modelId: t.app.get(ModelCatalogue).list()[0].id,
     redemptionBatchId: (batch.body as { id: string }).id,
   };
 }

@@ -66,8 +66,12 @@ const FIXTURE_OF: Record<string, keyof ContractFixtures> = {
   chats: 'chatId',
   share: 'shareToken',
   'admin/upstreams': 'upstreamId',
+  'admin/prices/models': 'modelId',
   'admin/redemption-batches': 'redemptionBatchId',
 };
+
+/** Routes signed with the fixtures' API key rather than the admin's session. */
+const SIGNED_WITH_KEY = new Set(['/v1/key']);
 
 hooks.beforeEach((transaction) => {
   const { template, status, media } = partsOf(transaction);
@@ -87,7 +91,8 @@ hooks.beforeEach((transaction) => {
       : '';
     transaction.fullPath = transaction.request.uri = path + query;
   }
-  transaction.request.headers.Authorization = `Bearer ${fixtures.adminToken}`;
+  const secret = SIGNED_WITH_KEY.has(template) ? fixtures.apiKey : fixtures.adminToken;
+  transaction.request.headers.Authorization = `Bearer ${secret}`;
   // The body against the document's schema, not against the keys of a generated example; the
   // media type is compared in afterEach without parameters (`application/json; charset=utf-8`).
   const schema = doc.paths[template]?.get?.responses[status]?.content?.[media]?.schema;
@@ -113,7 +118,7 @@ function partsOf(transaction: Transaction): { template: string; status: string; 
 /** `/api/chats/{id}/messages` → `/api/chats/<chatId>/messages`; undefined without a fixture. */
 function fillPath(template: string): string | undefined {
   const params = template.match(/\{[^}]+\}/g) ?? [];
-  const collection = /^\/api\/((?:admin\/)?[^/]+)\/\{/.exec(template)?.[1];
+  const collection = /^\/api\/((?:admin\/)?(?:prices\/models|[^/]+))\/\{/.exec(template)?.[1];
   const fixture = collection ? FIXTURE_OF[collection] : undefined;
   if (params.length !== 1 || !fixture) return undefined;
   return template.replace(params[0], encodeURIComponent(fixtures[fixture]));

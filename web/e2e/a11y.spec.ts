@@ -18,6 +18,7 @@ const SIGNED_IN = [
   '/en/dashboard/settings',
   '/en/dashboard/billing',
   '/en/dashboard/teams',
+  '/en/dashboard/budgets',
   '/zh/dashboard/billing',
 ];
 const ADMIN_PAGES = ['users', 'payments', 'upstreams', 'models', 'audit', 'usage'];

@@ -60,7 +60,7 @@ test('sign up, verify by the mailed link, chat, and pay the answer’s cost', as
   await expect(page.getByTestId('balance')).toHaveText(new RegExp(`^${100 - cost} credits?$`));
   await expect(page.getByRole('link', { name: /Say hello|Untitled chat/ })).toBeVisible();
   // The plan's daily limit (100 credits on FREE), less what the answer cost.
-  await expect(page.getByTestId('limit-user-day')).toContainText(
+  await expect(page.getByTestId('limit-plan-day')).toContainText(
     `${100 - cost} of 100 credits left`,
   );
   await screenshot(page, 'dashboard');

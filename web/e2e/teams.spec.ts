@@ -1,7 +1,7 @@
 import { expect, test } from '@playwright/test';
 import { newEmail, pageOf, screenshot, signUpVerified } from './support';
 
-/** A team: created, a member invited by email joins through the mailed link, then promoted. */
+/** A team: created, its pool funded, a member invited by email joins through the mailed link, then promoted. */
 test('create a team, invite a member who joins by the link, and change their role', async ({
   page,
   browser,
@@ -14,6 +14,11 @@ test('create a team, invite a member who joins by the link, and change their rol
   await page.getByLabel('Team name').fill('Research');
   await page.getByRole('button', { name: 'Create team' }).click();
   await expect(page.getByRole('heading', { name: 'Research', level: 2 })).toBeVisible();
+  // The pool, funded from the owner's balance (100 sign-up credits).
+  await expect(page.getByTestId('pool-balance')).toHaveText(/^0 credits in the pool/);
+  await page.getByLabel('Credits to move from my balance').fill('30');
+  await page.getByRole('button', { name: 'Move to the pool' }).click();
+  await expect(page.getByTestId('pool-balance')).toHaveText(/^30 credits in the pool/);
   await page.getByRole('textbox', { name: 'Email', exact: true }).fill(memberEmail);
   await page.getByRole('button', { name: 'Invite', exact: true }).click();
   const link = (await page.getByText('/invitations/accept?token=').textContent())!.trim();

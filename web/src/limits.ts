@@ -1,41 +1,27 @@
-import { useCredits } from './session';
+import { useQuery } from '@tanstack/react-query';
+import { api, unwrap } from './api/client';
+import type { components } from './api/schema';
 
 /**
- * One spending window that applies to the signed-in user, in credits: the shape of an entry of
- * `GET /api/credits/limits` (scope, window, limit, used, held, remaining, resetsAt).
+ * One spending window that applies to the signed-in user, in credits (an entry of
+ * `GET /api/credits/limits`): whose it is (`scope`: my `user` budget, a `team`'s or my `member`
+ * cap in a team, a `key`'s, or the `plan`'s daily limit), its kind (`day`, `week`, `month`,
+ * `hours`, `total`), the limit, what settled calls used, what running calls hold, what is left
+ * and when it starts again (null for a window that does not reset).
  */
-export interface LimitWindow {
-  /** Whose window: `user` (mine), or a key's, team pool's or team member's once budgets exist. */
-  scope: string;
-  /** Its length: `day` (local day in APP_TIMEZONE), later also hours, weeks or months. */
-  window: string;
-  limit: number;
-  used: number;
-  /** Reserved by replies still running. */
-  held: number;
-  remaining: number;
-  /** When it starts again (ISO 8601), or null for a window that does not reset. */
-  resetsAt: string | null;
-}
+export type LimitWindow = components['schemas']['LimitDto'];
+
+/** A key unique among the windows of one answer (a scope has one window per kind and length). */
+export const windowKey = (w: LimitWindow) =>
+  `${w.scope}:${w.scopeId}:${w.teamId ?? ''}:${w.window}:${w.hours ?? ''}`;
 
 /**
- * The limits left in each window. Until `GET /api/credits/limits` exists it is one window, the
- * plan's daily limit from `GET /api/credits` (today's use against it, resetting at local
- * midnight); when that route lands only this hook changes.
+ * Every window that applies to me, with what is left (`GET /api/credits/limits`); refreshed
+ * with the balance after each reply (both share the `credits` query key prefix).
  */
 export function useLimits() {
-  const credits = useCredits();
-  const c = credits.data;
-  const windows: LimitWindow[] | undefined = c && [
-    {
-      scope: 'user',
-      window: 'day',
-      limit: c.dailyLimit,
-      used: c.usedToday,
-      held: c.heldCredits,
-      remaining: Math.max(0, c.dailyLimit - c.usedToday),
-      resetsAt: c.resetsAt,
-    },
-  ];
-  return { data: windows, error: credits.error, isPending: credits.isPending };
+  return useQuery({
+    queryKey: ['credits', 'limits'],
+    queryFn: async () => unwrap(await api.GET('/api/credits/limits')).data,
+  });
 }

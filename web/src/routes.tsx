@@ -20,6 +20,7 @@ const Chat = lazy(() => import('./pages/Chat'));
 const Settings = lazy(() => import('./pages/Settings'));
 const Billing = lazy(() => import('./pages/Billing'));
 const Teams = lazy(() => import('./pages/Teams'));
+const Budgets = lazy(() => import('./pages/Budgets'));
 const SharedChat = lazy(() => import('./pages/SharedChat'));
 const AcceptInvitation = lazy(() => import('./pages/AcceptInvitation'));
 const AdminUsers = lazy(() => import('./pages/admin/AdminUsers'));
@@ -102,6 +103,7 @@ export function AppRoutes() {
             <Route path="dashboard/settings" element={<Guard>{<Settings />}</Guard>} />
             <Route path="dashboard/billing" element={<Guard>{<Billing />}</Guard>} />
             <Route path="dashboard/teams" element={<Guard>{<Teams />}</Guard>} />
+            <Route path="dashboard/budgets" element={<Guard>{<Budgets />}</Guard>} />
             <Route path="invitations/accept" element={<Guard>{<AcceptInvitation />}</Guard>} />
             <Route path="admin" element={<Navigate to="users" replace />} />
             {ADMIN_PAGES.map(([path, page]) => (

@@ -20,6 +20,7 @@ export function Shell() {
     { to: `/${locale}/dashboard`, label: t('app.dashboard') },
     { to: `/${locale}/dashboard/chat`, label: t('app.chat') },
     { to: `/${locale}/dashboard/billing`, label: t('app.billing') },
+    { to: `/${locale}/dashboard/budgets`, label: t('app.budgets') },
     { to: `/${locale}/dashboard/teams`, label: t('app.teams') },
     { to: `/${locale}/dashboard/settings`, label: t('app.settings') },
   ];

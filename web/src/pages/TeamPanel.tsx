@@ -19,6 +19,7 @@ import { api, unwrap } from '../api/client';
 import type { components } from '../api/schema';
 import { ErrorNote } from '../components/ErrorNote';
 import { useSession } from '../session';
+import { TeamPool } from './TeamPool';
 
 type Team = components['schemas']['TeamDto'];
 type Role = Team['role'];
@@ -26,7 +27,7 @@ const ROLES: Role[] = ['OWNER', 'ADMIN', 'MEMBER'];
 
 /**
  * One team: its members with their roles (owners and admins change roles and remove members),
- * its pending invitations (invite by email, the link shown once; revoke) and the chats shared
+ * its credit pool (TeamPool), its pending invitations (invite by email, the link shown once; revoke) and the chats shared
  * with it (`GET /api/teams/{id}/chats`).
  */
 export function TeamPanel({ team }: { team: Team }) {
@@ -166,6 +167,7 @@ export function TeamPanel({ team }: { team: Team }) {
           ))}
         </Table.Tbody>
       </Table>
+      <TeamPool team={team} members={members.data} />
       {manages && (
         <>
           <Title order={3} size="h4" mb="xs">
