@@ -17,6 +17,7 @@ import { TEAMS_ERRORS, type TeamsErrorCode } from './teams/teams.errors';
 import { UPLOADS_ERRORS, type UploadsErrorCode } from './uploads/uploads.errors';
 import { UPSTREAMS_ERRORS, type UpstreamsErrorCode } from './upstreams/upstreams.errors';
 import { USERS_ERRORS, type UsersErrorCode } from './users/users.errors';
+import { WALLET_ERRORS, type WalletErrorCode } from './wallet/wallet.errors';
 import { WEBHOOKS_ERRORS, type WebhooksErrorCode } from './webhooks/webhooks.errors';
 
 /**
@@ -40,6 +41,7 @@ export const ERROR_TABLES = [
   AI_ERRORS,
   BILLING_ERRORS,
   WEBHOOKS_ERRORS,
+  WALLET_ERRORS,
   GATEWAY_ERRORS,
 ] as const;
 
@@ -64,6 +66,7 @@ export type ErrorCode =
   | AiErrorCode
   | BillingErrorCode
   | WebhooksErrorCode
+  | WalletErrorCode
   | GatewayErrorCode;
 
 type CodesOf<T> = T extends unknown ? keyof T : never;

@@ -13,6 +13,7 @@ export const AUDIT_ACTIONS = [
   'user.social_takeover',
   'payment.refund',
   'credits.purchase.grant',
+  'credits.plan.grant',
   'credits.refund.clawback',
   'credits.dispute.clawback',
   'credits.dispute.restore',
@@ -31,6 +32,8 @@ export const AUDIT_ACTIONS = [
   'price.hold',
   'price.reject',
   'price.missing',
+  'credit_pack.set',
+  'credit_pack.delete',
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 
@@ -43,6 +46,7 @@ export const AUDIT_TARGET_TYPES = [
   'upstream',
   'budget',
   'model',
+  'credit_pack',
 ] as const;
 export type AuditTargetType = (typeof AUDIT_TARGET_TYPES)[number];
 

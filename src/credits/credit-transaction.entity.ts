@@ -16,6 +16,7 @@ export const CREDIT_TRANSACTION_TYPES = [
   'ADJUSTMENT',
   'REFUND',
   'TRANSFER',
+  'PLAN_GRANT',
 ] as const;
 export type CreditTransactionType = (typeof CREDIT_TRANSACTION_TYPES)[number];
 
@@ -24,7 +25,8 @@ export type CreditTransactionType = (typeof CREDIT_TRANSACTION_TYPES)[number];
  * An entry belongs to one account: a user's own balance (`userId`) or a team's pool (`teamId`).
  * For every user, `users.credits` equals the sum of their entries at every commit, and for every
  * team `teams.credits` the sum of its entries (open holds aside). TRANSFER: credits moved from a
- * member's balance to the pool, one entry on each side, in one transaction.
+ * member's balance to the pool, one entry on each side, in one transaction. PLAN_GRANT: the
+ * credits a plan includes for one paid period, once per invoice (reference `plan-grant:<invoice>`).
  */
 @Entity('credit_transactions')
 @Check('CHK_credit_transactions_account', '("userId" IS NULL) <> ("teamId" IS NULL)')

@@ -67,7 +67,7 @@ export class CreditsService {
   async grant(
     userId: string,
     amount: number,
-    type: Extract<CreditTransactionType, 'PURCHASE' | 'BONUS' | 'ADJUSTMENT'>,
+    type: Extract<CreditTransactionType, 'PURCHASE' | 'BONUS' | 'ADJUSTMENT' | 'PLAN_GRANT'>,
     description: string,
     reference: string | null = null,
     manager?: EntityManager,
