@@ -7,6 +7,7 @@ import { CreditPacksService } from './credit-packs.service';
 import {
   AdminCreditPackDto,
   AdminCreditPacksDto,
+  CreditPackDeletedDto,
   PackIdParamDto,
   SetCreditPackDto,
 } from './dto/wallet.dto';
@@ -44,15 +45,16 @@ export class CreditPacksAdminController {
   }
 
   @Delete(':id')
-  @HttpCode(204)
+  @HttpCode(200)
   @ApiParam(ID)
   @Endpoint({
     summary: 'Remove an admin edit of a credit pack (admin): the configured pack applies again',
     access: ADMIN,
     errors: [{ status: 404, description: 'The pack has no admin edit' }],
   })
-  @ApiOkResponse({ description: 'No content' })
-  async reset(@Param() { id }: PackIdParamDto): Promise<void> {
+  @ApiOkResponse({ type: CreditPackDeletedDto })
+  async reset(@Param() { id }: PackIdParamDto): Promise<CreditPackDeletedDto> {
     await this.packs.reset(id);
+    return { id, deleted: true };
   }
 }

@@ -56,6 +56,12 @@ export class AdminCreditPacksDto {
   @ApiProperty({ type: [AdminCreditPackDto] }) packs: AdminCreditPackDto[];
 }
 
+/** `DELETE /api/admin/credit-packs/{id}`: the admin edit is gone. */
+export class CreditPackDeletedDto {
+  @ApiProperty({ example: 'starter' }) id: string;
+  @ApiProperty({ enum: [true] }) deleted: true;
+}
+
 /** `PUT /api/admin/credit-packs/{id}`: the pack as it is to be sold (replaces the env's). */
 export class SetCreditPackDto {
   @ApiProperty({ type: 'integer', example: 1000, minimum: 1, maximum: MAX_PACK_CREDITS })
