@@ -8,12 +8,16 @@ import {
   AdminCreditPackDto,
   AdminCreditPacksDto,
   CreditPackDeletedDto,
-  PackIdParamDto,
+  PackParamDto,
   SetCreditPackDto,
 } from './dto/wallet.dto';
 
 const ADMIN = { roles: ['ADMIN' as const] };
-const ID = { name: 'id', description: 'the pack id (1-64 letters, digits, "-" or "_")' };
+const PACK = {
+  name: 'pack',
+  description: 'the pack id (1-64 letters, digits, "-" or "_")',
+  example: 'starter',
+};
 
 /** The admins' edits of the credit packs (`credit_packs` over CREDIT_PACKS), envelope C. */
 @ApiTags('payments')
@@ -28,32 +32,33 @@ export class CreditPacksAdminController {
     return { packs: await this.packs.all() };
   }
 
-  @Put(':id')
-  @ApiParam(ID)
+  @Put(':pack')
+  @ApiParam(PACK)
   @Endpoint({
     summary: 'Set a credit pack (admin): overrides the configured pack of that id, or adds one',
     access: ADMIN,
+    errors: [{ status: 404, description: 'No pack id in the path' }],
     body: { type: SetCreditPackDto, example: { credits: 1000, amount: 10, currency: 'usd' } },
   })
   @ApiOkResponse({ type: AdminCreditPackDto })
   set(
     @CurrentUser() admin: SessionUser,
-    @Param() { id }: PackIdParamDto,
+    @Param() { pack: id }: PackParamDto,
     @Body() dto: SetCreditPackDto,
   ): Promise<AdminCreditPackDto> {
     return this.packs.set(admin, id, dto);
   }
 
-  @Delete(':id')
+  @Delete(':pack')
   @HttpCode(200)
-  @ApiParam(ID)
+  @ApiParam(PACK)
   @Endpoint({
     summary: 'Remove an admin edit of a credit pack (admin): the configured pack applies again',
     access: ADMIN,
     errors: [{ status: 404, description: 'The pack has no admin edit' }],
   })
   @ApiOkResponse({ type: CreditPackDeletedDto })
-  async reset(@Param() { id }: PackIdParamDto): Promise<CreditPackDeletedDto> {
+  async reset(@Param() { pack: id }: PackParamDto): Promise<CreditPackDeletedDto> {
     await this.packs.reset(id);
     return { id, deleted: true };
   }

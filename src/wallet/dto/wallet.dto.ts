@@ -56,13 +56,13 @@ export class AdminCreditPacksDto {
   @ApiProperty({ type: [AdminCreditPackDto] }) packs: AdminCreditPackDto[];
 }
 
-/** `DELETE /api/admin/credit-packs/{id}`: the admin edit is gone. */
+/** `DELETE /api/admin/credit-packs/{pack}`: the admin edit is gone. */
 export class CreditPackDeletedDto {
   @ApiProperty({ example: 'starter' }) id: string;
   @ApiProperty({ enum: [true] }) deleted: true;
 }
 
-/** `PUT /api/admin/credit-packs/{id}`: the pack as it is to be sold (replaces the env's). */
+/** `PUT /api/admin/credit-packs/{pack}`: the pack as it is to be sold (replaces the env's). */
 export class SetCreditPackDto {
   @ApiProperty({ type: 'integer', example: 1000, minimum: 1, maximum: MAX_PACK_CREDITS })
   @IsInt()
@@ -86,12 +86,12 @@ export class SetCreditPackDto {
   active?: boolean;
 }
 
-/** The `{id}` of an admin pack route. */
-export class PackIdParamDto {
+/** The `{pack}` (a pack id) of an admin pack route. */
+export class PackParamDto {
   @ApiProperty({ example: 'starter' })
   @IsString()
-  @Matches(PACK_ID, { message: 'id is 1-64 letters, digits, "-" or "_"' })
-  id: string;
+  @Matches(PACK_ID, { message: 'pack is 1-64 letters, digits, "-" or "_"' })
+  pack: string;
 }
 
 /** `POST /api/credits/checkout`: buy pack `packId` through Stripe Checkout. */

@@ -176,8 +176,8 @@ export const SWEEP_GROUPS = {
     'POST /api/billing/checkout',
     'POST /api/billing/portal',
     'GET /api/admin/credit-packs',
-    'PUT /api/admin/credit-packs/{id}',
-    'DELETE /api/admin/credit-packs/{id}',
+    'PUT /api/admin/credit-packs/{pack}',
+    'DELETE /api/admin/credit-packs/{pack}',
     // webhooks
     'POST /api/webhooks/payment',
     'POST /api/payment/webhooks',

@@ -2047,7 +2047,7 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/api/admin/credit-packs/{id}": {
+    "/api/admin/credit-packs/{pack}": {
         parameters: {
             query?: never;
             header?: never;
@@ -18375,7 +18375,7 @@ export interface operations {
                  * @description the pack id (1-64 letters, digits, "-" or "_")
                  * @example starter
                  */
-                id: string;
+                pack: string;
             };
             cookie?: never;
         };
@@ -18421,6 +18421,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorDto"];
                 };
             };
+            /** @description No pack id in the path */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
             /** @description Body over 1 MB, or an upload over UPLOAD_MAX_BYTES (`code`: PAYLOAD_TOO_LARGE) */
             413: {
                 headers: {
@@ -18459,7 +18468,7 @@ export interface operations {
                  * @description the pack id (1-64 letters, digits, "-" or "_")
                  * @example starter
                  */
-                id: string;
+                pack: string;
             };
             cookie?: never;
         };
