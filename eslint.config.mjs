@@ -57,7 +57,9 @@ const MAY_IMPORT = {
   billing: ['users', 'teams', 'credits/sql', 'audit', 'i18n'], // credits/sql reads RETURNING rows, writes nothing
   referrals: ['credits', 'users', 'i18n'],
   redemption: ['credits', 'audit'], // grants through CreditsService; admin actions and redemptions audited
-  webhooks: ['billing', 'credits', 'users', 'referrals', 'audit', 'metrics', 'telemetry'],
+  // Credit packs, Checkout, the customer portal and a plan's included credits; grants through credits.
+  wallet: ['billing', 'credits', 'teams', 'users', 'mail', 'audit', 'i18n'],
+  webhooks: ['billing', 'credits', 'users', 'referrals', 'wallet', 'audit', 'metrics', 'telemetry'],
   pages: ['billing', 'auth'],
   plugins: ['models', 'audit'],
   upstreams: ['models', 'audit', 'metrics'],

@@ -18,6 +18,7 @@ import { TEAMS_ERRORS, type TeamsErrorCode } from './teams/teams.errors';
 import { UPLOADS_ERRORS, type UploadsErrorCode } from './uploads/uploads.errors';
 import { UPSTREAMS_ERRORS, type UpstreamsErrorCode } from './upstreams/upstreams.errors';
 import { USERS_ERRORS, type UsersErrorCode } from './users/users.errors';
+import { WALLET_ERRORS, type WalletErrorCode } from './wallet/wallet.errors';
 import { WEBHOOKS_ERRORS, type WebhooksErrorCode } from './webhooks/webhooks.errors';
 
 /**
@@ -41,6 +42,7 @@ export const ERROR_TABLES = [
   AI_ERRORS,
   BILLING_ERRORS,
   WEBHOOKS_ERRORS,
+  WALLET_ERRORS,
   GATEWAY_ERRORS,
   REDEMPTION_ERRORS,
 ] as const;
@@ -66,6 +68,7 @@ export type ErrorCode =
   | AiErrorCode
   | BillingErrorCode
   | WebhooksErrorCode
+  | WalletErrorCode
   | GatewayErrorCode
   | RedemptionErrorCode;
 

@@ -46,6 +46,7 @@ import { PoolsModule } from './pools/pools.module';
 import { UploadsModule } from './uploads/uploads.module';
 import { UpstreamsModule } from './upstreams/upstreams.module';
 import { UsersModule } from './users/users.module';
+import { WalletModule } from './wallet/wallet.module';
 import { WebhooksModule } from './webhooks/webhooks.module';
 
 /**
@@ -126,6 +127,7 @@ export class AppModule {
         TasksModule,
         SearchModule,
         BillingModule,
+        WalletModule,
         WebhooksModule,
         ReferralsModule,
         RedemptionModule,

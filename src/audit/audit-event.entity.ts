@@ -13,6 +13,7 @@ export const AUDIT_ACTIONS = [
   'user.social_takeover',
   'payment.refund',
   'credits.purchase.grant',
+  'credits.plan.grant',
   'credits.refund.clawback',
   'credits.dispute.clawback',
   'credits.dispute.restore',
@@ -35,6 +36,8 @@ export const AUDIT_ACTIONS = [
   'redemption.batch.export',
   'redemption.batch.disable',
   'credits.redeem',
+  'credit_pack.set',
+  'credit_pack.delete',
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 
@@ -48,6 +51,7 @@ export const AUDIT_TARGET_TYPES = [
   'budget',
   'model',
   'redemption_batch',
+  'credit_pack',
 ] as const;
 export type AuditTargetType = (typeof AUDIT_TARGET_TYPES)[number];
 

@@ -3,6 +3,7 @@ import { TypeOrmModule } from '@nestjs/typeorm';
 import { TeamsModule } from '../teams/teams.module';
 import { UsersModule } from '../users/users.module';
 import { BillingController } from './billing.controller';
+import { CheckoutPurchasesService } from './checkout-purchases.service';
 import { CreditPurchasesService } from './credit-purchases.service';
 import { CreditsPurchaseController } from './credits-purchase.controller';
 import { PaymentController } from './payment.controller';
@@ -33,7 +34,8 @@ import { billingConfig } from './billing.config';
     SubscriptionsService,
     CreditPurchasesService,
     PurchasesService,
+    CheckoutPurchasesService,
   ],
-  exports: [StripeClient, SubscriptionsService, PurchasesService],
+  exports: [StripeClient, SubscriptionsService, PurchasesService, CheckoutPurchasesService],
 })
 export class BillingModule {}

@@ -146,7 +146,7 @@ export function nextActionOf(intent: Stripe.PaymentIntent): PurchaseNextActionDt
 }
 
 /** A UUID-shaped id from a hash (stable for one Idempotency-Key). */
-function uuidFrom(seed: string): string {
+export function uuidFrom(seed: string): string {
   const h = createHash('sha256').update(seed).digest('hex');
   const variant = ((parseInt(h[16], 16) & 0x3) | 0x8).toString(16);
   return `${h.slice(0, 8)}-${h.slice(8, 12)}-4${h.slice(13, 16)}-${variant}${h.slice(17, 20)}-${h.slice(20, 32)}`;

@@ -25,7 +25,7 @@ import { StripeClient } from './stripe.client';
  * may arrive before the payment's own event; nothing but a won dispute (`endDispute`) leaves
  * `disputed`.
  */
-const FROM: Record<Exclude<PurchaseStatus, 'pending'>, PurchaseStatus[]> = {
+export const PURCHASE_FROM: Record<Exclude<PurchaseStatus, 'pending'>, PurchaseStatus[]> = {
   processing: ['pending', 'failed'],
   succeeded: ['pending', 'processing', 'failed'],
   failed: ['pending', 'processing'],
@@ -91,7 +91,7 @@ export class PurchasesService {
     const rows = await returning<{ id: string }>(m, TRANSITION_PURCHASE_SQL, [
       paymentIntentId,
       status,
-      FROM[status],
+      PURCHASE_FROM[status],
     ]);
     return rows.length ? this.byIntent(paymentIntentId, m) : null;
   }
@@ -133,12 +133,12 @@ export class PurchasesService {
     amount: number,
     m: EntityManager,
   ): Promise<Purchase | null> {
-    if (purchase.appliedRefunds.includes(refundId)) return null;
+    const pi = purchase.paymentIntentId;
+    if (!pi || purchase.appliedRefunds.includes(refundId)) return null;
     await m.query(ADD_ASYNC_REFUND_SQL, [purchase.id, amount, refundId]);
-    const after = (await this.byIntent(purchase.paymentIntentId, m))!;
-    if (after.refundedAmount >= after.amount)
-      await this.transition(purchase.paymentIntentId, 'refunded', m);
-    return this.byIntent(purchase.paymentIntentId, m);
+    const after = (await this.byIntent(pi, m))!;
+    if (after.refundedAmount >= after.amount) await this.transition(pi, 'refunded', m);
+    return this.byIntent(pi, m);
   }
 
   /**
@@ -169,10 +169,12 @@ export class PurchasesService {
     if (p.status !== 'pending' && p.status !== 'processing') return p.status;
     const { purchaseRecheckSeconds } = this.billing;
     if (Date.now() - p.createdAt.getTime() < purchaseRecheckSeconds * 1000) return p.status;
-    if (!this.stripe.configured) return p.status;
+    const pi = p.paymentIntentId;
+    // A Checkout Session not paid yet ends with `checkout.session.expired`, a webhook.
+    if (!this.stripe.configured || !pi) return p.status;
     try {
       const intent = await this.stripe.call('paymentIntents.retrieve', (s) =>
-        s.paymentIntents.retrieve(p.paymentIntentId),
+        s.paymentIntents.retrieve(pi),
       );
       return intent.status === 'canceled' ? 'canceled' : p.status;
     } catch (err) {

@@ -12,8 +12,12 @@ import { User, type Plan } from '../users/user.entity';
 
 /** Processor statuses after which a subscription never changes again. */
 export const TERMINAL_STATUSES = ['canceled', 'incomplete_expired'] as const;
-/** Statuses under which the subscription's plan applies to the user. */
-export const PLAN_GRANTING_STATUSES = ['active', 'trialing'] as const;
+/**
+ * Statuses under which the subscription's plan applies to the user. `past_due`: a renewal
+ * failed and Stripe is retrying it; the plan stays until Stripe ends the subscription
+ * (`canceled`, or `unpaid` when the account is set to leave it unpaid).
+ */
+export const PLAN_GRANTING_STATUSES = ['active', 'trialing', 'past_due'] as const;
 
 /**
  * The service's copy of one processor subscription, kept by the `customer.subscription.*`

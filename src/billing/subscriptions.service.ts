@@ -3,7 +3,8 @@ import type { ConfigType } from '@nestjs/config';
 import { billingConfig } from './billing.config';
 import { isUUID } from 'class-validator';
 import type Stripe from 'stripe';
-import type { EntityManager } from 'typeorm';
+import { InjectDataSource } from '@nestjs/typeorm';
+import type { DataSource, EntityManager } from 'typeorm';
 import type { SessionUser } from '../common/auth/session-user';
 import { AppError, CommonErrorCode } from '../common/errors/app-error';
 import { BillingErrorCode } from './billing.errors';
@@ -14,7 +15,12 @@ import type { CreateSubscriptionDto, SubscriptionCreatedDto } from './dto/paymen
 import { idempotencyKey } from './idempotency';
 import { StripeClient } from './stripe.client';
 import { PLAN_GRANTING_STATUSES, TERMINAL_STATUSES } from './subscription.entity';
-import { GRANTING_PLANS_SQL, PLAN_LOCK_SQL, upsertSubscriptionSql } from './subscriptions.sql';
+import {
+  GRANTING_PLANS_SQL,
+  LIVE_SUBSCRIPTION_SQL,
+  PLAN_LOCK_SQL,
+  upsertSubscriptionSql,
+} from './subscriptions.sql';
 
 /** What `sync` did with a subscription state. */
 export type SyncOutcome = 'applied' | 'stale' | 'unknown-user';
@@ -33,6 +39,7 @@ export class SubscriptionsService {
     private readonly stripe: StripeClient,
     private readonly users: UsersService,
     @Inject(billingConfig.KEY) private readonly billing: ConfigType<typeof billingConfig>,
+    @InjectDataSource() private readonly dataSource: DataSource,
   ) {}
 
   /** BASIC or PRO for a configured price id (STRIPE_PRICE_*), else null. */
@@ -81,6 +88,20 @@ export class SubscriptionsService {
     const invoice = subscription.latest_invoice as Stripe.Invoice | null;
     const intent = invoice?.payment_intent as Stripe.PaymentIntent | null | undefined;
     return { subscriptionId: subscription.id, clientSecret: intent?.client_secret ?? null };
+  }
+
+  /** The configured price id of `plan` (STRIPE_PRICE_*), or null. */
+  priceForPlan(plan: Exclude<Plan, 'FREE'>): string | null {
+    return this.billing.stripe.prices[plan] ?? null;
+  }
+
+  /** True when the user has a subscription that still gives a plan (active, trialing, past due). */
+  async hasLiveSubscription(userId: string): Promise<boolean> {
+    const rows = await this.dataSource.query(LIVE_SUBSCRIPTION_SQL, [
+      userId,
+      [...PLAN_GRANTING_STATUSES],
+    ]);
+    return rows.length > 0;
   }
 
   /** The processor's current state of subscription `id`. Throws the errors of call(). */
@@ -159,10 +180,10 @@ export class SubscriptionsService {
 
   /**
    * The user's payment customer id, creating the customer (email, name, metadata userId) when
-   * there is none. The Idempotency-Key is derived from the user id, so concurrent first
+   * there is none (also for Checkout, so that the customer portal and saved cards have one). The Idempotency-Key is derived from the user id, so concurrent first
    * subscriptions create one customer.
    */
-  private async ensureCustomer(userId: string): Promise<string> {
+  async ensureCustomer(userId: string): Promise<string> {
     const user = await this.users.get(userId);
     if (user.paymentCustomerId) return user.paymentCustomerId;
     const customer = await this.stripe.call('customers.create', (s) =>

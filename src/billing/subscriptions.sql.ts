@@ -42,3 +42,7 @@ export function upsertSubscriptionSql(s: {
 /** `{plan}` of each subscription of user $1 with a plan and one of the statuses $2 (text[]). */
 export const GRANTING_PLANS_SQL = `SELECT plan FROM subscriptions
        WHERE "userId" = $1 AND plan IS NOT NULL AND status = ANY($2)`;
+
+/** One row when user $1 has a subscription with a plan in one of the statuses $2 (text[]). */
+export const LIVE_SUBSCRIPTION_SQL = `SELECT 1 FROM subscriptions
+       WHERE "userId" = $1 AND plan IS NOT NULL AND status = ANY($2) LIMIT 1`;

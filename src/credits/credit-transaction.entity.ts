@@ -17,6 +17,7 @@ export const CREDIT_TRANSACTION_TYPES = [
   'REFUND',
   'TRANSFER',
   'REDEMPTION',
+  'PLAN_GRANT',
 ] as const;
 export type CreditTransactionType = (typeof CREDIT_TRANSACTION_TYPES)[number];
 
@@ -27,6 +28,8 @@ export type CreditTransactionType = (typeof CREDIT_TRANSACTION_TYPES)[number];
  * team `teams.credits` the sum of its entries (open holds aside). TRANSFER: credits moved from a
  * member's balance to the pool, one entry on each side, in one transaction. REDEMPTION: credits a
  * redemption code granted, keyed by code and user (never a payment: no referral reward follows).
+ * member's balance to the pool, one entry on each side, in one transaction. PLAN_GRANT: the
+ * credits a plan includes for one paid period, once per invoice (reference `plan-grant:<invoice>`).
  */
 @Entity('credit_transactions')
 @Check('CHK_credit_transactions_account', '("userId" IS NULL) <> ("teamId" IS NULL)')

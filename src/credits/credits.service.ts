@@ -67,7 +67,10 @@ export class CreditsService {
   async grant(
     userId: string,
     amount: number,
-    type: Extract<CreditTransactionType, 'PURCHASE' | 'BONUS' | 'ADJUSTMENT' | 'REDEMPTION'>,
+    type: Extract<
+      CreditTransactionType,
+      'PURCHASE' | 'BONUS' | 'ADJUSTMENT' | 'REDEMPTION' | 'PLAN_GRANT'
+    >,
     description: string,
     reference: string | null = null,
     manager?: EntityManager,

@@ -130,6 +130,28 @@ const TEMPLATES: Record<MailTemplate, Record<Locale, Texts>> = {
       ],
     },
   },
+  'payment-failed': {
+    en: {
+      subject: 'Your subscription payment failed',
+      body: (p) => [
+        `We could not collect the payment of ${p.amountDue} for your subscription.`,
+        'Your plan stays as it is while the payment is retried. Please check your payment method in the billing portal.',
+      ],
+      action: 'Open my settings',
+      footer: [
+        'If every retry fails, the subscription ends and the account returns to the free plan.',
+      ],
+    },
+    zh: {
+      subject: '您的订阅付款失败',
+      body: (p) => [
+        `我们未能收取您订阅的 ${p.amountDue} 款项。`,
+        '在重试付款期间，您的套餐保持不变。请在账单门户中检查您的付款方式。',
+      ],
+      action: '打开我的设置',
+      footer: ['如果所有重试都失败，订阅将结束，账户将回到免费套餐。'],
+    },
+  },
 };
 
 /** One sentence per kind of access removed (none when nothing was). */

@@ -8,7 +8,8 @@ export type MailTemplate =
   | 'email-change-confirm'
   | 'email-change-notice'
   | 'unproven-setup-removed'
-  | 'budget-threshold';
+  | 'budget-threshold'
+  | 'payment-failed';
 
 /** What a credential change or a first proof of the address removed, told in the mail. */
 export interface RemovedAccess {
@@ -33,6 +34,8 @@ export interface MailParams {
   removed?: RemovedAccess;
   /** budget-threshold: the budget window and how much of it is used. */
   budget?: BudgetThreshold;
+  /** payment-failed: the amount due with its currency, e.g. `9.99 USD`. */
+  amountDue?: string;
 }
 
 /** A soft threshold of a budget window crossed (budget-threshold). */

@@ -18,6 +18,7 @@ import { AppError, CommonErrorCode } from '../common/errors/app-error';
 import { isLocale, pickLocale } from './locale';
 import { PageRouter } from './page-router.service';
 import { paymentSuccessPage } from './payment-success.page';
+import { CheckoutPurchasesService } from '../billing/checkout-purchases.service';
 import { purchaseStatusPage } from './purchase-status.page';
 import { PurchasesService } from '../billing/purchases.service';
 
@@ -33,6 +34,7 @@ export class PagesController {
   constructor(
     private readonly router: PageRouter,
     private readonly purchases: PurchasesService,
+    private readonly checkoutPurchases: CheckoutPurchasesService,
   ) {}
 
   @Get('payment/success')
@@ -49,17 +51,24 @@ export class PagesController {
 
   /**
    * The processor's return address. With `?purchase=<id>` (the Alipay return URL),
-   * the state and credits of that purchase (404 page for an unknown id); else a confirmation.
+   * the state and credits of that purchase (404 page for an unknown id); with
+   * `?session_id=cs_…` (Checkout's return URL), those of the session's credit purchase, or a
+   * confirmation for a session that bought a plan; else a confirmation.
    */
   @Get(':locale/payment/success')
   @Header('Cache-Control', 'no-store')
   async paymentSuccess(
     @Param('locale') locale: string,
     @Query('purchase') purchaseId: unknown,
+    @Query('session_id') sessionId: unknown,
     @Res({ passthrough: true }) res: Response,
   ): Promise<string> {
     if (!isLocale(locale)) throw new AppError(CommonErrorCode.NOT_FOUND, 'Page not found');
     res.type('html');
+    if (purchaseId === undefined && sessionId !== undefined) {
+      const bought = await this.checkoutPurchases.publicView(sessionId);
+      return bought ? purchaseStatusPage(locale, bought) : paymentSuccessPage(locale);
+    }
     if (purchaseId === undefined) return paymentSuccessPage(locale);
     const purchase = await this.purchases.publicView(purchaseId);
     if (!purchase) res.status(404);

@@ -4,6 +4,8 @@ import { BillingModule } from '../billing/billing.module';
 import { CreditsModule } from '../credits/credits.module';
 import { ReferralsModule } from '../referrals/referrals.module';
 import { UsersModule } from '../users/users.module';
+import { WalletModule } from '../wallet/wallet.module';
+import { CheckoutEventsHandler } from './checkout-events.handler';
 import { CreditPurchaseHandler } from './credit-purchase.handler';
 import { DisputesHandler } from './disputes.handler';
 import { PaymentDispute } from './payment-dispute.entity';
@@ -17,7 +19,7 @@ import { WebhooksService } from './webhooks.service';
 
 /**
  * Processor events: signature check, the `webhook_events` log, their effects (purchases,
- * refunds, disputes, subscriptions), and the dead-letter table of failed events with the admin
+ * Checkout Sessions, refunds, disputes, subscriptions, plan grants), and the dead-letter table of failed events with the admin
  * replay.
  */
 @Module({
@@ -27,12 +29,14 @@ import { WebhooksService } from './webhooks.service';
     CreditsModule,
     UsersModule,
     ReferralsModule,
+    WalletModule, // a plan's included credits and failed renewals
   ],
   controllers: [WebhooksController, WebhookFailuresController],
   providers: [
     WebhooksService,
     WebhookFailuresService,
     CreditPurchaseHandler,
+    CheckoutEventsHandler,
     PurchaseEventsHandler,
     DisputesHandler,
   ],

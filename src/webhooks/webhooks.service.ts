@@ -1,9 +1,7 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { isUUID } from 'class-validator';
 import type Stripe from 'stripe';
 import { DataSource, type EntityManager, QueryFailedError } from 'typeorm';
-import { CREDIT_PURCHASE } from '../billing/payments.service';
 import { StripeClient } from '../billing/stripe.client';
 import { SubscriptionsService } from '../billing/subscriptions.service';
 import { AppError } from '../common/errors/app-error';
@@ -11,12 +9,12 @@ import { WebhooksErrorCode } from './webhooks.errors';
 import { returning } from '../credits/sql';
 import { MetricsService } from '../metrics/metrics.service';
 import { span } from '../telemetry/spans';
-import { UsersService } from '../users/users.service';
+import { PlanGrantsService } from '../wallet/plan-grants.service';
+import { CheckoutEventsHandler, type CheckoutPrefetch } from './checkout-events.handler';
 import { CreditPurchaseHandler } from './credit-purchase.handler';
 import type { HandlerOutcome } from './handler-outcome';
 import { DisputesHandler } from './disputes.handler';
 import { PurchaseEventsHandler } from './purchase-events.handler';
-import { UnappliableEventError } from './unappliable-event.error';
 import { WebhookFailuresService } from './webhook-failures.service';
 import { EVENT_SEEN_SQL, RECORD_EVENT_SQL } from './webhooks.sql';
 
@@ -28,7 +26,11 @@ export const HANDLED_EVENTS = [
   'payment_intent.canceled',
   'charge.refund.updated',
   'invoice.paid',
+  'invoice.payment_failed',
   'checkout.session.completed',
+  'checkout.session.async_payment_succeeded',
+  'checkout.session.async_payment_failed',
+  'checkout.session.expired',
   'customer.subscription.created',
   'customer.subscription.updated',
   'customer.subscription.deleted',
@@ -39,7 +41,7 @@ export const HANDLED_EVENTS = [
 
 /** Processor reads done before the transaction, so no connection waits on the network. */
 interface Prefetched {
-  subscription?: Stripe.Subscription;
+  checkout?: CheckoutPrefetch;
   paymentIntent?: Stripe.PaymentIntent;
 }
 
@@ -47,9 +49,6 @@ interface Prefetched {
 const RETRYABLE = new Set(['23505', '40001', '40P01']);
 const isRetryable = (err: unknown) =>
   err instanceof QueryFailedError && RETRYABLE.has((err as { code?: string }).code ?? '');
-
-const idOf = (v: string | { id: string } | null | undefined): string | null =>
-  v == null ? null : typeof v === 'string' ? v : v.id;
 
 /**
  * Spec "Events": verifies a delivery, then applies its effect and records the event id in ONE
@@ -68,7 +67,8 @@ export class WebhooksService {
     private readonly stripe: StripeClient,
     private readonly subscriptions: SubscriptionsService,
     private readonly purchases: CreditPurchaseHandler,
-    private readonly users: UsersService,
+    private readonly checkout: CheckoutEventsHandler,
+    private readonly planGrants: PlanGrantsService,
     private readonly purchaseEvents: PurchaseEventsHandler,
     private readonly disputes: DisputesHandler,
     private readonly failures: WebhookFailuresService,
@@ -172,10 +172,11 @@ export class WebhooksService {
   }
 
   private async prefetch(event: Stripe.Event): Promise<Prefetched> {
-    if (event.type === 'checkout.session.completed') {
-      const subscription = idOf(event.data.object.subscription);
-      if (subscription) return { subscription: await this.subscriptions.retrieve(subscription) };
-    }
+    if (
+      event.type === 'checkout.session.completed' ||
+      event.type === 'checkout.session.async_payment_succeeded'
+    )
+      return { checkout: await this.checkout.prefetch(event.data.object) };
     if (event.type === 'charge.refunded')
       return { paymentIntent: await this.purchases.prepareRefund(event.data.object) };
     return {};
@@ -186,6 +187,8 @@ export class WebhooksService {
     prefetched: Prefetched,
     m: EntityManager,
   ): Promise<HandlerOutcome> {
+    if (event.type.startsWith('payment_intent.'))
+      await this.checkout.linkIntent(event.data.object as Stripe.PaymentIntent, m);
     switch (event.type) {
       case 'payment_intent.succeeded':
         await this.purchaseEvents.onIntentState(event.data.object.id, 'succeeded', m);
@@ -198,15 +201,25 @@ export class WebhooksService {
         return this.purchaseEvents.onIntentState(event.data.object.id, 'canceled', m);
       case 'charge.refund.updated':
         return this.purchaseEvents.onRefundUpdated(event.data.object, m);
-      case 'invoice.paid':
-        return this.purchaseEvents.onInvoicePaid(event.data.object, m);
+      case 'invoice.paid': {
+        const referral = await this.purchaseEvents.onInvoicePaid(event.data.object, m);
+        const plan = await this.planGrants.onInvoicePaid(event.data.object, m);
+        return plan === 'ignored' ? referral : plan;
+      }
+      case 'invoice.payment_failed':
+        return this.planGrants.onInvoicePaymentFailed(event.data.object, m);
       case 'customer.subscription.created':
       case 'customer.subscription.updated':
         return this.subscriptions.sync(event.data.object, event.created, m);
       case 'customer.subscription.deleted':
         return this.subscriptions.sync(event.data.object, event.created, m, true);
       case 'checkout.session.completed':
-        return this.onCheckoutCompleted(event.data.object, prefetched, m);
+      case 'checkout.session.async_payment_succeeded':
+        return this.checkout.onCompleted(event.data.object, prefetched.checkout ?? {}, m);
+      case 'checkout.session.async_payment_failed':
+        return this.checkout.onAsyncFailed(event.data.object, m);
+      case 'checkout.session.expired':
+        return this.checkout.onExpired(event.data.object, m);
       case 'charge.refunded':
         return this.purchaseEvents.onChargeRefunded(event.data.object, prefetched.paymentIntent, m);
       case 'charge.dispute.created':
@@ -216,54 +229,5 @@ export class WebhooksService {
       default:
         return 'ignored';
     }
-  }
-
-  /**
-   * `checkout.session.completed`: links the session's customer to the user named by
-   * `client_reference_id` (else `metadata.userId`), applies the subscription state fetched
-   * before the transaction, and grants a paid `credit_purchase` session under its payment
-   * intent id (so the intent's own `payment_intent.succeeded` grants nothing more). A paid
-   * credit purchase naming no existing user throws UnappliableEventError (kept for replay); any
-   * other session of an unknown user is not ours to apply and is acknowledged.
-   */
-  private async onCheckoutCompleted(
-    session: Stripe.Checkout.Session,
-    prefetched: Prefetched,
-    m: EntityManager,
-  ): Promise<HandlerOutcome> {
-    const userId = session.client_reference_id ?? session.metadata?.userId ?? null;
-    const paidPurchase =
-      session.metadata?.type === CREDIT_PURCHASE && session.payment_status === 'paid';
-    if (!userId || !isUUID(userId) || !(await this.users.findById(userId, m))) {
-      if (paidPurchase)
-        throw new UnappliableEventError(
-          `Paid checkout session ${session.id} names no existing user`,
-        );
-      this.logger.warn({ session: session.id }, 'Checkout session of an unknown user ignored');
-      return 'unknown-user';
-    }
-    const customer = idOf(session.customer);
-    if (customer) await this.users.linkPaymentCustomer(userId, customer, m);
-    let outcome: HandlerOutcome = 'ignored';
-    if (prefetched.subscription) {
-      const now = Math.floor(Date.now() / 1000);
-      outcome = await this.subscriptions.sync(prefetched.subscription, now, m);
-    }
-    if (paidPurchase) {
-      const intent = idOf(session.payment_intent);
-      if (intent) await this.purchaseEvents.onIntentState(intent, 'succeeded', m);
-      outcome = await this.purchases.grant(
-        {
-          userId,
-          teamId: session.metadata?.teamId,
-          credits: session.metadata?.credits,
-          reference: idOf(session.payment_intent) ?? session.id,
-          amount: session.amount_total ?? 0,
-          currency: session.currency ?? 'usd',
-        },
-        m,
-      );
-    }
-    return outcome;
   }
 }

@@ -22,6 +22,15 @@ import { chargeOf, isWallet } from './stripe-wallets';
  *                                                  and redirects to the return_url
  *   POST /_test/subscriptions/{id}/activate        pay → deliver customer.subscription.updated
  *   POST /_test/subscriptions/{id}/cancel          deliver customer.subscription.deleted
+ *   GET  /checkout/pay/{id}?method=card|alipay|wechat_pay   the Checkout page (the session's url):
+ *                                                  pays, delivers the session's events and
+ *                                                  redirects to its success URL
+ *   POST /_test/checkout/sessions/{id}/complete | complete_async | settle | settle_failed
+ *                                                  pay (card), pay with a delayed method, then
+ *                                                  settle it → deliver the session's events
+ *   POST /_test/subscriptions/{id}/renew | fail_renewal | upgrade/{price}
+ *                                                  a paid renewal (invoice.paid), a failed one
+ *                                                  (invoice.payment_failed), a price change
  *
  * Each answers the event (with its object's id) and the service's webhook answer. Variables: MOCK_STRIPE_PORT (12111),
  * WEBHOOK_URL (http://127.0.0.1:3000/api/webhooks/payment), STRIPE_WEBHOOK_SECRET
@@ -50,8 +59,32 @@ async function main(): Promise<void> {
     };
   };
 
+  const sendAll = async (events: [string, Record<string, any>][]) => {
+    const answers = [];
+    for (const [type, object] of events) answers.push((await send(type, object)).body);
+    return { status: 200, body: { deliveries: answers } };
+  };
+  server.checkout.onPaid = async (outcome) => {
+    await sendAll(outcome.events);
+  };
+
   server.control = async (method, path) => {
-    const [, , resource, id, action] = path.split('/');
+    const cs = /^\/_test\/checkout\/sessions\/(\w+)\/(\w+)$/.exec(path);
+    if (method === 'POST' && cs) {
+      const [, session, step] = cs;
+      if (step === 'complete') return sendAll(server.checkout.complete(session).events);
+      if (step === 'complete_async')
+        return sendAll(server.checkout.complete(session, { async: true }).events);
+      if (step === 'settle') return sendAll(server.checkout.settle(session, 'succeeded').events);
+      if (step === 'settle_failed')
+        return sendAll(server.checkout.settle(session, 'failed').events);
+    }
+    const [, , resource, id, action, arg] = path.split('/');
+    if (method === 'POST' && resource === 'subscriptions' && server.subscriptions.has(id)) {
+      if (action === 'renew') return sendAll(server.checkout.renew(id).events);
+      if (action === 'fail_renewal') return sendAll(server.checkout.failRenewal(id).events);
+      if (action === 'upgrade' && arg) return sendAll(server.checkout.changePrice(id, arg).events);
+    }
     const notFound = { status: 404, body: { error: { message: `unknown ${path}` } } };
     if (method !== 'POST') return notFound;
     if (resource === 'payment_intents' && server.paymentIntents.has(id)) {

@@ -7,6 +7,7 @@ import {
   rid,
   subscriptionObject,
 } from './stripe-events';
+import { expandIntent, StripeCheckout } from './stripe-checkout';
 import { parseForm, type StripeFailure, type StripeRecordedRequest } from './stripe-form';
 import { alipayAuthorize, confirmWallet, failAttempt, refundObject } from './stripe-wallets';
 
@@ -16,7 +17,8 @@ const nowSeconds = () => Math.floor(Date.now() / 1000);
 
 /**
  * A local server speaking Stripe's REST protocol for the calls the service makes: customers,
- * subscriptions (with `expand`), payment intents, refunds, invoice lists and retrieves. The
+ * subscriptions (with `expand`), payment intents, refunds, invoice lists and retrieves, Checkout
+ * Sessions and portal sessions (stripe-checkout.ts). The
  * real `stripe` SDK reaches it through STRIPE_API_BASE. It checks the secret key, replays
  * answers for a repeated Idempotency-Key (400 `idempotency_error` when the parameters
  * differ), records every request, and fails on demand with Stripe-shaped errors.
@@ -40,6 +42,8 @@ export class StripeTestServer {
   control?: (method: string, path: string) => Promise<{ status: number; body: unknown }>;
   /** Base URL to use as STRIPE_API_BASE, e.g. `http://127.0.0.1:40123`. */
   url = '';
+  /** Checkout Sessions, portal sessions, and the helpers that pay and renew them. */
+  readonly checkout = new StripeCheckout(this);
 
   constructor(readonly secretKey = 'sk_test_local') {}
 
@@ -190,6 +194,11 @@ export class StripeTestServer {
       void alipayAuthorize(this, alipay[1], record.query.outcome === 'fail', res);
       return;
     }
+    const pay = /^\/checkout\/pay\/([\w]+)$/.exec(path);
+    if (method === 'GET' && pay) {
+      void this.checkout.page(pay[1], record.query.method, res);
+      return;
+    }
     if (this.control && path.startsWith('/_test/')) {
       this.control(method, path).then(
         (r) => send(r.status, r.body),
@@ -238,6 +247,8 @@ export class StripeTestServer {
     const missing = (what: string, id: string, param = 'id', status = 404) =>
       invalid(`No such ${what}: '${id}'`, { code: 'resource_missing', param }, status);
     const [, , resource, id] = path.split('/');
+    const checkout = this.checkout.route(method, path, b);
+    if (checkout) return checkout;
     if (method === 'POST' && path === '/v1/customers') {
       const customer = {
         id: rid('cus'),
@@ -284,7 +295,9 @@ export class StripeTestServer {
     }
     if (method === 'GET' && resource === 'payment_intents' && id) {
       const pi = this.paymentIntents.get(id);
-      return pi ? { body: pi } : missing('payment_intent', id, 'intent');
+      return pi
+        ? { body: expandIntent(pi, r.query.expand) }
+        : missing('payment_intent', id, 'intent');
     }
     if (method === 'POST' && path === '/v1/subscriptions') {
       if (!this.customers.has(b.customer)) return missing('customer', b.customer, 'customer', 400);

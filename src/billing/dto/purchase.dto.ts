@@ -1,6 +1,6 @@
 import { ApiProperty, type ApiPropertyOptions } from '@nestjs/swagger';
 import {
-  PAYMENT_METHODS,
+  PURCHASE_METHODS,
   PURCHASE_CURRENCIES,
   PURCHASE_STATUSES,
   type Purchase,
@@ -46,7 +46,11 @@ export class PurchaseCreatedDto {
 /** One credit purchase; `amount` in minor units of `currency` (cents, fen). */
 export class PurchaseViewDto {
   @ApiProperty({ format: 'uuid' }) id: string;
-  @ApiProperty({ enum: PAYMENT_METHODS }) method: string;
+  @ApiProperty({
+    enum: PURCHASE_METHODS,
+    description: '`checkout`: a Checkout Session not paid yet (the method is chosen there)',
+  })
+  method: string;
   @ApiProperty({ enum: PURCHASE_CURRENCIES }) currency: string;
   @ApiProperty({ type: 'integer', description: 'minor units', example: 1999 }) amount: number;
   @ApiProperty({ type: 'integer', example: 280 }) credits: number;

@@ -176,6 +176,14 @@ export const SWEEP_GROUPS = {
     'GET /api/credits/purchases',
     'GET /api/credits/purchases/{id}',
     'GET /api/billing/history',
+    // wallet: credit packs, Checkout, the customer portal
+    'GET /api/credits/packs',
+    'POST /api/credits/checkout',
+    'POST /api/billing/checkout',
+    'POST /api/billing/portal',
+    'GET /api/admin/credit-packs',
+    'PUT /api/admin/credit-packs/{pack}',
+    'DELETE /api/admin/credit-packs/{pack}',
     // webhooks
     'POST /api/webhooks/payment',
     'POST /api/payment/webhooks',

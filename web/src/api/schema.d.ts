@@ -1956,6 +1956,115 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/credits/packs": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The credit packs on sale */
+        get: operations["CreditPacksController_list"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/credits/checkout": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Buy a credit pack through Stripe Checkout
+         * @description Creates a Checkout Session (`mode=payment`) and a pending purchase; send the browser to `url`. The credits arrive once with the paid session’s webhook.
+         */
+        post: operations["CreditPacksController_buy"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/billing/checkout": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Subscribe to a plan through Stripe Checkout
+         * @description Creates a subscription Checkout Session for the plan’s price; send the browser to `url`. The plan and its included credits arrive with the webhooks.
+         */
+        post: operations["BillingCheckoutController_subscribe"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/billing/portal": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** The Stripe customer portal (payment methods, invoices, plan changes) */
+        post: operations["BillingCheckoutController_portal"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/credit-packs": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Every credit pack, on sale or not (admin) */
+        get: operations["CreditPacksAdminController_list"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/credit-packs/{pack}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /** Set a credit pack (admin): overrides the configured pack of that id, or adds one */
+        put: operations["CreditPacksAdminController_set"];
+        post?: never;
+        /** Remove an admin edit of a credit pack (admin): the configured pack applies again */
+        delete: operations["CreditPacksAdminController_reset"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/webhooks/payment": {
         parameters: {
             query?: never;
@@ -2386,7 +2495,7 @@ export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
         /** @enum {string} */
-        ErrorCode: "VALIDATION_FAILED" | "MALFORMED_JSON" | "PAYLOAD_TOO_LARGE" | "UNAUTHORIZED" | "INVALID_CREDENTIALS" | "FORBIDDEN" | "NOT_FOUND" | "EMAIL_TAKEN" | "CONFLICT" | "RATE_LIMITED" | "UNKNOWN_MODEL" | "MODEL_NOT_PRICED" | "INSUFFICIENT_CREDITS" | "DAILY_LIMIT_REACHED" | "INVALID_API_KEY" | "RATE_LIMIT" | "UNKNOWN_ERROR" | "PAYMENTS_NOT_CONFIGURED" | "PAYMENT_FAILED" | "PAYMENT_PROVIDER_ERROR" | "PAYMENT_REQUEST_INVALID" | "WEBHOOK_SIGNATURE_INVALID" | "WEBHOOK_HANDLER_FAILED" | "USER_NOT_FOUND" | "PROVIDER_ERROR" | "SERVICE_UNAVAILABLE" | "NOT_READY" | "INTERNAL_ERROR" | "LAST_OWNER" | "ALREADY_MEMBER" | "INVITATION_EMAIL_MISMATCH" | "INVITATION_GONE" | "UNSUPPORTED_MEDIA_TYPE" | "TWO_FACTOR_CODE_INVALID" | "MFA_TOKEN_INVALID" | "TWO_FACTOR_ALREADY_ENABLED" | "TWO_FACTOR_NOT_ENABLED" | "TWO_FACTOR_SETUP_REQUIRED" | "PASSWORD_NOT_SET" | "LIMIT_REACHED" | "TAG_NAME_TAKEN" | "UNSUPPORTED_PARAMETER" | "INSUFFICIENT_SCOPE" | "KEY_DAILY_LIMIT_REACHED" | "TASK_LIMIT_REACHED" | "SCHEDULE_TOO_FREQUENT" | "SEMANTIC_SEARCH_UNAVAILABLE" | "MODEL_CAPABILITY_MISSING" | "UNKNOWN_PLUGIN" | "PLUGIN_UNREACHABLE" | "PLUGIN_URL_FORBIDDEN" | "PLUGIN_NOT_ALLOWED" | "UPLOAD_QUOTA_EXCEEDED" | "EMAIL_NOT_VERIFIED" | "INVALID_TOKEN" | "EMAIL_CHANGE_LIMIT_REACHED" | "MODEL_NOT_FOUND" | "PREVIOUS_RESPONSE_NOT_FOUND" | "UPSTREAM_READ_ONLY" | "UPSTREAM_URL_FORBIDDEN" | "UPSTREAM_KEY_REQUIRED" | "UPSTREAM_UNREACHABLE" | "BUDGET_EXCEEDED" | "CODE_INVALID" | "CODE_EXPIRED" | "CODE_ALREADY_REDEEMED" | "CODES_ALREADY_EXPORTED";
+        ErrorCode: "VALIDATION_FAILED" | "MALFORMED_JSON" | "PAYLOAD_TOO_LARGE" | "UNAUTHORIZED" | "INVALID_CREDENTIALS" | "FORBIDDEN" | "NOT_FOUND" | "EMAIL_TAKEN" | "CONFLICT" | "RATE_LIMITED" | "UNKNOWN_MODEL" | "MODEL_NOT_PRICED" | "INSUFFICIENT_CREDITS" | "DAILY_LIMIT_REACHED" | "INVALID_API_KEY" | "RATE_LIMIT" | "UNKNOWN_ERROR" | "PAYMENTS_NOT_CONFIGURED" | "PAYMENT_FAILED" | "PAYMENT_PROVIDER_ERROR" | "PAYMENT_REQUEST_INVALID" | "WEBHOOK_SIGNATURE_INVALID" | "UNKNOWN_PACK" | "PLAN_NOT_AVAILABLE" | "ALREADY_SUBSCRIBED" | "NO_PAYMENT_CUSTOMER" | "WEBHOOK_HANDLER_FAILED" | "USER_NOT_FOUND" | "PROVIDER_ERROR" | "SERVICE_UNAVAILABLE" | "NOT_READY" | "INTERNAL_ERROR" | "LAST_OWNER" | "ALREADY_MEMBER" | "INVITATION_EMAIL_MISMATCH" | "INVITATION_GONE" | "UNSUPPORTED_MEDIA_TYPE" | "TWO_FACTOR_CODE_INVALID" | "MFA_TOKEN_INVALID" | "TWO_FACTOR_ALREADY_ENABLED" | "TWO_FACTOR_NOT_ENABLED" | "TWO_FACTOR_SETUP_REQUIRED" | "PASSWORD_NOT_SET" | "LIMIT_REACHED" | "TAG_NAME_TAKEN" | "UNSUPPORTED_PARAMETER" | "INSUFFICIENT_SCOPE" | "KEY_DAILY_LIMIT_REACHED" | "TASK_LIMIT_REACHED" | "SCHEDULE_TOO_FREQUENT" | "SEMANTIC_SEARCH_UNAVAILABLE" | "MODEL_CAPABILITY_MISSING" | "UNKNOWN_PLUGIN" | "PLUGIN_UNREACHABLE" | "PLUGIN_URL_FORBIDDEN" | "PLUGIN_NOT_ALLOWED" | "UPLOAD_QUOTA_EXCEEDED" | "EMAIL_NOT_VERIFIED" | "INVALID_TOKEN" | "EMAIL_CHANGE_LIMIT_REACHED" | "MODEL_NOT_FOUND" | "PREVIOUS_RESPONSE_NOT_FOUND" | "UPSTREAM_READ_ONLY" | "UPSTREAM_URL_FORBIDDEN" | "UPSTREAM_KEY_REQUIRED" | "UPSTREAM_UNREACHABLE" | "BUDGET_EXCEEDED" | "CODE_INVALID" | "CODE_EXPIRED" | "CODE_ALREADY_REDEEMED" | "CODES_ALREADY_EXPORTED";
         ErrorDto: {
             /** @example Authentication required */
             error: string;
@@ -2653,9 +2762,9 @@ export interface components {
             /** @enum {string} */
             actorType: "user" | "admin" | "system" | "webhook" | "api_key";
             /** @enum {string} */
-            action: "user.role.change" | "user.plan.change" | "user.credits.adjust" | "user.email.change" | "user.social_takeover" | "payment.refund" | "credits.purchase.grant" | "credits.refund.clawback" | "credits.dispute.clawback" | "credits.dispute.restore" | "two_factor.reset" | "api_key.create" | "api_key.revoke" | "team.ownership.change" | "plugin.register" | "upstream.create" | "upstream.update" | "upstream.delete" | "budget.set" | "budget.delete" | "budget.threshold" | "price.apply" | "price.hold" | "price.reject" | "price.missing" | "redemption.batch.create" | "redemption.batch.export" | "redemption.batch.disable" | "credits.redeem";
+            action: "user.role.change" | "user.plan.change" | "user.credits.adjust" | "user.email.change" | "user.social_takeover" | "payment.refund" | "credits.purchase.grant" | "credits.plan.grant" | "credits.refund.clawback" | "credits.dispute.clawback" | "credits.dispute.restore" | "two_factor.reset" | "api_key.create" | "api_key.revoke" | "team.ownership.change" | "plugin.register" | "upstream.create" | "upstream.update" | "upstream.delete" | "budget.set" | "budget.delete" | "budget.threshold" | "price.apply" | "price.hold" | "price.reject" | "price.missing" | "redemption.batch.create" | "redemption.batch.export" | "redemption.batch.disable" | "credits.redeem" | "credit_pack.set" | "credit_pack.delete";
             /** @enum {string} */
-            targetType: "user" | "payment" | "api_key" | "team" | "plugin" | "upstream" | "budget" | "model" | "redemption_batch";
+            targetType: "user" | "payment" | "api_key" | "team" | "plugin" | "upstream" | "budget" | "model" | "redemption_batch" | "credit_pack";
             targetId: string | null;
             /**
              * @example {
@@ -2703,7 +2812,7 @@ export interface components {
             /** @example -3 */
             amount: number;
             /** @enum {string} */
-            type: "CONSUMPTION" | "PURCHASE" | "BONUS" | "ADJUSTMENT" | "REFUND" | "TRANSFER" | "REDEMPTION";
+            type: "CONSUMPTION" | "PURCHASE" | "BONUS" | "ADJUSTMENT" | "REFUND" | "TRANSFER" | "REDEMPTION" | "PLAN_GRANT";
             /** @example gpt-4o-mini: 120 + 80 tokens */
             description: string;
             /**
@@ -5636,8 +5745,11 @@ export interface components {
         PurchaseViewDto: {
             /** Format: uuid */
             id: string;
-            /** @enum {string} */
-            method: "card" | "alipay" | "wechat_pay";
+            /**
+             * @description `checkout`: a Checkout Session not paid yet (the method is chosen there)
+             * @enum {string}
+             */
+            method: "card" | "alipay" | "wechat_pay" | "checkout";
             /** @enum {string} */
             currency: "usd" | "cny";
             /**
@@ -5672,6 +5784,109 @@ export interface components {
         };
         InvoicesDto: {
             invoices: components["schemas"]["InvoiceViewDto"][];
+        };
+        CreditPackDto: {
+            /** @example starter */
+            id: string;
+            /** @example 1000 */
+            credits: number;
+            /**
+             * @description major units of `currency`
+             * @example 10
+             */
+            amount: number;
+            /**
+             * @example usd
+             * @enum {string}
+             */
+            currency: "usd" | "cny";
+        };
+        CreditPacksDto: {
+            packs: components["schemas"]["CreditPackDto"][];
+        };
+        PackCheckoutDto: {
+            /**
+             * @description a pack of `GET /api/credits/packs`
+             * @example starter
+             */
+            packId: string;
+            /**
+             * @description save the card for later payments (card only, then)
+             *
+             *     Default when left out: `false`.
+             */
+            saveCard?: boolean;
+            /**
+             * Format: uuid
+             * @description buy for this team's credit pool (its OWNER or ADMIN only: 403 for a MEMBER, 404 for anyone else)
+             */
+            teamId?: string;
+        };
+        CheckoutSessionDto: {
+            /** @example https://checkout.stripe.com/c/pay/cs_test_a1b2 */
+            url: string;
+            /** @example cs_test_a1b2 */
+            sessionId: string;
+        };
+        PlanCheckoutDto: {
+            /**
+             * @example PRO
+             * @enum {string}
+             */
+            plan: "BASIC" | "PRO";
+        };
+        PortalSessionDto: {
+            /** @example https://billing.stripe.com/p/session/test_a1b2 */
+            url: string;
+        };
+        AdminCreditPackDto: {
+            /** @example starter */
+            id: string;
+            /** @example 1000 */
+            credits: number;
+            /**
+             * @description major units of `currency`
+             * @example 10
+             */
+            amount: number;
+            /**
+             * @example usd
+             * @enum {string}
+             */
+            currency: "usd" | "cny";
+            /**
+             * @description `env`: CREDIT_PACKS as configured; `admin`: an admin edit overrides or adds it
+             * @enum {string}
+             */
+            source: "env" | "admin";
+            /** @description false: taken off sale by an admin */
+            active: boolean;
+        };
+        AdminCreditPacksDto: {
+            packs: components["schemas"]["AdminCreditPackDto"][];
+        };
+        SetCreditPackDto: {
+            /** @example 1000 */
+            credits: number;
+            /**
+             * @description major units
+             * @example 10
+             */
+            amount: number;
+            /** @enum {string} */
+            currency: "usd" | "cny";
+            /**
+             * @description false takes the pack off sale
+             *
+             *     Default when left out: `true`.
+             */
+            active?: boolean;
+        };
+        CreditPackDeletedDto: {
+            /** @example starter */
+            id: string;
+            /** @enum {boolean} */
+            deleted: true;
         };
         ReceivedDto: {
             /** @enum {boolean} */
@@ -5999,10 +6214,10 @@ export interface operations {
                 cursor?: string;
                 /** @description the acting user or administrator */
                 actorId?: string;
-                targetType?: "user" | "payment" | "api_key" | "team" | "plugin" | "upstream" | "budget" | "model" | "redemption_batch";
+                targetType?: "user" | "payment" | "api_key" | "team" | "plugin" | "upstream" | "budget" | "model" | "redemption_batch" | "credit_pack";
                 /** @description a user, key or team id, or a payment intent id */
                 targetId?: string;
-                action?: "user.role.change" | "user.plan.change" | "user.credits.adjust" | "user.email.change" | "user.social_takeover" | "payment.refund" | "credits.purchase.grant" | "credits.refund.clawback" | "credits.dispute.clawback" | "credits.dispute.restore" | "two_factor.reset" | "api_key.create" | "api_key.revoke" | "team.ownership.change" | "plugin.register" | "upstream.create" | "upstream.update" | "upstream.delete" | "budget.set" | "budget.delete" | "budget.threshold" | "price.apply" | "price.hold" | "price.reject" | "price.missing" | "redemption.batch.create" | "redemption.batch.export" | "redemption.batch.disable" | "credits.redeem";
+                action?: "user.role.change" | "user.plan.change" | "user.credits.adjust" | "user.email.change" | "user.social_takeover" | "payment.refund" | "credits.purchase.grant" | "credits.plan.grant" | "credits.refund.clawback" | "credits.dispute.clawback" | "credits.dispute.restore" | "two_factor.reset" | "api_key.create" | "api_key.revoke" | "team.ownership.change" | "plugin.register" | "upstream.create" | "upstream.update" | "upstream.delete" | "budget.set" | "budget.delete" | "budget.threshold" | "price.apply" | "price.hold" | "price.reject" | "price.missing" | "redemption.batch.create" | "redemption.batch.export" | "redemption.batch.disable" | "credits.redeem" | "credit_pack.set" | "credit_pack.delete";
                 /** @description at or after (inclusive) */
                 from?: string;
                 /** @description before (exclusive) */
@@ -17860,6 +18075,644 @@ export interface operations {
                 };
             };
             /** @description Stripe is not configured (`code`: PAYMENTS_NOT_CONFIGURED), or the database is down */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+        };
+    };
+    CreditPacksController_list: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CreditPacksDto"];
+                };
+            };
+            /** @description Invalid input or unreadable body (`code`: VALIDATION_FAILED, MALFORMED_JSON) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description No valid session (`code`: UNAUTHORIZED or INVALID_CREDENTIALS), or a revoked, expired or unknown API key (INVALID_API_KEY) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Role not allowed (`code`: FORBIDDEN), or an API key without the route's scope (INSUFFICIENT_SCOPE) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Body over 1 MB, or an upload over UPLOAD_MAX_BYTES (`code`: PAYLOAD_TOO_LARGE) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Unexpected or upstream failure (`code`: INTERNAL_ERROR, ...) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description The database cannot be reached (`code`: SERVICE_UNAVAILABLE); retry shortly */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+        };
+    };
+    CreditPacksController_buy: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Idempotency-Key: retrying with the same key returns the first result instead of a second payment */
+                "idempotency-key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PackCheckoutDto"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CheckoutSessionDto"];
+                };
+            };
+            /** @description No such pack on sale (`code`: UNKNOWN_PACK) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description No valid session (`code`: UNAUTHORIZED or INVALID_CREDENTIALS), or a revoked, expired or unknown API key (INVALID_API_KEY) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Card declined (`code`: PAYMENT_FAILED, with `declineCode` when known) */
+            402: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Role not allowed (`code`: FORBIDDEN), or an API key without the route's scope (INSUFFICIENT_SCOPE) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Not found, or not yours (`code`: NOT_FOUND / USER_NOT_FOUND) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Idempotency-Key reused with other parameters (`code`: CONFLICT) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Body over 1 MB, or an upload over UPLOAD_MAX_BYTES (`code`: PAYLOAD_TOO_LARGE) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Unexpected or upstream failure (`code`: INTERNAL_ERROR, ...) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description The payment processor failed or is unreachable (`code`: PAYMENT_PROVIDER_ERROR) */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Stripe is not configured (`code`: PAYMENTS_NOT_CONFIGURED), or the database is down */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+        };
+    };
+    BillingCheckoutController_subscribe: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Idempotency-Key: retrying with the same key returns the first result instead of a second payment */
+                "idempotency-key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PlanCheckoutDto"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CheckoutSessionDto"];
+                };
+            };
+            /** @description A plan without a price (`code`: PLAN_NOT_AVAILABLE), or invalid input */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description No valid session (`code`: UNAUTHORIZED or INVALID_CREDENTIALS), or a revoked, expired or unknown API key (INVALID_API_KEY) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Role not allowed (`code`: FORBIDDEN), or an API key without the route's scope (INSUFFICIENT_SCOPE) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description A subscription already gives a plan (`code`: ALREADY_SUBSCRIBED): use the portal */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Body over 1 MB, or an upload over UPLOAD_MAX_BYTES (`code`: PAYLOAD_TOO_LARGE) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Unexpected or upstream failure (`code`: INTERNAL_ERROR, ...) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description The payment processor failed or is unreachable (`code`: PAYMENT_PROVIDER_ERROR) */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Stripe is not configured (`code`: PAYMENTS_NOT_CONFIGURED), or the database is down */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+        };
+    };
+    BillingCheckoutController_portal: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PortalSessionDto"];
+                };
+            };
+            /** @description Invalid input or unreadable body (`code`: VALIDATION_FAILED, MALFORMED_JSON) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description No valid session (`code`: UNAUTHORIZED or INVALID_CREDENTIALS), or a revoked, expired or unknown API key (INVALID_API_KEY) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Role not allowed (`code`: FORBIDDEN), or an API key without the route's scope (INSUFFICIENT_SCOPE) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description No billing account yet (`code`: NO_PAYMENT_CUSTOMER) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Body over 1 MB, or an upload over UPLOAD_MAX_BYTES (`code`: PAYLOAD_TOO_LARGE) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Unexpected or upstream failure (`code`: INTERNAL_ERROR, ...) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description The payment processor failed or is unreachable (`code`: PAYMENT_PROVIDER_ERROR) */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Stripe is not configured (`code`: PAYMENTS_NOT_CONFIGURED), or the database is down */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+        };
+    };
+    CreditPacksAdminController_list: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AdminCreditPacksDto"];
+                };
+            };
+            /** @description Invalid input or unreadable body (`code`: VALIDATION_FAILED, MALFORMED_JSON) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description No valid session (`code`: UNAUTHORIZED or INVALID_CREDENTIALS), or a revoked, expired or unknown API key (INVALID_API_KEY) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Role not allowed (`code`: FORBIDDEN), or an API key without the route's scope (INSUFFICIENT_SCOPE) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Body over 1 MB, or an upload over UPLOAD_MAX_BYTES (`code`: PAYLOAD_TOO_LARGE) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Unexpected or upstream failure (`code`: INTERNAL_ERROR, ...) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description The database cannot be reached (`code`: SERVICE_UNAVAILABLE); retry shortly */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+        };
+    };
+    CreditPacksAdminController_set: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description the pack id (1-64 letters, digits, "-" or "_")
+                 * @example starter
+                 */
+                pack: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SetCreditPackDto"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AdminCreditPackDto"];
+                };
+            };
+            /** @description Invalid input or unreadable body (`code`: VALIDATION_FAILED, MALFORMED_JSON) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description No valid session (`code`: UNAUTHORIZED or INVALID_CREDENTIALS), or a revoked, expired or unknown API key (INVALID_API_KEY) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Role not allowed (`code`: FORBIDDEN), or an API key without the route's scope (INSUFFICIENT_SCOPE) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description No pack id in the path */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Body over 1 MB, or an upload over UPLOAD_MAX_BYTES (`code`: PAYLOAD_TOO_LARGE) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Unexpected or upstream failure (`code`: INTERNAL_ERROR, ...) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description The database cannot be reached (`code`: SERVICE_UNAVAILABLE); retry shortly */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+        };
+    };
+    CreditPacksAdminController_reset: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description the pack id (1-64 letters, digits, "-" or "_")
+                 * @example starter
+                 */
+                pack: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CreditPackDeletedDto"];
+                };
+            };
+            /** @description Invalid input or unreadable body (`code`: VALIDATION_FAILED, MALFORMED_JSON) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description No valid session (`code`: UNAUTHORIZED or INVALID_CREDENTIALS), or a revoked, expired or unknown API key (INVALID_API_KEY) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Role not allowed (`code`: FORBIDDEN), or an API key without the route's scope (INSUFFICIENT_SCOPE) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description The pack has no admin edit */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Body over 1 MB, or an upload over UPLOAD_MAX_BYTES (`code`: PAYLOAD_TOO_LARGE) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Unexpected or upstream failure (`code`: INTERNAL_ERROR, ...) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description The database cannot be reached (`code`: SERVICE_UNAVAILABLE); retry shortly */
             503: {
                 headers: {
                     [name: string]: unknown;
