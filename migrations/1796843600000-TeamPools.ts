@@ -1,6 +1,7 @@
 import type { MigrationInterface, QueryRunner } from 'typeorm';
 import { SETTLE_HOLD } from './1796843300000-SettlementRule';
 import { ADMIT_HOLD, ADMIT_HOLDS, RECORD_CONSUMPTION, SETTLE_HOLDS } from './1796843500000-Budgets';
+import { HELD, LEDGER_SUM } from './budgets/budget-functions';
 import { editFunction, type FunctionEdit, orReplace } from './lib/function-edits';
 
 /**
@@ -61,8 +62,7 @@ export class TeamPools1796843600000 implements MigrationInterface {
   public async down(q: QueryRunner): Promise<void> {
     for (const fn of [ADMIT_HOLDS, ADMIT_HOLD, SETTLE_HOLDS, SETTLE_HOLD, RECORD_CONSUMPTION])
       await q.query(orReplace(fn));
-    for (const fn of [BUDGET_LEDGER_SUM, BUDGET_HELD])
-      await q.query(fn.replace(/"memberId"/g, '"userId"'));
+    for (const fn of [LEDGER_SUM, HELD]) await q.query(orReplace(fn));
     await q.query('DROP FUNCTION team_pool_balance(uuid, uuid)');
     await q.query('ALTER TABLE "purchases" DROP COLUMN "teamId"');
     await q.query('ALTER TABLE "api_keys" DROP COLUMN "teamId"');
@@ -262,34 +262,23 @@ const ADMIT_HOLD_V2 = edited(ADMIT_HOLD, [
 ]);
 
 // Budgets of migration Budgets, a pool's rows counted by their member: a member's and a user's
-// windows read `memberId` where the user's own rows have `userId` (`down` swaps it back).
-const BUDGET_LEDGER_SUM = `CREATE OR REPLACE FUNCTION budget_ledger_sum(p_scope text, p_user uuid,
-    p_team uuid, p_key uuid, p_from timestamptz, p_to timestamptz)
-  RETURNS integer LANGUAGE plpgsql STABLE AS $$
-  BEGIN
-    IF p_scope = 'key' THEN
-      RETURN (SELECT COALESCE(-SUM(t.amount), 0) FROM credit_transactions t WHERE t."keyId" = p_key
-        AND t.type = 'CONSUMPTION' AND t."createdAt" >= p_from AND t."createdAt" < p_to);
-    ELSIF p_scope = 'user' THEN
-      RETURN (SELECT COALESCE(-SUM(t.amount), 0) FROM credit_transactions t
-        WHERE (t."userId" = p_user OR t."memberId" = p_user)
-        AND t.type = 'CONSUMPTION' AND t."createdAt" >= p_from AND t."createdAt" < p_to);
-    END IF;
-    RETURN (SELECT COALESCE(-SUM(t.amount), 0) FROM credit_transactions t WHERE t."teamId" = p_team
-      AND (p_scope = 'team' OR t."memberId" = p_user)
-      AND t.type = 'CONSUMPTION' AND t."createdAt" >= p_from AND t."createdAt" < p_to);
-  END $$`;
+// windows read `memberId` where the user's own rows have `userId`.
+const BUDGET_LEDGER_SUM = edited(LEDGER_SUM, [
+  [
+    `FROM credit_transactions t WHERE t."userId" = p_user
+        AND`,
+    `FROM credit_transactions t
+        WHERE (t."userId" = p_user OR t."memberId" = p_user) -- team pools
+        AND`,
+  ],
+  [`(p_scope = 'team' OR t."userId" = p_user)`, `(p_scope = 'team' OR t."memberId" = p_user)`],
+]);
 
-const BUDGET_HELD = `CREATE OR REPLACE FUNCTION budget_held(p_scope text, p_user uuid, p_team uuid,
-    p_key uuid)
-  RETURNS integer LANGUAGE plpgsql VOLATILE AS $$
-  BEGIN
-    IF p_scope = 'key' THEN
-      RETURN (SELECT COALESCE(SUM(h.amount), 0) FROM credit_holds h WHERE h."keyId" = p_key);
-    ELSIF p_scope = 'user' THEN
-      RETURN (SELECT COALESCE(SUM(h.amount), 0) FROM credit_holds h
-        WHERE h."userId" = p_user OR h."memberId" = p_user);
-    END IF;
-    RETURN (SELECT COALESCE(SUM(h.amount), 0) FROM credit_holds h WHERE h."teamId" = p_team
-      AND (p_scope = 'team' OR h."memberId" = p_user));
-  END $$`;
+const BUDGET_HELD = edited(HELD, [
+  [
+    `FROM credit_holds h WHERE h."userId" = p_user);`,
+    `FROM credit_holds h
+        WHERE h."userId" = p_user OR h."memberId" = p_user); -- team pools`,
+  ],
+  [`(p_scope = 'team' OR h."userId" = p_user)`, `(p_scope = 'team' OR h."memberId" = p_user)`],
+]);
