@@ -1,6 +1,8 @@
 import type { MigrationInterface, QueryRunner } from 'typeorm';
 import { SETTLE_HOLD } from './1796843300000-SettlementRule';
 import { ADMIT_HOLD, ADMIT_HOLDS, RECORD_CONSUMPTION, SETTLE_HOLDS } from './1796843500000-Budgets';
+import { HELD, LEDGER_SUM } from './budgets/budget-functions';
+import { editFunction, type FunctionEdit, orReplace } from './lib/function-edits';
 
 /**
  * Team credit pools: a team is a ledger account like a user.
@@ -14,9 +16,10 @@ import { ADMIT_HOLD, ADMIT_HOLDS, RECORD_CONSUMPTION, SETTLE_HOLDS } from './179
  *   credit purchase granted into the pool.
  * - Money rules, each change a delimited block marked `team pools`:
  *   `team_pool_balance` (new: the pool's balance, its row locked, for members only, else
- *   SQLSTATE TM404), `settle_team_hold` (new: a pool's settlement), `admit_hold` (a row with
- *   `teamId` holds from the pool; the caller's plan daily limit and debt are not the pool's),
- *   `settle_hold` (a row with `teamId` settles against the pool), `record_consumption` (the
+ *   SQLSTATE TM404), `admit_hold` (a row with `teamId` holds from the pool; the caller's plan
+ *   daily limit and debt are not the pool's), `settle_hold` (still the one settlement rule, now
+ *   over an account: a row with `teamId` settles against the pool, others against the user's
+ *   balance; only a user owes a shortfall later), `record_consumption` (the
  *   team and member columns; a pool's entry counts in no user's day counter), `admit_holds` and
  *   `settle_holds` (a batch locks its teams' rows in id order, after keys and users).
  * - Budgets (migration Budgets) count a pool's entries and holds by their member: its member and
@@ -51,7 +54,6 @@ export class TeamPools1796843600000 implements MigrationInterface {
     await q.query(`ALTER TABLE "purchases" ADD "teamId" uuid REFERENCES "teams"("id")
       ON DELETE SET NULL`);
     await q.query(TEAM_POOL_BALANCE);
-    await q.query(SETTLE_TEAM_HOLD);
     for (const fn of [RECORD_CONSUMPTION_V2, SETTLE_HOLD_V2, SETTLE_HOLDS_V2]) await q.query(fn);
     for (const fn of [ADMIT_HOLD_V2, ADMIT_HOLDS_V2]) await q.query(fn);
     for (const fn of [BUDGET_LEDGER_SUM, BUDGET_HELD]) await q.query(fn);
@@ -60,9 +62,7 @@ export class TeamPools1796843600000 implements MigrationInterface {
   public async down(q: QueryRunner): Promise<void> {
     for (const fn of [ADMIT_HOLDS, ADMIT_HOLD, SETTLE_HOLDS, SETTLE_HOLD, RECORD_CONSUMPTION])
       await q.query(orReplace(fn));
-    for (const fn of [BUDGET_LEDGER_SUM, BUDGET_HELD])
-      await q.query(fn.replace(/"memberId"/g, '"userId"'));
-    await q.query('DROP FUNCTION settle_team_hold(jsonb, text)');
+    for (const fn of [LEDGER_SUM, HELD]) await q.query(orReplace(fn));
     await q.query('DROP FUNCTION team_pool_balance(uuid, uuid)');
     await q.query('ALTER TABLE "purchases" DROP COLUMN "teamId"');
     await q.query('ALTER TABLE "api_keys" DROP COLUMN "teamId"');
@@ -81,15 +81,9 @@ export class TeamPools1796843600000 implements MigrationInterface {
   }
 }
 
-const orReplace = (fn: string) => fn.replace(/^CREATE FUNCTION/, 'CREATE OR REPLACE FUNCTION');
-
-/** Applies `edits` (each text must occur exactly once) to a function's text. */
-function edited(fn: string, edits: [string, string][]): string {
-  return edits.reduce((text, [from, to]) => {
-    if (text.split(from).length !== 2) throw new Error(`TeamPools: edit point not unique: ${from}`);
-    return text.replace(from, () => to);
-  }, orReplace(fn));
-}
+/** `fn` of an earlier migration as CREATE OR REPLACE, with `edits` applied (each point unique). */
+const edited = (fn: string, edits: readonly FunctionEdit[]) =>
+  editFunction('TeamPools', orReplace(fn), edits);
 
 // The pool's balance for a call of member `p_user`, the team's row locked (FOR NO KEY UPDATE, as
 // its UPDATE takes): read in the admission statement itself, so a member removed or gone is
@@ -107,50 +101,6 @@ const TEAM_POOL_BALANCE = `CREATE FUNCTION team_pool_balance(p_team uuid, p_user
       RAISE EXCEPTION 'user % is not a member of team %', p_user, p_team USING ERRCODE = 'TM404';
     END IF;
     RETURN v_balance;
-  END $$`;
-
-// settle_hold's rules for a hold of a team's pool (`p_row.teamId`; `p_row.userId` the member):
-// the hold deleted; settled before (hold gone, reference recorded): what was charged then; the
-// cost from the hold, the rest from the pool down to 0; what the pool cannot cover is the
-// entry's shortfall (named in its description; a pool owes nothing later). The team gone:
-// nothing charged, the whole cost the shortfall. The entry is the pool's: `teamId`, the member
-// in `memberId`, no `userId`.
-const SETTLE_TEAM_HOLD = `CREATE FUNCTION settle_team_hold(p_row jsonb, p_tz text,
-    OUT charged integer, OUT shortfall integer)
-  LANGUAGE plpgsql VOLATILE AS $$
-  DECLARE
-    v_hold uuid := (p_row ->> 'holdId')::uuid;
-    v_team uuid := (p_row ->> 'teamId')::uuid;
-    v_cost integer := (p_row ->> 'cost')::integer;
-    v_description text := p_row ->> 'description';
-    v_held integer;
-    v_balance integer;
-    v_done integer;
-  BEGIN
-    DELETE FROM credit_holds h WHERE h.id = v_hold RETURNING h.amount INTO v_held;
-    IF NOT FOUND THEN
-      v_held := 0;
-      SELECT t.amount INTO v_done FROM credit_transactions t WHERE t.reference = p_row ->> 'reference';
-      IF FOUND THEN
-        charged := GREATEST(0, -v_done); shortfall := 0;
-        RETURN;
-      END IF;
-    END IF;
-    SELECT t.credits INTO v_balance FROM teams t WHERE t.id = v_team FOR NO KEY UPDATE;
-    IF NOT FOUND THEN
-      charged := 0; shortfall := v_cost;
-      RETURN;
-    END IF;
-    charged := LEAST(v_cost, v_held + v_balance);
-    UPDATE teams t SET credits = t.credits + v_held - charged WHERE t.id = v_team;
-    shortfall := v_cost - charged;
-    IF shortfall > 0 THEN
-      v_description := left(v_description
-        || format(' (shortfall of %s credits not covered by the pool)', shortfall), 500);
-    END IF;
-    v_done := record_consumption(p_row || jsonb_build_object('userId', NULL,
-      'memberId', p_row -> 'userId', 'amount', -charged, 'description', v_description,
-      'shortfall', NULLIF(shortfall, 0)), p_tz);
   END $$`;
 
 const RECORD_CONSUMPTION_V2 = edited(RECORD_CONSUMPTION, [
@@ -193,17 +143,70 @@ const RECORD_CONSUMPTION_V2 = edited(RECORD_CONSUMPTION, [
   ],
 ]);
 
+// settle_hold over an account: the team's pool for a hold of a team (`p_row.teamId`; then
+// `p_row.userId` is the member who spent), else the user's balance, by the same rule: the cost
+// from the hold, the rest from the account down to 0, what it cannot cover the entry's shortfall;
+// the account's row gone: nothing charged, the whole cost the shortfall. A pool's entry is the
+// pool's (`teamId`, the member in `memberId`, no `userId`). Only a user owes a shortfall later
+// (credit_shortfalls, collected by their next admission): a pool's is written off, since no
+// admission of the pool could collect it without holding back its members' calls.
 const SETTLE_HOLD_V2 = edited(SETTLE_HOLD, [
   [
-    `  BEGIN
-    DELETE FROM credit_holds h WHERE h.id = v_hold RETURNING h.amount INTO v_held;`,
-    `  BEGIN
-    -- team pools: a hold of a team's pool settles against the pool
-    IF p_row ->> 'teamId' IS NOT NULL THEN
-      SELECT s.charged, s.shortfall INTO charged, shortfall FROM settle_team_hold(p_row, p_tz) s;
+    `    v_user uuid := (p_row ->> 'userId')::uuid;`,
+    `    v_user uuid := (p_row ->> 'userId')::uuid;
+    v_team uuid := (p_row ->> 'teamId')::uuid; -- team pools`,
+  ],
+  [
+    `    IF v_held >= v_cost THEN
+      UPDATE users u SET credits = u.credits + (v_held - v_cost) WHERE u.id = v_user;
+      charged := v_cost;
+    ELSE
+      SELECT u.credits INTO v_balance FROM users u WHERE u.id = v_user;
+      IF FOUND THEN
+        charged := v_held + LEAST(v_cost - v_held, v_balance);
+        UPDATE users u SET credits = u.credits - (charged - v_held) WHERE u.id = v_user;
+      END IF;
+    END IF;
+    IF NOT FOUND THEN -- the user's row is gone
+      charged := 0; shortfall := v_cost;
       RETURN;
     END IF;
-    DELETE FROM credit_holds h WHERE h.id = v_hold RETURNING h.amount INTO v_held;`,
+    shortfall := v_cost - charged;`,
+    `    -- team pools: the account is the team's pool or the user's balance, its row locked
+    IF v_team IS NULL THEN
+      SELECT u.credits INTO v_balance FROM users u WHERE u.id = v_user FOR NO KEY UPDATE;
+    ELSE
+      SELECT t.credits INTO v_balance FROM teams t WHERE t.id = v_team FOR NO KEY UPDATE;
+    END IF;
+    IF NOT FOUND THEN -- the account's row is gone
+      charged := 0; shortfall := v_cost;
+      RETURN;
+    END IF;
+    charged := LEAST(v_cost, v_held + v_balance);
+    IF v_team IS NULL THEN
+      UPDATE users u SET credits = u.credits + v_held - charged WHERE u.id = v_user;
+    ELSE
+      UPDATE teams t SET credits = t.credits + v_held - charged WHERE t.id = v_team;
+    END IF;
+    shortfall := v_cost - charged;`,
+  ],
+  [
+    `format(' (shortfall of %s credits not covered by the balance)', shortfall)`,
+    `format(' (shortfall of %s credits not covered by the %s)', shortfall,
+          CASE WHEN v_team IS NULL THEN 'balance' ELSE 'pool' END)`,
+  ],
+  [
+    `    v_done := record_consumption(p_row || jsonb_build_object('amount', -charged,`,
+    `    v_done := record_consumption(p_row
+      || CASE WHEN v_team IS NOT NULL -- team pools: the pool's entry, its member named
+        THEN jsonb_build_object('userId', NULL, 'memberId', v_user) ELSE '{}' END
+      || jsonb_build_object('amount', -charged,`,
+  ],
+  [
+    `    IF shortfall > 0 THEN
+      INSERT INTO credit_shortfalls`,
+    `    IF shortfall > 0 AND v_team IS NULL THEN -- team pools: a pool owes nothing later
+      INSERT INTO credit_shortfalls`,
   ],
 ]);
 
@@ -259,34 +262,23 @@ const ADMIT_HOLD_V2 = edited(ADMIT_HOLD, [
 ]);
 
 // Budgets of migration Budgets, a pool's rows counted by their member: a member's and a user's
-// windows read `memberId` where the user's own rows have `userId` (`down` swaps it back).
-const BUDGET_LEDGER_SUM = `CREATE OR REPLACE FUNCTION budget_ledger_sum(p_scope text, p_user uuid,
-    p_team uuid, p_key uuid, p_from timestamptz, p_to timestamptz)
-  RETURNS integer LANGUAGE plpgsql STABLE AS $$
-  BEGIN
-    IF p_scope = 'key' THEN
-      RETURN (SELECT COALESCE(-SUM(t.amount), 0) FROM credit_transactions t WHERE t."keyId" = p_key
-        AND t.type = 'CONSUMPTION' AND t."createdAt" >= p_from AND t."createdAt" < p_to);
-    ELSIF p_scope = 'user' THEN
-      RETURN (SELECT COALESCE(-SUM(t.amount), 0) FROM credit_transactions t
-        WHERE (t."userId" = p_user OR t."memberId" = p_user)
-        AND t.type = 'CONSUMPTION' AND t."createdAt" >= p_from AND t."createdAt" < p_to);
-    END IF;
-    RETURN (SELECT COALESCE(-SUM(t.amount), 0) FROM credit_transactions t WHERE t."teamId" = p_team
-      AND (p_scope = 'team' OR t."memberId" = p_user)
-      AND t.type = 'CONSUMPTION' AND t."createdAt" >= p_from AND t."createdAt" < p_to);
-  END $$`;
+// windows read `memberId` where the user's own rows have `userId`.
+const BUDGET_LEDGER_SUM = edited(LEDGER_SUM, [
+  [
+    `FROM credit_transactions t WHERE t."userId" = p_user
+        AND`,
+    `FROM credit_transactions t
+        WHERE (t."userId" = p_user OR t."memberId" = p_user) -- team pools
+        AND`,
+  ],
+  [`(p_scope = 'team' OR t."userId" = p_user)`, `(p_scope = 'team' OR t."memberId" = p_user)`],
+]);
 
-const BUDGET_HELD = `CREATE OR REPLACE FUNCTION budget_held(p_scope text, p_user uuid, p_team uuid,
-    p_key uuid)
-  RETURNS integer LANGUAGE plpgsql VOLATILE AS $$
-  BEGIN
-    IF p_scope = 'key' THEN
-      RETURN (SELECT COALESCE(SUM(h.amount), 0) FROM credit_holds h WHERE h."keyId" = p_key);
-    ELSIF p_scope = 'user' THEN
-      RETURN (SELECT COALESCE(SUM(h.amount), 0) FROM credit_holds h
-        WHERE h."userId" = p_user OR h."memberId" = p_user);
-    END IF;
-    RETURN (SELECT COALESCE(SUM(h.amount), 0) FROM credit_holds h WHERE h."teamId" = p_team
-      AND (p_scope = 'team' OR h."memberId" = p_user));
-  END $$`;
+const BUDGET_HELD = edited(HELD, [
+  [
+    `FROM credit_holds h WHERE h."userId" = p_user);`,
+    `FROM credit_holds h
+        WHERE h."userId" = p_user OR h."memberId" = p_user); -- team pools`,
+  ],
+  [`(p_scope = 'team' OR h."userId" = p_user)`, `(p_scope = 'team' OR h."memberId" = p_user)`],
+]);

@@ -57,7 +57,7 @@ const BUDGETS_OF = `CREATE FUNCTION budgets_of(p_user uuid, p_team uuid, p_key u
 
 // Σ |CONSUMPTION| of the ledger for a scope's owner over [p_from, p_to): the cold start of a
 // counter. One indexed range per scope (user, key, team by "createdAt").
-const LEDGER_SUM = `CREATE FUNCTION budget_ledger_sum(p_scope text, p_user uuid, p_team uuid,
+export const LEDGER_SUM = `CREATE FUNCTION budget_ledger_sum(p_scope text, p_user uuid, p_team uuid,
     p_key uuid, p_from timestamptz, p_to timestamptz)
   RETURNS integer LANGUAGE plpgsql STABLE AS $$
   BEGIN
@@ -74,7 +74,7 @@ const LEDGER_SUM = `CREATE FUNCTION budget_ledger_sum(p_scope text, p_user uuid,
   END $$`;
 
 // Credits held now (open holds) against a scope's budgets.
-const HELD = `CREATE FUNCTION budget_held(p_scope text, p_user uuid, p_team uuid, p_key uuid)
+export const HELD = `CREATE FUNCTION budget_held(p_scope text, p_user uuid, p_team uuid, p_key uuid)
   RETURNS integer LANGUAGE plpgsql VOLATILE AS $$
   BEGIN
     IF p_scope = 'key' THEN

@@ -3,6 +3,7 @@ import { checkClientTools, checkThinking, clientToolTokens } from './client-tool
 import type { ConfigType } from '@nestjs/config';
 import { appSettingsConfig } from '../../config/app-settings.config';
 import { CreditPrices } from '../../credits/credit-prices';
+import { Clock } from '../../common/clock/clock';
 import { randomUUID } from 'node:crypto';
 import type { SessionUser } from '../../common/auth/session-user';
 import { CreditHoldsService, type OpenHold } from '../../credits/credit-holds.service';
@@ -48,6 +49,7 @@ export class AiAdmissions {
     private readonly context: AdmissionContext,
     private readonly outputLimits: OutputLimits,
     private readonly prices: PriceBook,
+    private readonly clock: Clock,
     @Inject(appSettingsConfig.KEY) app: ConfigType<typeof appSettingsConfig>,
     creditPrices: CreditPrices,
   ) {
@@ -169,7 +171,7 @@ export class AiAdmissions {
     });
     const { tariffs, fallbacks } = await priceCall(
       this.prices,
-      { plan: user.plan, pricing: this.pricing },
+      { at: this.clock.now(), plan: user.plan, pricing: this.pricing },
       model,
       candidates,
     );

@@ -10,6 +10,7 @@ import { estimateCredits } from '../../prices/tariff';
 import type { ConfigType } from '@nestjs/config';
 import { appSettingsConfig } from '../../config/app-settings.config';
 import { CreditPrices } from '../../credits/credit-prices';
+import { Clock } from '../../common/clock/clock';
 import { catalogueCandidates, dearestEstimate } from './fallback-models';
 import { IMAGE_TOKENS_WORST_CASE } from './image-tokens';
 import { readInputs } from './message-inputs';
@@ -48,6 +49,7 @@ export class EstimateController {
     private readonly catalogue: ModelCatalogue,
     private readonly strategy: ProviderStrategy,
     private readonly prices: PriceBook,
+    private readonly clock: Clock,
     @Inject(appSettingsConfig.KEY) app: ConfigType<typeof appSettingsConfig>,
     creditPrices: CreditPrices,
   ) {
@@ -84,7 +86,7 @@ export class EstimateController {
   ): Promise<EstimateResultDto> {
     await Promise.all([this.strategy.refreshUpstreams(), this.prices.fresh()]);
     const model = this.catalogue.require(dto.modelId);
-    const opts = { at: new Date(), plan: user.plan, pricing: this.pricing };
+    const opts = { at: this.clock.now(), plan: user.plan, pricing: this.pricing };
     const tariff = this.prices.tariff(model, opts);
     const inputs = readInputs(dto.messages, this.ownOrigin);
     // Images count at their provider's worst case, as the hold does.

@@ -3,6 +3,7 @@ import type { ConfigType } from '@nestjs/config';
 import { sharedConfig } from '../../config/shared.config';
 import { aiConfig } from '../ai.config';
 import { CreditPrices } from '../../credits/credit-prices';
+import { Clock } from '../../common/clock/clock';
 import { randomUUID } from 'node:crypto';
 import { AppError } from '../../common/errors/app-error';
 import { AiErrorCode } from '../ai.errors';
@@ -72,6 +73,7 @@ export class EmbeddingsService {
     private readonly strategy: ProviderStrategy,
     private readonly holds: CreditHoldsService,
     private readonly prices: PriceBook,
+    private readonly clock: Clock,
     creditPrices: CreditPrices,
     @Inject(sharedConfig.KEY) shared: ConfigType<typeof sharedConfig>,
     @Inject(aiConfig.KEY) ai: ConfigType<typeof aiConfig>,
@@ -125,10 +127,10 @@ export class EmbeddingsService {
     return chargeCredits({ promptTokens: tokens, completionTokens: 0 }, this.tariff(model, plan));
   }
 
-  /** `model`'s tariff now, for a caller on `plan` (see PriceBook.tariff). */
+  /** `model`'s tariff now (the Clock's), for a caller on `plan` (see PriceBook.tariff). */
   private tariff(model: ModelDescriptor, plan?: string): Tariff {
     return this.prices.tariff(model, {
-      at: new Date(),
+      at: this.clock.now(),
       plan,
       pricing: this.pricing,
       embedding: true,

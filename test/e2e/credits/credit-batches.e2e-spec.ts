@@ -4,6 +4,7 @@ import { CreditShortfalls1796843000000 } from '../../../migrations/1796843000000
 import { SettlementRule1796843300000 } from '../../../migrations/1796843300000-SettlementRule';
 import { AdmissionRule1796843400000 } from '../../../migrations/1796843400000-AdmissionRule';
 import { Budgets1796843500000 } from '../../../migrations/1796843500000-Budgets';
+import { TeamPools1796843600000 } from '../../../migrations/1796843600000-TeamPools';
 import { CreditHoldsService, type OpenHold } from '../../../src/credits/credit-holds.service';
 import { MetricsService } from '../../../src/metrics/metrics.service';
 import { newUser, type TestUser } from '../../support/factories';
@@ -167,7 +168,7 @@ describe('credit statements in batches', () => {
     expect(await stateOf(u)).toEqual({ credits: 7, held: 3, holds: 2, ledger: 10 });
   });
 
-  it('migrations Budgets, AdmissionRule, SettlementRule, CreditShortfalls, TokenKinds then BatchedHolds: down drops both functions, up creates them again', async () => {
+  it('migrations TeamPools, Budgets, AdmissionRule, SettlementRule, CreditShortfalls, TokenKinds then BatchedHolds: down drops both functions, up creates them again', async () => {
     const functions = async () =>
       (
         await t.db.query(
@@ -183,6 +184,8 @@ describe('credit statements in batches', () => {
       const settlement = new SettlementRule1796843300000();
       const admission = new AdmissionRule1796843400000();
       const budgets = new Budgets1796843500000();
+      const pools = new TeamPools1796843600000();
+      await pools.down(runner); // restores the functions of Budgets, without pools
       await budgets.down(runner); // restores the admit_holds and settle_holds without budgets
       await admission.down(runner); // restores the admit_holds of arrays
       await settlement.down(runner); // restores the settle_holds of arrays
@@ -199,6 +202,7 @@ describe('credit statements in batches', () => {
       await settlement.up(runner);
       await admission.up(runner);
       await budgets.up(runner);
+      await pools.up(runner);
       expect(await functions()).toEqual(['admit_holds', 'settle_holds']);
     } finally {
       await runner.release();

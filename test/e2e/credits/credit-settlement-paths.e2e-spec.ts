@@ -6,8 +6,9 @@ import {
   type OpenHold,
 } from '../../../src/credits/credit-holds.service';
 import { CreditsService } from '../../../src/credits/credits.service';
+import { TeamLedgerService } from '../../../src/credits/team-ledger.service';
 import { MetricsService } from '../../../src/metrics/metrics.service';
-import { newUser } from '../../support/factories';
+import { newTeam, newUser } from '../../support/factories';
 import { createTestApp, type TestApp } from '../../support/test-app';
 
 /** One way of settling: `settle` batched, `settle` alone, or `settleWith` and a statement part. */
@@ -22,7 +23,7 @@ interface Case {
   gone?: boolean;
   /** Settled twice at once. */
   twice?: boolean;
-  /** The user is deleted before the settlement. */
+  /** The account (the user; for a pool, its team) is deleted before the settlement. */
   deleted?: boolean;
 }
 
@@ -33,7 +34,7 @@ const CASES: Case[] = [
   { name: 'gone', credits: 50, hold: 10, cost: 5, gone: true },
   { name: 'twice', credits: 50, hold: 10, cost: 3, twice: true },
   { name: 'zero', credits: 50, hold: 10, cost: 0 },
-  { name: 'user deleted', credits: 50, hold: 10, cost: 6, deleted: true },
+  { name: 'account deleted', credits: 50, hold: 10, cost: 6, deleted: true },
 ];
 
 const USAGE = {
@@ -50,8 +51,9 @@ const USAGE = {
  * The settlement rule is one PostgreSQL function, whichever way a call reaches it: the same calls
  * settled alone (BATCH_STATEMENTS=false), in batches, and with another module's statement part
  * (`settleWith`) answer the same and write the same rows: every column of the ledger entries,
- * the holds, the balances, the day counters and what is owed. Then the next admission collects
- * a debt the same way.
+ * the holds, the balances, the day counters and what is owed. Each case runs on a user's own
+ * balance and on a team's pool (a member's call, and a team key's), the same rule over either
+ * account. Then the next admission collects a user's debt the same way.
  */
 describe('one settlement rule on every path', () => {
   /** `body` with an app of `env` (one app at a time), closed afterwards. */
@@ -75,33 +77,47 @@ describe('one settlement rule on every path', () => {
     };
   }
 
-  /** Runs every case with and without an API key on `path`; answers and rows, ids as labels. */
+  /**
+   * Runs every case on a user's balance and on a team's pool, each with and without an API key
+   * (a pool's: the team's key), on `path`; answers and rows, ids as labels.
+   */
   async function run(t: TestApp, path: Path) {
     const holds = t.app.get(CreditHoldsService);
     const run = randomBytes(4).toString('hex'); // request ids are unique per database
     const labels = new Map<string, string>([[run, 'run']]);
     const runs = await Promise.all(
       CASES.flatMap((c) =>
-        [false, true].map(async (viaKey) => {
-          const label = `${c.name}${viaKey ? ' via key' : ''}`;
-          const u = await newUser(t, { credits: c.credits });
-          labels.set(u.user.id, `user ${label}`);
-          let keyId: string | undefined;
-          if (viaKey) {
-            const key = await t.http
-              .post('/api/keys')
-              .set(u.auth)
-              .send({ name: 'paths', dailyCreditLimit: 1000 })
-              .expect(201);
-            keyId = key.body.id as string;
-            labels.set(keyId, `key ${label}`);
-          }
-          const requestId = `${run}-${label.replaceAll(' ', '-')}`;
-          const hold = await holds.hold(u.user.id, c.hold, requestId, c.hold, keyId);
-          if (c.gone) await holds.release(hold);
-          if (c.deleted) await t.db.query('DELETE FROM users WHERE id = $1', [u.user.id]);
-          return { c, label, hold, userId: u.user.id, keyId };
-        }),
+        [false, true].flatMap((pool) =>
+          [false, true].map(async (viaKey) => {
+            const label = `${pool ? 'pool ' : ''}${c.name}${viaKey ? ' via key' : ''}`;
+            const u = await newUser(t, { credits: pool ? 0 : c.credits });
+            labels.set(u.user.id, `user ${label}`);
+            // A pool: a team of the user alone, funded with the case's credits.
+            const teamId = pool ? (await newTeam(t, u)).id : undefined;
+            if (teamId) {
+              labels.set(teamId, `team ${label}`);
+              await t.app
+                .get(TeamLedgerService)
+                .grant(teamId, null, c.credits, 'ADJUSTMENT', 'pool', `pool:${run}-${label}`);
+            }
+            let keyId: string | undefined;
+            if (viaKey) {
+              const key = await t.http
+                .post('/api/keys')
+                .set(u.auth)
+                .send({ name: 'paths', dailyCreditLimit: 1000, teamId })
+                .expect(201);
+              keyId = key.body.id as string;
+              labels.set(keyId, `key ${label}`);
+            }
+            const requestId = `${run}-${label.replaceAll(' ', '-')}`;
+            const hold = await holds.hold(u.user.id, c.hold, requestId, c.hold, keyId, teamId);
+            if (c.gone) await holds.release(hold);
+            if (c.deleted && teamId) await t.db.query('DELETE FROM teams WHERE id = $1', [teamId]);
+            else if (c.deleted) await t.db.query('DELETE FROM users WHERE id = $1', [u.user.id]);
+            return { c, label, hold, userId: u.user.id, keyId, teamId };
+          }),
+        ),
       ),
     );
     // Every settlement at once, so the batched path batches them.
@@ -129,7 +145,7 @@ describe('one settlement rule on every path', () => {
     );
     // The next admission of a user who owes: refused while the balance cannot pay the debt
     // and the hold, then the debt is collected with the hold, in one statement.
-    const owing = runs.filter(({ c }) => c.name === 'beyond the balance');
+    const owing = runs.filter(({ c, teamId }) => c.name === 'beyond the balance' && !teamId);
     const admissions: unknown[] = [];
     for (const { userId, keyId, label } of owing) {
       const refused = await holds
@@ -143,7 +159,7 @@ describe('one settlement rule on every path', () => {
     return { answers: Object.fromEntries(answers), admissions, rows: await rowsOf(t, labels, run) };
   }
 
-  /** Every row the money rules write for the labelled users and keys, ids replaced by labels. */
+  /** Every row the money rules write for the labelled users, teams and keys, ids as labels. */
   async function rowsOf(t: TestApp, labels: Map<string, string>, run: string) {
     const ids = [...labels.keys()].filter((id) => id !== run);
     const query = async (sql: string) =>
@@ -154,15 +170,17 @@ describe('one settlement rule on every path', () => {
     return {
       ledger: await query(
         `SELECT to_jsonb(t) - 'id' - 'createdAt' AS row FROM credit_transactions t
-         WHERE t."userId" = ANY($1)`,
+         WHERE t."userId" = ANY($1) OR t."teamId" = ANY($1)`,
       ),
       holds: await query(
         `SELECT to_jsonb(h) - 'id' - 'createdAt' - 'expiresAt' AS row FROM credit_holds h
-         WHERE h."userId" = ANY($1)`,
+         WHERE h."userId" = ANY($1) OR h."teamId" = ANY($1)`,
       ),
       balances: await query(
         `SELECT jsonb_build_object('id', u.id, 'credits', u.credits) AS row FROM users u
-         WHERE u.id = ANY($1)`,
+         WHERE u.id = ANY($1)
+         UNION ALL SELECT jsonb_build_object('id', p.id, 'credits', p.credits) FROM teams p
+         WHERE p.id = ANY($1)`,
       ),
       userDays: await query(
         `SELECT jsonb_build_object('userId', "userId", 'credits', SUM(credits)) AS row
@@ -200,7 +218,13 @@ describe('one settlement rule on every path', () => {
       'twice #1': { charged: 3, shortfall: 0 },
       'twice #2': { charged: 3, shortfall: 0 },
       'zero via key #1': { charged: 0, shortfall: 0 },
-      'user deleted #1': { charged: 0, shortfall: 6 },
+      'account deleted #1': { charged: 0, shortfall: 6 },
+      'pool covered #1': { charged: 4, shortfall: 0 },
+      'pool from the balance via key #1': { charged: 15, shortfall: 0 },
+      'pool beyond the balance #1': { charged: 30, shortfall: 40 },
+      'pool gone via key #1': { charged: 5, shortfall: 0 },
+      'pool twice #2': { charged: 3, shortfall: 0 },
+      'pool account deleted #1': { charged: 0, shortfall: 6 },
     });
     expect(alone.admissions.slice(0, 2)).toEqual([
       ['INSUFFICIENT_CREDITS', { required: 45, balance: 0, shortfall: 40 }],
@@ -224,6 +248,26 @@ describe('one settlement rule on every path', () => {
       teamId: null,
       memberId: null,
     });
+    // A pool's entry names its member; its shortfall is not owed, nor its charge in a user's day.
+    expect(alone.rows.ledger).toContainEqual(
+      expect.objectContaining({
+        type: 'CONSUMPTION',
+        amount: -30,
+        userId: null,
+        teamId: 'team pool beyond the balance via key',
+        memberId: 'user pool beyond the balance via key',
+        keyId: 'key pool beyond the balance via key',
+        shortfall: 40,
+        description:
+          'AI pool beyond the balance via key (shortfall of 40 credits not covered by the pool)',
+      }),
+    );
+    expect(alone.rows.balances).toContainEqual({ id: 'team pool from the balance', credits: 35 });
+    expect(alone.rows.balances).toContainEqual({ id: 'team pool beyond the balance', credits: 0 });
+    expect(alone.rows.userDays.map(({ userId }) => userId)).not.toContainEqual(
+      expect.stringMatching(/^user pool /),
+    );
+    expect(alone.rows.keyDays).toContainEqual({ keyId: 'key pool covered via key', credits: 4 });
     // Collected: the debt's own entry, and nothing owed any more.
     expect(alone.rows.ledger).toContainEqual(
       expect.objectContaining({

@@ -3,8 +3,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { AiService } from '../../../src/ai';
 import { DEFAULT_MODELS } from '../../../src/models/default-models';
+import { PriceBook } from '../../../src/prices/price-book.service';
 import { PriceSourceServer } from '../../servers/price-source';
 import { ledgerOf, newUser, sessionOf, type TestUser } from '../../support/factories';
+import { HandClock } from '../../support/hand-clock';
 import { startProviders, type Providers } from '../../support/providers';
 import { createTestApp, type TestApp } from '../../support/test-app';
 
@@ -206,17 +208,21 @@ describe('The price catalogue', () => {
 describe('An explicit fallback price', () => {
   let t: TestApp;
   let p: Providers;
+  const clock = new HandClock();
 
   beforeAll(async () => {
     p = await startProviders();
-    t = await createTestApp({
-      ...p.env,
-      CREDIT_PRICING: 'tokens',
-      MODELS_FILE: catalogueWithUnpriced(),
-      PRICE_FALLBACK_INPUT: '2',
-      PRICE_FALLBACK_OUTPUT: '8',
-      CREDIT_MARKUP_PLANS: 'PRO=1.5',
-    });
+    t = await createTestApp(
+      {
+        ...p.env,
+        CREDIT_PRICING: 'tokens',
+        MODELS_FILE: catalogueWithUnpriced(),
+        PRICE_FALLBACK_INPUT: '2',
+        PRICE_FALLBACK_OUTPUT: '8',
+        CREDIT_MARKUP_PLANS: 'PRO=1.5',
+      },
+      { clock },
+    );
   });
   afterAll(async () => {
     await t?.close();
@@ -237,5 +243,34 @@ describe('An explicit fallback price', () => {
       [u.user.id],
     );
     expect(credits).toBe(280);
+  });
+
+  it("prices a call at the version in force at the Clock's time, not the machine's", async () => {
+    const u = await newUser(t, { credits: 10_000 });
+    p.openai.reply = { usage: { prompt_tokens: 100_000, completion_tokens: 10_000 } };
+    const day = 24 * 3600 * 1000;
+    // A version from tomorrow on (the clock's): 1 / 4 USD per million, 100 + 40 = 140 credits.
+    await t.db.query(
+      `INSERT INTO price_versions ("modelId", "effectiveAt", prices, source)
+       VALUES ('unpriced-model', $1, '{"input": "1", "output": "4"}', 'admin')`,
+      [new Date(clock.now().getTime() + day)],
+    );
+    await t.app.get(PriceBook).reload();
+    const charged = async () => {
+      await t.http
+        .post('/api/ai/generate')
+        .set(u.auth)
+        .send({ modelId: 'unpriced-model', messages: hi })
+        .expect(200);
+      const [{ credits }] = await t.db.query(
+        `SELECT -amount AS credits FROM credit_transactions
+         WHERE "userId" = $1 AND type = 'CONSUMPTION' ORDER BY "createdAt" DESC LIMIT 1`,
+        [u.user.id],
+      );
+      return credits;
+    };
+    expect(await charged()).toBe(280); // today: still the fallback
+    clock.tick(2 * day);
+    expect(await charged()).toBe(140); // the day after tomorrow, by the clock: the new version
   });
 });
