@@ -21,6 +21,8 @@ import { wireStreamsScenario } from './lib/scenario-wire-streams';
 import { meteringScenario } from './lib/scenario-metering';
 import { failoverScenario } from './lib/scenario-failover';
 import { ceilingsScenario } from './lib/scenario-ceilings';
+import { spendScenario } from './lib/scenario-spend';
+import { buildsScenario } from './lib/scenario-builds';
 import { type BenchEnv, PROFILE_DIR, ROOT, SERVICE_ENTRY, setup } from './lib/setup';
 import { round } from './lib/stats';
 import { check, type ScenarioResult } from './lib/types';
@@ -85,8 +87,25 @@ const ceilings = {
   tpm: 1_000_000_000,
   rounds: num('BENCH_CEILINGS_ROUNDS', 2),
 };
+const spend = {
+  durationS: num('BENCH_SPEND_S', 8),
+  warmupS: num('BENCH_WARMUP_S', 2),
+  connections: 50,
+  users: 20,
+  pool: 5_000_000,
+  limit: 1_000_000_000,
+  rounds: num('BENCH_SPEND_ROUNDS', 2),
+};
+const builds = {
+  durationS: num('BENCH_BUILDS_S', 8),
+  warmupS: num('BENCH_WARMUP_S', 2),
+  connections: 50,
+  users: 20,
+  rounds: num('BENCH_BUILDS_ROUNDS', 2),
+};
+// 16 compares two builds: it runs when named, with BENCH_BASELINE_ENTRY.
 const only = new Set(
-  (process.env.BENCH_SCENARIOS ?? '1,2,3,4,5,6,7,8,9,10,11,12,13,14')
+  (process.env.BENCH_SCENARIOS ?? '1,2,3,4,5,6,7,8,9,10,11,12,13,14,15')
     .split(',')
     .map((s) => Number(s.trim()))
     .filter(Boolean),
@@ -156,6 +175,8 @@ async function main(): Promise<void> {
   await run(12, () => meteringScenario(e, metering, log));
   await run(13, () => failoverScenario(e, failover));
   await run(14, () => ceilingsScenario(e, ceilings, log));
+  await run(15, () => spendScenario(e, spend, log));
+  await run(16, () => buildsScenario(e, builds, log));
 
   const ledger = await checkLedger(e.db);
   const meta = {
@@ -164,6 +185,7 @@ async function main(): Promise<void> {
     loadAverage1mBefore: round(loadBefore),
     loadAverage1mAfter: round(loadavg()[0]),
     servicePoolSize: process.env.DB_POOL_SIZE ?? '10 (default)',
+    ...(only.has(16) ? { baselineEntry: process.env.BENCH_BASELINE_ENTRY } : {}),
   };
   const table = markdown(results, meta);
   await shutdown();
@@ -173,7 +195,7 @@ async function main(): Promise<void> {
     JSON.stringify(
       {
         meta,
-        config: { http, streams, wireStreams, metering, failover, ceilings },
+        config: { http, streams, wireStreams, metering, failover, ceilings, spend, builds },
         ledger,
         cpuProfile,
         results,

@@ -22,22 +22,27 @@ export async function startBenchDatabase(
       'pg_stat_statements.track=top',
     ],
   });
+  return { server, url: await createBenchDatabase(server, BENCH_DB) };
+}
+
+/** Drops and creates database `name` on `server`, with pg_stat_statements; answers its URL. */
+export async function createBenchDatabase(server: EmbeddedServer, name: string): Promise<string> {
   const admin = new Client({ connectionString: `${server.baseUrl}/postgres` });
   admin.on('error', () => undefined);
   await admin.connect();
   try {
-    await admin.query(`DROP DATABASE IF EXISTS "${BENCH_DB}" WITH (FORCE)`);
-    await admin.query(`CREATE DATABASE "${BENCH_DB}"`);
+    await admin.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
+    await admin.query(`CREATE DATABASE "${name}"`);
   } finally {
     await admin.end();
   }
-  const bench = await connect(`${server.baseUrl}/${BENCH_DB}`);
+  const db = await connect(`${server.baseUrl}/${name}`);
   try {
-    await bench.query('CREATE EXTENSION IF NOT EXISTS pg_stat_statements');
+    await db.query('CREATE EXTENSION IF NOT EXISTS pg_stat_statements');
   } finally {
-    await bench.end();
+    await db.end();
   }
-  return { server, url: `${server.baseUrl}/${BENCH_DB}` };
+  return `${server.baseUrl}/${name}`;
 }
 
 /** A connected client with an error handler (the server's shutdown notice must not crash us). */
@@ -182,6 +187,17 @@ export async function topStatements(
     [limit],
   );
   return rows;
+}
+
+/** Top-level calls so far of each statement of the bench database, by its text (90 characters). */
+export async function statementCalls(db: Client): Promise<Map<string, number>> {
+  const { rows } = await db.query(
+    `SELECT left(regexp_replace(query, '\\s+', ' ', 'g'), 90) AS query, sum(calls)::float8 AS calls
+     FROM pg_stat_statements
+     WHERE dbid = (SELECT oid FROM pg_database WHERE datname = current_database())
+     GROUP BY 1`,
+  );
+  return new Map(rows.map((r: { query: string; calls: number }) => [r.query, r.calls]));
 }
 
 /** Empties pg_stat_statements (the top statements then cover one run). */

@@ -1,5 +1,5 @@
 import type { Client } from 'pg';
-import { dbCounters, resetDailyUsage, waitForSettled } from './db';
+import { dbCounters, resetDailyUsage, statementCalls, waitForSettled } from './db';
 import { type CeilingsConfig, ceilingsRow, type Phase } from './ceilings-report';
 import { load, type LoadResult } from './load';
 import { stopChild } from './processes';
@@ -146,17 +146,6 @@ async function usageOf(
     [upstreamId],
   );
   return rows[0];
-}
-
-/** Top-level calls so far of each statement of the bench database, by its text (90 characters). */
-async function statementCalls(db: Client): Promise<Map<string, number>> {
-  const { rows } = await db.query(
-    `SELECT left(regexp_replace(query, '\\s+', ' ', 'g'), 90) AS query, sum(calls)::float8 AS calls
-     FROM pg_stat_statements
-     WHERE dbid = (SELECT oid FROM pg_database WHERE datname = current_database())
-     GROUP BY 1`,
-  );
-  return new Map(rows.map((r: { query: string; calls: number }) => [r.query, r.calls]));
 }
 
 /** The users' CONSUMPTION entries dated today (resetDailyUsage moved the earlier ones back). */

@@ -5,7 +5,7 @@ import type { Client } from 'pg';
 import type { EmbeddedServer } from '../../src/database/embedded-postgres';
 import { SmtpTestServer } from '../../test/servers/smtp-server';
 import type { BenchReply } from '../servers/provider-server';
-import { connect, raiseBalance, seedChats, startBenchDatabase } from './db';
+import { connect, createBenchDatabase, raiseBalance, seedChats, startBenchDatabase } from './db';
 import {
   type Child,
   freePort,
@@ -50,13 +50,20 @@ export interface BenchEnv {
   /**
    * Starts another instance of the service on the same database and provider, with the same
    * secrets (the users' sessions work on it) and `env` over the bench's settings; `args` go to
-   * node (e.g. a CPU profile). The caller stops it (stopChild).
+   * node (e.g. a CPU profile); `entry` another build's `main.js` (default: the build measured).
+   * The caller stops it (stopChild).
    */
   startVariant(
     name: string,
     env: NodeJS.ProcessEnv,
     args?: string[],
+    entry?: string,
   ): Promise<{ child: Child; origin: string }>;
+  /**
+   * A fresh database `name` on the bench's PostgreSQL (dropped first if it exists, with
+   * pg_stat_statements); its URL, for a variant's `DATABASE_URL`.
+   */
+  freshDatabase(name: string): Promise<string>;
   setReply(reply: BenchReply): Promise<void>;
   close(): Promise<void>;
 }
@@ -208,7 +215,12 @@ export async function setup(o: SetupOptions): Promise<BenchEnv> {
       aiUsers,
       seeded,
       cpuProfile,
-      async startVariant(name: string, env: NodeJS.ProcessEnv, args: string[] = []) {
+      async startVariant(
+        name: string,
+        env: NodeJS.ProcessEnv,
+        args: string[] = [],
+        entry = SERVICE_ENTRY,
+      ) {
         const variantPort = await freePort();
         const origin = `http://127.0.0.1:${variantPort}`;
         // A variable set to undefined in `env` is removed (the service's own default applies).
@@ -216,13 +228,14 @@ export async function setup(o: SetupOptions): Promise<BenchEnv> {
         for (const [k, v] of Object.entries(merged)) if (v === undefined) delete merged[k];
         const child = spawnNode(
           `service (${name})`,
-          [...args, SERVICE_ENTRY],
+          [...args, entry],
           merged,
           resolve(DATA, `bench-service-${name.replace(/[^a-z0-9]+/gi, '-')}.log`),
         );
         await waitForHttp(child, `${origin}/health/ready`);
         return { child, origin };
       },
+      freshDatabase: (name: string) => createBenchDatabase(pg!, name),
       async setReply(reply: BenchReply) {
         const res = await fetch(`${providerOrigin}/_bench/reply`, {
           method: 'POST',
