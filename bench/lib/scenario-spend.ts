@@ -1,29 +1,10 @@
 import type { Client } from 'pg';
 import { stopChild } from './processes';
 import { proUsers } from './scenario-metering';
-import { measureRun, type RunConfig, type ServiceRun } from './service-run';
+import { measureRun } from './service-run';
 import type { BenchEnv } from './setup';
-import { spendRow } from './spend-report';
+import { spendRow, type SpendConfig, type SpendRun } from './spend-report';
 import type { ScenarioResult } from './types';
-
-export interface SpendConfig extends RunConfig {
-  /** PRO users, one per connection in turn (20); each owns one team. */
-  users: number;
-  /** Credits each user moves into their team's pool (far above what the runs spend). */
-  pool: number;
-  /** Limit of every budget window (credits; far above what the runs spend). */
-  limit: number;
-  /** Pairs of runs with natural batching on; the order alternates. */
-  rounds: number;
-}
-
-/** One run with or without spend controls, and what the controls counted during it. */
-export interface SpendRun extends ServiceRun {
-  /** CONSUMPTION entries the bench teams' pools gained. */
-  poolEntries: number;
-  /** Σ `used` the bench budgets' counters gained (credits). */
-  budgetUsed: number;
-}
 
 /** What the bench made for one user: the personal key and the team key with its controls. */
 interface Payer {

@@ -1,5 +1,3 @@
-import type { SpendConfig, SpendRun } from './scenario-spend';
-
 import {
   errorsOf,
   ratioOf,
@@ -8,9 +6,30 @@ import {
   serviceCpu,
   statementDiff,
   totalCpu,
+  type RunConfig,
+  type ServiceRun,
 } from './service-run';
 import { round } from './stats';
 import { check, type ScenarioResult } from './types';
+
+export interface SpendConfig extends RunConfig {
+  /** PRO users, one per connection in turn (20); each owns one team. */
+  users: number;
+  /** Credits each user moves into their team's pool (far above what the runs spend). */
+  pool: number;
+  /** Limit of every budget window (credits; far above what the runs spend). */
+  limit: number;
+  /** Pairs of runs with natural batching on; the order alternates. */
+  rounds: number;
+}
+
+/** One run with or without spend controls, and what the controls counted during it. */
+export interface SpendRun extends ServiceRun {
+  /** CONSUMPTION entries the bench teams' pools gained. */
+  poolEntries: number;
+  /** Σ `used` the bench budgets' counters gained (credits). */
+  budgetUsed: number;
+}
 
 const exact = { kind: 'max' as const, value: 0 };
 

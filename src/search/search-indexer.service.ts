@@ -232,11 +232,8 @@ export class SearchIndexer implements OnModuleInit, OnApplicationBootstrap {
   ): Promise<string[]> {
     if (ids.length === 0) return [];
     const costs = ids.map((id) => this.embeddings.cost(tokens.get(id)!));
-    const rows: { id: string }[] = await m.query(BUDGET_REFUSED_SQL, [
-      ids,
-      costs,
-      this.clock.now(),
-    ]);
+    const at = this.clock.now();
+    const rows: { id: string }[] = await m.query(BUDGET_REFUSED_SQL, [ids, costs, at]);
     return rows.map((r) => r.id);
   }
 
