@@ -11,7 +11,14 @@
 //
 // CommonJS, as jest.config.js that loads it.
 /* eslint-disable @typescript-eslint/no-require-imports */
-const { mkdirSync, readdirSync, rmSync, statSync, writeFileSync } = require('node:fs');
+const {
+  mkdirSync,
+  readFileSync,
+  readdirSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} = require('node:fs');
 const { join, relative } = require('node:path');
 
 /** Options of jest's CLI whose next argument is a value, not a path pattern. */
@@ -71,6 +78,10 @@ function findFiles(dir, suffix) {
 // of every file of its group (jest reads the last value set before the run starts).
 const GROUP_TIMEOUT_MS = 600_000;
 
+// Files that read their app's log run alone: the process's root logger (nestjs-pino) is built
+// once, at the level of the first app that starts, and is kept for every later app.
+const RUNS_ALONE = /\bLOG_LEVEL\b|captureStdoutLogs/;
+
 /** The text of one group file: each spec file required inside a describe named by its path. */
 function groupSource(rootDir, files) {
   const blocks = files.map((file) => {
@@ -95,11 +106,13 @@ function groupProject(rootDir, { name, roots, suffix, size }) {
   const dir = join(rootDir, '.data', 'test-groups', name);
   rmSync(dir, { recursive: true, force: true });
   mkdirSync(dir, { recursive: true });
-  const files = roots.flatMap((root) => findFiles(join(rootDir, root), suffix));
+  const all = roots.flatMap((root) => findFiles(join(rootDir, root), suffix));
+  const alone = all.filter((file) => RUNS_ALONE.test(readFileSync(file, 'utf8')));
+  const files = all.filter((file) => !alone.includes(file));
   const count = Math.max(1, Math.ceil(files.length / size));
-  for (let g = 0; g < count; g++) {
-    // Spread files round-robin so each group mixes folders (and their long and short files).
-    const members = files.filter((_, i) => i % count === g);
+  // Spread files round-robin so each group mixes folders (and their long and short files).
+  const groups = [...Array(count)].map((_, g) => files.filter((_, i) => i % count === g));
+  for (const [g, members] of [...groups, ...alone.map((file) => [file])].entries()) {
     const file = join(dir, `${name}-${String(g + 1).padStart(2, '0')}.group.js`);
     writeFileSync(file, groupSource(rootDir, members));
   }
