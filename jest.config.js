@@ -3,6 +3,15 @@
 // one database per file, and fault tests (test/faults: database down, crashes, provider faults,
 // bad input).
 const transform = { '^.+\\.ts$': ['ts-jest', { diagnostics: false }] };
+// jest reads this file as CommonJS.
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+const { groupingOn, groupProject } = require('./test/support/test-groups');
+
+// A whole-suite run requires the spec files in groups that share one module registry (see
+// test/support/test-groups.js); a run that names files runs them one by one.
+const grouped = groupingOn();
+const groupsOf = (name, roots, suffix, size) =>
+  grouped ? groupProject(__dirname, { name, roots, suffix, size }) : {};
 
 module.exports = {
   projects: [
@@ -12,6 +21,7 @@ module.exports = {
       roots: ['<rootDir>/src', '<rootDir>/test/lint'],
       testMatch: ['**/*.spec.ts'],
       transform,
+      ...groupsOf('unit', ['src', 'test/lint'], '.spec.ts', 20),
     },
     {
       displayName: 'module',
@@ -19,6 +29,7 @@ module.exports = {
       roots: ['<rootDir>/test/module'],
       testMatch: ['**/*.module-spec.ts'],
       transform,
+      ...groupsOf('module', ['test/module'], '.module-spec.ts', 8),
       globalSetup: '<rootDir>/test/support/global-setup.ts',
       globalTeardown: '<rootDir>/test/support/global-teardown.ts',
     },
@@ -28,6 +39,7 @@ module.exports = {
       roots: ['<rootDir>/test'],
       testMatch: ['**/*.e2e-spec.ts'],
       transform,
+      ...groupsOf('e2e', ['test'], '.e2e-spec.ts', 8),
       globalSetup: '<rootDir>/test/support/global-setup.ts',
       globalTeardown: '<rootDir>/test/support/global-teardown.ts',
       setupFilesAfterEnv: ['<rootDir>/test/support/openapi/jest-hooks.ts'],
@@ -38,6 +50,7 @@ module.exports = {
       roots: ['<rootDir>/test/faults'],
       testMatch: ['**/*.fault-spec.ts'],
       transform,
+      ...groupsOf('faults', ['test/faults'], '.fault-spec.ts', 4),
       globalSetup: '<rootDir>/test/support/global-setup.ts',
       globalTeardown: '<rootDir>/test/support/global-teardown.ts',
       setupFilesAfterEnv: ['<rootDir>/test/support/openapi/jest-hooks.ts'],
