@@ -147,14 +147,18 @@ const RECORD_CONSUMPTION_V2 = edited(RECORD_CONSUMPTION, [
 // `p_row.userId` is the member who spent), else the user's balance, by the same rule: the cost
 // from the hold, the rest from the account down to 0, what it cannot cover the entry's shortfall;
 // the account's row gone: nothing charged, the whole cost the shortfall. A pool's entry is the
-// pool's (`teamId`, the member in `memberId`, no `userId`). Only a user owes a shortfall later
-// (credit_shortfalls, collected by their next admission): a pool's is written off, since no
-// admission of the pool could collect it without holding back its members' calls.
+// pool's (`teamId`, the member in `memberId`, no `userId`); a member whose account was deleted
+// while the call ran is not named (`memberId` null, as ON DELETE SET NULL leaves their earlier
+// entries), and the pool is charged all the same. Their row is locked FOR KEY SHARE until the
+// entry commits, so a deletion either waits for it or has already happened. Only a user owes a
+// shortfall later (credit_shortfalls, collected by their next admission): a pool's is written
+// off, since no admission of the pool could collect it without holding back its members' calls.
 const SETTLE_HOLD_V2 = edited(SETTLE_HOLD, [
   [
     `    v_user uuid := (p_row ->> 'userId')::uuid;`,
     `    v_user uuid := (p_row ->> 'userId')::uuid;
-    v_team uuid := (p_row ->> 'teamId')::uuid; -- team pools`,
+    v_team uuid := (p_row ->> 'teamId')::uuid; -- team pools
+    v_member uuid; -- team pools`,
   ],
   [
     `    IF v_held >= v_cost THEN
@@ -197,9 +201,12 @@ const SETTLE_HOLD_V2 = edited(SETTLE_HOLD, [
   ],
   [
     `    v_done := record_consumption(p_row || jsonb_build_object('amount', -charged,`,
-    `    v_done := record_consumption(p_row
+    `    IF v_team IS NOT NULL THEN -- team pools: the member, while their account exists
+      SELECT u.id INTO v_member FROM users u WHERE u.id = v_user FOR KEY SHARE;
+    END IF;
+    v_done := record_consumption(p_row
       || CASE WHEN v_team IS NOT NULL -- team pools: the pool's entry, its member named
-        THEN jsonb_build_object('userId', NULL, 'memberId', v_user) ELSE '{}' END
+        THEN jsonb_build_object('userId', NULL, 'memberId', v_member) ELSE '{}' END
       || jsonb_build_object('amount', -charged,`,
   ],
   [

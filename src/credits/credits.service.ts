@@ -21,7 +21,17 @@ import {
   SUM_BY_REFERENCE_PREFIX_SQL,
 } from './credits.sql';
 import { consumptionStatement } from './daily-consumption.sql';
-import { returning } from './sql';
+import { likePrefix, returning } from './sql';
+
+/** The account a ledger entry belongs to: a user's own balance or a team's pool. */
+export type LedgerAccount = { kind: 'user'; id: string } | { kind: 'team'; id: string };
+
+/** An entry found by its reference: its account, `amount` in credits (signed) and type. */
+export interface ReferencedEntry {
+  account: LedgerAccount;
+  amount: number;
+  type: CreditTransactionType;
+}
 
 /** One ledger entry as the API returns it; `amount` in credits, negative for consumption. */
 export interface LedgerEntry {
@@ -183,25 +193,27 @@ export class CreditsService {
   ): Promise<number> {
     const [row] = await (manager ?? this.dataSource.manager).query(SUM_BY_REFERENCE_PREFIX_SQL, [
       userId,
-      `${prefix.replace(/[\\%_]/g, (c) => `\\${c}`)}%`,
+      likePrefix(prefix),
     ]);
     return row.total;
   }
 
   /**
-   * The user's entry recorded under `reference` (e.g. the PURCHASE of a payment intent id), or
-   * null. `amount` in credits. A team pool's entry under it throws PoolEntryError: its refunds
-   * and disputes are not taken back from a user's balance.
+   * The entry recorded under `reference` (e.g. the PURCHASE of a payment intent id, a user's or
+   * a team pool's), with the account it belongs to; null when there is none.
    */
   async findByReference(
     reference: string,
     manager?: EntityManager,
-  ): Promise<{ userId: string; amount: number; type: CreditTransactionType } | null> {
+  ): Promise<ReferencedEntry | null> {
     const [row] = await (manager ?? this.dataSource.manager).query(ENTRY_BY_REFERENCE_SQL, [
       reference,
     ]);
-    if (row && row.teamId) throw new PoolEntryError(reference, row.teamId);
-    return row ?? null;
+    if (!row) return null;
+    const account: LedgerAccount = row.teamId
+      ? { kind: 'team', id: row.teamId }
+      : { kind: 'user', id: row.userId };
+    return { account, amount: row.amount, type: row.type };
   }
 
   /** The user's ledger, newest first, keyset-paginated. */
@@ -279,17 +291,4 @@ export class CreditsService {
 function assertPositiveInteger(amount: number): void {
   if (!Number.isInteger(amount) || amount <= 0)
     throw new RangeError(`credit amount must be a positive integer: ${amount}`);
-}
-
-/**
- * The entry under a reference is a team pool's (a purchase for the team): a refund or dispute of
- * it is not applied to any user's balance automatically (an admin adjusts the pool).
- */
-export class PoolEntryError extends Error {
-  constructor(
-    readonly reference: string,
-    readonly teamId: string,
-  ) {
-    super(`The entry ${reference} is team ${teamId}'s pool's: not taken back automatically`);
-  }
 }

@@ -16,3 +16,7 @@ export async function returning<T>(m: EntityManager, sql: string, params: unknow
   }
   return result as T[];
 }
+
+/** A LIKE pattern matching every text that starts with `prefix` (`\\`, `%` and `_` escaped). */
+export const likePrefix = (prefix: string): string =>
+  `${prefix.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;

@@ -4,14 +4,16 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
 import { AppError, CommonErrorCode } from '../common/errors/app-error';
 import { MetricsService } from '../metrics/metrics.service';
-import { BALANCE_SQL, DEBIT_SQL } from './credits.sql';
-import { returning } from './sql';
+import { BALANCE_SQL, DEBIT_SQL, REFERENCE_SEEN_SQL } from './credits.sql';
+import { likePrefix, returning } from './sql';
 import {
   ADD_TO_POOL_SQL,
   INSERT_POOL_ENTRY_ONCE_SQL,
   INSERT_TRANSFER_ENTRIES_SQL,
+  LOCK_POOL_SQL,
   POOL_BALANCE_SQL,
   POOL_USAGE_SQL,
+  SUM_POOL_BY_REFERENCE_PREFIX_SQL,
 } from './team-ledger.sql';
 import { UsersErrorCode } from '../users/users.errors';
 import { CreditsErrorCode } from './credits.errors';
@@ -120,6 +122,50 @@ export class TeamLedgerService {
       return true;
     };
     return manager ? work(manager) : this.dataSource.transaction(work);
+  }
+
+  /**
+   * Takes back up to `amount` credits (positive integer) from the pool as one REFUND entry
+   * (negative, no member: nobody acted), by the rule of a user's clawback: bounded by the pool's
+   * balance so it never goes below 0, a shortfall named in the description and not owed later.
+   * Idempotent on `reference` (e.g. `refund:<pi>:<refunded>`): a second call takes nothing.
+   * Returns the credits taken. Joins `manager`'s transaction. Throws NOT_FOUND for no such team.
+   */
+  async clawback(
+    teamId: string,
+    amount: number,
+    reference: string,
+    description: string,
+    manager?: EntityManager,
+  ): Promise<number> {
+    assertPositiveInteger(amount);
+    const work = async (m: EntityManager) => {
+      const [pool] = await m.query(LOCK_POOL_SQL, [teamId]);
+      if (!pool) throw teamNotFound();
+      const [seen] = await m.query(REFERENCE_SEEN_SQL, [reference]);
+      if (seen) return 0;
+      const taken = Math.min(amount, pool.credits as number);
+      const note = taken < amount ? ` (shortfall of ${amount - taken} credits: pool too low)` : '';
+      const entry = [teamId, null, -taken, 'REFUND', (description + note).slice(0, 500), reference];
+      const inserted = await returning<{ id: string }>(m, INSERT_POOL_ENTRY_ONCE_SQL, entry);
+      if (inserted.length === 0) return 0;
+      if (taken > 0) await m.query(ADD_TO_POOL_SQL, [teamId, -taken]);
+      return taken;
+    };
+    return manager ? work(manager) : this.dataSource.transaction(work);
+  }
+
+  /** Σ of the pool's entries whose reference starts with `prefix` (e.g. all refunds of a payment). */
+  async sumByReferencePrefix(
+    teamId: string,
+    prefix: string,
+    manager?: EntityManager,
+  ): Promise<number> {
+    const [row] = await (manager ?? this.dataSource.manager).query(
+      SUM_POOL_BY_REFERENCE_PREFIX_SQL,
+      [teamId, likePrefix(prefix)],
+    );
+    return row.total;
   }
 
   /** The pool's balance and held credits. Throws NOT_FOUND for no such team. */

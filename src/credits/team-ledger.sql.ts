@@ -8,6 +8,16 @@
  */
 export const ADD_TO_POOL_SQL = `UPDATE teams SET credits = credits + $2 WHERE id = $1 RETURNING credits`;
 
+/** `{credits}` of team $1's pool, the row locked until the transaction ends; no row for no team. */
+export const LOCK_POOL_SQL = 'SELECT credits FROM teams WHERE id = $1 FOR NO KEY UPDATE';
+
+/**
+ * `{total}`: Σ amount of team $1's entries whose reference matches LIKE pattern $2 (the caller
+ * escapes the prefix and appends `%`, `likePrefix`).
+ */
+export const SUM_POOL_BY_REFERENCE_PREFIX_SQL = `SELECT COALESCE(SUM(amount), 0)::int AS total
+       FROM credit_transactions WHERE "teamId" = $1 AND reference LIKE $2`;
+
 /**
  * Writes a pool's entry once per reference: $1 team, $2 member (or null), $3 amount (credits,
  * signed), $4 type, $5 description, $6 reference. Returns its `id`; no row when the reference was

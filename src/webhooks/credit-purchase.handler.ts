@@ -14,6 +14,7 @@ import { ReferralRewardsService } from '../referrals/referral-rewards.service';
 import { UsersService } from '../users/users.service';
 import { DisputesHandler } from './disputes.handler';
 import type { HandlerOutcome } from './handler-outcome';
+import { PurchaseLedger } from './purchase-ledger';
 import { UnappliableEventError } from './unappliable-event.error';
 import { REFUND_LOCK_SQL } from './webhooks.sql';
 
@@ -57,6 +58,7 @@ export class CreditPurchaseHandler {
     private readonly referralRewards: ReferralRewardsService,
     private readonly audit: AuditService,
     private readonly disputes: DisputesHandler,
+    private readonly ledger: PurchaseLedger,
   ) {}
 
   /** `payment_intent.succeeded` (spec Events): grants when metadata type is credit_purchase. */
@@ -187,7 +189,8 @@ export class CreditPurchaseHandler {
   /**
    * Takes back floor(granted × `refunded` / `paid`) credits (minor units, cumulative for the
    * payment) of the purchase granted under `pi`, less what earlier refunds of it already took,
-   * as one REFUND entry bounded by the balance (a shortfall is written in its description).
+   * as one REFUND entry on the account it was granted to (the buyer's balance or the team's
+   * pool), bounded by that balance (a shortfall is written in its description).
    * The caller holds the payment's refund lock (`refund:<pi>`) or its purchase row.
    */
   async takeBackShare(
@@ -197,17 +200,17 @@ export class CreditPurchaseHandler {
     currency: string,
     m: EntityManager,
   ): Promise<HandlerOutcome> {
-    const purchase = await this.credits.findByReference(pi, m);
+    const purchase = await this.ledger.find(pi, m);
     if (!purchase || purchase.type !== 'PURCHASE') return 'ignored';
 
     const share = proportionalShare(purchase.amount, refunded, paid);
     const prefix = `refund:${pi}:`;
-    const taken = -(await this.credits.sumByReferencePrefix(purchase.userId, prefix, m));
+    const taken = -(await this.ledger.sum(purchase.account, prefix, m));
     const due = share - taken;
     if (due <= 0) return 'duplicate';
     const what = `${formatMajor(refunded)} of ${formatMajor(paid)}`;
-    await this.credits.clawback(
-      purchase.userId,
+    await this.ledger.clawback(
+      purchase.account,
       due,
       `${prefix}${refunded}`,
       `Refund of ${what} ${currency.toUpperCase()} (${pi}): ${due} credits taken back`,
@@ -215,8 +218,7 @@ export class CreditPurchaseHandler {
     );
     await this.audit.record(m, {
       action: 'credits.refund.clawback',
-      targetType: 'user',
-      targetId: purchase.userId,
+      ...this.ledger.target(purchase.account),
       actor: WEBHOOK_ACTOR,
       details: { credits: due, reference: pi, refunded, paid, currency },
     });

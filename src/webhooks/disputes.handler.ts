@@ -4,10 +4,10 @@ import type { EntityManager } from 'typeorm';
 import { AuditService } from '../audit/audit.service';
 import { formatMajor } from '../billing/money';
 import { PurchasesService } from '../billing/purchases.service';
-import { CreditsService } from '../credits/credits.service';
 import { ReferralRewardsService } from '../referrals/referral-rewards.service';
 import type { HandlerOutcome } from './handler-outcome';
 import type { PaymentDispute } from './payment-dispute.entity';
+import { PurchaseLedger } from './purchase-ledger';
 import {
   INSERT_DISPUTE_SQL,
   LOCK_DISPUTE_SQL,
@@ -52,7 +52,7 @@ type DisputeRow = Pick<
 @Injectable()
 export class DisputesHandler {
   constructor(
-    private readonly credits: CreditsService,
+    private readonly ledger: PurchaseLedger,
     private readonly purchases: PurchasesService,
     private readonly referralRewards: ReferralRewardsService,
     private readonly audit: AuditService,
@@ -75,7 +75,7 @@ export class DisputesHandler {
   async onLateGrant(pi: string, m: EntityManager): Promise<void> {
     const rows: DisputeRow[] = await m.query(OPEN_CLAWED_DISPUTES_SQL, [pi, DECIDED_FOR_US]);
     for (const row of rows)
-      if (!(await this.credits.findByReference(`refund:${pi}:dispute:${row.id}`, m)))
+      if (!(await this.ledger.find(`refund:${pi}:dispute:${row.id}`, m)))
         await this.takeBack(row, m);
   }
 
@@ -128,20 +128,19 @@ export class DisputesHandler {
   /** The clawback of a dispute; the caller holds the payment's lock and the dispute's row. */
   private async takeBack(row: DisputeRow, m: EntityManager): Promise<HandlerOutcome> {
     const pi = row.paymentIntentId;
-    const purchase = await this.credits.findByReference(pi, m);
+    const purchase = await this.ledger.find(pi, m);
     const ours = purchase?.type === 'PURCHASE';
     let taken = 0;
     if (purchase && ours) {
       const prefix = `refund:${pi}:`;
-      const due =
-        purchase.amount + (await this.credits.sumByReferencePrefix(purchase.userId, prefix, m));
+      const due = purchase.amount + (await this.ledger.sum(purchase.account, prefix, m));
       const paid =
         row.amount !== null
           ? `${formatMajor(row.amount)} ${String(row.currency ?? '').toUpperCase()}`
           : 'a payment';
       if (due > 0)
-        taken = await this.credits.clawback(
-          purchase.userId,
+        taken = await this.ledger.clawback(
+          purchase.account,
           due,
           `${prefix}dispute:${row.id}`,
           `Dispute of ${paid} (${pi}, ${row.id}): ${due} credits taken back`,
@@ -149,8 +148,7 @@ export class DisputesHandler {
         );
       await this.audit.record(m, {
         action: 'credits.dispute.clawback',
-        targetType: 'user',
-        targetId: purchase.userId,
+        ...this.ledger.target(purchase.account),
         actor: WEBHOOK_ACTOR,
         details: { credits: taken, due: Math.max(due, 0), reference: pi, dispute: row.id },
       });
@@ -163,21 +161,19 @@ export class DisputesHandler {
 
   private async giveBack(row: DisputeRow, m: EntityManager): Promise<HandlerOutcome> {
     const pi = row.paymentIntentId;
-    const purchase = await this.credits.findByReference(pi, m);
+    const purchase = await this.ledger.find(pi, m);
     const amount = purchase ? (row.creditsTaken ?? 0) : 0;
     if (purchase && amount > 0) {
-      await this.credits.grant(
-        purchase.userId,
+      await this.ledger.giveBack(
+        purchase.account,
         amount,
-        'ADJUSTMENT',
-        `Dispute won (${pi}, ${row.id}): ${amount} credits given back`,
         `refund:${pi}:dispute:${row.id}:won`,
+        `Dispute won (${pi}, ${row.id}): ${amount} credits given back`,
         m,
       );
       await this.audit.record(m, {
         action: 'credits.dispute.restore',
-        targetType: 'user',
-        targetId: purchase.userId,
+        ...this.ledger.target(purchase.account),
         actor: WEBHOOK_ACTOR,
         details: { credits: amount, reference: pi, dispute: row.id },
       });

@@ -10,6 +10,7 @@ import { CreditPurchaseHandler } from './credit-purchase.handler';
 import { DisputesHandler } from './disputes.handler';
 import { PaymentDispute } from './payment-dispute.entity';
 import { PurchaseEventsHandler } from './purchase-events.handler';
+import { PurchaseLedger } from './purchase-ledger';
 import { WebhookEvent } from './webhook-event.entity';
 import { WebhookFailure } from './webhook-failure.entity';
 import { WebhookFailuresController } from './webhook-failures.controller';
@@ -39,6 +40,7 @@ import { WebhooksService } from './webhooks.service';
     CheckoutEventsHandler,
     PurchaseEventsHandler,
     DisputesHandler,
+    PurchaseLedger,
   ],
 })
 export class WebhooksModule {}

@@ -283,6 +283,63 @@ describe('team credit pools', () => {
     });
   });
 
+  describe("a member's account deleted while their pool call runs", () => {
+    /**
+     * Holds the local model server's answers until `open()`; `arrived` resolves once a request
+     * waits there (the call has its hold and is upstream).
+     */
+    function gateUpstream() {
+      const server = p.openai as unknown as Record<'handle', (...a: unknown[]) => Promise<void>>;
+      const handle = server.handle;
+      let open!: () => void;
+      let arrive!: () => void;
+      const opened = new Promise<void>((resolve) => (open = resolve));
+      const arrived = new Promise<void>((resolve) => (arrive = resolve));
+      server.handle = async (...a: unknown[]) => {
+        arrive();
+        await opened;
+        return handle.apply(p.openai, a);
+      };
+      return {
+        arrived,
+        open: () => {
+          delete (server as Partial<typeof server>).handle; // the class's own method again
+          open();
+        },
+      };
+    }
+
+    it('charges the pool when the call ends, its entry naming no member; the ledger equals the balances', async () => {
+      const { member, team } = await teamWithPool(200);
+      const admin = await newUser(t, { role: 'ADMIN' });
+      const gate = gateUpstream();
+      const call = t.http
+        .post('/api/ai/generate')
+        .set(member.auth)
+        .send({ ...ask, teamId: team.id })
+        .then((res) => res);
+      await gate.arrived;
+      expect((await poolOf(team.id)).held).toBeGreaterThan(0);
+      await t.http.delete(`/api/users/${member.user.id}`).set(admin.auth).expect(200);
+      gate.open();
+      await call;
+      expect(await poolOf(team.id)).toMatchObject({ credits: 134, held: 0 });
+      const entries = await t.db.query(
+        `SELECT "userId", "memberId", amount FROM credit_transactions
+         WHERE "teamId" = $1 AND type = 'CONSUMPTION'`,
+        [team.id],
+      );
+      expect(entries).toEqual([{ userId: null, memberId: null, amount: -66 }]);
+      const broken = await t.db.query(
+        `SELECT u.id FROM users u
+         WHERE u.credits < 0 OR u.credits + (SELECT COALESCE(SUM(amount), 0) FROM credit_holds h
+           WHERE h."userId" = u.id) <> (SELECT COALESCE(SUM(amount), 0) FROM credit_transactions ct
+           WHERE ct."userId" = u.id)`,
+      );
+      expect(broken).toEqual([]);
+    });
+  });
+
   describe('what members see', () => {
     it("shows the pool and my use to members, every member's use to OWNERs and ADMINs", async () => {
       const { owner, admin, member, team } = await teamWithPool(200);
