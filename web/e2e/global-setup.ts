@@ -25,6 +25,7 @@ export const ADMINS = [
   'admin-models',
   'admin-audit',
   'admin-usage',
+  'admin-redemption',
 ].map((name) => `${name}@example.com`);
 
 /**

@@ -30,6 +30,7 @@ const AdminUpstreams = lazy(() => import('./pages/admin/AdminUpstreams'));
 const AdminModels = lazy(() => import('./pages/admin/AdminModels'));
 const AdminAudit = lazy(() => import('./pages/admin/AdminAudit'));
 const AdminUsage = lazy(() => import('./pages/admin/AdminUsage'));
+const AdminRedemption = lazy(() => import('./pages/admin/AdminRedemption'));
 
 /** The admin pages under `/{locale}/admin/`, each for role ADMIN only. */
 const ADMIN_PAGES: [string, ReactNode][] = [
@@ -40,6 +41,7 @@ const ADMIN_PAGES: [string, ReactNode][] = [
   ['models', <AdminModels />],
   ['audit', <AdminAudit />],
   ['usage', <AdminUsage />],
+  ['redemption', <AdminRedemption />],
 ];
 
 /**
