@@ -26,6 +26,7 @@ export const ADMINS = [
   'admin-audit',
   'admin-usage',
   'admin-redemption',
+  'admin-prices',
 ].map((name) => `${name}@example.com`);
 
 /**

@@ -7,7 +7,16 @@ import { useSession } from '../session';
 import { LanguageSwitch } from './LanguageSwitch';
 
 /** The admin pages in the navigation, in its order (`admin.nav.<page>` names each). */
-const ADMIN_NAV = ['users', 'payments', 'redemption', 'upstreams', 'models', 'audit', 'usage'];
+const ADMIN_NAV = [
+  'users',
+  'payments',
+  'redemption',
+  'upstreams',
+  'models',
+  'prices',
+  'audit',
+  'usage',
+];
 
 /**
  * Signed-in pages: a header (name, language switch, the user and a sign-out form that POSTs
