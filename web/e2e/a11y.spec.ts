@@ -53,6 +53,8 @@ for (const path of SIGNED_IN) {
 
 /** The admin pages, one administrator for all (ADMIN_EMAILS), in English and some in Chinese. */
 test('no serious accessibility violation on the admin pages', async ({ browser }) => {
+  // Eleven pages, each loaded and checked in turn: three times a test's usual bound.
+  test.slow();
   const admin = await pageOf(browser, ADMINS[3]);
   const chinese = ['/zh/admin/users', '/zh/admin/redemption', '/zh/admin/prices'];
   for (const path of [...ADMIN_PAGES.map((p) => `/en/admin/${p}`), ...chinese]) {
