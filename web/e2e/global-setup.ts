@@ -25,6 +25,8 @@ export const ADMINS = [
   'admin-models',
   'admin-audit',
   'admin-usage',
+  'admin-redemption',
+  'admin-prices',
 ].map((name) => `${name}@example.com`);
 
 /**

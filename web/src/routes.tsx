@@ -30,6 +30,8 @@ const AdminUpstreams = lazy(() => import('./pages/admin/AdminUpstreams'));
 const AdminModels = lazy(() => import('./pages/admin/AdminModels'));
 const AdminAudit = lazy(() => import('./pages/admin/AdminAudit'));
 const AdminUsage = lazy(() => import('./pages/admin/AdminUsage'));
+const AdminRedemption = lazy(() => import('./pages/admin/AdminRedemption'));
+const AdminPrices = lazy(() => import('./pages/admin/AdminPrices'));
 
 /** The admin pages under `/{locale}/admin/`, each for role ADMIN only. */
 const ADMIN_PAGES: [string, ReactNode][] = [
@@ -38,8 +40,10 @@ const ADMIN_PAGES: [string, ReactNode][] = [
   ['payments', <AdminPayments />],
   ['upstreams', <AdminUpstreams />],
   ['models', <AdminModels />],
+  ['prices', <AdminPrices />],
   ['audit', <AdminAudit />],
   ['usage', <AdminUsage />],
+  ['redemption', <AdminRedemption />],
 ];
 
 /**

@@ -6,6 +6,18 @@ import { Loading } from '../components/Loading';
 import { useSession } from '../session';
 import { LanguageSwitch } from './LanguageSwitch';
 
+/** The admin pages in the navigation, in its order (`admin.nav.<page>` names each). */
+const ADMIN_NAV = [
+  'users',
+  'payments',
+  'redemption',
+  'upstreams',
+  'models',
+  'prices',
+  'audit',
+  'usage',
+];
+
 /**
  * Signed-in pages: a header (name, language switch, the user and a sign-out form that POSTs
  * `/api/auth/signout`, which ends the session and clears the cookie) and the navigation, with
@@ -25,7 +37,7 @@ export function Shell() {
     { to: `/${locale}/dashboard/settings`, label: t('app.settings') },
   ];
   const admin = session.data?.role === 'ADMIN';
-  const adminLinks = ['users', 'payments', 'upstreams', 'models', 'audit', 'usage'].map((page) => ({
+  const adminLinks = ADMIN_NAV.map((page) => ({
     to: `/${locale}/admin/${page}`,
     label: t(`admin.nav.${page}`),
   }));

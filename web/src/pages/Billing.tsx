@@ -16,10 +16,11 @@ import { api, unwrap } from '../api/client';
 import { ErrorNote } from '../components/ErrorNote';
 import { useCredits } from '../session';
 import { BuyCredits } from './BuyCredits';
+import { RedeemCode } from './RedeemCode';
 
 /**
- * `/{locale}/dashboard/billing`: the plan and balance (`GET /api/credits`), buying credits, my
- * purchases (`GET /api/credits/purchases`) and my referral link with its counts
+ * `/{locale}/dashboard/billing`: the plan and balance (`GET /api/credits`), buying credits,
+ * redeeming a code (`POST /api/credits/redeem`), my purchases (`GET /api/credits/purchases`) and my referral link with its counts
  * (`GET /api/referrals`).
  */
 export default function Billing() {
@@ -61,6 +62,7 @@ export default function Billing() {
         </Card>
       </SimpleGrid>
       <BuyCredits />
+      <RedeemCode />
       <Card withBorder mb="lg">
         <Title order={2} size="h3" mb="sm">
           {t('billing.purchases')}

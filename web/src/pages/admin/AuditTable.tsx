@@ -51,7 +51,8 @@ export function AuditTable({ filter }: { filter: AuditFilter }) {
                     {e.targetType} {e.targetId && <Code>{e.targetId.slice(0, 12)}</Code>}
                   </Table.Td>
                   <Table.Td>
-                    <Code>{JSON.stringify(e.details)}</Code>
+                    {/* Long details (a price change's every kind) wrap, never widen the table. */}
+                    <Code style={{ overflowWrap: 'anywhere' }}>{JSON.stringify(e.details)}</Code>
                   </Table.Td>
                 </Table.Tr>
               ))}
