@@ -40,5 +40,6 @@ import { WebhooksService } from './webhooks.service';
     PurchaseEventsHandler,
     DisputesHandler,
   ],
+  exports: [WebhookFailuresService], // the reconciliation stores paid payments with no grant
 })
 export class WebhooksModule {}
