@@ -64,6 +64,7 @@ const MAY_IMPORT = {
   plugins: ['models', 'audit'],
   upstreams: ['models', 'audit', 'metrics'],
   prices: ['models', 'jobs', 'audit'], // price versions per kind of token, the sync job
+  reconciliation: ['billing', 'credits', 'webhooks', 'jobs', 'metrics'], // processor payments vs grants; credits read only
   // The modules that serve AI calls, on top.
   ai: [
     'credits',

@@ -36,6 +36,7 @@ import { AppI18nModule } from './i18n/i18n.module';
 import { PagesModule } from './pages/pages.module';
 import { PluginsModule } from './plugins/plugins.module';
 import { ReferralsModule } from './referrals/referrals.module';
+import { ReconciliationModule } from './reconciliation/reconciliation.module';
 import { RedemptionModule } from './redemption/redemption.module';
 import { SearchModule } from './search/search.module';
 import { SharesModule } from './shares/shares.module';
@@ -129,6 +130,7 @@ export class AppModule {
         BillingModule,
         WalletModule,
         WebhooksModule,
+        ReconciliationModule,
         ReferralsModule,
         RedemptionModule,
         UploadsModule,

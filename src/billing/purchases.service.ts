@@ -13,6 +13,7 @@ import { Purchase, type PurchaseStatus } from './purchase.entity';
 import {
   ADD_ASYNC_REFUND_SQL,
   END_DISPUTE_SQL,
+  GRANTED_SINCE_SQL,
   RECORD_REFUNDED_SQL,
   TRANSITION_PURCHASE_SQL,
 } from './purchases.sql';
@@ -33,6 +34,12 @@ export const PURCHASE_FROM: Record<Exclude<PurchaseStatus, 'pending'>, PurchaseS
   refunded: ['succeeded'],
   disputed: ['pending', 'processing', 'failed', 'succeeded', 'refunded'],
 };
+
+/** A granted purchase as the reconciliation reads it; `amount` in minor units of `currency`. */
+export type GrantedPurchase = Pick<
+  Purchase,
+  'id' | 'userId' | 'paymentIntentId' | 'checkoutSessionId' | 'amount' | 'currency' | 'status'
+>;
 
 /** The `purchases` records: read by their owner and the success page. */
 @Injectable()
@@ -148,6 +155,14 @@ export class PurchasesService {
    */
   async endDispute(paymentIntentId: string, m: EntityManager): Promise<void> {
     await m.query(END_DISPUTE_SQL, [paymentIntentId]);
+  }
+
+  /**
+   * The purchases granted (succeeded, refunded or disputed) whose record changed at or after
+   * `since`, oldest change first: what the reconciliation checks against the processor.
+   */
+  grantedSince(since: Date): Promise<GrantedPurchase[]> {
+    return this.dataSource.query(GRANTED_SINCE_SQL, [since]);
   }
 
   private byIntent(paymentIntentId: string, m: EntityManager): Promise<Purchase | null> {

@@ -59,3 +59,12 @@ export const ADD_ASYNC_REFUND_SQL = `UPDATE purchases SET "refundedAmount" = LEA
 export const END_DISPUTE_SQL = `UPDATE purchases SET status = CASE WHEN "refundedAmount" >= amount THEN 'refunded'
          ELSE 'succeeded' END, "updatedAt" = now()
        WHERE "paymentIntentId" = $1 AND status = 'disputed'`;
+
+/**
+ * The purchases granted (status succeeded, refunded or disputed: a paid payment's grant was
+ * made) whose row changed at or after $1 (timestamptz), for the reconciliation: each one's payment
+ * must be paid at the processor.
+ */
+export const GRANTED_SINCE_SQL = `SELECT id, "userId", "paymentIntentId", "checkoutSessionId", amount, currency, status
+       FROM purchases WHERE status IN ('succeeded', 'refunded', 'disputed') AND "updatedAt" >= $1
+       ORDER BY "updatedAt", id`;

@@ -120,6 +120,12 @@ export class MetricsService {
     labelNames: ['type', 'outcome'] as const,
     registers: [this.registry],
   });
+  readonly reconciliationFindings = new Counter({
+    name: 'payments_reconciliation_findings_total',
+    help: 'Payment mismatches found by the reconciliation, each counted once: missing_grant (paid, not granted) and unpaid_grant (granted, not paid)',
+    labelNames: ['kind'] as const,
+    registers: [this.registry],
+  });
   readonly mailSent = new Counter({
     name: 'mail_sent_total',
     help: 'Transactional mails delivered (to SMTP, or to a file in development), by template',

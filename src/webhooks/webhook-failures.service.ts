@@ -4,7 +4,22 @@ import type { DataSource } from 'typeorm';
 import { AppError, CommonErrorCode } from '../common/errors/app-error';
 import { decodeCursor, pageSize, toPage } from '../common/pagination/pagination';
 import { WebhookFailure } from './webhook-failure.entity';
-import { EVENT_SEEN_SQL, RECORD_FAILURE_SQL, RESOLVE_FAILURE_SQL } from './webhooks.sql';
+import {
+  EVENT_SEEN_SQL,
+  RECORD_FAILURE_SQL,
+  RECORD_RECONCILIATION_SQL,
+  RESOLVE_FAILURE_SQL,
+} from './webhooks.sql';
+
+/** A processor event built from a processor object read by the reconciliation. */
+export interface ReconciledEvent {
+  id: string;
+  object: 'event';
+  type: 'payment_intent.succeeded' | 'checkout.session.completed';
+  created: number;
+  livemode: boolean;
+  data: { object: object };
+}
 
 /** The dead-letter table of webhook events: record, resolve, list, read. */
 @Injectable()
@@ -18,6 +33,22 @@ export class WebhookFailuresService {
   async record(eventId: string, type: string, payload: string, error: Error): Promise<void> {
     const message = `${error.name}: ${error.message}`.slice(0, 1000);
     await this.dataSource.query(RECORD_FAILURE_SQL, [eventId, type, payload, message]);
+  }
+
+  /**
+   * Stores `event`, built by the reconciliation for a paid payment with no grant, with reason
+   * `reconciliation` so an admin can replay it. True when stored now; false when the event is
+   * stored already or was processed (its grant exists): nothing is added twice.
+   */
+  async recordReconciliation(event: ReconciledEvent, message: string): Promise<boolean> {
+    if (await this.processed(event.id)) return false;
+    const rows = await this.dataSource.query(RECORD_RECONCILIATION_SQL, [
+      event.id,
+      event.type,
+      JSON.stringify(event),
+      message.slice(0, 1000),
+    ]);
+    return rows.length > 0;
   }
 
   /** The event was processed (or found already processed): it leaves the table. */

@@ -42,5 +42,6 @@ import { WebhooksService } from './webhooks.service';
     DisputesHandler,
     PurchaseLedger,
   ],
+  exports: [WebhookFailuresService], // the reconciliation stores paid payments with no grant
 })
 export class WebhooksModule {}

@@ -20,6 +20,14 @@ export const RECORD_FAILURE_SQL = `INSERT INTO webhook_failures ("eventId", type
        ON CONFLICT ("eventId") DO UPDATE SET attempts = webhook_failures.attempts + 1,
          error = EXCLUDED.error, "lastAttemptAt" = now()`;
 
+/**
+ * Stores the event a reconciliation built for a paid payment with no grant: $1 event id, $2 type,
+ * $3 payload, $4 message; reason `reconciliation`. Returns `eventId` when stored now, no row when
+ * the event is stored already (a second run adds nothing).
+ */
+export const RECORD_RECONCILIATION_SQL = `INSERT INTO webhook_failures ("eventId", type, payload, error, reason)
+       VALUES ($1, $2, $3, $4, 'reconciliation') ON CONFLICT ("eventId") DO NOTHING RETURNING "eventId"`;
+
 /** Removes the stored failure of event $1. */
 export const RESOLVE_FAILURE_SQL = 'DELETE FROM webhook_failures WHERE "eventId" = $1';
 

@@ -8,6 +8,7 @@ import {
   subscriptionObject,
 } from './stripe-events';
 import { expandIntent, StripeCheckout } from './stripe-checkout';
+import { listRoute } from './stripe-lists';
 import { parseForm, type StripeFailure, type StripeRecordedRequest } from './stripe-form';
 import { alipayAuthorize, confirmWallet, failAttempt, refundObject } from './stripe-wallets';
 
@@ -18,7 +19,8 @@ const nowSeconds = () => Math.floor(Date.now() / 1000);
 /**
  * A local server speaking Stripe's REST protocol for the calls the service makes: customers,
  * subscriptions (with `expand`), payment intents, refunds, invoice lists and retrieves, Checkout
- * Sessions and portal sessions (stripe-checkout.ts). The
+ * Sessions and portal sessions (stripe-checkout.ts), payment intent and session lists
+ * (stripe-lists.ts). The
  * real `stripe` SDK reaches it through STRIPE_API_BASE. It checks the secret key, replays
  * answers for a repeated Idempotency-Key (400 `idempotency_error` when the parameters
  * differ), records every request, and fails on demand with Stripe-shaped errors.
@@ -42,6 +44,8 @@ export class StripeTestServer {
   control?: (method: string, path: string) => Promise<{ status: number; body: unknown }>;
   /** Base URL to use as STRIPE_API_BASE, e.g. `http://127.0.0.1:40123`. */
   url = '';
+  /** Largest page of a list answered (Stripe's is 100); lower it to make the SDK page. */
+  listPageCap = 100;
   /** Checkout Sessions, portal sessions, and the helpers that pay and renew them. */
   readonly checkout = new StripeCheckout(this);
 
@@ -249,6 +253,9 @@ export class StripeTestServer {
     const [, , resource, id] = path.split('/');
     const checkout = this.checkout.route(method, path, b);
     if (checkout) return checkout;
+    const lists = { paymentIntents: this.paymentIntents, sessions: this.checkout.sessions };
+    const listed = listRoute({ ...lists, pageCap: this.listPageCap }, method, path, r.query);
+    if (listed) return listed;
     if (method === 'POST' && path === '/v1/customers') {
       const customer = {
         id: rid('cus'),

@@ -1,10 +1,20 @@
 import { ApiProperty } from '@nestjs/swagger';
-import type { WebhookFailure } from '../webhook-failure.entity';
+import {
+  WEBHOOK_FAILURE_REASONS,
+  type WebhookFailure,
+  type WebhookFailureReason,
+} from '../webhook-failure.entity';
 
 /** A stored failed webhook event; the raw payload is left out of the list (it can be large). */
 export class WebhookFailureDto {
   @ApiProperty({ example: 'evt_1PqExample' }) eventId: string;
   @ApiProperty({ example: 'payment_intent.succeeded' }) type: string;
+  @ApiProperty({
+    enum: WEBHOOK_FAILURE_REASONS,
+    description:
+      '`handler`: its handler failed; `reconciliation`: a paid payment with no grant, found by the payments reconciliation',
+  })
+  reason: WebhookFailureReason;
   @ApiProperty({ description: 'the last error: name and message' }) error: string;
   @ApiProperty({ type: 'integer', minimum: 1 }) attempts: number;
   @ApiProperty({ format: 'date-time' }) firstAttemptAt: string;
@@ -28,6 +38,7 @@ export function mapWebhookFailure(f: WebhookFailure): WebhookFailureDto {
   return {
     eventId: f.eventId,
     type: f.type,
+    reason: f.reason,
     error: f.error,
     attempts: f.attempts,
     firstAttemptAt: f.firstAttemptAt.toISOString(),

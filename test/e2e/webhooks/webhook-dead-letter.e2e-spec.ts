@@ -78,6 +78,7 @@ describe('Webhooks: the dead-letter table and replay', () => {
         {
           eventId: event.id,
           type: 'payment_intent.succeeded',
+          reason: 'handler',
           error: expect.any(String),
           attempts: 2,
           firstAttemptAt: expect.any(String),

@@ -56,6 +56,8 @@ export const SWEEP_GROUPS = {
     'GET /api/admin/audit',
     'GET /api/admin/webhooks/failed',
     'POST /api/admin/webhooks/failed/{eventId}/replay',
+    'POST /api/admin/reconciliation/run',
+    'GET /api/admin/reconciliation/findings',
     'GET /api/admin/upstreams',
     'POST /api/admin/upstreams',
     'GET /api/admin/upstreams/{id}',

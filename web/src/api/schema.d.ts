@@ -2136,6 +2136,43 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/admin/reconciliation/run": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Reconcile payments now (admin)
+         * @description Compares the processor's paid credit purchases of the last 72 hours with the grants, as the daily job does: a paid payment with no grant is stored among the failed webhooks (reason `reconciliation`, replay it), a granted purchase not paid at the processor is flagged. A mismatch already found is not added again.
+         */
+        post: operations["ReconciliationController_run"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/reconciliation/findings": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Payment mismatches found by the reconciliation, most recently seen first (admin) */
+        get: operations["ReconciliationController_findings"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/referrals": {
         parameters: {
             query?: never;
@@ -5897,6 +5934,11 @@ export interface components {
             eventId: string;
             /** @example payment_intent.succeeded */
             type: string;
+            /**
+             * @description `handler`: its handler failed; `reconciliation`: a paid payment with no grant, found by the payments reconciliation
+             * @enum {string}
+             */
+            reason: "handler" | "reconciliation";
             /** @description the last error: name and message */
             error: string;
             attempts: number;
@@ -5915,6 +5957,62 @@ export interface components {
             eventId: string;
             /** @enum {string} */
             outcome: "processed" | "duplicate";
+        };
+        ReconciliationReportDto: {
+            /**
+             * Format: date-time
+             * @description start of the window (72 hours back)
+             */
+            since: string;
+            /** @description paid credit purchases read at the processor */
+            paymentsChecked: number;
+            /** @description granted purchases of the window checked */
+            grantsChecked: number;
+            /** @description paid payments with no grant seen in this pass */
+            missingGrants: number;
+            /** @description granted purchases not paid seen in this pass */
+            unpaidGrants: number;
+            /** @description of those, how many no earlier pass had found */
+            newFindings: number;
+        };
+        ReconciliationFindingDto: {
+            /** Format: uuid */
+            id: string;
+            /**
+             * @description `missing_grant`: paid at the processor, never granted (replay `eventId`); `unpaid_grant`: granted, not paid at the processor
+             * @enum {string}
+             */
+            kind: "missing_grant" | "unpaid_grant";
+            /**
+             * @description payment intent (or Checkout Session) id
+             * @example pi_3PqExample
+             */
+            reference: string;
+            /**
+             * @description the failed webhook to replay (missing_grant); null for unpaid_grant
+             * @example evt_reconcile_pi_3PqExample
+             */
+            eventId: string | null;
+            /** Format: uuid */
+            userId: string | null;
+            /** @description minor units of currency */
+            amount: number | null;
+            /** @example usd */
+            currency: string | null;
+            /**
+             * @description the payment's status at the processor when last seen; `missing` when unknown
+             * @example requires_payment_method
+             */
+            processorStatus: string;
+            /** Format: date-time */
+            firstSeenAt: string;
+            /** Format: date-time */
+            lastSeenAt: string;
+        };
+        ReconciliationFindingPageDto: {
+            data: components["schemas"]["ReconciliationFindingDto"][];
+            /** @description pass as `cursor` for the next page */
+            nextCursor: string | null;
         };
         ReferredUserDto: {
             /** @example A*** */
@@ -18985,6 +19083,168 @@ export interface operations {
             };
             /** @description No failed or processed event with this id (`NOT_FOUND`) */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Body over 1 MB, or an upload over UPLOAD_MAX_BYTES (`code`: PAYLOAD_TOO_LARGE) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Unexpected or upstream failure (`code`: INTERNAL_ERROR, ...) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description The database cannot be reached (`code`: SERVICE_UNAVAILABLE); retry shortly */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+        };
+    };
+    ReconciliationController_run: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ReconciliationReportDto"];
+                };
+            };
+            /** @description Invalid input or unreadable body (`code`: VALIDATION_FAILED, MALFORMED_JSON) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description No valid session (`code`: UNAUTHORIZED or INVALID_CREDENTIALS), or a revoked, expired or unknown API key (INVALID_API_KEY) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Role not allowed (`code`: FORBIDDEN), or an API key without the route's scope (INSUFFICIENT_SCOPE) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Body over 1 MB, or an upload over UPLOAD_MAX_BYTES (`code`: PAYLOAD_TOO_LARGE) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Unexpected or upstream failure (`code`: INTERNAL_ERROR, ...) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description The processor failed (`PAYMENT_PROVIDER_ERROR`) */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Stripe is not configured (`PAYMENTS_NOT_CONFIGURED`) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+        };
+    };
+    ReconciliationController_findings: {
+        parameters: {
+            query?: {
+                limit?: number;
+                /** @description nextCursor of the previous page */
+                cursor?: string;
+                kind?: "missing_grant" | "unpaid_grant";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ReconciliationFindingPageDto"];
+                };
+            };
+            /** @description Invalid input or unreadable body (`code`: VALIDATION_FAILED, MALFORMED_JSON) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description No valid session (`code`: UNAUTHORIZED or INVALID_CREDENTIALS), or a revoked, expired or unknown API key (INVALID_API_KEY) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Role not allowed (`code`: FORBIDDEN), or an API key without the route's scope (INSUFFICIENT_SCOPE) */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
