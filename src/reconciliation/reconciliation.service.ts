@@ -4,7 +4,7 @@ import type Stripe from 'stripe';
 import type { DataSource } from 'typeorm';
 import { PurchasesService } from '../billing/purchases.service';
 import { decodeCursor, pageSize, toPage } from '../common/pagination/pagination';
-import { CreditsService, PoolEntryError } from '../credits/credits.service';
+import { CreditsService } from '../credits/credits.service';
 import { JobsService } from '../jobs/jobs.service';
 import type { NoData } from '../jobs/jobs.types';
 import { declareQueue } from '../jobs/queue-registry';
@@ -185,12 +185,7 @@ export class ReconciliationService implements OnModuleInit, OnApplicationBootstr
 
   /** Whether a grant (a user's or a team pool's) is keyed by `reference`. */
   private async granted(reference: string): Promise<boolean> {
-    try {
-      return (await this.credits.findByReference(reference)) !== null;
-    } catch (err) {
-      if (err instanceof PoolEntryError) return true;
-      throw err;
-    }
+    return (await this.credits.findByReference(reference)) !== null;
   }
 
   /** Upserts the finding; true (and counted) when it is new. */
