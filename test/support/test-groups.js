@@ -82,14 +82,27 @@ const GROUP_TIMEOUT_MS = 600_000;
 // once, at the level of the first app that starts, and is kept for every later app.
 const RUNS_ALONE = /\bLOG_LEVEL\b|captureStdoutLogs/;
 
+/**
+ * Each spec file of a group ends with process.env as the group found it (a file alone gets its
+ * own copy from jest). Written into the group files as source, so it must stay self-contained.
+ */
+function restoreEnvAfterAll() {
+  const env = { ...process.env };
+  afterAll(() => {
+    for (const key of Object.keys(process.env)) if (!(key in env)) delete process.env[key];
+    Object.assign(process.env, env);
+  });
+}
+
 /** The text of one group file: each spec file required inside a describe named by its path. */
 function groupSource(rootDir, files) {
   const blocks = files.map((file) => {
     const name = JSON.stringify(relative(rootDir, file));
-    return `describe(${name}, () => {\n  require(${JSON.stringify(file)});\n});`;
+    return `describe(${name}, () => {\n  restoreEnvAfterAll();\n  require(${JSON.stringify(file)});\n});`;
   });
   return [
     '// Written by test/support/test-groups.js for this run; see there.',
+    `const restoreEnvAfterAll = ${restoreEnvAfterAll.toString()};`,
     ...blocks,
     `jest.setTimeout(${GROUP_TIMEOUT_MS});`,
     '',

@@ -182,7 +182,9 @@ describe('Daily consumption counters', () => {
       expect([old, over]).toEqual([true, false]);
       await migration.up(runner);
     } finally {
-      process.env.APP_TIMEZONE = zone;
+      // Assigning undefined would store the string "undefined".
+      if (zone === undefined) delete process.env.APP_TIMEZONE;
+      else process.env.APP_TIMEZONE = zone;
       await runner.release();
     }
     // Every entry of this file is from today: the backfill of yesterday and today has them all.
