@@ -4,6 +4,7 @@ import type { ModelDescriptor } from '../../models/model-catalogue';
 import type { TokenUsage } from '../../models/call.types';
 import type { Tariff } from '../../prices/tariff';
 import type { Admission, Outcome } from '../ai.types';
+import type { OpenHold } from '../../credits/credit-holds.service';
 
 /**
  * The generation record of a settled call (written by its settlement, with the credits charged):
@@ -41,5 +42,36 @@ export function generationOf(
     firstTokenMs:
       trace.firstTokenAt === undefined ? null : Math.round(trace.firstTokenAt - trace.startedAt),
     finishReason: outcome.cut ? 'cut' : (outcome.finishReason ?? 'stop'),
+  };
+}
+
+/**
+ * The generation record of an embeddings call: its prompt tokens (`reported` false: our
+ * estimate), the tariff, the latency from `startedAt` (performance.now() at its admission).
+ */
+export function embeddingGenerationOf(
+  hold: OpenHold,
+  call: { model: string; tokens: number; reported: boolean; tariff: Tariff; startedAt: number },
+): GenerationInput {
+  return {
+    id: hold.requestId,
+    keyId: hold.keyId ?? null,
+    teamId: hold.teamId ?? null,
+    chatId: null,
+    requestedModel: call.model,
+    model: call.model,
+    upstream: null,
+    attempts: [],
+    promptTokens: call.tokens,
+    completionTokens: 0,
+    cachedTokens: null,
+    cacheWriteTokens: null,
+    reasoningTokens: null,
+    prices: call.tariff,
+    usageEstimated: !call.reported,
+    streamed: false,
+    latencyMs: Math.round(performance.now() - call.startedAt),
+    firstTokenMs: null,
+    finishReason: 'stop',
   };
 }

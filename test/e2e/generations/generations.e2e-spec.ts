@@ -131,6 +131,26 @@ describe('Generation records', () => {
     expect(byId[ids[1]].streamed).toBe(true);
     expect(byId[ids[1]].firstTokenMs).toEqual(expect.any(Number));
     expect(byId[ids[0]].chatId).toBe(whole.body.chatId);
+    // The ledger names each entry's generation.
+    const ledger = await t.http.get('/api/credits/transactions').set(u.auth).expect(200);
+    const named = ledger.body.data
+      .filter((e: { type: string }) => e.type === 'CONSUMPTION')
+      .map((e: { generationId: string }) => e.generationId);
+    expect(named.sort()).toEqual([...ids].sort());
+  });
+
+  it('records an embeddings call', async () => {
+    const u = await newUser(t, { credits: 100 });
+    await t.http
+      .post('/v1/embeddings')
+      .set(u.auth)
+      .send({ model: 'text-embedding-3-small', input: 'hello' })
+      .expect(200);
+    const [g] = await rows(u.user.id);
+    expect(g).toEqual(
+      expect.objectContaining({ model: 'text-embedding-3-small', completionTokens: 0 }),
+    );
+    expect(g.cost).toBe(-(await consumption(g.id)).amount);
   });
 
   it('records the upstreams tried and their errors when a call falls back', async () => {
