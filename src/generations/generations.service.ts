@@ -13,6 +13,16 @@ import {
 import { GENERATION_OF_CALLER_SQL, generationPageStatement } from './generations.sql';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+/** A wire answer's id carrying the generation id: `chatcmpl-<32 hex>` or `msg_<32 hex>`. */
+const WIRE_ID =
+  /^(?:chatcmpl-|msg_)([0-9a-f]{8})([0-9a-f]{4})([0-9a-f]{4})([0-9a-f]{4})([0-9a-f]{12})$/i;
+
+/** The generation id of `id`: a UUID as is, a wire answer's id (WIRE_ID) as its UUID; else null. */
+function generationIdOf(id: string): string | null {
+  if (UUID.test(id)) return id;
+  const wire = WIRE_ID.exec(id);
+  return wire ? wire.slice(1).join('-') : null;
+}
 
 /**
  * Reading generation records (one per model call, written by the settlement): one by id for its
@@ -23,11 +33,12 @@ export class GenerationsService {
   constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
 
   /**
-   * The generation `id` when it is the caller's: through an API key, only that key's calls;
+   * The generation `id` (or a `/v1` answer's id that carries it, `chatcmpl-…`, `msg_…`) when it is the caller's: through an API key, only that key's calls;
    * else only the user's own. Anything else (another's, unknown, not a UUID) is NOT_FOUND (404).
    */
-  async ofCaller(user: SessionUser, id: string): Promise<GenerationRow> {
-    if (!UUID.test(id)) throw notFound();
+  async ofCaller(user: SessionUser, wireId: string): Promise<GenerationRow> {
+    const id = generationIdOf(wireId);
+    if (!id) throw notFound();
     const [row] = await this.dataSource.query<GenerationRow[]>(GENERATION_OF_CALLER_SQL, [
       id,
       user.apiKey?.id ?? null,

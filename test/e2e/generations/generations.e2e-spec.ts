@@ -101,6 +101,28 @@ describe('Generation records', () => {
     await t.http.get('/v1/generations/not-an-id').set(key.auth).expect(404);
     // The session of its user does.
     await t.http.get(`/v1/generations/${id}`).set(u.auth).expect(200);
+    // The answer's own id carries the generation id, and names it too.
+    expect(res.body.id).toBe(`chatcmpl-${id.replaceAll('-', '')}`);
+    await t.http.get(`/v1/generations/${res.body.id}`).set(key.auth).expect(200);
+  });
+
+  it('names the generation in a /v1/messages answer', async () => {
+    const u = await newUser(t, { credits: 100 });
+    const res = await t.http
+      .post('/v1/messages')
+      .set(u.auth)
+      .send({
+        model: 'claude-haiku-4-5',
+        max_tokens: 50,
+        messages: [{ role: 'user', content: 'Hi' }],
+      })
+      .expect(200);
+    const id = res.headers['x-generation-id'];
+    expect(res.body.id).toBe(`msg_${id.replaceAll('-', '')}`);
+    const got = await t.http.get(`/v1/generations/${res.body.id}`).set(u.auth).expect(200);
+    expect(got.body.data).toEqual(
+      expect.objectContaining({ id, model: 'claude-haiku-4-5', provider_name: 'env:anthropic' }),
+    );
   });
 
   it('records an /api/ai call, whole and streamed, with the tokens, cost and chat', async () => {
