@@ -29,7 +29,8 @@ import { payingTeam } from './paying-team';
 import { priceCall } from './call-tariffs';
 import type { ResolvedCall } from './resolved-call';
 import { ProviderStrategy } from '../routing/provider-strategy.service';
-import type { GenerateRequest, ProviderMessage } from '../providers/model-provider';
+import type { ProviderMessage } from '../providers/model-provider';
+import { generateRequestOf } from './generate-request';
 import type { CallRequest, ToolStep } from '../../models/call.types';
 
 /**
@@ -86,26 +87,9 @@ export class AiAdmissions {
     const call = await this.resolveCall(user, dto, options);
     const requestId = options.generationId ?? randomUUID();
     const { hold, messages } = await this.reserve(user, call, requestId);
-    const { model, values, budget, toolBox } = call;
+    const { model, toolBox } = call;
     const trace = newTrace();
-    const request: GenerateRequest = {
-      trace,
-      model: model.id,
-      messages,
-      maxTokens: values.maxTokens,
-      temperature: values.temperature,
-      topP: values.topP,
-      presencePenalty: values.presencePenalty,
-      frequencyPenalty: values.frequencyPenalty,
-      stop: values.stop,
-      reasoningBudget: budget || undefined,
-      signal: options.signal,
-      ...(toolBox ? { tools: toolBox.definitions } : {}),
-      ...(options.clientTools
-        ? { tools: options.clientTools.tools, clientTools: options.clientTools }
-        : {}),
-      ...(options.responseFormat ? { responseFormat: options.responseFormat } : {}),
-    };
+    const request = generateRequestOf(call, messages, options, trace);
     const admission: Admission = {
       user,
       dto,
