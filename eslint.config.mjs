@@ -79,12 +79,15 @@ const MAY_IMPORT = {
     'lifecycle',
     'metrics',
     'telemetry',
+    'generations/generation.types', // the call's trace and generation record, written by settlement
   ],
-  gateway: ['ai', 'models', 'prices'], // /v1/models answers each model's prices
+  gateway: ['ai', 'models', 'prices', 'generations'], // /v1/models answers each model's prices; /v1/generations
   tasks: ['ai', 'chats', 'users', 'jobs', 'models', 'credits/credits.errors'], // credits' refusals skip a run
   search: ['ai', 'chats', 'credits', 'jobs', 'plugins', 'app.module'], // app.module: the reindex CLI
   // Budgets ride in credits' admission and settlement statements; keys and teams say whose they are.
   budgets: ['credits', 'teams', 'keys', 'audit', 'mail', 'jobs', 'metrics', 'i18n'],
+  // Generation records: written by credits' settlement statement, read here and by gateway.
+  generations: ['jobs'],
 };
 
 /** Modules with one public face: other modules import only these files of them. */

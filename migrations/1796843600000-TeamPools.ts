@@ -153,7 +153,7 @@ const RECORD_CONSUMPTION_V2 = edited(RECORD_CONSUMPTION, [
 // entry commits, so a deletion either waits for it or has already happened. Only a user owes a
 // shortfall later (credit_shortfalls, collected by their next admission): a pool's is written
 // off, since no admission of the pool could collect it without holding back its members' calls.
-const SETTLE_HOLD_V2 = edited(SETTLE_HOLD, [
+export const SETTLE_HOLD_V2 = edited(SETTLE_HOLD, [
   [
     `    v_user uuid := (p_row ->> 'userId')::uuid;`,
     `    v_user uuid := (p_row ->> 'userId')::uuid;

@@ -1,3 +1,4 @@
+import type { CallTrace } from '../generations/generation.types';
 import type { SessionUser } from '../common/auth/session-user';
 import type { OpenHold } from '../credits/credit-holds.service';
 import type { ModelDescriptor } from '../models/model-catalogue';
@@ -39,6 +40,8 @@ export interface Admission {
   provider: ModelProvider;
   request: GenerateRequest;
   hold: OpenHold;
+  /** The call's timings and upstreams tried, for its generation record (id: `hold.requestId`). */
+  trace: CallTrace;
   /** Id of the chat the exchange goes to; a new chat gets this id when it is saved. */
   chatId: string;
   isNewChat: boolean;
@@ -134,6 +137,11 @@ export interface CallOptions {
   thinking?: boolean;
   /** The protocol's record of the reply, written with the exchange (needs `store`). */
   record?: RecordPart;
+  /**
+   * The first model call's generation id (a UUID, minted before the call so it can be answered
+   * at once, `X-Generation-Id`); a random one when absent. Later calls of a tool loop get their own.
+   */
+  generationId?: string;
 }
 
 /** Options of `admit`: no timing (the caller times the call it makes with the admission). */
@@ -150,6 +158,7 @@ export type GenerateOptions = Pick<
   | 'responseFormat'
   | 'models'
   | 'record'
+  | 'generationId'
 >;
 
 /** Options of `stream`: `signal` is required (a cut stream is settled for what was produced). */

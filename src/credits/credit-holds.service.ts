@@ -245,6 +245,7 @@ export class CreditHoldsService {
       description: description.slice(0, 500),
       reference: consumptionReference(hold),
       ...ledgerColumns(hold, usage),
+      generation: charge.generation ?? null,
     };
   }
 

@@ -38,6 +38,11 @@ export interface Charge {
   description: string;
   /** Model and tokens, recorded as columns of the entry; none for a bare charge. */
   usage?: RecordedUsage;
+  /**
+   * The model call's generation record (src/generations, `GenerationInput`), written by the same
+   * settlement with the credits it charged; none for a bare charge.
+   */
+  generation?: object;
 }
 
 export interface Settlement {
@@ -80,6 +85,8 @@ export interface SettlementInput extends LedgerColumns {
   description: string;
   /** `consumption:<requestId>`, unique: a request is charged once. */
   reference: string;
+  /** The call's generation record, inserted by `settle_hold` (migration Generations); null: none. */
+  generation: object | null;
 }
 
 /**

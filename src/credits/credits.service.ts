@@ -1,4 +1,5 @@
 import { MetricsService } from '../metrics/metrics.service';
+import { generationIdOf } from './consumption-reference';
 import { Inject, Injectable } from '@nestjs/common';
 import type { ConfigType } from '@nestjs/config';
 import { InjectDataSource } from '@nestjs/typeorm';
@@ -53,6 +54,8 @@ export interface LedgerEntry {
   reasoningTokens: number | null;
   /** Credits the cache reads saved (CREDIT_PRICING=tokens). */
   cacheSavings: number | null;
+  /** The model call a CONSUMPTION settled (`GET /v1/generations/{id}`); null on other entries. */
+  generationId: string | null;
   createdAt: string;
 }
 
@@ -248,6 +251,7 @@ export class CreditsService {
         cacheWriteTokens: t.cacheWriteTokens,
         reasoningTokens: t.reasoningTokens,
         cacheSavings: t.cacheSavings,
+        generationId: generationIdOf(t.type, t.reference),
         createdAt: t.createdAt.toISOString(),
       })),
       nextCursor: page.nextCursor,

@@ -9,8 +9,9 @@ import type {
 } from './dto/message.dto';
 import type { FinishReason, TokenUsage, ToolCall } from '../models/call.types';
 
-/** A message id in Anthropic's style (`msg_` and 24 characters). */
-export const messageId = () => `msg_${randomUUID().replaceAll('-', '').slice(0, 24)}`;
+/** A message id in Anthropic's style: `msg_` and the generation id's 32 hex digits. */
+export const messageId = (generationId: string = randomUUID()) =>
+  `msg_${generationId.replaceAll('-', '')}`;
 
 /** Our finish reason as Anthropic's `stop_reason`. */
 export function stopReasonOf(reason: FinishReason): StopReason {
@@ -58,9 +59,13 @@ export interface MessageResult {
  * The whole `message` answer: a `text` block when there is text, then one `tool_use` block per
  * tool call, in order; `stop_sequence` is always null (a stop sequence reads `end_turn`).
  */
-export function anthropicMessageOf(model: string, r: MessageResult): AnthropicMessageOutDto {
+export function anthropicMessageOf(
+  model: string,
+  r: MessageResult,
+  generationId?: string,
+): AnthropicMessageOutDto {
   return {
-    id: messageId(),
+    id: messageId(generationId),
     type: 'message',
     role: 'assistant',
     model,

@@ -272,7 +272,7 @@ describe('our result → Anthropic message', () => {
       cost: 2,
     });
     expect(message).toEqual({
-      id: expect.stringMatching(/^msg_[0-9a-f]{24}$/),
+      id: expect.stringMatching(/^msg_[0-9a-f]{32}$/),
       type: 'message',
       role: 'assistant',
       model: 'gpt-4o',

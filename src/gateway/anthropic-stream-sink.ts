@@ -17,7 +17,7 @@ import type { ToolCall } from '../models/call.types';
  */
 export class AnthropicStreamSink implements StreamSink {
   opened = false;
-  private readonly id = messageId();
+  private readonly id: string;
   /** Index of the next content block. */
   private blocks = 0;
   /** True while a text block is open (deltas append to it). */
@@ -28,7 +28,11 @@ export class AnthropicStreamSink implements StreamSink {
     /** The requested model; the answering one (a fallback's) once the first chunk came. */
     private model: string,
     private readonly present: (err: unknown) => PresentedError,
-  ) {}
+    /** The call's generation id, the message's `id` (`msg_<hex>`). */
+    generationId?: string,
+  ) {
+    this.id = messageId(generationId);
+  }
 
   admitted(): void {}
 

@@ -182,13 +182,21 @@ export function finishReason(
   return maxTokens !== undefined && u.completionTokens >= maxTokens ? 'length' : 'stop';
 }
 
-/** A completion id in OpenAI's style. */
-export const completionId = () => `chatcmpl-${randomUUID().replaceAll('-', '')}`;
+/** A completion id in OpenAI's style: `chatcmpl-` and the generation id's 32 hex digits. */
+export const completionId = (generationId: string = randomUUID()) =>
+  `chatcmpl-${generationId.replaceAll('-', '')}`;
 
 /** The whole `chat.completion` answer; `content` is null when the model only called tools. */
 export function completionOf(
   model: string,
-  result: { text: string; usage: TokenUsage; cost: number; finishReason: FinishReason },
+  result: {
+    text: string;
+    usage: TokenUsage;
+    cost: number;
+    finishReason: FinishReason;
+    /** The call's generation id, the answer's `id` (`chatcmpl-<hex>`); a random one when absent. */
+    generationId?: string;
+  },
   toolCalls: ToolCall[] | undefined,
   maxTokens: number | undefined,
   chatId?: string,
@@ -196,7 +204,7 @@ export function completionOf(
   const { text, usage, cost } = result;
   const calls = toolCalls?.length ? { tool_calls: toolCallsOut(toolCalls) } : {};
   return {
-    id: completionId(),
+    id: completionId(result.generationId),
     object: 'chat.completion',
     created: Math.floor(Date.now() / 1000),
     model,

@@ -5,6 +5,8 @@ import { ModelsModule } from '../models/models.module';
 import { AnthropicMessagesController } from './anthropic-messages.controller';
 import { EmbeddingsController } from './embeddings.controller';
 import { GatewayController } from './gateway.controller';
+import { GenerationsController } from './generations.controller';
+import { GenerationsModule } from '../generations/generations.module';
 import { ResponsesController } from './responses.controller';
 import { StoredResponses } from './stored-responses.service';
 
@@ -14,12 +16,13 @@ import { StoredResponses } from './stored-responses.service';
  * `/v1/responses` answers.
  */
 @Module({
-  imports: [AiModule, ModelsModule, PricesModule],
+  imports: [AiModule, ModelsModule, PricesModule, GenerationsModule],
   controllers: [
     GatewayController,
     EmbeddingsController,
     ResponsesController,
     AnthropicMessagesController,
+    GenerationsController,
   ],
   providers: [StoredResponses],
 })

@@ -16,7 +16,7 @@ import type { FinishReason, TokenUsage, ToolCall } from '../models/call.types';
  */
 export class OpenAiStreamSink implements StreamSink {
   opened = false;
-  private readonly id = completionId();
+  private readonly id: string;
   private readonly created = Math.floor(Date.now() / 1000);
   /** Tool calls streamed so far (the next one's `index`). */
   private calls = 0;
@@ -25,9 +25,17 @@ export class OpenAiStreamSink implements StreamSink {
     private readonly res: Response,
     /** The requested model; the answering one (a fallback's) once the first chunk came. */
     private model: string,
-    private readonly options: { includeUsage: boolean; maxTokens?: number; store: boolean },
+    private readonly options: {
+      includeUsage: boolean;
+      maxTokens?: number;
+      store: boolean;
+      /** The call's generation id, the chunks' `id` (`chatcmpl-<hex>`). */
+      generationId?: string;
+    },
     private readonly present: (err: unknown) => PresentedError,
-  ) {}
+  ) {
+    this.id = completionId(options.generationId);
+  }
 
   admitted(): void {}
 

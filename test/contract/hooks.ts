@@ -57,6 +57,8 @@ const SKIPPED: Record<string, string> = {
   '/v1/models/{model}': 'no provider has a key in this run, so no model is available (404)',
   '/v1/responses/{response_id}':
     'a stored response is made by a model call, and no provider has a key in this run',
+  '/v1/generations/{id}':
+    'a generation record is made by a model call, and no provider has a key in this run',
 };
 
 /** The fixture that fills the one path parameter of `/api/[admin/]<collection>/{…}` routes. */

@@ -5,6 +5,7 @@ import { appSettingsConfig } from '../../config/app-settings.config';
 import { CreditPrices } from '../../credits/credit-prices';
 import { Clock } from '../../common/clock/clock';
 import { randomUUID } from 'node:crypto';
+import { newTrace } from '../../generations/generation.types';
 import type { SessionUser } from '../../common/auth/session-user';
 import { CreditHoldsService, type OpenHold } from '../../credits/credit-holds.service';
 import type { CreditPricing } from '../../credits/pricing';
@@ -28,7 +29,8 @@ import { payingTeam } from './paying-team';
 import { priceCall } from './call-tariffs';
 import type { ResolvedCall } from './resolved-call';
 import { ProviderStrategy } from '../routing/provider-strategy.service';
-import type { GenerateRequest, ProviderMessage } from '../providers/model-provider';
+import type { ProviderMessage } from '../providers/model-provider';
+import { generateRequestOf } from './generate-request';
 import type { CallRequest, ToolStep } from '../../models/call.types';
 
 /**
@@ -83,25 +85,11 @@ export class AiAdmissions {
    */
   async admit(user: SessionUser, dto: CallRequest, options: AdmitOptions = {}): Promise<Admission> {
     const call = await this.resolveCall(user, dto, options);
-    const { hold, messages } = await this.reserve(user, call);
-    const { model, values, budget, toolBox } = call;
-    const request: GenerateRequest = {
-      model: model.id,
-      messages,
-      maxTokens: values.maxTokens,
-      temperature: values.temperature,
-      topP: values.topP,
-      presencePenalty: values.presencePenalty,
-      frequencyPenalty: values.frequencyPenalty,
-      stop: values.stop,
-      reasoningBudget: budget || undefined,
-      signal: options.signal,
-      ...(toolBox ? { tools: toolBox.definitions } : {}),
-      ...(options.clientTools
-        ? { tools: options.clientTools.tools, clientTools: options.clientTools }
-        : {}),
-      ...(options.responseFormat ? { responseFormat: options.responseFormat } : {}),
-    };
+    const requestId = options.generationId ?? randomUUID();
+    const { hold, messages } = await this.reserve(user, call, requestId);
+    const { model, toolBox } = call;
+    const trace = newTrace();
+    const request = generateRequestOf(call, messages, options, trace);
     const admission: Admission = {
       user,
       dto,
@@ -112,6 +100,7 @@ export class AiAdmissions {
       imageCount: call.images.length,
       request,
       hold,
+      trace,
       chatId: dto.chatId ?? options.newChatId ?? randomUUID(),
       isNewChat: !dto.chatId,
       store: options.store ?? true,
@@ -199,10 +188,12 @@ export class AiAdmissions {
   private async reserve(
     user: SessionUser,
     call: ResolvedCall,
+    requestId: string,
   ): Promise<{ hold: OpenHold; messages: ProviderMessage[] }> {
     const { model, values, toolTokens, images } = call;
     const hold = await this.holdWorstCase(
       user,
+      requestId,
       [model, ...call.fallbacks],
       call.tariffs,
       call.teamId,
@@ -238,6 +229,7 @@ export class AiAdmissions {
    */
   private holdWorstCase(
     user: SessionUser,
+    requestId: string,
     models: ModelDescriptor[],
     tariffs: Record<string, Tariff>,
     teamId: string | undefined,
@@ -245,7 +237,7 @@ export class AiAdmissions {
   ): Promise<OpenHold> {
     const { amount, estimate } = worstCase(models, call, (m) => tariffs[m.id]);
     return this.holds
-      .hold(user.id, amount, randomUUID(), estimate, user.apiKey?.id, teamId)
+      .hold(user.id, amount, requestId, estimate, user.apiKey?.id, teamId)
       .catch((err: unknown) => this.context.explainRefusal(user, err));
   }
 
@@ -275,6 +267,7 @@ export class AiAdmissions {
     // Each step is held at the tariffs chosen when the request was admitted.
     const hold = await this.holdWorstCase(
       a.user,
+      randomUUID(),
       [a.model, ...a.fallbacks],
       a.tariffs,
       a.hold.teamId,
@@ -285,10 +278,12 @@ export class AiAdmissions {
         toolTokens: a.toolTokens,
       },
     );
+    const trace = newTrace();
     const next: Admission = {
       ...a,
-      request: { ...a.request, messages },
+      request: { ...a.request, messages, trace },
       hold,
+      trace,
       isNewChat: false,
       continuation: { steps },
     };

@@ -21,6 +21,8 @@ import { doneOf, replyOf } from './reply-of';
 import { runToolLoop } from './tool-loop';
 import { answeringModel } from '../admission/fallback-models';
 import { recordOf, savePart } from './exchange-part';
+import { generationOf } from './generation-record';
+import { performance } from 'node:perf_hooks';
 
 // The shapes of admission and streaming live in ai.types.ts; sinks import them from here too.
 export type {
@@ -172,6 +174,7 @@ export class AiService {
     hooks: StreamHooks = {},
   ): Promise<StreamedReply> {
     const client = a.request.signal;
+    a.trace.streamed = true;
     const upstream = upstreamSignal(client, this.abortPolicy);
     const request = { ...a.request, signal: upstream.signal };
     let iterator!: AsyncIterator<StreamChunk>;
@@ -193,6 +196,7 @@ export class AiService {
         await this.settleAndSave({ ...a, store: false }, cutOff());
       throw await this.fail(a, err);
     }
+    a.trace.firstTokenAt = performance.now();
     const modelId = first.done ? undefined : first.value.modelId;
     const answered = answeringModel(a, modelId);
     hooks.onStart?.(modelId ?? a.model.id);
@@ -253,6 +257,7 @@ export class AiService {
       cost: price,
       description,
       usage: { modelId: model.id, ...ledgerCounts(usage, tariff) },
+      generation: generationOf(a, outcome, { model, usage, tariff }),
     };
     if (!a.store) {
       const settled = await span('credits.settle', () => this.holds.settle(a.hold, charge));

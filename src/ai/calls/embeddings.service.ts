@@ -5,6 +5,8 @@ import { aiConfig } from '../ai.config';
 import { CreditPrices } from '../../credits/credit-prices';
 import { Clock } from '../../common/clock/clock';
 import { randomUUID } from 'node:crypto';
+import { performance } from 'node:perf_hooks';
+import { embeddingGenerationOf } from './generation-record';
 import { AppError } from '../../common/errors/app-error';
 import { AiErrorCode } from '../ai.errors';
 import { ModelsErrorCode } from '../../models/models.errors';
@@ -202,6 +204,7 @@ export class EmbeddingsService {
     call: MeteredEmbedding & { plan?: string },
   ): Promise<EmbeddingResult> {
     const tariff = this.tariff(model, call.plan);
+    const startedAt = performance.now();
     const priced = (promptTokens: number) =>
       chargeCredits({ promptTokens, completionTokens: 0 }, tariff);
     const estimated = call.texts.reduce((sum, text) => sum + this.tokens(text), 0);
@@ -237,6 +240,13 @@ export class EmbeddingsService {
       cost: priced(tokens),
       description: EMBEDDINGS_DESCRIPTION,
       usage: { modelId: model.id, promptTokens: tokens, completionTokens: 0 },
+      generation: embeddingGenerationOf(hold, {
+        model: model.id,
+        tokens,
+        reported,
+        tariff,
+        startedAt,
+      }),
     });
     return { vectors: answer.vectors, tokens, reported, cost: settled.charged };
   }

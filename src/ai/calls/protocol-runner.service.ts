@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import { randomUUID } from 'node:crypto';
 import type { Request, Response } from 'express';
 import type { SessionUser } from '../../common/auth/session-user';
 import { ErrorPresenter } from '../../common/errors/error-presenter';
@@ -13,7 +14,8 @@ import { streamTo } from './stream-sinks';
  * asks for, timed from the request's arrival (`Server-Timing`); a whole reply is generated and
  * answered as JSON with status 200; a streamed one goes to the protocol's sink while the client
  * is there (a failure before the sink opened is thrown, answered by the error filter). Then
- * the protocol's `settled`, if any.
+ * the protocol's `settled`, if any. Every answer names its (first) model call's generation id in
+ * `X-Generation-Id`; the protocol reads it as `call.options.generationId`.
  */
 @Injectable()
 export class ProtocolRunner {
@@ -31,6 +33,11 @@ export class ProtocolRunner {
   ): Promise<void> {
     const timing = new ServerTiming(arrivalOf(req));
     const call = await protocol.toCall(user, body, req);
+    // The generation id is minted before the call, so every answer can name it at once; a
+    // request refused at admission leaves no record under it.
+    const generationId = call.options.generationId ?? randomUUID();
+    call.options = { ...call.options, generationId };
+    res.setHeader('X-Generation-Id', generationId);
     if (call.stream) {
       if (!protocol.sink)
         throw new TypeError('this protocol answers whole: its call cannot stream');

@@ -1,6 +1,7 @@
 import type { ChatMessageInput } from '../../credits/pricing';
 import type { ClientTools, ResponseFormat } from './client-tools';
 import type { UpstreamTarget } from '../../upstreams/upstream-router.types';
+import type { TriedUpstream } from '../../generations/generation.types';
 import type { FinishReason, TokenUsage, ToolCall, ToolDefinition } from '../../models/call.types';
 
 /** An image sent with a message: its sniffed type and its bytes in base64. */
@@ -53,6 +54,8 @@ export interface GenerateRequest {
   reasoningBudget?: number;
   /** Aborts the upstream HTTP request (client disconnect). */
   signal?: AbortSignal;
+  /** Where the routed provider records the upstreams it tries (adapters ignore it). */
+  trace?: { tried: TriedUpstream[] };
 }
 
 export interface GenerateResult {

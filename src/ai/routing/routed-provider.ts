@@ -12,7 +12,7 @@ import {
   type StreamChunk,
 } from '../providers/model-provider';
 import { isRetryable } from './retry';
-import { firstAnswer, type Unanswered } from './upstream-attempts';
+import { firstAnswer, triedUpstream, type Unanswered } from './upstream-attempts';
 
 /** One model a routed call may be answered by, with the adapter of its provider. */
 export interface RoutedCandidate {
@@ -93,16 +93,20 @@ export class RoutedProvider implements ModelProvider {
     req: GenerateRequest,
     call: (adapter: ModelProvider, request: GenerateRequest, target?: UpstreamTarget) => Promise<T>,
   ): Promise<{ value: T; modelId: string; target?: UpstreamTarget }> {
-    const left: Unanswered = {};
+    const left: Unanswered = { tried: req.trace?.tried };
     for (const [i, { model, adapter }] of this.candidates.entries()) {
       const request = i === 0 ? req : requestFor(req, model);
       const targets = await this.router.candidates({ id: model.id, providerId: model.providerId });
       if (!targets.length) {
         // No upstream at all: the adapter's environment client says "not configured" (retryable,
         // like before routing), and the next model may still answer.
+        const env = `env:${model.providerId}`;
         try {
-          return { value: await call(adapter, request), modelId: model.id };
+          const value = await call(adapter, request);
+          left.tried?.push(triedUpstream(env, request.model));
+          return { value, modelId: model.id };
         } catch (err) {
+          left.tried?.push(triedUpstream(env, request.model, err));
           if (!isRetryable(err)) throw err;
           left.last = err;
           continue;

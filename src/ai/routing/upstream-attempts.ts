@@ -6,6 +6,7 @@ import type {
 } from '../../upstreams/upstream-router.types';
 import { ProviderError, UpstreamsBusyError } from '../providers/model-provider';
 import { isRetryable } from './retry';
+import type { TriedUpstream } from '../../generations/generation.types';
 
 /** Upstream statuses that say the upstream itself is set up wrong (key, access, model id). */
 const MISCONFIGURED = new Set([401, 403, 404]);
@@ -14,6 +15,16 @@ const MISCONFIGURED = new Set([401, 403, 404]);
 export interface Unanswered {
   last?: unknown;
   busy?: UpstreamsBusyError;
+  /** Where each upstream called is recorded, in order (the call's generation record). */
+  tried?: TriedUpstream[];
+}
+
+/** An upstream tried, for the generation record: its failure's status and message when it failed. */
+export function triedUpstream(upstream: string, model: string, err?: unknown): TriedUpstream {
+  if (err === undefined) return { upstream, model };
+  const status = err instanceof ProviderError ? err.upstreamStatus : undefined;
+  const message = err instanceof Error ? err.message : String(err);
+  return { upstream, model, ...(status ? { status } : {}), error: message.slice(0, 300) };
 }
 
 /**
@@ -45,9 +56,11 @@ export async function firstAnswer<T>(
     const started = performance.now();
     try {
       const value = await call(target);
+      left.tried?.push(triedUpstream(target.name, target.upstreamModel));
       await router.report(target, { kind: 'ok', latencyMs: elapsed(started) });
       return { value, target };
     } catch (err) {
+      left.tried?.push(triedUpstream(target.name, target.upstreamModel, err));
       const outcome = outcomeOf(err, elapsed(started));
       if (outcome) await router.report(target, outcome);
       if (outcome?.kind !== 'retryable') throw err;

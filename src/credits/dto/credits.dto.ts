@@ -73,6 +73,14 @@ export class LedgerEntryDto implements LedgerEntry {
     description: 'credits the cache reads saved (CREDIT_PRICING=tokens; 0 with spec pricing)',
   })
   cacheSavings: number | null;
+  @ApiProperty({
+    type: String,
+    format: 'uuid',
+    nullable: true,
+    description:
+      "a model call's consumption: its generation id (`X-Generation-Id`, `GET /v1/generations/{id}`); null on other entries",
+  })
+  generationId: string | null;
   @ApiProperty({ format: 'date-time' }) createdAt: string;
 }
 

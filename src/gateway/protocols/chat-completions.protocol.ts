@@ -32,7 +32,7 @@ export const CHAT_COMPLETIONS_PROTOCOL: Protocol<ChatCompletionRequestDto, Compl
   toReply: (reply, { dto, options }) =>
     completionOf(
       reply.modelId,
-      reply,
+      { ...reply, generationId: options.generationId },
       reply.toolCalls,
       dto.maxTokens,
       options.store ? reply.chatId : undefined,
@@ -45,6 +45,7 @@ export const CHAT_COMPLETIONS_PROTOCOL: Protocol<ChatCompletionRequestDto, Compl
         includeUsage: body.stream_options?.include_usage === true,
         maxTokens: dto.maxTokens,
         store: options.store === true,
+        generationId: options.generationId,
       },
       present,
     ),

@@ -38,6 +38,8 @@ export const MESSAGES_PROTOCOL: Protocol<MessagesRequestDto, MessagesCall> = {
       },
     };
   },
-  toReply: (reply) => anthropicMessageOf(reply.modelId, reply) satisfies AnthropicMessageOutDto,
-  sink: (res, present, { model }) => new AnthropicStreamSink(res, model, present),
+  toReply: (reply, { options }) =>
+    anthropicMessageOf(reply.modelId, reply, options.generationId) satisfies AnthropicMessageOutDto,
+  sink: (res, present, { model, options }) =>
+    new AnthropicStreamSink(res, model, present, options.generationId),
 };

@@ -141,6 +141,7 @@ export const SWEEP_GROUPS = {
     'POST /v1/responses',
     'GET /v1/responses/{response_id}',
     'DELETE /v1/responses/{response_id}',
+    'GET /v1/generations/{id}',
     // anthropic-compatible
     'POST /v1/messages',
     'POST /v1/messages/count_tokens',
@@ -167,6 +168,8 @@ export const SWEEP_GROUPS = {
     'GET /api/credits/usage',
     'POST /api/credits/estimate',
     'POST /api/credits/redeem',
+    // generations
+    'GET /api/generations',
   ],
   platform: [
     // payments

@@ -1658,6 +1658,28 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/generations/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A generation (model call) by id, in OpenRouter’s shape
+         * @description The id is the `X-Generation-Id` of the answer. Only your own calls; through an API key, only that key's. `total_cost` is in credits (equal to the ledger entry).
+         *
+         *     Reachable with an API key that has the `ai` scope.
+         */
+        get: operations["GenerationsController_get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/tasks": {
         parameters: {
             query?: never;
@@ -2527,6 +2549,28 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/generations": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Generation records (model calls), newest first
+         * @description Your own model calls (through an API key: that key's only). Admins see every user's; filters: `userId` (admins only for another user), `keyId`, `model` (the answering one), `upstream` (the answering one), `from` (inclusive) and `to` (exclusive).
+         *
+         *     Reachable with an API key that has the `credits:read` scope.
+         */
+        get: operations["GenerationsController_list"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -2874,6 +2918,11 @@ export interface components {
             reasoningTokens: number | null;
             /** @description credits the cache reads saved (CREDIT_PRICING=tokens; 0 with spec pricing) */
             cacheSavings: number | null;
+            /**
+             * Format: uuid
+             * @description a model call's consumption: its generation id (`X-Generation-Id`, `GET /v1/generations/{id}`); null on other entries
+             */
+            generationId: string | null;
             /** Format: date-time */
             createdAt: string;
         };
@@ -5406,6 +5455,43 @@ export interface components {
              */
             input_tokens: number;
         };
+        OpenRouterGenerationDto: {
+            /** Format: uuid */
+            id: string;
+            /**
+             * @description the model that answered
+             * @example gpt-4o-mini
+             */
+            model: string;
+            /** @example gpt-4o-mini */
+            requested_model: string;
+            /** Format: date-time */
+            created_at: string;
+            /** @description credits charged (the ledger entry; OpenRouter answers USD here) */
+            total_cost: number;
+            tokens_prompt: number;
+            tokens_completion: number;
+            native_tokens_prompt: number;
+            native_tokens_completion: number;
+            native_tokens_reasoning: number | null;
+            native_tokens_cached: number | null;
+            /** @description ms from admission to settlement */
+            latency: number;
+            /** @description ms from the first chunk on */
+            generation_time: number | null;
+            finish_reason: string | null;
+            native_finish_reason: string | null;
+            /** @description the answering upstream */
+            provider_name: string | null;
+            streamed: boolean;
+            /** @description the stream was cut */
+            cancelled: boolean;
+            /** @description true: tokens estimated (no usage reported) */
+            usage_estimated: boolean;
+        };
+        OpenRouterGenerationAnswerDto: {
+            data: components["schemas"]["OpenRouterGenerationDto"];
+        };
         TaskScheduleDto: {
             /**
              * @description standard 5-field cron: minute hour day-of-month month day-of-week
@@ -6294,6 +6380,74 @@ export interface components {
         PriceVersionListDto: {
             /** @description oldest first; the last is in force */
             data: components["schemas"]["PriceVersionDto"][];
+        };
+        TriedUpstreamDto: {
+            /**
+             * @description upstream name, or `env:<provider>`
+             * @example openai-eu
+             */
+            upstream: string;
+            /**
+             * @description the model id sent to it
+             * @example gpt-4o-mini
+             */
+            model: string;
+            /** @example 503 */
+            status?: number;
+            /** @description why it failed; absent: it answered */
+            error?: string;
+        };
+        GenerationDto: {
+            /**
+             * Format: uuid
+             * @description the generation id (`X-Generation-Id`)
+             */
+            id: string;
+            /** Format: uuid */
+            userId: string | null;
+            /** Format: uuid */
+            keyId: string | null;
+            /** Format: uuid */
+            teamId: string | null;
+            /** Format: uuid */
+            chatId: string | null;
+            /** @example gpt-4o-mini */
+            requestedModel: string;
+            /**
+             * @description the model that answered
+             * @example gpt-4o-mini
+             */
+            model: string;
+            /** @description the upstream that answered */
+            upstream: string | null;
+            /** @description upstreams tried, in order */
+            attempts: components["schemas"]["TriedUpstreamDto"][];
+            promptTokens: number;
+            completionTokens: number;
+            cachedTokens: number | null;
+            cacheWriteTokens: number | null;
+            reasoningTokens: number | null;
+            /** @description the tariff charged (prices per kind of token, version, markup) */
+            prices: {
+                [key: string]: unknown;
+            } | null;
+            /** @description credits charged (equal to the ledger entry) */
+            cost: number;
+            /** @description true: tokens estimated (no usage reported) */
+            usageEstimated: boolean;
+            streamed: boolean;
+            /** @description ms from admission to settlement */
+            latencyMs: number;
+            /** @description ms to the first chunk */
+            firstTokenMs: number | null;
+            /** @example stop */
+            finishReason: string | null;
+            /** Format: date-time */
+            createdAt: string;
+        };
+        GenerationPageDto: {
+            data: components["schemas"]["GenerationDto"][];
+            nextCursor: string | null;
         };
     };
     responses: never;
@@ -16366,6 +16520,104 @@ export interface operations {
             };
         };
     };
+    GenerationsController_get: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description the generation id (`X-Generation-Id`)
+                 * @example 3fa85f64-5717-4562-b3fc-2c963f66afa6
+                 */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OpenRouterGenerationAnswerDto"];
+                };
+            };
+            /** @description Invalid input or unreadable body (`code`: VALIDATION_FAILED, MALFORMED_JSON) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OpenAiErrorDto"];
+                };
+            };
+            /** @description No valid session (`code`: UNAUTHORIZED or INVALID_CREDENTIALS), or a revoked, expired or unknown API key (INVALID_API_KEY) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OpenAiErrorDto"];
+                };
+            };
+            /** @description Role not allowed (`code`: FORBIDDEN), or an API key without the route's scope (INSUFFICIENT_SCOPE) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OpenAiErrorDto"];
+                };
+            };
+            /** @description No generation of yours by that id (`NOT_FOUND`) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OpenAiErrorDto"];
+                };
+            };
+            /** @description Body over 1 MB, or an upload over UPLOAD_MAX_BYTES (`code`: PAYLOAD_TOO_LARGE) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OpenAiErrorDto"];
+                };
+            };
+            /** @description Rate limited (`code`: RATE_LIMITED), see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OpenAiErrorDto"];
+                };
+            };
+            /** @description Unexpected or upstream failure (`code`: INTERNAL_ERROR, ...) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OpenAiErrorDto"];
+                };
+            };
+            /** @description The database cannot be reached (`code`: SERVICE_UNAVAILABLE); retry shortly */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OpenAiErrorDto"];
+                };
+            };
+        };
+    };
     TasksController_list: {
         parameters: {
             query?: never;
@@ -20822,6 +21074,104 @@ export interface operations {
             };
             /** @description Body over 1 MB, or an upload over UPLOAD_MAX_BYTES (`code`: PAYLOAD_TOO_LARGE) */
             413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Unexpected or upstream failure (`code`: INTERNAL_ERROR, ...) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description The database cannot be reached (`code`: SERVICE_UNAVAILABLE); retry shortly */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+        };
+    };
+    GenerationsController_list: {
+        parameters: {
+            query?: {
+                limit?: number;
+                /** @description nextCursor of the previous page */
+                cursor?: string;
+                /** @description admins: any user; others: only their own */
+                userId?: string;
+                keyId?: string;
+                /** @description the answering model */
+                model?: string;
+                /** @description the answering upstream */
+                upstream?: string;
+                /** @description from this time on (inclusive) */
+                from?: string;
+                /** @description before this time (exclusive) */
+                to?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GenerationPageDto"];
+                };
+            };
+            /** @description Invalid input or unreadable body (`code`: VALIDATION_FAILED, MALFORMED_JSON) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description No valid session (`code`: UNAUTHORIZED or INVALID_CREDENTIALS), or a revoked, expired or unknown API key (INVALID_API_KEY) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description `userId` names another user and you are not an admin (`FORBIDDEN`) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Body over 1 MB, or an upload over UPLOAD_MAX_BYTES (`code`: PAYLOAD_TOO_LARGE) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Rate limited (`code`: RATE_LIMITED), see Retry-After */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
