@@ -56,7 +56,8 @@ export class Generations1796844350000 implements MigrationInterface {
 }
 
 // settle_hold writing the call's generation record after its entry (`charged`: the entry's own
-// credits; the caller is the user, or a pool's member).
+// credits; the caller is the user, or a pool's member while their account exists, as on the
+// pool's entry).
 const SETTLE_HOLD_V3 = editFunction('Generations', SETTLE_HOLD_V2, [
   [
     `    IF shortfall > 0 AND v_team IS NULL THEN -- team pools: a pool owes nothing later`,
@@ -65,7 +66,7 @@ const SETTLE_HOLD_V3 = editFunction('Generations', SETTLE_HOLD_V2, [
           upstream, attempts, "promptTokens", "completionTokens", "cachedTokens",
           "cacheWriteTokens", "reasoningTokens", prices, cost, "usageEstimated", streamed,
           "latencyMs", "firstTokenMs", "finishReason")
-        SELECT g.id, v_user, g."keyId", g."teamId", g."chatId", g."requestedModel", g.model,
+        SELECT g.id, CASE WHEN v_team IS NULL THEN v_user ELSE v_member END, g."keyId", g."teamId", g."chatId", g."requestedModel", g.model,
           g.upstream, COALESCE(g.attempts, '[]'), g."promptTokens", g."completionTokens",
           g."cachedTokens", g."cacheWriteTokens", g."reasoningTokens", g.prices, charged,
           g."usageEstimated", g.streamed, g."latencyMs", g."firstTokenMs", g."finishReason"
