@@ -29,7 +29,9 @@ module.exports = {
       roots: ['<rootDir>/test/module'],
       testMatch: ['**/*.module-spec.ts'],
       transform,
-      ...groupsOf('module', ['test/module'], '.module-spec.ts', 8),
+      // Not grouped: each file boots its own set of modules, and the job queues a module declares
+      // at import stay declared for the rest of a shared registry (JobsService refuses to start
+      // with a declared queue that has no handler).
       globalSetup: '<rootDir>/test/support/global-setup.ts',
       globalTeardown: '<rootDir>/test/support/global-teardown.ts',
     },
