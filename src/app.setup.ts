@@ -76,6 +76,7 @@ const TAGS: [name: string, description: string][] = [
   ['plugins', 'Tools a model may call: built-ins and MCP servers registered by admins'],
   ['tasks', 'Scheduled tasks and workflows, their runs, metered in credits'],
   ['credits', 'Balance, daily usage, ledger and cost estimates'],
+  ['generations', 'A record of every model call: models, upstreams tried, tokens, cost, timing'],
   ['api keys', 'Personal API keys for scripts and apps (`Authorization: Bearer sk-…`)'],
   [
     'budgets',

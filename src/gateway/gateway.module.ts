@@ -5,7 +5,7 @@ import { ModelsModule } from '../models/models.module';
 import { AnthropicMessagesController } from './anthropic-messages.controller';
 import { EmbeddingsController } from './embeddings.controller';
 import { GatewayController } from './gateway.controller';
-import { GenerationsController } from './generations.controller';
+import { GatewayGenerationsController } from './generations.controller';
 import { GenerationsModule } from '../generations/generations.module';
 import { ResponsesController } from './responses.controller';
 import { StoredResponses } from './stored-responses.service';
@@ -22,7 +22,7 @@ import { StoredResponses } from './stored-responses.service';
     EmbeddingsController,
     ResponsesController,
     AnthropicMessagesController,
-    GenerationsController,
+    GatewayGenerationsController,
   ],
   providers: [StoredResponses],
 })

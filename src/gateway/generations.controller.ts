@@ -12,7 +12,7 @@ import { GenerationsService } from '../generations/generations.service';
 /** One model call's record in OpenRouter's generation shape. */
 @ApiTags('openai-compatible')
 @Controller('v1/generations')
-export class GenerationsController {
+export class GatewayGenerationsController {
   constructor(private readonly generations: GenerationsService) {}
 
   @Get(':id')

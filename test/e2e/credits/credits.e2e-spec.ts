@@ -153,6 +153,7 @@ describe('credits: holds, daily limits, ledger', () => {
       cacheWriteTokens: null,
       reasoningTokens: null,
       cacheSavings: null,
+      generationId: null,
       createdAt: expect.any(String),
     });
     const next = (

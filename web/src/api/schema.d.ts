@@ -1671,7 +1671,7 @@ export interface paths {
          *
          *     Reachable with an API key that has the `ai` scope.
          */
-        get: operations["GenerationsController_get"];
+        get: operations["GatewayGenerationsController_get"];
         put?: never;
         post?: never;
         delete?: never;
@@ -16520,7 +16520,7 @@ export interface operations {
             };
         };
     };
-    GenerationsController_get: {
+    GatewayGenerationsController_get: {
         parameters: {
             query?: never;
             header?: never;
