@@ -42,7 +42,9 @@ const SCOPED: Record<string, ApiScope> = {
   'GET /api/credits/transactions': 'credits:read',
   'GET /api/credits/usage': 'credits:read',
   'GET /api/credits/limits': 'credits:read',
+  'GET /api/generations': 'credits:read',
   'GET /v1/key': 'ai',
+  'GET /v1/generations/{id}': 'ai',
 };
 
 /** Prefixes a key must never reach, whatever its scopes: account, keys, 2FA, payments, admin. */
