@@ -1,31 +1,15 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { IsDateString, IsOptional, IsString, IsUUID, MaxLength } from 'class-validator';
 import { PageQueryDto } from '../../common/pagination/pagination';
-import type { TriedUpstream } from '../generation.types';
+import type { GenerationInput, TriedUpstream } from '../generation.types';
 
-/** A generation row as the statements read it. */
-export interface GenerationRow {
-  id: string;
+/**
+ * A generation row as the statements read it: what the call recorded, plus what the settlement
+ * wrote (the payer, the credits charged, the time).
+ */
+export interface GenerationRow extends GenerationInput {
   userId: string | null;
-  keyId: string | null;
-  teamId: string | null;
-  chatId: string | null;
-  requestedModel: string;
-  model: string;
-  upstream: string | null;
-  attempts: TriedUpstream[];
-  promptTokens: number;
-  completionTokens: number;
-  cachedTokens: number | null;
-  cacheWriteTokens: number | null;
-  reasoningTokens: number | null;
-  prices: object | null;
   cost: number;
-  usageEstimated: boolean;
-  streamed: boolean;
-  latencyMs: number;
-  firstTokenMs: number | null;
-  finishReason: string | null;
   createdAt: Date;
 }
 
